@@ -1,0 +1,297 @@
+//! The command line: clap parses raw flags, they become a validated spec, then the library works.
+//! `run` returns the exit code (0 ok, 1 rule violations, 2 bad input or any other error) and is
+//! tested in-process.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::dice::Dice;
+use crate::error::{Error, Result};
+use crate::tables::Tables;
+
+/// Generate complete, printable dungeon scenarios for Make You Kingdom and Night Wizard 3rd
+/// Edition from a seed that reproduces them exactly.
+#[derive(Debug, Parser)]
+#[command(name = "dungeonsmith", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// Load tables from this folder (every *.toml below it) instead of the built-in ones.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub tables: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Generate a Make You Kingdom dungeon: 3x3 map sheets stocked within the threat limits.
+    Myk(MykArgs),
+    /// Generate a Night Wizard 3rd Fortress: areas and gates from Entrance to Fortress Core.
+    Fortress(FortressArgs),
+    /// Check a scenario JSON file against every rule and limit; exit 1 if anything is broken.
+    Check(CheckArgs),
+    /// Re-render every output format from an (edited) scenario JSON file.
+    Render(RenderArgs),
+    /// List, show and roll the random tables.
+    Tables {
+        #[command(subcommand)]
+        action: TablesCommand,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum TablesCommand {
+    /// List every roll table with its dice and title.
+    List,
+    /// Show one table's rows (or a trap, base or monster by name).
+    Show {
+        /// A table name from `tables list`, or a record name such as `Pit`.
+        name: String,
+    },
+    /// Roll a table (following any table it sends you to) and print the result.
+    Roll {
+        /// A table name from `tables list`.
+        name: String,
+        /// The seed; without it one is picked at random and printed.
+        #[arg(long, value_name = "N")]
+        seed: Option<u64>,
+    },
+}
+
+/// Where and what to write.
+#[derive(Debug, Args)]
+pub struct OutputArgs {
+    /// The folder to write into.
+    #[arg(long, value_name = "DIR", default_value = "output")]
+    pub out: PathBuf,
+    /// Formats to write, comma-separated.
+    #[arg(long, value_enum, value_delimiter = ',', default_value = "json,svg,md,html")]
+    pub format: Vec<Format>,
+    /// Paper size of the map sheets.
+    #[arg(long, value_enum, default_value = "a4")]
+    pub paper: Paper,
+    /// Load templates from this folder; any file there replaces the built-in one of that name.
+    #[arg(long, value_name = "DIR")]
+    pub templates: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
+pub enum Format {
+    Json,
+    Svg,
+    Md,
+    Html,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Paper {
+    A4,
+    Letter,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LayoutArg {
+    /// A single path through the rooms; the ruler's room is last.
+    Straight,
+    /// Branching corridors: rooms with three or more corridors, real choices.
+    Junction,
+    /// Junctions, an occasional loop, and a room reached only by special movement.
+    Mixed,
+}
+
+#[derive(Debug, Args)]
+pub struct MykArgs {
+    /// The seed; without it one is picked at random and printed.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Members of the court (PCs), 1-12.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub court_size: u32,
+    /// Every member's level, 1-30 (use --levels for a mixed court).
+    #[arg(long, value_name = "N", conflicts_with = "levels")]
+    pub level: Option<u32>,
+    /// Each member's level, comma-separated (e.g. 2,3,2,1); sets the court size.
+    #[arg(long, value_name = "L,L,...", value_delimiter = ',')]
+    pub levels: Option<Vec<u32>>,
+    /// Number of map sheets, 1-20.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub maps: u32,
+    /// Rooms used on each map, 3-9.
+    #[arg(long, value_name = "N", default_value_t = 9)]
+    pub rooms: u32,
+    /// How the corridors join the rooms.
+    #[arg(long, value_enum, default_value = "mixed")]
+    pub layout: LayoutArg,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct FortressArgs {
+    /// The seed; without it one is picked at random and printed.
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+    /// Party size, 1-8.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub party: u32,
+    /// Character level of the party, 1-20.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub cl: u32,
+    /// Number of areas, 3-40.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub areas: u32,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The scenario JSON file (generated or hand-edited).
+    pub file: PathBuf,
+}
+
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The scenario JSON file (generated or hand-edited).
+    pub file: PathBuf,
+    /// Render even if the scenario breaks rules (the violations are still listed).
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Runs the program on `args` (including the program name), writing to the given streams.
+/// Returns the exit code.
+pub fn run<I, T>(args: I, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => return clap_error(&e, stdout, stderr),
+    };
+    match execute(cli, stdout, stderr) {
+        Ok(code) => code,
+        Err(Failure::Pipe) => 0,
+        Err(Failure::Error(e)) => {
+            let _ = writeln!(stderr, "error: {e}");
+            2
+        }
+    }
+}
+
+/// Help and version go to stdout with status 0; usage errors print clap's first line, status 2.
+fn clap_error(e: &clap::Error, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32 {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = write!(stdout, "{}", e.render());
+            if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 }
+        }
+        _ => {
+            let text = e.render().to_string();
+            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: invalid arguments");
+            let _ = writeln!(stderr, "{line}");
+            2
+        }
+    }
+}
+
+/// Why a command stopped early: a closed output pipe (not an error) or a real error.
+pub enum Failure {
+    Pipe,
+    Error(Error),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Error(e)
+    }
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::Pipe
+        } else {
+            Failure::Error(Error::Write { file: "standard output".into(), reason: e.to_string() })
+        }
+    }
+}
+
+type Outcome = std::result::Result<i32, Failure>;
+
+fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome {
+    let tables = || -> Result<Tables> { Tables::load(cli.tables.as_deref()) };
+    match &cli.command {
+        Command::Tables { action } => tables_command(&tables()?, action, stdout, stderr),
+        Command::Myk(_) => Err(Error::NotImplemented { what: "`myk`" }.into()),
+        Command::Fortress(_) => Err(Error::NotImplemented { what: "`fortress`" }.into()),
+        Command::Check(_) => Err(Error::NotImplemented { what: "`check`" }.into()),
+        Command::Render(_) => Err(Error::NotImplemented { what: "`render`" }.into()),
+    }
+}
+
+/// A seed from the option, or a fresh one announced on stderr so the result can be reproduced.
+pub fn pick_seed(seed: Option<u64>, stderr: &mut dyn Write) -> u64 {
+    seed.unwrap_or_else(|| {
+        use rand::Rng;
+        let s = rand::rng().next_u64() >> 16;
+        let _ = writeln!(stderr, "seed {s} (pass --seed {s} to get this again)");
+        s
+    })
+}
+
+fn tables_command(tables: &Tables, action: &TablesCommand, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    match action {
+        TablesCommand::List => {
+            let width = tables.rolls.iter().map(|l| l.item.name.len()).max().unwrap_or(0);
+            for l in &tables.rolls {
+                writeln!(out, "{:width$}  {:3}  {}", l.item.name, l.item.dice.label(), l.item.title)?;
+            }
+            writeln!(
+                out,
+                "{} tables; records: {} traps, {} bases, {} monsters, {} ruler skills, {} weak points (tables version {})",
+                tables.rolls.len(),
+                tables.myk.traps.len(),
+                tables.myk.bases.len(),
+                tables.myk.monsters.len(),
+                tables.myk.ruler_skills.len(),
+                tables.myk.weak_points.len(),
+                tables.version
+            )?;
+            Ok(0)
+        }
+        TablesCommand::Show { name } => {
+            let text = crate::tables::show::show(tables, name)?;
+            write!(out, "{text}")?;
+            Ok(0)
+        }
+        TablesCommand::Roll { name, seed } => {
+            tables.require(name)?;
+            let seed = pick_seed(*seed, err);
+            let mut dice = Dice::new(seed).child("tables/roll").child(name);
+            let steps = tables.roll_chain(name, &mut dice)?;
+            let chain: Vec<String> =
+                steps.iter().map(|s| format!("{} {} {}", s.table.name, s.table.dice.label(), s.outcome)).collect();
+            let result = steps.last().map(|s| s.row.text()).unwrap_or_default();
+            writeln!(out, "{} -> {result}", chain.join(" -> "))?;
+            Ok(0)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

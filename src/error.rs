@@ -1,0 +1,48 @@
+//! Errors: each variant carries the file, table, entry or option at fault and prints one line.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong outside rule checking (which reports violations, not errors).
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("cannot read tables folder `{}`: {reason}", path.display())]
+    TablesDir { path: PathBuf, reason: String },
+
+    #[error("cannot read `{file}`: {reason}")]
+    ReadFile { file: String, reason: String },
+
+    #[error("`{file}` line {line}: {message}")]
+    TableSyntax { file: String, line: usize, message: String },
+
+    #[error("`{file}`: {message}")]
+    TableFile { file: String, message: String },
+
+    #[error("`{file}`: table `{table}`: {message}")]
+    Table { file: String, table: String, message: String },
+
+    #[error("`{file}`: {kind} `{entry}`: {message}")]
+    Entry { file: String, kind: &'static str, entry: String, message: String },
+
+    #[error("unknown table `{name}` (`dungeonsmith tables list` shows them all)")]
+    UnknownTable { name: String },
+
+    #[error("unknown template `{name}`")]
+    UnknownTemplate { name: String },
+
+    #[error("template `{name}`: {message}")]
+    Template { name: String, message: String },
+
+    #[error("option `{option}`: {message}")]
+    Option { option: &'static str, message: String },
+
+    #[error("`{file}`: {message}")]
+    Scenario { file: String, message: String },
+
+    #[error("cannot write `{file}`: {reason}")]
+    Write { file: String, reason: String },
+
+    #[error("{what} is not implemented yet")]
+    NotImplemented { what: &'static str },
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,401 @@
+//! Tables: TOML files under `tables/`, embedded in the binary, or a user's copy with `--tables DIR`.
+//!
+//! Loading validates everything before any generation starts: each roll table covers its dice
+//! exactly once, every name a table yields has a record, every record is complete or says what the
+//! source lost. Errors name the file, the table and the entry in one line.
+
+pub mod myk;
+pub mod nw3;
+pub mod roll;
+pub mod show;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::dice::{Dice, fnv1a};
+use crate::error::{Error, Result};
+use myk::{Base, LimitRow, Monster, MykData, RulerIncrease, RulerSkill, Trap, WeakPoint};
+use roll::{Collection, RollTable, Row};
+
+include!(concat!(env!("OUT_DIR"), "/embedded_tables.rs"));
+
+/// What one table file may hold. Unknown keys are errors naming the key.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct TableFile {
+    #[serde(default)]
+    roll: Vec<RollTable>,
+    #[serde(default)]
+    trap: Vec<Trap>,
+    #[serde(default)]
+    base: Vec<Base>,
+    #[serde(default)]
+    monster: Vec<Monster>,
+    #[serde(default)]
+    ruler_increase: Vec<RulerIncrease>,
+    #[serde(default)]
+    ruler_skill: Vec<RulerSkill>,
+    #[serde(default)]
+    weak_point: Vec<WeakPoint>,
+    #[serde(default)]
+    limit: Vec<LimitRow>,
+    #[serde(default)]
+    nw3: Option<nw3::Nw3File>,
+}
+
+/// A roll table and the file it came from.
+#[derive(Clone, Debug)]
+pub struct Located<T> {
+    pub file: String,
+    pub item: T,
+}
+
+/// Every table and record, validated.
+#[derive(Clone, Debug)]
+pub struct Tables {
+    /// A digest of every file's path and bytes: the "tables version" printed on every output.
+    pub version: String,
+    /// Where the tables came from: "embedded" or the folder given.
+    pub origin: String,
+    pub rolls: Vec<Located<RollTable>>,
+    pub myk: MykData,
+    pub nw3: nw3::Nw3Data,
+}
+
+/// One rolled step: the table, the outcome, the row.
+#[derive(Clone, Debug)]
+pub struct Step<'a> {
+    pub table: &'a RollTable,
+    pub outcome: u32,
+    pub row: &'a Row,
+}
+
+impl Tables {
+    /// The tables built into the binary.
+    pub fn embedded() -> Result<Tables> {
+        let files: Vec<(String, String)> =
+            EMBEDDED_TABLES.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
+        Tables::from_files("embedded".into(), &files)
+    }
+
+    /// Every `*.toml` below `dir`, in path order, instead of the embedded tables.
+    pub fn from_dir(dir: &Path) -> Result<Tables> {
+        let meta = fs::metadata(dir).map_err(|e| Error::TablesDir { path: dir.into(), reason: io_reason(&e) })?;
+        if !meta.is_dir() {
+            return Err(Error::TablesDir { path: dir.into(), reason: "not a folder".into() });
+        }
+        let mut paths = Vec::new();
+        walk(dir, &mut paths).map_err(|e| Error::TablesDir { path: dir.into(), reason: io_reason(&e) })?;
+        paths.sort();
+        if paths.is_empty() {
+            return Err(Error::TablesDir { path: dir.into(), reason: "it holds no .toml files".into() });
+        }
+        let mut files = Vec::new();
+        for p in paths {
+            let rel = p.strip_prefix(dir).unwrap_or(&p).to_string_lossy().replace('\\', "/");
+            let text = fs::read_to_string(&p)
+                .map_err(|e| Error::ReadFile { file: p.display().to_string(), reason: io_reason(&e) })?;
+            files.push((rel, text));
+        }
+        Tables::from_files(dir.display().to_string(), &files)
+    }
+
+    /// Embedded tables, or the folder when one is given.
+    pub fn load(dir: Option<&Path>) -> Result<Tables> {
+        match dir {
+            Some(d) => Tables::from_dir(d),
+            None => Tables::embedded(),
+        }
+    }
+
+    /// Parses and validates named file contents (path relative to the tables folder).
+    pub fn from_files(origin: String, files: &[(String, String)]) -> Result<Tables> {
+        let mut digest = Vec::new();
+        let mut rolls = Vec::new();
+        let mut myk = MykData::default();
+        let mut nw3_files = Vec::new();
+        let mut record_files: Vec<(Collection, String, String)> = Vec::new();
+        for (path, text) in files {
+            digest.extend_from_slice(path.as_bytes());
+            digest.push(0);
+            digest.extend_from_slice(text.as_bytes());
+            digest.push(0);
+            let parsed: TableFile = toml::from_str(text).map_err(|e| syntax_error(path, text, &e))?;
+            for t in parsed.roll {
+                rolls.push(Located { file: path.clone(), item: t });
+            }
+            record_files.extend(parsed.trap.iter().map(|t| (Collection::Trap, t.name.clone(), path.clone())));
+            record_files.extend(parsed.base.iter().map(|t| (Collection::Base, t.name.clone(), path.clone())));
+            record_files.extend(parsed.monster.iter().map(|t| (Collection::Monster, t.name.clone(), path.clone())));
+            record_files
+                .extend(parsed.weak_point.iter().map(|t| (Collection::WeakPoint, t.name.clone(), path.clone())));
+            myk.traps.extend(parsed.trap);
+            myk.bases.extend(parsed.base);
+            myk.monsters.extend(parsed.monster);
+            myk.ruler_increases.extend(parsed.ruler_increase);
+            myk.ruler_skills.extend(parsed.ruler_skill);
+            myk.weak_points.extend(parsed.weak_point);
+            myk.limits.extend(parsed.limit);
+            if let Some(n) = parsed.nw3 {
+                nw3_files.push((path.clone(), n));
+            }
+        }
+        let nw3 = nw3::Nw3Data::from_files(nw3_files)?;
+        let tables = Tables { version: format!("{:012x}", fnv1a(&digest) >> 16), origin, rolls, myk, nw3 };
+        tables.validate(&record_files)?;
+        Ok(tables)
+    }
+
+    fn validate(&self, record_files: &[(Collection, String, String)]) -> Result<()> {
+        // Record names are unique within their collection.
+        let mut seen: BTreeSet<(&str, &str)> = BTreeSet::new();
+        for (c, name, file) in record_files {
+            if !seen.insert((c.label(), name)) {
+                return Err(Error::Entry {
+                    file: file.clone(),
+                    kind: c.label(),
+                    entry: name.clone(),
+                    message: "is defined twice".into(),
+                });
+            }
+        }
+        let file_of = |c: Collection, name: &str| {
+            record_files.iter().find(|(k, n, _)| *k == c && n == name).map(|r| r.2.clone()).unwrap_or_default()
+        };
+        for t in &self.myk.traps {
+            if t.summary.trim().is_empty() {
+                return Err(Error::Entry {
+                    file: file_of(Collection::Trap, &t.name),
+                    kind: "trap",
+                    entry: t.name.clone(),
+                    message: "has no summary".into(),
+                });
+            }
+        }
+        for b in &self.myk.bases {
+            if b.level.is_none() && !b.unknown.iter().any(|u| u == "level") {
+                return Err(Error::Entry {
+                    file: file_of(Collection::Base, &b.name),
+                    kind: "base",
+                    entry: b.name.clone(),
+                    message: "has no `level`; list it in `unknown` if the source lost it".into(),
+                });
+            }
+        }
+        for m in &self.myk.monsters {
+            let missing = [
+                ("level", m.level.is_none()),
+                ("warfare", m.warfare.is_none()),
+                ("range", m.range.is_none()),
+                ("damage", m.damage.is_none()),
+                ("defense", m.defense.is_none()),
+                ("hp", m.hp.is_none()),
+                ("personality", m.personality.is_none()),
+            ];
+            for (field, absent) in missing {
+                if absent && !m.unknown.iter().any(|u| u == field) {
+                    return Err(Error::Entry {
+                        file: file_of(Collection::Monster, &m.name),
+                        kind: "monster",
+                        entry: m.name.clone(),
+                        message: format!("has no `{field}`; list it in `unknown` if the source lost it"),
+                    });
+                }
+            }
+        }
+
+        // Roll tables: unique names, full coverage, every yielded name exists.
+        let mut names = BTreeSet::new();
+        for Located { file, item: t } in &self.rolls {
+            let err = |message: String| Error::Table { file: file.clone(), table: t.name.clone(), message };
+            if !names.insert(t.name.as_str()) {
+                return Err(err("is defined twice".into()));
+            }
+            t.check_coverage().map_err(err)?;
+            for row in &t.rows {
+                if let Some(target) = &row.table
+                    && self.roll_table(target).is_none()
+                {
+                    return Err(err(format!("row `{}` refers to unknown table `{target}`", row.roll)));
+                }
+                if let (Some(c), Some(name)) = (t.yields, &row.result)
+                    && !self.has_record(c, name)
+                {
+                    return Err(err(format!(
+                        "row `{}` yields `{name}`, which is not a {} in the tables",
+                        row.roll,
+                        c.label()
+                    )));
+                }
+                for g in &row.groups {
+                    if self.myk.monster(&g.monster).is_none() {
+                        return Err(err(format!(
+                            "row `{}` names monster `{}`, which is not in the bestiary",
+                            row.roll, g.monster
+                        )));
+                    }
+                }
+            }
+        }
+        // Table references must not loop, or a roll would never end.
+        for Located { file, item: t } in &self.rolls {
+            let mut stack = vec![(t.name.as_str(), 0usize)];
+            while let Some((name, depth)) = stack.pop() {
+                if depth > 8 {
+                    return Err(Error::Table {
+                        file: file.clone(),
+                        table: t.name.clone(),
+                        message: "its table references loop".into(),
+                    });
+                }
+                if let Some(tt) = self.roll_table(name) {
+                    stack.extend(tt.rows.iter().filter_map(|r| r.table.as_deref()).map(|n| (n, depth + 1)));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn has_record(&self, c: Collection, name: &str) -> bool {
+        match c {
+            Collection::Trap => self.myk.trap(name).is_some(),
+            Collection::Base => self.myk.base(name).is_some(),
+            Collection::Monster => self.myk.monster(name).is_some(),
+            Collection::WeakPoint => self.myk.weak_point(name).is_some(),
+        }
+    }
+
+    /// A roll table by name.
+    pub fn roll_table(&self, name: &str) -> Option<&RollTable> {
+        self.rolls.iter().map(|l| &l.item).find(|t| t.name == name)
+    }
+
+    /// A roll table by name, or the error a user sees.
+    pub fn require(&self, name: &str) -> Result<&RollTable> {
+        self.roll_table(name).ok_or_else(|| Error::UnknownTable { name: name.to_string() })
+    }
+
+    /// Rolls a table and follows `table` rows to the end: every step in order.
+    pub fn roll_chain<'a>(&'a self, name: &str, dice: &mut Dice) -> Result<Vec<Step<'a>>> {
+        let mut steps = Vec::new();
+        let mut table = self.require(name)?;
+        loop {
+            let (outcome, row) = table.roll(dice);
+            steps.push(Step { table, outcome, row });
+            match &row.table {
+                Some(next) => table = self.require(next)?,
+                None => return Ok(steps),
+            }
+        }
+    }
+
+    /// Rolls a table to its final text (following references).
+    pub fn roll_text(&self, name: &str, dice: &mut Dice) -> Result<String> {
+        let steps = self.roll_chain(name, dice)?;
+        Ok(steps.last().map(|s| s.row.text()).unwrap_or_default())
+    }
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            walk(&path, out)?;
+        } else if path.extension().is_some_and(|e| e == "toml") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn io_reason(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "no such file or folder".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string().to_lowercase(),
+    }
+}
+
+/// A TOML or schema error as one line: file, line, and toml's message without its source excerpt.
+fn syntax_error(file: &str, text: &str, e: &toml::de::Error) -> Error {
+    let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() + 1).unwrap_or(1);
+    let message = e.message().lines().next().unwrap_or("invalid TOML").trim().trim_end_matches('.').to_string();
+    Error::TableSyntax { file: file.to_string(), line, message }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str) -> Result<Tables> {
+        Tables::from_files("test".into(), &[("t.toml".into(), text.into())])
+    }
+
+    #[test]
+    fn the_embedded_tables_load_and_validate() {
+        let t = Tables::embedded().expect("embedded tables are valid");
+        assert!(t.roll_table("myk.names.flair").is_some());
+        assert_eq!(t.version.len(), 12);
+    }
+
+    #[test]
+    fn a_broken_file_names_its_line() {
+        let e = load("[[roll]]\nname = \"x\"\ntitle = \nrows = []\n").unwrap_err().to_string();
+        assert!(e.starts_with("`t.toml` line 3: "), "{e}");
+        assert!(!e.contains('\n'), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_field_is_an_error_naming_it() {
+        let e = load("[[roll]]\nname = \"x\"\ntitle = \"X\"\ndice = \"1D6\"\nrowz = []\n").unwrap_err().to_string();
+        assert!(e.contains("line 5") && e.contains("rowz"), "{e}");
+    }
+
+    #[test]
+    fn a_table_with_a_gap_names_the_missing_outcome() {
+        let e =
+            load("[[roll]]\nname = \"x\"\ntitle = \"X\"\ndice = \"1D6\"\nrows = [{roll = \"1-5\", result = \"a\"}]\n")
+                .unwrap_err()
+                .to_string();
+        assert_eq!(e, "`t.toml`: table `x`: no row for outcome 6");
+    }
+
+    #[test]
+    fn a_yielded_name_must_exist() {
+        let e = load("[[roll]]\nname = \"x\"\ntitle = \"X\"\ndice = \"1D6\"\nyields = \"trap\"\nrows = [{roll = \"1-6\", result = \"Nothing\"}]\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "`t.toml`: table `x`: row `1-6` yields `Nothing`, which is not a trap in the tables");
+    }
+
+    #[test]
+    fn table_references_are_followed_when_rolling() {
+        let t = load(
+            "[[roll]]\nname = \"a\"\ntitle = \"A\"\ndice = \"1D6\"\nrows = [{roll = \"1-6\", table = \"b\"}]\n\
+             [[roll]]\nname = \"b\"\ntitle = \"B\"\ndice = \"D66\"\nrows = [{roll = \"11-66\", result = \"end\"}]\n",
+        )
+        .unwrap();
+        let steps = t.roll_chain("a", &mut Dice::new(1)).unwrap();
+        assert_eq!(steps.len(), 2);
+        assert_eq!(steps[1].row.text(), "end");
+        assert!(matches!(t.roll_chain("zzz", &mut Dice::new(1)), Err(Error::UnknownTable { .. })));
+    }
+
+    #[test]
+    fn a_reference_loop_is_refused() {
+        let e =
+            load("[[roll]]\nname = \"a\"\ntitle = \"A\"\ndice = \"1D6\"\nrows = [{roll = \"1-6\", table = \"a\"}]\n")
+                .unwrap_err()
+                .to_string();
+        assert!(e.contains("loop"), "{e}");
+    }
+
+    #[test]
+    fn a_missing_tables_folder_is_one_line() {
+        let e = Tables::from_dir(Path::new("/no/such/folder")).unwrap_err().to_string();
+        assert_eq!(e, "cannot read tables folder `/no/such/folder`: no such file or folder");
+    }
+}

@@ -1,0 +1,600 @@
+//! Make You Kingdom records: traps, bases, monsters, ruler options and the limit table.
+//!
+//! Every schema denies unknown fields, so a typo in a table file is an error naming the field.
+//! A value the source text lost is left out and listed in `unknown`; such records are shown by
+//! `tables show` but never stocked by the generator.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::DiceExpr;
+
+/// The six trap categories, each with its own D66 table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TrapCategory {
+    Classic,
+    Facility,
+    Encounter,
+    Disaster,
+    Movement,
+    Combat,
+}
+
+impl TrapCategory {
+    pub const ALL: [TrapCategory; 6] = [
+        TrapCategory::Classic,
+        TrapCategory::Facility,
+        TrapCategory::Encounter,
+        TrapCategory::Disaster,
+        TrapCategory::Movement,
+        TrapCategory::Combat,
+    ];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TrapCategory::Classic => "Classic",
+            TrapCategory::Facility => "Facility",
+            TrapCategory::Encounter => "Encounter",
+            TrapCategory::Disaster => "Disaster",
+            TrapCategory::Movement => "Movement",
+            TrapCategory::Combat => "Combat",
+        }
+    }
+}
+
+/// Where a trap may be placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placement {
+    Room,
+    Corridor,
+    Event,
+    Area,
+}
+
+impl Placement {
+    pub fn label(self) -> &'static str {
+        match self {
+            Placement::Room => "Room",
+            Placement::Corridor => "Corridor",
+            Placement::Event => "Event",
+            Placement::Area => "Area",
+        }
+    }
+}
+
+/// When a trap takes effect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Activation {
+    Passage,
+    Rest,
+    Discovery,
+    Automatic,
+    Undiscovered,
+    Touch,
+}
+
+impl Activation {
+    pub fn label(self) -> &'static str {
+        match self {
+            Activation::Passage => "Passage",
+            Activation::Rest => "Rest",
+            Activation::Discovery => "Discovery",
+            Activation::Automatic => "Automatic",
+            Activation::Undiscovered => "Undiscovered",
+            Activation::Touch => "Touch",
+        }
+    }
+}
+
+/// A trap's level: fixed, or a range the GM picks from (e.g. Pit, 1-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Fixed(u32),
+    Range(u32, u32),
+}
+
+impl Level {
+    pub fn min(self) -> u32 {
+        match self {
+            Level::Fixed(n) | Level::Range(n, _) => n,
+        }
+    }
+    pub fn max(self) -> u32 {
+        match self {
+            Level::Fixed(n) | Level::Range(_, n) => n,
+        }
+    }
+    pub fn contains(self, n: u32) -> bool {
+        (self.min()..=self.max()).contains(&n)
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Level::Fixed(n) => write!(f, "{n}"),
+            Level::Range(a, b) => write!(f, "{a}-{b}"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Level {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(u32),
+            S(String),
+        }
+        let bad = |s: &str| serde::de::Error::custom(format!("level `{s}` is not a number or a range like 1-5"));
+        match Raw::deserialize(d)? {
+            Raw::N(n) => Ok(Level::Fixed(n)),
+            Raw::S(s) => {
+                let (a, b) = s.split_once('-').ok_or_else(|| bad(&s))?;
+                let a: u32 = a.trim().parse().map_err(|_| bad(&s))?;
+                let b: u32 = b.trim().parse().map_err(|_| bad(&s))?;
+                if a >= b {
+                    return Err(bad(&s));
+                }
+                Ok(Level::Range(a, b))
+            }
+        }
+    }
+}
+
+impl Serialize for Level {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Level::Fixed(n) => s.serialize_u32(*n),
+            Level::Range(..) => s.collect_str(self),
+        }
+    }
+}
+
+/// An ability score named in a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub enum Ability {
+    Warfare,
+    Quest,
+    Wit,
+    Charisma,
+}
+
+impl Ability {
+    pub fn label(self) -> &'static str {
+        match self {
+            Ability::Warfare => "Warfare",
+            Ability::Quest => "Quest",
+            Ability::Wit => "Wit",
+            Ability::Charisma => "Charisma",
+        }
+    }
+}
+
+/// How a trap is disarmed. Written in TOML as the book writes it: `"Discovery"`, `"Impossible"`,
+/// `"Quest / 10"`, `"Quest / 9 + trap level"`, `"Charisma / 9 + (followers / 10)"`, or
+/// `"special: <our words>"` for traps whose disarm the book describes in their text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Disarm {
+    Discovery,
+    Impossible,
+    Check { ability: Ability, difficulty: u32, plus_trap_level: bool, plus: Option<String> },
+    Special(String),
+}
+
+impl Disarm {
+    /// The difficulty for a trap of `level`, when the check has a fixed part we can compute.
+    pub fn difficulty(&self, level: u32) -> Option<u32> {
+        match self {
+            Disarm::Check { difficulty, plus_trap_level, .. } => {
+                Some(difficulty + if *plus_trap_level { level } else { 0 })
+            }
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Disarm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Disarm::Discovery => f.write_str("Discovery"),
+            Disarm::Impossible => f.write_str("Impossible"),
+            Disarm::Check { ability, difficulty, plus_trap_level, plus } => {
+                write!(f, "{} / {difficulty}", ability.label())?;
+                if *plus_trap_level {
+                    f.write_str(" + trap level")?;
+                }
+                if let Some(p) = plus {
+                    write!(f, " + {p}")?;
+                }
+                Ok(())
+            }
+            Disarm::Special(s) => write!(f, "special: {s}"),
+        }
+    }
+}
+
+impl FromStr for Disarm {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let t = s.trim();
+        match t {
+            "Discovery" => return Ok(Disarm::Discovery),
+            "Impossible" => return Ok(Disarm::Impossible),
+            _ => {}
+        }
+        if let Some(rest) = t.strip_prefix("special:") {
+            let rest = rest.trim();
+            if rest.is_empty() {
+                return Err("disarm `special:` needs a description".into());
+            }
+            return Ok(Disarm::Special(rest.to_string()));
+        }
+        let bad =
+            || format!("disarm `{s}` is not Discovery, Impossible, `Ability / N [+ trap level]` or `special: ...`");
+        let (ability, rest) = t.split_once('/').ok_or_else(bad)?;
+        let ability = match ability.trim() {
+            "Warfare" => Ability::Warfare,
+            "Quest" => Ability::Quest,
+            "Wit" => Ability::Wit,
+            "Charisma" => Ability::Charisma,
+            _ => return Err(bad()),
+        };
+        let mut parts = rest.split('+').map(str::trim);
+        let difficulty: u32 = parts.next().and_then(|n| n.parse().ok()).ok_or_else(bad)?;
+        let mut plus_trap_level = false;
+        let mut plus = Vec::new();
+        for p in parts {
+            if p.eq_ignore_ascii_case("trap level") {
+                plus_trap_level = true;
+            } else if p.is_empty() {
+                return Err(bad());
+            } else {
+                plus.push(p.to_string());
+            }
+        }
+        let plus = if plus.is_empty() { None } else { Some(plus.join(" + ")) };
+        Ok(Disarm::Check { ability, difficulty, plus_trap_level, plus })
+    }
+}
+
+impl<'de> Deserialize<'de> for Disarm {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+impl Serialize for Disarm {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// What a trap does to movement through the map; the generator and `check` read it for
+/// reachability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Route {
+    /// A corridor of the room is hidden and unusable until the trap is discovered (Secret Door).
+    Hidden,
+    /// A corridor is unusable until the trap is disarmed by its check (Lock).
+    Locked,
+    /// A corridor may be used in one direction only (Moving Floor).
+    OneWay,
+    /// The court is moved to a chosen room (Teleporter); records its destination.
+    Teleport,
+    /// Travelling the corridor leads to a chosen room instead, while undiscovered (Illusion Road).
+    Redirect,
+}
+
+/// A trap of the rulebook.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Trap {
+    pub name: String,
+    pub category: TrapCategory,
+    pub level: Level,
+    pub placement: Placement,
+    pub activation: Activation,
+    pub disarm: Disarm,
+    /// What an Event trap may sit on (the trap's own list, or its category's list).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<Route>,
+    /// The effect, in our own words.
+    pub summary: String,
+    /// Where it stands in seed 003, e.g. "l.5658".
+    pub source: String,
+}
+
+/// When a base's effect can be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BaseTiming {
+    Permanent,
+    Plan,
+    Assist,
+    Interrupt,
+}
+
+impl BaseTiming {
+    pub fn label(self) -> &'static str {
+        match self {
+            BaseTiming::Permanent => "Permanent",
+            BaseTiming::Plan => "Plan",
+            BaseTiming::Assist => "Assist",
+            BaseTiming::Interrupt => "Interrupt",
+        }
+    }
+}
+
+/// How a base is installed: alone in its room, or as the one addition to a room with a base.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Installation {
+    Room,
+    Addition,
+}
+
+impl Installation {
+    pub fn label(self) -> &'static str {
+        match self {
+            Installation::Room => "Room",
+            Installation::Addition => "Addition",
+        }
+    }
+}
+
+/// A base (monster installation).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Base {
+    pub name: String,
+    #[serde(default)]
+    pub level: Option<u32>,
+    pub timing: BaseTiming,
+    pub hp: u32,
+    /// Production capacity spent to use it.
+    pub cost: u32,
+    pub installation: Installation,
+    /// Facilities the court may build here when the map becomes its territory.
+    #[serde(default)]
+    pub rewards: Vec<String>,
+    /// Extra production capacity per quarter.
+    #[serde(default)]
+    pub supplemental: Option<u32>,
+    #[serde(default)]
+    pub war_machine: bool,
+    pub summary: String,
+    pub source: String,
+    /// Fields the source lost (e.g. `["level"]`); such a base is never stocked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown: Vec<String>,
+}
+
+/// Monster categories of the bestiary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MonsterCategory {
+    Ogre,
+    Fairy,
+    Beast,
+    Aberration,
+    Undead,
+    Human,
+    Construct,
+    Angel,
+    DeepOne,
+}
+
+impl MonsterCategory {
+    pub fn label(self) -> &'static str {
+        match self {
+            MonsterCategory::Ogre => "Ogre",
+            MonsterCategory::Fairy => "Fairy",
+            MonsterCategory::Beast => "Beast",
+            MonsterCategory::Aberration => "Aberration",
+            MonsterCategory::Undead => "Undead",
+            MonsterCategory::Human => "Human",
+            MonsterCategory::Construct => "Construct",
+            MonsterCategory::Angel => "Angel",
+            MonsterCategory::DeepOne => "Deep One",
+        }
+    }
+}
+
+/// How the GM must play a monster in combat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Personality {
+    Foolish,
+    Steady,
+    Strange,
+    Cunning,
+}
+
+impl Personality {
+    pub fn label(self) -> &'static str {
+        match self {
+            Personality::Foolish => "Foolish",
+            Personality::Steady => "Steady",
+            Personality::Strange => "Strange",
+            Personality::Cunning => "Cunning",
+        }
+    }
+}
+
+/// A monster's stat block.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Monster {
+    pub name: String,
+    pub category: MonsterCategory,
+    #[serde(default)]
+    pub level: Option<u32>,
+    #[serde(default)]
+    pub warfare: Option<u32>,
+    #[serde(default)]
+    pub range: Option<u32>,
+    #[serde(default)]
+    pub damage: Option<DiceExpr>,
+    #[serde(default)]
+    pub defense: Option<u32>,
+    #[serde(default)]
+    pub hp: Option<u32>,
+    #[serde(default)]
+    pub personality: Option<Personality>,
+    #[serde(default)]
+    pub materials: Vec<String>,
+    /// Skill names as the book prints them, e.g. `Knock Back (Melee)`.
+    #[serde(default)]
+    pub skills: Vec<String>,
+    /// A one-line note in our own words (optional).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    pub source: String,
+    /// Fields the source lost; such a monster is never stocked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unknown: Vec<String>,
+}
+
+impl Monster {
+    /// True when every stat is known, so the generator may stock it.
+    pub fn complete(&self) -> bool {
+        self.unknown.is_empty()
+            && self.level.is_some()
+            && self.warfare.is_some()
+            && self.range.is_some()
+            && self.damage.is_some()
+            && self.defense.is_some()
+            && self.hp.is_some()
+            && self.personality.is_some()
+    }
+}
+
+/// Stats a ruler may raise, each step costing levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stat {
+    Warfare,
+    Range,
+    Damage,
+    Defense,
+    Hp,
+}
+
+/// One way to strengthen a ruler: `step` of `stat` costs `levels` effective levels.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulerIncrease {
+    pub stat: Stat,
+    /// The step as printed, e.g. "+1 point", "+1D6", "+(level x 5) HP".
+    pub step: String,
+    pub levels: u32,
+    pub summary: String,
+    pub source: String,
+}
+
+/// A ruler skill: needs a ruler of at least `min_level`; raises its effective level by `levels`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulerSkill {
+    pub name: String,
+    pub min_level: u32,
+    pub levels: u32,
+    pub summary: String,
+    pub source: String,
+}
+
+/// A ruler weak point: lowers its effective level by `adjustment`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct WeakPoint {
+    pub name: String,
+    pub adjustment: u32,
+    pub summary: String,
+    pub source: String,
+}
+
+/// One row of the printed threat placement limit table (average level x court size).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LimitRow {
+    pub average_level: u32,
+    pub size: u32,
+    pub monsters_total: u32,
+    pub monsters_hostile: u32,
+    pub monsters_friendly: u32,
+    pub monster_level: u32,
+    pub rooms_with_monsters: u32,
+    pub ruler_room_total: u32,
+    pub ruler_room_others: u32,
+    pub ruler_level: u32,
+    pub traps_number: u32,
+    pub traps_total: u32,
+    pub bases_total: u32,
+}
+
+/// All MYK records, in file order.
+#[derive(Clone, Debug, Default)]
+pub struct MykData {
+    pub traps: Vec<Trap>,
+    pub bases: Vec<Base>,
+    pub monsters: Vec<Monster>,
+    pub ruler_increases: Vec<RulerIncrease>,
+    pub ruler_skills: Vec<RulerSkill>,
+    pub weak_points: Vec<WeakPoint>,
+    pub limits: Vec<LimitRow>,
+}
+
+impl MykData {
+    pub fn trap(&self, name: &str) -> Option<&Trap> {
+        self.traps.iter().find(|t| t.name == name)
+    }
+    pub fn base(&self, name: &str) -> Option<&Base> {
+        self.bases.iter().find(|b| b.name == name)
+    }
+    pub fn monster(&self, name: &str) -> Option<&Monster> {
+        self.monsters.iter().find(|m| m.name == name)
+    }
+    pub fn weak_point(&self, name: &str) -> Option<&WeakPoint> {
+        self.weak_points.iter().find(|w| w.name == name)
+    }
+    pub fn ruler_skill(&self, name: &str) -> Option<&RulerSkill> {
+        self.ruler_skills.iter().find(|s| s.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disarm_reads_the_books_forms() {
+        assert_eq!("Discovery".parse::<Disarm>().unwrap(), Disarm::Discovery);
+        let d: Disarm = "Quest / 9 + trap level".parse().unwrap();
+        assert_eq!(d.difficulty(4), Some(13));
+        assert_eq!(d.to_string(), "Quest / 9 + trap level");
+        let d: Disarm = "Charisma / 9 + (followers / 10)".parse().unwrap();
+        assert_eq!(d.difficulty(6), Some(9));
+        assert_eq!(d.to_string(), "Charisma / 9 + (followers / 10)");
+        assert!("Strength / 9".parse::<Disarm>().is_err());
+        assert!("special:".parse::<Disarm>().is_err());
+    }
+
+    #[test]
+    fn a_level_is_a_number_or_a_range() {
+        let l: Level = toml::from_str::<toml::Table>("l = \"1-5\"").unwrap()["l"].clone().try_into().unwrap();
+        assert_eq!(l, Level::Range(1, 5));
+        assert!(l.contains(3) && !l.contains(6));
+        let l: Level = toml::Value::Integer(3).try_into().unwrap();
+        assert_eq!(l.to_string(), "3");
+    }
+}

@@ -1,0 +1,13 @@
+//! One integration-test binary (links once): the modules below test the program end to end.
+
+mod cli;
+
+/// Runs the program in-process: (exit code, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let mut full = vec!["dungeonsmith"];
+    full.extend_from_slice(args);
+    let code = dungeonsmith::cli::run(full, &mut out, &mut err);
+    (code, String::from_utf8(out).expect("utf-8 stdout"), String::from_utf8(err).expect("utf-8 stderr"))
+}
