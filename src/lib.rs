@@ -1,12 +1,15 @@
 //! dungeonsmith: seeded, printable dungeon scenarios for Make You Kingdom and Night Wizard 3rd.
 //!
 //! The pipeline, one module per stage: [`tables`] (load + validate) → generate ([`myk`], [`nw3`])
-//! → check (the same rules the generators obey) → [`render`] (artifacts in memory) → [`output`]
+//! → [`check`] (the same rules the generators obey) → render (artifacts in memory) → output
 //! (the only writer). [`cli`] sits on top.
 
+pub mod check;
 pub mod cli;
 pub mod dice;
 pub mod error;
+pub mod myk;
+pub mod nw3;
 pub mod tables;
 
 pub use error::{Error, Result};

@@ -1,0 +1,1 @@
+//! Night Wizard 3rd Fortresses: area/gate graph, gates, population, solvability.
