@@ -291,6 +291,8 @@ pub enum Route {
     Teleport,
     /// Travelling the corridor leads to a chosen room instead, while undiscovered (Illusion Road).
     Redirect,
+    /// The corridor can never be crossed (Infinite Corridor): as if it were not there.
+    Closed,
 }
 
 /// A trap of the rulebook.

@@ -1,0 +1,589 @@
+//! Every MYK rule, run on any scenario (generated or hand-edited). The generator calls `check` on
+//! what it makes, so the rules cannot drift apart.
+
+use crate::check::Violation;
+use crate::myk::limits;
+use crate::myk::model::{AdjustmentKind, CorridorId, Map, Place, Reaction, Room, RoomId, Scenario};
+use crate::tables::Tables;
+use crate::tables::myk::{Installation, Level, Placement, Route, Stat};
+
+/// All violations of the scenario, in document order.
+pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
+    let mut v = Vec::new();
+    if s.system != "myk" {
+        v.push(Violation::new("scenario", "structure.system", format!("system is `{}`, expected `myk`", s.system)));
+        return v;
+    }
+    let court = limits::court(&s.court.levels);
+    if court != s.court {
+        v.push(Violation::new(
+            "scenario",
+            "court.totals",
+            format!(
+                "court size, total or average do not match its levels (expected size {}, total {}, average {})",
+                court.size, court.total_level, court.average_level
+            ),
+        ));
+    }
+    if court.size == 0 {
+        v.push(Violation::new("scenario", "court.size", "the court has no members"));
+        return v;
+    }
+    let lim = limits::limits(&court);
+    if lim != s.limits {
+        v.push(Violation::new("scenario", "limits.recorded", "the recorded limits do not match the court's"));
+    }
+    if s.maps.is_empty() {
+        v.push(Violation::new("scenario", "structure.maps", "the scenario has no maps"));
+        return v;
+    }
+    for (i, m) in s.maps.iter().enumerate() {
+        if m.index != i as u32 + 1 {
+            v.push(Violation::new(format!("map {}", m.index), "structure.map-index", format!("map in position {} has index {}", i + 1, m.index)));
+        }
+    }
+    let structural_ok = s.maps.iter().all(|m| structure(m, &mut v));
+    if !structural_ok {
+        return v;
+    }
+    for m in &s.maps {
+        entrances(s, m, &mut v);
+        stock(s, m, &lim, tables, &mut v);
+    }
+    scenario_totals(s, &lim, &mut v);
+    reachability(s, tables, &mut v);
+    for (i, c) in s.clues.iter().enumerate() {
+        let used = s.map(c.at.map).map(|m| m.room(c.at.room).used).unwrap_or(false);
+        if !used {
+            v.push(Violation::new(format!("clue {}", i + 1), "clue.place", format!("map {} room {} is not a used room", c.at.map, c.at.room)));
+        }
+    }
+    if !(2..=4).contains(&s.clues.len()) {
+        v.push(Violation::new("scenario", "clues.count", format!("{} clues, expected 2-4", s.clues.len())));
+    }
+    v
+}
+
+fn here(m: &Map, r: RoomId) -> String {
+    format!("map {} room {r}", m.index)
+}
+
+/// Rooms, corridors and their places. Returns false when the map is too broken to check further.
+fn structure(m: &Map, v: &mut Vec<Violation>) -> bool {
+    let place = format!("map {}", m.index);
+    if m.rooms.len() != 9 || m.rooms.iter().zip(RoomId::ALL).any(|(r, id)| r.id != id) {
+        v.push(Violation::new(place, "structure.rooms", "a map lists its nine rooms A1..C3 in order"));
+        return false;
+    }
+    if m.used_rooms().next().is_none() {
+        v.push(Violation::new(place.clone(), "structure.used-rooms", "the map uses no room"));
+    }
+    for r in m.rooms.iter().filter(|r| !r.used) {
+        if !r.traps.is_empty() || !r.bases.is_empty() || r.has_monsters() {
+            v.push(Violation::new(here(m, r.id), "structure.unused-room", "an unused room holds threats"));
+        }
+    }
+    let mut seen: Vec<CorridorId> = Vec::new();
+    for c in &m.corridors {
+        let id = c.id();
+        let at = format!("map {} corridor {id}", m.index);
+        if !c.a.is_adjacent(c.b) {
+            v.push(Violation::new(at.clone(), "corridor.adjacent", "corridors join orthogonally adjacent rooms only"));
+        }
+        if seen.contains(&id) {
+            v.push(Violation::new(at.clone(), "corridor.duplicate", "the corridor is listed twice"));
+        }
+        seen.push(id);
+        if !m.room(c.a).used || !m.room(c.b).used {
+            v.push(Violation::new(at.clone(), "corridor.unused-room", "a corridor leads to an unused room"));
+        }
+        if let Some(d) = c.one_way
+            && CorridorId::new(d.from, d.to) != id
+        {
+            v.push(Violation::new(at, "corridor.one-way", format!("direction {d} is not along this corridor")));
+        }
+    }
+    true
+}
+
+fn entrances(s: &Scenario, m: &Map, v: &mut Vec<Violation>) {
+    let place = format!("map {}", m.index);
+    if m.entrances.len() > 2 {
+        v.push(Violation::new(place.clone(), "entrance.count", format!("{} entrances, at most 2 per map", m.entrances.len())));
+    }
+    if m.entrances.is_empty() {
+        v.push(Violation::new(place.clone(), "entrance.count", "the map has no entrance"));
+    }
+    let outside = m.entrances.iter().filter(|e| e.to.is_none()).count();
+    match (m.index, outside) {
+        (1, 1) => {}
+        (1, _) => v.push(Violation::new(place.clone(), "entrance.outside", "the first map has exactly one entrance from outside")),
+        (_, 0) => {}
+        _ => v.push(Violation::new(place.clone(), "entrance.outside", "only the first map has an entrance from outside")),
+    }
+    for e in &m.entrances {
+        let at = here(m, e.room);
+        if !m.room(e.room).used {
+            v.push(Violation::new(at.clone(), "entrance.unused-room", "an entrance opens into an unused room"));
+        }
+        if !e.room.exterior_walls().any(|w| w == e.wall) {
+            v.push(Violation::new(at.clone(), "entrance.wall", format!("the {} wall of {} is not on the sheet's edge", e.wall.label(), e.room)));
+        }
+        if let Some(to) = e.to {
+            let back = s.map(to.map).is_some_and(|other| {
+                other.entrances.iter().any(|b| b.room == to.room && b.to == Some(Place { map: m.index, room: e.room }))
+            });
+            if to.map == m.index || !back {
+                v.push(Violation::new(
+                    at,
+                    "entrance.link",
+                    format!("the entrance to map {} room {} has no matching entrance leading back", to.map, to.room),
+                ));
+            }
+        }
+    }
+}
+
+fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables, v: &mut Vec<Violation>) {
+    let data = &tables.myk;
+    let rooms_with_monsters = m.rooms.iter().filter(|r| r.has_monsters()).count() as u32;
+    if rooms_with_monsters > lim.rooms_with_monsters {
+        v.push(Violation::new(
+            format!("map {}", m.index),
+            "monsters.rooms-per-map",
+            format!("{rooms_with_monsters} rooms with monsters, limit {} (A + 2)", lim.rooms_with_monsters),
+        ));
+    }
+    let rulers = m.rooms.iter().filter(|r| r.ruler.is_some()).count();
+    if rulers > 1 {
+        v.push(Violation::new(format!("map {}", m.index), "ruler.per-map", format!("{rulers} rulers, at most one per map")));
+    }
+    for r in &m.rooms {
+        let at = here(m, r.id);
+        for t in &r.traps {
+            trap(t, Some(r), None, m, data, &at, v);
+        }
+        bases(r, data, &at, v);
+        monsters(r, lim, data, &at, v);
+        if let Some(ru) = &r.ruler {
+            ruler(ru, lim, data, &at, v);
+        }
+    }
+    for c in &m.corridors {
+        let at = format!("map {} corridor {}", m.index, c.id());
+        if let Some(t) = &c.trap {
+            trap(t, None, Some(c.id()), m, data, &at, v);
+        }
+        let moving = c.trap.as_ref().and_then(|t| data.trap(&t.name)).is_some_and(|t| t.route == Some(Route::OneWay));
+        if moving != c.one_way.is_some() {
+            v.push(Violation::new(
+                at,
+                "corridor.one-way",
+                if moving { "a Moving Floor needs the corridor's `one_way` direction" } else { "`one_way` is set without a one-way trap" },
+            ));
+        }
+    }
+    let _ = s;
+}
+
+#[allow(clippy::too_many_arguments)]
+fn trap(
+    t: &crate::myk::model::PlacedTrap,
+    room: Option<&Room>,
+    corridor: Option<CorridorId>,
+    m: &Map,
+    data: &crate::tables::myk::MykData,
+    at: &str,
+    v: &mut Vec<Violation>,
+) {
+    let Some(rec) = data.trap(&t.name) else {
+        v.push(Violation::new(at, "trap.unknown", format!("trap `{}` is not in the tables", t.name)));
+        return;
+    };
+    let name = &t.name;
+    if rec.category != t.category || rec.activation != t.activation {
+        v.push(Violation::new(at, "trap.record", format!("`{name}` does not match its table entry (category or activation)")));
+    }
+    let expected_placement = if t.converted { Placement::Event } else { rec.placement };
+    if t.converted && rec.placement != Placement::Room {
+        v.push(Violation::new(at, "trap.conversion", format!("only Room traps become Event traps; `{name}` is a {} trap", rec.placement.label())));
+    }
+    if t.placement != expected_placement {
+        v.push(Violation::new(
+            at,
+            "trap.placement",
+            format!("`{name}` is placed as {}, its table says {}", t.placement.label(), expected_placement.label()),
+        ));
+    }
+    let bonus = if t.converted { 3 } else { 0 };
+    let ok_level = match rec.level {
+        Level::Fixed(n) => t.level == n + bonus,
+        Level::Range(a, b) => (a + bonus..=b + bonus).contains(&t.level),
+    };
+    if !ok_level {
+        let want = if t.converted { format!("{} + 3", rec.level) } else { rec.level.to_string() };
+        v.push(Violation::new(at, "trap.level", format!("`{name}` has level {}, its table says {want}", t.level)));
+    }
+    match (expected_placement, room, corridor) {
+        (Placement::Corridor, _, Some(_)) | (Placement::Room | Placement::Event, Some(_), _) => {}
+        (Placement::Area, Some(r), _) => {
+            if !r.has_monsters() {
+                v.push(Violation::new(at, "trap.area", format!("`{name}` is a combat (Area) trap in a room without monsters")));
+            }
+        }
+        (p, _, _) => {
+            let place = if corridor.is_some() { "a corridor" } else { "a room" };
+            v.push(Violation::new(at, "trap.placement", format!("`{name}` ({} placement) cannot stand in {place}", p.label())));
+        }
+    }
+    if expected_placement == Placement::Event {
+        match &t.object {
+            None => v.push(Violation::new(at, "trap.object", format!("Event trap `{name}` names no object"))),
+            Some(o) if !rec.objects.is_empty() && !rec.objects.iter().any(|x| x == o) => v.push(Violation::new(
+                at,
+                "trap.object",
+                format!("`{name}` cannot sit on `{o}` (it fits: {})", rec.objects.join(", ")),
+            )),
+            _ => {}
+        }
+    }
+    match (rec.route, t.corridor, room) {
+        (Some(Route::Hidden), Some(c), Some(r)) => {
+            if !c.touches(r.id) || !m.corridors.iter().any(|x| x.id() == c) {
+                v.push(Violation::new(at, "trap.corridor", format!("`{name}` hides corridor {c}, which is not a corridor of this room")));
+            }
+        }
+        (Some(Route::Hidden), None, Some(_)) => {
+            v.push(Violation::new(at, "trap.corridor", format!("`{name}` must name the corridor it hides")));
+        }
+        (_, Some(c), _) if rec.route != Some(Route::Hidden) => {
+            v.push(Violation::new(at, "trap.corridor", format!("`{name}` does not affect a corridor, but names {c}")));
+        }
+        _ => {}
+    }
+    let moves = matches!(rec.route, Some(Route::Teleport | Route::Redirect));
+    match (moves, t.destination) {
+        (true, None) => v.push(Violation::new(at, "trap.destination", format!("`{name}` moves the court and must record its destination"))),
+        (false, Some(_)) => v.push(Violation::new(at, "trap.destination", format!("`{name}` does not move the court, but records a destination"))),
+        (true, Some(d)) if d.map != m.index || !m.room(d.room).used => v.push(Violation::new(
+            at,
+            "trap.destination",
+            format!("`{name}` sends the court to map {} room {}, which is not a used room of this map", d.map, d.room),
+        )),
+        _ => {}
+    }
+}
+
+fn bases(r: &Room, data: &crate::tables::myk::MykData, at: &str, v: &mut Vec<Violation>) {
+    for b in &r.bases {
+        match data.base(&b.name) {
+            None => v.push(Violation::new(at, "base.unknown", format!("base `{}` is not in the tables", b.name))),
+            Some(rec) => {
+                if rec.level != Some(b.level) {
+                    let want = rec.level.map_or("unknown".to_string(), |l| l.to_string());
+                    v.push(Violation::new(at, "base.level", format!("`{}` has level {}, its table says {want}", b.name, b.level)));
+                }
+                if rec.installation != b.installation {
+                    v.push(Violation::new(at, "base.installation", format!("`{}` is installed as {}", b.name, rec.installation.label())));
+                }
+            }
+        }
+    }
+    let room_bases = r.bases.iter().filter(|b| b.installation == Installation::Room).count();
+    if room_bases > 1 || r.bases.len() > 2 {
+        v.push(Violation::new(
+            at,
+            "base.installation",
+            "a room holds one Room-installation base at most, plus one Addition base joining it",
+        ));
+    }
+}
+
+fn monsters(r: &Room, lim: &crate::myk::model::Limits, data: &crate::tables::myk::MykData, at: &str, v: &mut Vec<Violation>) {
+    let mut total = 0u32;
+    for g in &r.monsters {
+        match data.monster(&g.name) {
+            None => v.push(Violation::new(at, "monster.unknown", format!("monster `{}` is not in the bestiary", g.name))),
+            Some(rec) if rec.level != Some(g.level) => v.push(Violation::new(
+                at,
+                "monster.level",
+                format!("`{}` has level {}, the bestiary says {}", g.name, g.level, rec.level.map_or("unknown".into(), |l| l.to_string())),
+            )),
+            _ => {}
+        }
+        if g.count == 0 {
+            v.push(Violation::new(at, "monster.count", format!("`{}` has a count of 0", g.name)));
+        }
+        if g.effective_level < g.level {
+            v.push(Violation::new(at, "monster.effective-level", format!("`{}` has an effective level below its level", g.name)));
+        }
+        let cap = lim.monster_level;
+        if g.effective_level > cap {
+            let rule = if r.ruler.is_some() { "ruler-room.others" } else { "monster.level-limit" };
+            v.push(Violation::new(at, rule, format!("`{}` is effective level {}, limit {cap} (A + 4)", g.name, g.effective_level)));
+        }
+        total += g.count * g.effective_level;
+    }
+    if let Some(ru) = &r.ruler {
+        let total = total + ru.effective_level;
+        if total > lim.ruler_room_total {
+            v.push(Violation::new(
+                at,
+                "ruler-room.total",
+                format!("monster levels total {total} in the ruler's room, limit {} (4S + T)", lim.ruler_room_total),
+            ));
+        }
+    } else if let Some(reaction) = r.monsters.iter().map(|g| g.reaction).min_by_key(|&x| lim.room_total(x)) {
+        let cap = lim.room_total(reaction);
+        if total > cap {
+            let formula = match reaction {
+                Reaction::Hostile => "2S + T",
+                Reaction::Neutral => "3S + T",
+                Reaction::Friendly => "4S + T",
+            };
+            v.push(Violation::new(
+                at,
+                "room.total",
+                format!("monster levels total {total}, limit {cap} for {} monsters ({formula})", reaction.label()),
+            ));
+        }
+    }
+}
+
+fn ruler(ru: &crate::myk::model::Ruler, lim: &crate::myk::model::Limits, data: &crate::tables::myk::MykData, at: &str, v: &mut Vec<Violation>) {
+    match data.monster(&ru.name) {
+        None => v.push(Violation::new(at, "ruler.unknown", format!("ruler `{}` is not in the bestiary", ru.name))),
+        Some(rec) if rec.level != Some(ru.level) => {
+            v.push(Violation::new(at, "ruler.level", format!("ruler `{}` has level {}, the bestiary says otherwise", ru.name, ru.level)))
+        }
+        _ => {}
+    }
+    let mut sum: i64 = ru.level as i64;
+    for a in &ru.adjustments {
+        sum += a.levels as i64;
+        let bad = |msg: String| Violation::new(at, "ruler.adjustment", msg);
+        match a.kind {
+            AdjustmentKind::Skill => match data.ruler_skill(&a.what) {
+                None => v.push(bad(format!("ruler skill `{}` is not in the tables", a.what))),
+                Some(sk) => {
+                    if a.levels != sk.levels as i32 {
+                        v.push(bad(format!("ruler skill `{}` adds {} levels, not {}", a.what, sk.levels, a.levels)));
+                    }
+                    if ru.level < sk.min_level {
+                        v.push(bad(format!("ruler skill `{}` needs a ruler of level {}+", a.what, sk.min_level)));
+                    }
+                }
+            },
+            AdjustmentKind::WeakPoint => match data.weak_point(&a.what) {
+                None => v.push(bad(format!("weak point `{}` is not in the tables", a.what))),
+                Some(w) if -a.levels < w.adjustment as i32 => {
+                    v.push(bad(format!("weak point `{}` lowers the level by at least {}, not {}", a.what, w.adjustment, -a.levels)))
+                }
+                _ => {}
+            },
+            AdjustmentKind::Increase => {
+                let stat = match a.what.as_str() {
+                    "warfare" => Some(Stat::Warfare),
+                    "range" => Some(Stat::Range),
+                    "damage" => Some(Stat::Damage),
+                    "defense" => Some(Stat::Defense),
+                    "hp" => Some(Stat::Hp),
+                    _ => None,
+                };
+                match stat.and_then(|st| data.ruler_increases.iter().find(|i| i.stat == st)) {
+                    None => v.push(bad(format!("`{}` is not a stat a ruler can raise", a.what))),
+                    Some(inc) if a.times == 0 || a.levels != (inc.levels * a.times) as i32 => v.push(bad(format!(
+                        "{} x {} costs {} levels, not {}",
+                        a.times,
+                        a.what,
+                        inc.levels * a.times,
+                        a.levels
+                    ))),
+                    _ => {}
+                }
+            }
+        }
+    }
+    if sum != ru.effective_level as i64 {
+        v.push(Violation::new(at, "ruler.effective-level", format!("effective level {} should be {sum} (level + adjustments)", ru.effective_level)));
+    }
+    if ru.effective_level > lim.ruler_level {
+        v.push(Violation::new(at, "ruler.level-limit", format!("ruler `{}` is effective level {}, limit {} (A + 7)", ru.name, ru.effective_level, lim.ruler_level)));
+    }
+}
+
+fn scenario_totals(s: &Scenario, lim: &crate::myk::model::Limits, v: &mut Vec<Violation>) {
+    let u = usage(s);
+    if u.traps_number > lim.traps_number {
+        v.push(Violation::new("scenario", "traps.number", format!("{} traps, limit {} (3S + A)", u.traps_number, lim.traps_number)));
+    }
+    if u.traps_total_level > lim.traps_total_level {
+        v.push(Violation::new(
+            "scenario",
+            "traps.total-level",
+            format!("trap levels total {}, limit {} (10A)", u.traps_total_level, lim.traps_total_level),
+        ));
+    }
+    if u.bases_total_level > lim.bases_total_level {
+        v.push(Violation::new(
+            "scenario",
+            "bases.total-level",
+            format!("base levels total {}, limit {} (A)", u.bases_total_level, lim.bases_total_level),
+        ));
+    }
+    if u != s.usage {
+        v.push(Violation::new("scenario", "usage.recorded", "the recorded usage does not match the scenario's contents"));
+    }
+}
+
+/// What the scenario uses of each limit (recomputed, never trusted from the file).
+pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
+    let rooms = s.maps.iter().flat_map(|m| m.rooms.iter());
+    let room_traps = rooms.clone().flat_map(|r| r.traps.iter());
+    let corridor_traps = s.maps.iter().flat_map(|m| m.corridors.iter().filter_map(|c| c.trap.as_ref()));
+    let traps: Vec<u32> = room_traps.chain(corridor_traps).map(|t| t.level).collect();
+    crate::myk::model::Usage {
+        traps_number: traps.len() as u32,
+        traps_total_level: traps.iter().sum(),
+        bases_total_level: rooms.clone().flat_map(|r| r.bases.iter()).map(|b| b.level).sum(),
+        most_rooms_with_monsters: s.maps.iter().map(|m| m.rooms.iter().filter(|r| r.has_monsters()).count() as u32).max().unwrap_or(0),
+        highest_monster_level: rooms.clone().flat_map(|r| r.monsters.iter()).map(|g| g.effective_level).max().unwrap_or(0),
+        highest_room_total: rooms
+            .clone()
+            .filter(|r| r.ruler.is_none())
+            .map(|r| r.monsters.iter().map(|g| g.count * g.effective_level).sum::<u32>())
+            .max()
+            .unwrap_or(0),
+        highest_ruler_level: rooms.filter_map(|r| r.ruler.as_ref()).map(|r| r.effective_level).max().unwrap_or(0),
+    }
+}
+
+/// The movement graph: nodes are (map position, room) plus one node for outside the dungeon.
+pub struct Reach {
+    maps: usize,
+    full: Vec<Vec<usize>>,
+    normal: Vec<Vec<usize>>,
+}
+
+impl Reach {
+    fn node(map_pos: usize, r: RoomId) -> usize {
+        map_pos * 9 + r.index()
+    }
+    fn outside(&self) -> usize {
+        self.maps * 9
+    }
+
+    /// Builds the graph. `full` allows every way the court can find (secret doors once found, locks
+    /// once disarmed, teleporters, illusion roads); `normal` is plain corridors and entrances only.
+    pub fn new(s: &Scenario, tables: &Tables) -> Reach {
+        let n = s.maps.len() * 9 + 1;
+        let mut g = Reach { maps: s.maps.len(), full: vec![Vec::new(); n], normal: vec![Vec::new(); n] };
+        let pos_of = |index: u32| s.maps.iter().position(|m| m.index == index);
+        for (p, m) in s.maps.iter().enumerate() {
+            let hidden: Vec<CorridorId> = m.rooms.iter().flat_map(|r| r.traps.iter()).filter_map(|t| t.corridor).collect();
+            for c in &m.corridors {
+                let route = c.trap.as_ref().and_then(|t| tables.myk.trap(&t.name)).and_then(|t| t.route);
+                if route == Some(Route::Closed) {
+                    continue;
+                }
+                let (a, b) = (Reach::node(p, c.a), Reach::node(p, c.b));
+                let dirs: Vec<(usize, usize)> = match c.one_way {
+                    Some(d) => vec![(Reach::node(p, d.from), Reach::node(p, d.to))],
+                    None => vec![(a, b), (b, a)],
+                };
+                let plain = !hidden.contains(&c.id()) && !matches!(route, Some(Route::Locked | Route::Redirect));
+                for (x, y) in dirs {
+                    g.full[x].push(y);
+                    if plain {
+                        g.normal[x].push(y);
+                    }
+                }
+                if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
+                    && let Some(dp) = pos_of(d.map)
+                {
+                    g.full[a].push(Reach::node(dp, d.room));
+                    g.full[b].push(Reach::node(dp, d.room));
+                }
+            }
+            for r in &m.rooms {
+                for t in &r.traps {
+                    if let Some(d) = t.destination
+                        && let Some(dp) = pos_of(d.map)
+                    {
+                        g.full[Reach::node(p, r.id)].push(Reach::node(dp, d.room));
+                    }
+                }
+            }
+            for e in &m.entrances {
+                let here = Reach::node(p, e.room);
+                let there = match e.to {
+                    None => Some(n - 1),
+                    Some(to) => pos_of(to.map).map(|q| Reach::node(q, to.room)),
+                };
+                if let Some(t) = there {
+                    for list in [&mut g.full, &mut g.normal] {
+                        list[here].push(t);
+                        list[t].push(here);
+                    }
+                }
+            }
+        }
+        g
+    }
+
+    fn walk(edges: &[Vec<usize>], start: usize) -> Vec<bool> {
+        let mut seen = vec![false; edges.len()];
+        let mut stack = vec![start];
+        seen[start] = true;
+        while let Some(x) = stack.pop() {
+            for &y in &edges[x] {
+                if !seen[y] {
+                    seen[y] = true;
+                    stack.push(y);
+                }
+            }
+        }
+        seen
+    }
+
+    /// Nodes reachable from outside, using every way (`full`) or plain ways only.
+    pub fn from_outside(&self, full: bool) -> Vec<bool> {
+        Reach::walk(if full { &self.full } else { &self.normal }, self.outside())
+    }
+
+    /// Nodes from which outside can be reached (using every way).
+    pub fn back_to_outside(&self) -> Vec<bool> {
+        let mut rev = vec![Vec::new(); self.full.len()];
+        for (x, ys) in self.full.iter().enumerate() {
+            for &y in ys {
+                rev[y].push(x);
+            }
+        }
+        Reach::walk(&rev, self.outside())
+    }
+
+    /// Whether a room of the map at position `map_pos` is set in a node list.
+    pub fn at(list: &[bool], map_pos: usize, r: RoomId) -> bool {
+        list[Reach::node(map_pos, r)]
+    }
+}
+
+fn reachability(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
+    let g = Reach::new(s, tables);
+    let forward = g.from_outside(true);
+    let normal = g.from_outside(false);
+    let back = g.back_to_outside();
+    for (p, m) in s.maps.iter().enumerate() {
+        for r in m.used_rooms() {
+            let at = here(m, r.id);
+            if !Reach::at(&forward, p, r.id) {
+                v.push(Violation::new(at.clone(), "reach.from-entrance", "the room cannot be reached from the entrance"));
+            } else if !Reach::at(&back, p, r.id) {
+                v.push(Violation::new(at.clone(), "reach.back", "the court cannot get back to the entrance from this room"));
+            }
+            if r.ruler.is_some() && !Reach::at(&normal, p, r.id) {
+                v.push(Violation::new(at, "reach.ruler", "the ruler's room is reached only through special movement"));
+            }
+        }
+    }
+}

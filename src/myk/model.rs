@@ -1,0 +1,587 @@
+//! The MYK scenario: the JSON contract between generate, check and render.
+//!
+//! Field names are stable (other tools read them). Every struct denies unknown fields, so a typo in a
+//! hand-edited scenario is an error naming the field instead of a silently ignored edit.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::tables::myk::{Activation, Installation, Placement, TrapCategory};
+
+/// A room of a map sheet: rows A-C top to bottom, columns 1-3 left to right; B2 is the centre.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RoomId(u8);
+
+impl RoomId {
+    /// All nine rooms in sheet order A1, A2, A3, B1, ... C3.
+    pub const ALL: [RoomId; 9] =
+        [RoomId(0), RoomId(1), RoomId(2), RoomId(3), RoomId(4), RoomId(5), RoomId(6), RoomId(7), RoomId(8)];
+
+    /// The room at row 0-2 (A-C), column 0-2 (1-3).
+    pub fn at(row: u8, col: u8) -> Option<RoomId> {
+        (row < 3 && col < 3).then_some(RoomId(row * 3 + col))
+    }
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+    pub fn row(self) -> u8 {
+        self.0 / 3
+    }
+    pub fn col(self) -> u8 {
+        self.0 % 3
+    }
+
+    /// Rooms sharing a wall (orthogonal neighbours), in sheet order.
+    pub fn neighbours(self) -> impl Iterator<Item = RoomId> {
+        let (r, c) = (self.row() as i8, self.col() as i8);
+        [(-1, 0), (0, -1), (0, 1), (1, 0)].into_iter().filter_map(move |(dr, dc)| {
+            let (nr, nc) = (r + dr, c + dc);
+            (0..3).contains(&nr).then_some(())?;
+            (0..3).contains(&nc).then_some(())?;
+            RoomId::at(nr as u8, nc as u8)
+        })
+    }
+
+    pub fn is_adjacent(self, other: RoomId) -> bool {
+        self.neighbours().any(|n| n == other)
+    }
+
+    /// The room's walls on the sheet's edge (where entrances may be).
+    pub fn exterior_walls(self) -> impl Iterator<Item = Wall> {
+        let (r, c) = (self.row(), self.col());
+        [(Wall::North, r == 0), (Wall::West, c == 0), (Wall::East, c == 2), (Wall::South, r == 2)]
+            .into_iter()
+            .filter_map(|(w, ok)| ok.then_some(w))
+    }
+}
+
+impl fmt::Display for RoomId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'A' + self.row()) as char, self.col() + 1)
+    }
+}
+
+impl FromStr for RoomId {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let b = s.as_bytes();
+        if b.len() == 2 && (b'A'..=b'C').contains(&b[0]) && (b'1'..=b'3').contains(&b[1]) {
+            Ok(RoomId((b[0] - b'A') * 3 + (b[1] - b'1')))
+        } else {
+            Err(format!("`{s}` is not a room (A1..C3)"))
+        }
+    }
+}
+
+impl Serialize for RoomId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for RoomId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A wall of a room, for entrances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Wall {
+    North,
+    West,
+    East,
+    South,
+}
+
+impl Wall {
+    pub fn label(self) -> &'static str {
+        match self {
+            Wall::North => "north",
+            Wall::West => "west",
+            Wall::East => "east",
+            Wall::South => "south",
+        }
+    }
+}
+
+/// A corridor's two rooms, written "A1-A2" (lower room first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CorridorId(pub RoomId, pub RoomId);
+
+impl CorridorId {
+    pub fn new(a: RoomId, b: RoomId) -> CorridorId {
+        if a <= b { CorridorId(a, b) } else { CorridorId(b, a) }
+    }
+    pub fn touches(self, r: RoomId) -> bool {
+        self.0 == r || self.1 == r
+    }
+    pub fn other(self, r: RoomId) -> RoomId {
+        if self.0 == r { self.1 } else { self.0 }
+    }
+}
+
+impl fmt::Display for CorridorId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.0, self.1)
+    }
+}
+
+impl FromStr for CorridorId {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (a, b) = s.split_once('-').ok_or_else(|| format!("`{s}` is not a corridor like A1-A2"))?;
+        Ok(CorridorId::new(a.parse()?, b.parse()?))
+    }
+}
+
+impl Serialize for CorridorId {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for CorridorId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A one-way direction "A1>A2": travel only from the first room to the second.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Direction {
+    pub from: RoomId,
+    pub to: RoomId,
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}>{}", self.from, self.to)
+    }
+}
+
+impl Serialize for Direction {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Direction {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        let (a, b) = s.split_once('>').ok_or_else(|| serde::de::Error::custom(format!("`{s}` is not like A1>A2")))?;
+        Ok(Direction {
+            from: a.parse().map_err(serde::de::Error::custom)?,
+            to: b.parse().map_err(serde::de::Error::custom)?,
+        })
+    }
+}
+
+/// A room on a given map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Place {
+    pub map: u32,
+    pub room: RoomId,
+}
+
+/// How monsters greet the court; it sets the room's total-level limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reaction {
+    Hostile,
+    Neutral,
+    Friendly,
+}
+
+impl Reaction {
+    pub fn label(self) -> &'static str {
+        match self {
+            Reaction::Hostile => "hostile",
+            Reaction::Neutral => "neutral",
+            Reaction::Friendly => "friendly",
+        }
+    }
+}
+
+/// How a clue is learned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClueMethod {
+    /// A successful search check in the room (difficulty court size + 7).
+    Search,
+    /// Defeating or driving off the room's threat.
+    Threat,
+    /// Talking to someone in the room.
+    Conversation,
+    /// Solving the room's puzzle.
+    Puzzle,
+}
+
+impl ClueMethod {
+    pub fn label(self) -> &'static str {
+        match self {
+            ClueMethod::Search => "search",
+            ClueMethod::Threat => "eliminating the threat",
+            ClueMethod::Conversation => "conversation",
+            ClueMethod::Puzzle => "puzzle",
+        }
+    }
+}
+
+/// Layout styles of the corridors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    Straight,
+    Junction,
+    Mixed,
+}
+
+impl Layout {
+    pub fn label(self) -> &'static str {
+        match self {
+            Layout::Straight => "straight",
+            Layout::Junction => "junction",
+            Layout::Mixed => "mixed",
+        }
+    }
+}
+
+/// The whole scenario document.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub system: String,
+    pub seed: u64,
+    pub generator: GeneratorInfo,
+    pub params: Params,
+    pub court: Court,
+    pub title: String,
+    pub objective: String,
+    pub introduction: String,
+    pub resolution: String,
+    pub cast: Vec<Npc>,
+    pub clues: Vec<Clue>,
+    pub maps: Vec<Map>,
+    /// The random encounter table for the court's level, resolved for its size (for play).
+    pub encounters: EncounterTable,
+    pub limits: Limits,
+    pub usage: Usage,
+    /// Notes for the GM, e.g. options outside the book's range.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeneratorInfo {
+    pub name: String,
+    pub version: String,
+    pub tables: String,
+}
+
+/// The options the scenario was generated with (enough to regenerate it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Params {
+    pub court_size: u32,
+    pub levels: Vec<u32>,
+    pub maps: u32,
+    pub rooms: u32,
+    pub layout: Layout,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Court {
+    pub size: u32,
+    pub levels: Vec<u32>,
+    /// Total / size, rounded down.
+    pub average_level: u32,
+    pub total_level: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Npc {
+    pub name: String,
+    pub role: String,
+    pub age: String,
+    pub sex: String,
+    pub traits: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Clue {
+    pub text: String,
+    pub at: Place,
+    pub method: ClueMethod,
+    /// How it is learned, e.g. "search check, difficulty 11".
+    pub how: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Map {
+    pub index: u32,
+    pub name: String,
+    /// Always nine rooms, A1..C3 in order.
+    pub rooms: Vec<Room>,
+    pub corridors: Vec<Corridor>,
+    pub entrances: Vec<Entrance>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Room {
+    pub id: RoomId,
+    pub used: bool,
+    #[serde(default)]
+    pub name: String,
+    #[serde(default)]
+    pub environment: String,
+    #[serde(default)]
+    pub traps: Vec<PlacedTrap>,
+    #[serde(default)]
+    pub bases: Vec<PlacedBase>,
+    #[serde(default)]
+    pub monsters: Vec<MonsterGroup>,
+    #[serde(default)]
+    pub ruler: Option<Ruler>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlacedTrap {
+    pub name: String,
+    pub category: TrapCategory,
+    /// The level counted against the limits (a Room trap turned into an Event trap is +3).
+    pub level: u32,
+    pub placement: Placement,
+    pub activation: Activation,
+    pub disarm: String,
+    /// The object an Event trap sits on.
+    #[serde(default)]
+    pub object: Option<String>,
+    /// True when a Room trap was turned into an Event trap (+3 level).
+    #[serde(default)]
+    pub converted: bool,
+    /// The corridor a room trap affects (Secret Door).
+    #[serde(default)]
+    pub corridor: Option<CorridorId>,
+    /// Where a trap that moves the court sends it (Teleporter, Illusion Road).
+    #[serde(default)]
+    pub destination: Option<Place>,
+    #[serde(default)]
+    pub summary: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlacedBase {
+    pub name: String,
+    pub level: u32,
+    pub installation: Installation,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonsterGroup {
+    pub name: String,
+    pub level: u32,
+    /// The level counted against the limits (equipment and relationships raise it).
+    pub effective_level: u32,
+    pub count: u32,
+    pub reaction: Reaction,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ruler {
+    pub name: String,
+    pub level: u32,
+    /// Level plus every adjustment: what the A + 7 limit sees.
+    pub effective_level: u32,
+    pub adjustments: Vec<Adjustment>,
+}
+
+/// One change to a ruler's effective level: a stat increase, a ruler skill or a weak point.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Adjustment {
+    pub kind: AdjustmentKind,
+    /// The skill or weak point name, or the stat ("warfare", "range", "damage", "defense", "hp").
+    pub what: String,
+    /// How many steps of a stat increase (1 for skills and weak points).
+    #[serde(default = "one")]
+    pub times: u32,
+    /// Levels added (negative for weak points).
+    pub levels: i32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AdjustmentKind {
+    Increase,
+    Skill,
+    WeakPoint,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Corridor {
+    pub a: RoomId,
+    pub b: RoomId,
+    #[serde(default)]
+    pub trap: Option<PlacedTrap>,
+    /// Set by a Moving Floor: travel only this way.
+    #[serde(default)]
+    pub one_way: Option<Direction>,
+}
+
+impl Corridor {
+    pub fn id(&self) -> CorridorId {
+        CorridorId::new(self.a, self.b)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Entrance {
+    pub room: RoomId,
+    pub wall: Wall,
+    /// The entrance on another map it joins; `null` for the way in from outside.
+    #[serde(default)]
+    pub to: Option<Place>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterTable {
+    /// The book's table used (court average level 1-6; higher courts use level 6).
+    pub level: u32,
+    pub rows: Vec<EncounterRow>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterRow {
+    pub roll: u32,
+    pub groups: Vec<EncounterGroup>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EncounterGroup {
+    pub name: String,
+    pub position: crate::tables::roll::Position,
+    pub count: u32,
+}
+
+/// Every threat-placement limit for this court (from the formulas; see `limits.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Limits {
+    pub traps_number: u32,
+    pub traps_total_level: u32,
+    pub traps_per_corridor: u32,
+    pub bases_total_level: u32,
+    pub rooms_with_monsters: u32,
+    pub monster_level: u32,
+    pub room_total_neutral: u32,
+    pub room_total_hostile: u32,
+    pub room_total_friendly: u32,
+    pub ruler_level: u32,
+    pub ruler_room_others: u32,
+    pub ruler_room_total: u32,
+    pub search_difficulty: u32,
+}
+
+/// What the scenario uses of the scenario-wide limits (and the busiest map and room).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Usage {
+    pub traps_number: u32,
+    pub traps_total_level: u32,
+    pub bases_total_level: u32,
+    pub most_rooms_with_monsters: u32,
+    pub highest_monster_level: u32,
+    pub highest_room_total: u32,
+    pub highest_ruler_level: u32,
+}
+
+impl Scenario {
+    pub fn map(&self, index: u32) -> Option<&Map> {
+        self.maps.iter().find(|m| m.index == index)
+    }
+}
+
+impl Map {
+    pub fn room(&self, id: RoomId) -> &Room {
+        &self.rooms[id.index()]
+    }
+    pub fn used_rooms(&self) -> impl Iterator<Item = &Room> {
+        self.rooms.iter().filter(|r| r.used)
+    }
+}
+
+impl Room {
+    pub fn empty(id: RoomId) -> Room {
+        Room {
+            id,
+            used: false,
+            name: String::new(),
+            environment: String::new(),
+            traps: Vec::new(),
+            bases: Vec::new(),
+            monsters: Vec::new(),
+            ruler: None,
+        }
+    }
+
+    pub fn has_monsters(&self) -> bool {
+        !self.monsters.is_empty() || self.ruler.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_ids_read_and_print_as_on_the_sheet() {
+        let names: Vec<String> = RoomId::ALL.iter().map(|r| r.to_string()).collect();
+        assert_eq!(names, ["A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"]);
+        assert_eq!("B2".parse::<RoomId>().unwrap(), RoomId::at(1, 1).unwrap());
+        assert!("D1".parse::<RoomId>().is_err() && "A4".parse::<RoomId>().is_err());
+    }
+
+    #[test]
+    fn corridors_join_orthogonal_neighbours_only() {
+        let b2: RoomId = "B2".parse().unwrap();
+        let n: Vec<String> = b2.neighbours().map(|r| r.to_string()).collect();
+        assert_eq!(n, ["A2", "B1", "B3", "C2"]);
+        let a1: RoomId = "A1".parse().unwrap();
+        assert!(!a1.is_adjacent(b2));
+        let possible: usize = RoomId::ALL.iter().map(|r| r.neighbours().filter(|n| n > r).count()).sum();
+        assert_eq!(possible, 12, "a 3x3 sheet has 12 possible corridors");
+        let walls: usize = RoomId::ALL.iter().map(|r| r.exterior_walls().count()).sum();
+        assert_eq!(walls, 12, "a 3x3 sheet has 12 exterior walls");
+        assert!(b2.exterior_walls().next().is_none());
+    }
+
+    #[test]
+    fn a_corridor_id_is_written_lower_room_first() {
+        let c: CorridorId = "B2-A2".parse().unwrap();
+        assert_eq!(c.to_string(), "A2-B2");
+    }
+}
