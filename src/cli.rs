@@ -7,8 +7,13 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+use std::path::Path;
+
 use crate::dice::Dice;
 use crate::error::{Error, Result};
+use crate::myk::MykParams;
+use crate::myk::model::Layout;
+use crate::output::{Artifact, write_all};
 use crate::tables::Tables;
 
 /// Generate complete, printable dungeon scenarios for Make You Kingdom and Night Wizard 3rd
@@ -106,10 +111,10 @@ pub struct MykArgs {
     /// The seed; without it one is picked at random and printed.
     #[arg(long, value_name = "N")]
     pub seed: Option<u64>,
-    /// Members of the court (PCs), 1-12.
-    #[arg(long, value_name = "N", default_value_t = 4)]
-    pub court_size: u32,
-    /// Every member's level, 1-30 (use --levels for a mixed court).
+    /// Members of the court (PCs), 1-12 [default: 4, or the length of --levels].
+    #[arg(long, value_name = "N")]
+    pub court_size: Option<u32>,
+    /// Every member's level, 1-30 [default: 2] (use --levels for a mixed court).
     #[arg(long, value_name = "N", conflicts_with = "levels")]
     pub level: Option<u32>,
     /// Each member's level, comma-separated (e.g. 2,3,2,1); sets the court size.
@@ -229,11 +234,109 @@ fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome 
     let tables = || -> Result<Tables> { Tables::load(cli.tables.as_deref()) };
     match &cli.command {
         Command::Tables { action } => tables_command(&tables()?, action, stdout, stderr),
-        Command::Myk(_) => Err(Error::NotImplemented { what: "`myk`" }.into()),
+        Command::Myk(args) => myk_command(&tables()?, args, stdout, stderr),
         Command::Fortress(_) => Err(Error::NotImplemented { what: "`fortress`" }.into()),
-        Command::Check(_) => Err(Error::NotImplemented { what: "`check`" }.into()),
+        Command::Check(args) => check_command(&tables()?, args, stdout),
         Command::Render(_) => Err(Error::NotImplemented { what: "`render`" }.into()),
     }
+}
+
+impl MykArgs {
+    /// The validated generator parameters these options ask for.
+    pub fn params(&self) -> Result<MykParams> {
+        let levels = match (&self.levels, self.level) {
+            (Some(levels), _) => {
+                if let Some(size) = self.court_size
+                    && size as usize != levels.len()
+                {
+                    return Err(Error::Option {
+                        option: "--court-size",
+                        message: format!("{size} does not match the {} levels given with `--levels`", levels.len()),
+                    });
+                }
+                levels.clone()
+            }
+            (None, level) => vec![level.unwrap_or(2); self.court_size.unwrap_or(4) as usize],
+        };
+        if levels.len() > 12 || self.court_size == Some(0) {
+            return Err(Error::Option {
+                option: "--court-size",
+                message: format!("{}; a court has 1-12 members", levels.len()),
+            });
+        }
+        let layout = match self.layout {
+            LayoutArg::Straight => Layout::Straight,
+            LayoutArg::Junction => Layout::Junction,
+            LayoutArg::Mixed => Layout::Mixed,
+        };
+        let params = MykParams { levels, maps: self.maps, rooms: self.rooms, layout };
+        params.validate()?;
+        Ok(params)
+    }
+}
+
+fn myk_command(tables: &Tables, args: &MykArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    let params = args.params()?;
+    let seed = pick_seed(args.seed, err);
+    let scenario = crate::myk::generate(tables, &params, seed)?;
+    for w in &scenario.warnings {
+        writeln!(err, "warning: {w}")?;
+    }
+    let json = serde_json::to_string_pretty(&scenario)
+        .map_err(|e| Error::Scenario { file: "scenario".into(), message: e.to_string() })?;
+    let artifacts = vec![Artifact::new(format!("myk-{seed}.json"), format!("{json}\n"))];
+    write!(out, "{}", crate::render::summary::myk_summary(&scenario))?;
+    for path in write_all(&args.output.out, &artifacts)? {
+        writeln!(out, "wrote {}", path.display())?;
+    }
+    Ok(0)
+}
+
+/// Reads a scenario file: its text and which system it is for.
+fn read_scenario(path: &Path) -> Result<(String, serde_json::Value)> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::ReadFile { file: file.clone(), reason: e.to_string().to_lowercase() })?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
+    Ok((text, value))
+}
+
+fn json_error(file: &str, e: &serde_json::Error) -> Error {
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    Error::Scenario { file: file.to_string(), message: format!("line {} column {}: {msg}", e.line(), e.column()) }
+}
+
+fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outcome {
+    let (text, value) = read_scenario(&args.file)?;
+    let file = args.file.display().to_string();
+    let violations = match value.get("system").and_then(|s| s.as_str()) {
+        Some("myk") => {
+            let s: crate::myk::Scenario = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
+            crate::myk::check(&s, tables)
+        }
+        Some(other) => {
+            return Err(Error::Scenario {
+                file,
+                message: format!("unknown system `{other}` (expected `myk` or `nw3`)"),
+            }
+            .into());
+        }
+        None => {
+            return Err(
+                Error::Scenario { file, message: "no `system` field; is this a dungeonsmith scenario?".into() }.into()
+            );
+        }
+    };
+    if violations.is_empty() {
+        writeln!(out, "{file}: ok, every rule and limit holds")?;
+        return Ok(0);
+    }
+    for v in &violations {
+        writeln!(out, "{v}")?;
+    }
+    writeln!(out, "{file}: {} violation(s)", violations.len())?;
+    Ok(1)
 }
 
 /// A seed from the option, or a fresh one announced on stderr so the result can be reproduced.

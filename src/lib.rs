@@ -10,6 +10,8 @@ pub mod dice;
 pub mod error;
 pub mod myk;
 pub mod nw3;
+pub mod output;
+pub mod render;
 pub mod tables;
 
 pub use error::{Error, Result};

@@ -14,32 +14,24 @@ pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
         v.push(Violation::new("scenario", "structure.system", format!("system is `{}`, expected `myk`", s.system)));
         return v;
     }
+    // Court totals, limits and usage are derived: check recomputes them and never trusts the file.
     let court = limits::court(&s.court.levels);
-    if court != s.court {
-        v.push(Violation::new(
-            "scenario",
-            "court.totals",
-            format!(
-                "court size, total or average do not match its levels (expected size {}, total {}, average {})",
-                court.size, court.total_level, court.average_level
-            ),
-        ));
-    }
     if court.size == 0 {
         v.push(Violation::new("scenario", "court.size", "the court has no members"));
         return v;
     }
     let lim = limits::limits(&court);
-    if lim != s.limits {
-        v.push(Violation::new("scenario", "limits.recorded", "the recorded limits do not match the court's"));
-    }
     if s.maps.is_empty() {
         v.push(Violation::new("scenario", "structure.maps", "the scenario has no maps"));
         return v;
     }
     for (i, m) in s.maps.iter().enumerate() {
         if m.index != i as u32 + 1 {
-            v.push(Violation::new(format!("map {}", m.index), "structure.map-index", format!("map in position {} has index {}", i + 1, m.index)));
+            v.push(Violation::new(
+                format!("map {}", m.index),
+                "structure.map-index",
+                format!("map in position {} has index {}", i + 1, m.index),
+            ));
         }
     }
     let structural_ok = s.maps.iter().all(|m| structure(m, &mut v));
@@ -55,7 +47,11 @@ pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
     for (i, c) in s.clues.iter().enumerate() {
         let used = s.map(c.at.map).map(|m| m.room(c.at.room).used).unwrap_or(false);
         if !used {
-            v.push(Violation::new(format!("clue {}", i + 1), "clue.place", format!("map {} room {} is not a used room", c.at.map, c.at.room)));
+            v.push(Violation::new(
+                format!("clue {}", i + 1),
+                "clue.place",
+                format!("map {} room {} is not a used room", c.at.map, c.at.room),
+            ));
         }
     }
     if !(2..=4).contains(&s.clues.len()) {
@@ -109,7 +105,11 @@ fn structure(m: &Map, v: &mut Vec<Violation>) -> bool {
 fn entrances(s: &Scenario, m: &Map, v: &mut Vec<Violation>) {
     let place = format!("map {}", m.index);
     if m.entrances.len() > 2 {
-        v.push(Violation::new(place.clone(), "entrance.count", format!("{} entrances, at most 2 per map", m.entrances.len())));
+        v.push(Violation::new(
+            place.clone(),
+            "entrance.count",
+            format!("{} entrances, at most 2 per map", m.entrances.len()),
+        ));
     }
     if m.entrances.is_empty() {
         v.push(Violation::new(place.clone(), "entrance.count", "the map has no entrance"));
@@ -117,9 +117,15 @@ fn entrances(s: &Scenario, m: &Map, v: &mut Vec<Violation>) {
     let outside = m.entrances.iter().filter(|e| e.to.is_none()).count();
     match (m.index, outside) {
         (1, 1) => {}
-        (1, _) => v.push(Violation::new(place.clone(), "entrance.outside", "the first map has exactly one entrance from outside")),
+        (1, _) => v.push(Violation::new(
+            place.clone(),
+            "entrance.outside",
+            "the first map has exactly one entrance from outside",
+        )),
         (_, 0) => {}
-        _ => v.push(Violation::new(place.clone(), "entrance.outside", "only the first map has an entrance from outside")),
+        _ => {
+            v.push(Violation::new(place.clone(), "entrance.outside", "only the first map has an entrance from outside"))
+        }
     }
     for e in &m.entrances {
         let at = here(m, e.room);
@@ -127,7 +133,11 @@ fn entrances(s: &Scenario, m: &Map, v: &mut Vec<Violation>) {
             v.push(Violation::new(at.clone(), "entrance.unused-room", "an entrance opens into an unused room"));
         }
         if !e.room.exterior_walls().any(|w| w == e.wall) {
-            v.push(Violation::new(at.clone(), "entrance.wall", format!("the {} wall of {} is not on the sheet's edge", e.wall.label(), e.room)));
+            v.push(Violation::new(
+                at.clone(),
+                "entrance.wall",
+                format!("the {} wall of {} is not on the sheet's edge", e.wall.label(), e.room),
+            ));
         }
         if let Some(to) = e.to {
             let back = s.map(to.map).is_some_and(|other| {
@@ -156,7 +166,11 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
     }
     let rulers = m.rooms.iter().filter(|r| r.ruler.is_some()).count();
     if rulers > 1 {
-        v.push(Violation::new(format!("map {}", m.index), "ruler.per-map", format!("{rulers} rulers, at most one per map")));
+        v.push(Violation::new(
+            format!("map {}", m.index),
+            "ruler.per-map",
+            format!("{rulers} rulers, at most one per map"),
+        ));
     }
     for r in &m.rooms {
         let at = here(m, r.id);
@@ -179,7 +193,11 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
             v.push(Violation::new(
                 at,
                 "corridor.one-way",
-                if moving { "a Moving Floor needs the corridor's `one_way` direction" } else { "`one_way` is set without a one-way trap" },
+                if moving {
+                    "a Moving Floor needs the corridor's `one_way` direction"
+                } else {
+                    "`one_way` is set without a one-way trap"
+                },
             ));
         }
     }
@@ -202,11 +220,19 @@ fn trap(
     };
     let name = &t.name;
     if rec.category != t.category || rec.activation != t.activation {
-        v.push(Violation::new(at, "trap.record", format!("`{name}` does not match its table entry (category or activation)")));
+        v.push(Violation::new(
+            at,
+            "trap.record",
+            format!("`{name}` does not match its table entry (category or activation)"),
+        ));
     }
     let expected_placement = if t.converted { Placement::Event } else { rec.placement };
     if t.converted && rec.placement != Placement::Room {
-        v.push(Violation::new(at, "trap.conversion", format!("only Room traps become Event traps; `{name}` is a {} trap", rec.placement.label())));
+        v.push(Violation::new(
+            at,
+            "trap.conversion",
+            format!("only Room traps become Event traps; `{name}` is a {} trap", rec.placement.label()),
+        ));
     }
     if t.placement != expected_placement {
         v.push(Violation::new(
@@ -228,12 +254,20 @@ fn trap(
         (Placement::Corridor, _, Some(_)) | (Placement::Room | Placement::Event, Some(_), _) => {}
         (Placement::Area, Some(r), _) => {
             if !r.has_monsters() {
-                v.push(Violation::new(at, "trap.area", format!("`{name}` is a combat (Area) trap in a room without monsters")));
+                v.push(Violation::new(
+                    at,
+                    "trap.area",
+                    format!("`{name}` is a combat (Area) trap in a room without monsters"),
+                ));
             }
         }
         (p, _, _) => {
             let place = if corridor.is_some() { "a corridor" } else { "a room" };
-            v.push(Violation::new(at, "trap.placement", format!("`{name}` ({} placement) cannot stand in {place}", p.label())));
+            v.push(Violation::new(
+                at,
+                "trap.placement",
+                format!("`{name}` ({} placement) cannot stand in {place}", p.label()),
+            ));
         }
     }
     if expected_placement == Placement::Event {
@@ -248,11 +282,10 @@ fn trap(
         }
     }
     match (rec.route, t.corridor, room) {
-        (Some(Route::Hidden), Some(c), Some(r)) => {
-            if !c.touches(r.id) || !m.corridors.iter().any(|x| x.id() == c) {
-                v.push(Violation::new(at, "trap.corridor", format!("`{name}` hides corridor {c}, which is not a corridor of this room")));
-            }
+        (Some(Route::Hidden), Some(c), Some(r)) if !c.touches(r.id) || !m.corridors.iter().any(|x| x.id() == c) => {
+            v.push(Violation::new(at, "trap.corridor", format!("`{name}` hides corridor {c}, which is not a corridor of this room")));
         }
+        (Some(Route::Hidden), Some(_), Some(_)) => {}
         (Some(Route::Hidden), None, Some(_)) => {
             v.push(Violation::new(at, "trap.corridor", format!("`{name}` must name the corridor it hides")));
         }
@@ -263,8 +296,16 @@ fn trap(
     }
     let moves = matches!(rec.route, Some(Route::Teleport | Route::Redirect));
     match (moves, t.destination) {
-        (true, None) => v.push(Violation::new(at, "trap.destination", format!("`{name}` moves the court and must record its destination"))),
-        (false, Some(_)) => v.push(Violation::new(at, "trap.destination", format!("`{name}` does not move the court, but records a destination"))),
+        (true, None) => v.push(Violation::new(
+            at,
+            "trap.destination",
+            format!("`{name}` moves the court and must record its destination"),
+        )),
+        (false, Some(_)) => v.push(Violation::new(
+            at,
+            "trap.destination",
+            format!("`{name}` does not move the court, but records a destination"),
+        )),
         (true, Some(d)) if d.map != m.index || !m.room(d.room).used => v.push(Violation::new(
             at,
             "trap.destination",
@@ -281,10 +322,18 @@ fn bases(r: &Room, data: &crate::tables::myk::MykData, at: &str, v: &mut Vec<Vio
             Some(rec) => {
                 if rec.level != Some(b.level) {
                     let want = rec.level.map_or("unknown".to_string(), |l| l.to_string());
-                    v.push(Violation::new(at, "base.level", format!("`{}` has level {}, its table says {want}", b.name, b.level)));
+                    v.push(Violation::new(
+                        at,
+                        "base.level",
+                        format!("`{}` has level {}, its table says {want}", b.name, b.level),
+                    ));
                 }
                 if rec.installation != b.installation {
-                    v.push(Violation::new(at, "base.installation", format!("`{}` is installed as {}", b.name, rec.installation.label())));
+                    v.push(Violation::new(
+                        at,
+                        "base.installation",
+                        format!("`{}` is installed as {}", b.name, rec.installation.label()),
+                    ));
                 }
             }
         }
@@ -299,15 +348,28 @@ fn bases(r: &Room, data: &crate::tables::myk::MykData, at: &str, v: &mut Vec<Vio
     }
 }
 
-fn monsters(r: &Room, lim: &crate::myk::model::Limits, data: &crate::tables::myk::MykData, at: &str, v: &mut Vec<Violation>) {
+fn monsters(
+    r: &Room,
+    lim: &crate::myk::model::Limits,
+    data: &crate::tables::myk::MykData,
+    at: &str,
+    v: &mut Vec<Violation>,
+) {
     let mut total = 0u32;
     for g in &r.monsters {
         match data.monster(&g.name) {
-            None => v.push(Violation::new(at, "monster.unknown", format!("monster `{}` is not in the bestiary", g.name))),
+            None => {
+                v.push(Violation::new(at, "monster.unknown", format!("monster `{}` is not in the bestiary", g.name)))
+            }
             Some(rec) if rec.level != Some(g.level) => v.push(Violation::new(
                 at,
                 "monster.level",
-                format!("`{}` has level {}, the bestiary says {}", g.name, g.level, rec.level.map_or("unknown".into(), |l| l.to_string())),
+                format!(
+                    "`{}` has level {}, the bestiary says {}",
+                    g.name,
+                    g.level,
+                    rec.level.map_or("unknown".into(), |l| l.to_string())
+                ),
             )),
             _ => {}
         }
@@ -315,12 +377,20 @@ fn monsters(r: &Room, lim: &crate::myk::model::Limits, data: &crate::tables::myk
             v.push(Violation::new(at, "monster.count", format!("`{}` has a count of 0", g.name)));
         }
         if g.effective_level < g.level {
-            v.push(Violation::new(at, "monster.effective-level", format!("`{}` has an effective level below its level", g.name)));
+            v.push(Violation::new(
+                at,
+                "monster.effective-level",
+                format!("`{}` has an effective level below its level", g.name),
+            ));
         }
         let cap = lim.monster_level;
         if g.effective_level > cap {
             let rule = if r.ruler.is_some() { "ruler-room.others" } else { "monster.level-limit" };
-            v.push(Violation::new(at, rule, format!("`{}` is effective level {}, limit {cap} (A + 4)", g.name, g.effective_level)));
+            v.push(Violation::new(
+                at,
+                rule,
+                format!("`{}` is effective level {}, limit {cap} (A + 4)", g.name, g.effective_level),
+            ));
         }
         total += g.count * g.effective_level;
     }
@@ -350,12 +420,20 @@ fn monsters(r: &Room, lim: &crate::myk::model::Limits, data: &crate::tables::myk
     }
 }
 
-fn ruler(ru: &crate::myk::model::Ruler, lim: &crate::myk::model::Limits, data: &crate::tables::myk::MykData, at: &str, v: &mut Vec<Violation>) {
+fn ruler(
+    ru: &crate::myk::model::Ruler,
+    lim: &crate::myk::model::Limits,
+    data: &crate::tables::myk::MykData,
+    at: &str,
+    v: &mut Vec<Violation>,
+) {
     match data.monster(&ru.name) {
         None => v.push(Violation::new(at, "ruler.unknown", format!("ruler `{}` is not in the bestiary", ru.name))),
-        Some(rec) if rec.level != Some(ru.level) => {
-            v.push(Violation::new(at, "ruler.level", format!("ruler `{}` has level {}, the bestiary says otherwise", ru.name, ru.level)))
-        }
+        Some(rec) if rec.level != Some(ru.level) => v.push(Violation::new(
+            at,
+            "ruler.level",
+            format!("ruler `{}` has level {}, the bestiary says otherwise", ru.name, ru.level),
+        )),
         _ => {}
     }
     let mut sum: i64 = ru.level as i64;
@@ -376,9 +454,10 @@ fn ruler(ru: &crate::myk::model::Ruler, lim: &crate::myk::model::Limits, data: &
             },
             AdjustmentKind::WeakPoint => match data.weak_point(&a.what) {
                 None => v.push(bad(format!("weak point `{}` is not in the tables", a.what))),
-                Some(w) if -a.levels < w.adjustment as i32 => {
-                    v.push(bad(format!("weak point `{}` lowers the level by at least {}, not {}", a.what, w.adjustment, -a.levels)))
-                }
+                Some(w) if -a.levels < w.adjustment as i32 => v.push(bad(format!(
+                    "weak point `{}` lowers the level by at least {}, not {}",
+                    a.what, w.adjustment, -a.levels
+                ))),
                 _ => {}
             },
             AdjustmentKind::Increase => {
@@ -405,17 +484,29 @@ fn ruler(ru: &crate::myk::model::Ruler, lim: &crate::myk::model::Limits, data: &
         }
     }
     if sum != ru.effective_level as i64 {
-        v.push(Violation::new(at, "ruler.effective-level", format!("effective level {} should be {sum} (level + adjustments)", ru.effective_level)));
+        v.push(Violation::new(
+            at,
+            "ruler.effective-level",
+            format!("effective level {} should be {sum} (level + adjustments)", ru.effective_level),
+        ));
     }
     if ru.effective_level > lim.ruler_level {
-        v.push(Violation::new(at, "ruler.level-limit", format!("ruler `{}` is effective level {}, limit {} (A + 7)", ru.name, ru.effective_level, lim.ruler_level)));
+        v.push(Violation::new(
+            at,
+            "ruler.level-limit",
+            format!("ruler `{}` is effective level {}, limit {} (A + 7)", ru.name, ru.effective_level, lim.ruler_level),
+        ));
     }
 }
 
 fn scenario_totals(s: &Scenario, lim: &crate::myk::model::Limits, v: &mut Vec<Violation>) {
     let u = usage(s);
     if u.traps_number > lim.traps_number {
-        v.push(Violation::new("scenario", "traps.number", format!("{} traps, limit {} (3S + A)", u.traps_number, lim.traps_number)));
+        v.push(Violation::new(
+            "scenario",
+            "traps.number",
+            format!("{} traps, limit {} (3S + A)", u.traps_number, lim.traps_number),
+        ));
     }
     if u.traps_total_level > lim.traps_total_level {
         v.push(Violation::new(
@@ -431,9 +522,6 @@ fn scenario_totals(s: &Scenario, lim: &crate::myk::model::Limits, v: &mut Vec<Vi
             format!("base levels total {}, limit {} (A)", u.bases_total_level, lim.bases_total_level),
         ));
     }
-    if u != s.usage {
-        v.push(Violation::new("scenario", "usage.recorded", "the recorded usage does not match the scenario's contents"));
-    }
 }
 
 /// What the scenario uses of each limit (recomputed, never trusted from the file).
@@ -446,8 +534,18 @@ pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
         traps_number: traps.len() as u32,
         traps_total_level: traps.iter().sum(),
         bases_total_level: rooms.clone().flat_map(|r| r.bases.iter()).map(|b| b.level).sum(),
-        most_rooms_with_monsters: s.maps.iter().map(|m| m.rooms.iter().filter(|r| r.has_monsters()).count() as u32).max().unwrap_or(0),
-        highest_monster_level: rooms.clone().flat_map(|r| r.monsters.iter()).map(|g| g.effective_level).max().unwrap_or(0),
+        most_rooms_with_monsters: s
+            .maps
+            .iter()
+            .map(|m| m.rooms.iter().filter(|r| r.has_monsters()).count() as u32)
+            .max()
+            .unwrap_or(0),
+        highest_monster_level: rooms
+            .clone()
+            .flat_map(|r| r.monsters.iter())
+            .map(|g| g.effective_level)
+            .max()
+            .unwrap_or(0),
         highest_room_total: rooms
             .clone()
             .filter(|r| r.ruler.is_none())
@@ -480,7 +578,8 @@ impl Reach {
         let mut g = Reach { maps: s.maps.len(), full: vec![Vec::new(); n], normal: vec![Vec::new(); n] };
         let pos_of = |index: u32| s.maps.iter().position(|m| m.index == index);
         for (p, m) in s.maps.iter().enumerate() {
-            let hidden: Vec<CorridorId> = m.rooms.iter().flat_map(|r| r.traps.iter()).filter_map(|t| t.corridor).collect();
+            let hidden: Vec<CorridorId> =
+                m.rooms.iter().flat_map(|r| r.traps.iter()).filter_map(|t| t.corridor).collect();
             for c in &m.corridors {
                 let route = c.trap.as_ref().and_then(|t| tables.myk.trap(&t.name)).and_then(|t| t.route);
                 if route == Some(Route::Closed) {
@@ -577,9 +676,17 @@ fn reachability(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
         for r in m.used_rooms() {
             let at = here(m, r.id);
             if !Reach::at(&forward, p, r.id) {
-                v.push(Violation::new(at.clone(), "reach.from-entrance", "the room cannot be reached from the entrance"));
+                v.push(Violation::new(
+                    at.clone(),
+                    "reach.from-entrance",
+                    "the room cannot be reached from the entrance",
+                ));
             } else if !Reach::at(&back, p, r.id) {
-                v.push(Violation::new(at.clone(), "reach.back", "the court cannot get back to the entrance from this room"));
+                v.push(Violation::new(
+                    at.clone(),
+                    "reach.back",
+                    "the court cannot get back to the entrance from this room",
+                ));
             }
             if r.ruler.is_some() && !Reach::at(&normal, p, r.id) {
                 v.push(Violation::new(at, "reach.ruler", "the ruler's room is reached only through special movement"));

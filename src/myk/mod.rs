@@ -1,5 +1,11 @@
 //! Make You Kingdom dungeons: maps, corridors, entrances, stocking under the limits, rule checks.
 
 pub mod check;
+pub mod generate;
+pub mod layout;
 pub mod limits;
 pub mod model;
+
+pub use check::check;
+pub use generate::{MykParams, generate};
+pub use model::Scenario;

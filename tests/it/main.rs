@@ -1,6 +1,7 @@
 //! One integration-test binary (links once): the modules below test the program end to end.
 
 mod cli;
+mod myk;
 
 /// Runs the program in-process: (exit code, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {

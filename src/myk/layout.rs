@@ -1,0 +1,228 @@
+//! Map layout: which rooms are used and how corridors join them, for the three layout styles.
+//!
+//! Straight: one path through the rooms, entry first, the ruler's room last.
+//! Junction: a random tree grown from the entry room with at least one room of 3+ corridors.
+//! Mixed: a junction tree, sometimes one extra corridor closing a loop, and one leaf room picked to
+//! be reached only by special movement (the generator hides or replaces its corridor).
+
+use crate::dice::Dice;
+use crate::myk::model::{CorridorId, Layout, RoomId};
+
+/// A map's skeleton before stocking.
+#[derive(Clone, Debug)]
+pub struct Skeleton {
+    pub used: [bool; 9],
+    pub corridors: Vec<CorridorId>,
+    /// Where the court comes in (from outside or the previous map); always has an exterior wall.
+    pub entry: RoomId,
+    /// Where the way to the next map leaves, when there is a next map; always has an exterior wall.
+    pub exit: Option<RoomId>,
+    /// The ruler's room: the end of the path, or the room farthest from the entry.
+    pub ruler: RoomId,
+    /// A leaf room to be reached only by special movement (mixed layout), with its one corridor.
+    pub special: Option<(RoomId, CorridorId)>,
+    /// Set when the options asked for something the sheet cannot give (e.g. a junction of 3 rooms).
+    pub note: Option<String>,
+}
+
+fn exterior(r: RoomId) -> bool {
+    r.exterior_walls().next().is_some()
+}
+
+/// Lays out one map of `rooms` rooms (3-9). `needs_exit` asks for a second exterior room for the
+/// way to the next map.
+pub fn layout(dice: &mut Dice, style: Layout, rooms: u32, needs_exit: bool) -> Skeleton {
+    let n = rooms.clamp(3, 9) as usize;
+    match style {
+        Layout::Straight => straight(dice, n, needs_exit),
+        Layout::Junction => tree(dice, n, needs_exit, false),
+        Layout::Mixed => tree(dice, n, needs_exit, true),
+    }
+}
+
+fn straight(dice: &mut Dice, n: usize, needs_exit: bool) -> Skeleton {
+    let starts: Vec<RoomId> = RoomId::ALL.into_iter().filter(|&r| exterior(r)).collect();
+    // A self-avoiding walk of n rooms, found by randomised depth-first search (tiny grid, so cheap).
+    for _ in 0..64 {
+        let Some(&start) = dice.choose(&starts) else { break };
+        let mut path = vec![start];
+        if walk(dice, &mut path, n, needs_exit) {
+            let corridors = path.windows(2).map(|w| CorridorId::new(w[0], w[1])).collect();
+            let mut used = [false; 9];
+            for r in &path {
+                used[r.index()] = true;
+            }
+            let last = *path.last().unwrap_or(&start);
+            return Skeleton {
+                used,
+                corridors,
+                entry: start,
+                exit: needs_exit.then_some(last),
+                ruler: last,
+                special: None,
+                note: None,
+            };
+        }
+    }
+    // A 3x3 sheet always has a snake path from a corner, so this is never reached in practice.
+    tree(dice, n, needs_exit, false)
+}
+
+fn walk(dice: &mut Dice, path: &mut Vec<RoomId>, n: usize, needs_exit: bool) -> bool {
+    let here = *path.last().unwrap_or(&RoomId::ALL[0]);
+    if path.len() == n {
+        return !needs_exit || exterior(here);
+    }
+    let mut next: Vec<RoomId> = here.neighbours().filter(|r| !path.contains(r)).collect();
+    dice.shuffle(&mut next);
+    for r in next {
+        path.push(r);
+        if walk(dice, path, n, needs_exit) {
+            return true;
+        }
+        path.pop();
+    }
+    false
+}
+
+fn degree(corridors: &[CorridorId], r: RoomId) -> usize {
+    corridors.iter().filter(|c| c.touches(r)).count()
+}
+
+/// Corridor steps from `from` to every room (usize::MAX when unreachable), over `corridors`.
+pub fn distances(corridors: &[CorridorId], from: RoomId) -> [usize; 9] {
+    let mut d = [usize::MAX; 9];
+    d[from.index()] = 0;
+    let mut queue = vec![from];
+    let mut i = 0;
+    while i < queue.len() {
+        let r = queue[i];
+        i += 1;
+        for c in corridors.iter().filter(|c| c.touches(r)) {
+            let o = c.other(r);
+            if d[o.index()] == usize::MAX {
+                d[o.index()] = d[r.index()] + 1;
+                queue.push(o);
+            }
+        }
+    }
+    d
+}
+
+fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
+    let starts: Vec<RoomId> = RoomId::ALL.into_iter().filter(|&r| exterior(r)).collect();
+    let mut best: Option<Skeleton> = None;
+    for attempt in 0..48 {
+        let Some(&entry) = dice.choose(&starts) else { break };
+        let mut used = [false; 9];
+        used[entry.index()] = true;
+        let mut inside = vec![entry];
+        let mut corridors: Vec<CorridorId> = Vec::new();
+        while inside.len() < n {
+            // Frontier corridors from a used room to an unused neighbour; prefer growing from rooms
+            // that already have two corridors, so junctions form.
+            let frontier: Vec<(RoomId, RoomId)> =
+                inside.iter().flat_map(|&r| r.neighbours().filter(|o| !used[o.index()]).map(move |o| (r, o))).collect();
+            let Some(&(from, to)) = dice.weighted(&frontier, |(r, _)| if degree(&corridors, *r) == 2 { 4 } else { 2 })
+            else {
+                break;
+            };
+            used[to.index()] = true;
+            inside.push(to);
+            corridors.push(CorridorId::new(from, to));
+        }
+        let has_junction = inside.iter().any(|&r| degree(&corridors, r) >= 3);
+        let dist = distances(&corridors, entry);
+        let far = |pred: &dyn Fn(RoomId) -> bool| {
+            inside.iter().copied().filter(|&r| pred(r)).max_by_key(|r| (dist[r.index()], std::cmp::Reverse(*r)))
+        };
+        // Mixed: one leaf (not the entry) becomes the special-movement room.
+        let leaves: Vec<RoomId> =
+            inside.iter().copied().filter(|&r| r != entry && degree(&corridors, r) == 1).collect();
+        let special_room = if mixed && n >= 4 { dice.choose(&leaves).copied() } else { None };
+        let ordinary = |r: RoomId| Some(r) != special_room;
+        let exit = if needs_exit { far(&|r| exterior(r) && ordinary(r) && (r != entry || n == 1)) } else { None };
+        let Some(ruler) = far(&ordinary) else { continue };
+        if needs_exit && exit.is_none() {
+            continue;
+        }
+        let special = special_room.and_then(|s| corridors.iter().copied().find(|c| c.touches(s)).map(|c| (s, c)));
+        if mixed {
+            // An occasional loop: join two used neighbours that have no corridor yet.
+            let extra: Vec<CorridorId> = inside
+                .iter()
+                .flat_map(|&r| r.neighbours().filter(move |o| *o > r).map(move |o| CorridorId::new(r, o)))
+                .filter(|c| used[c.0.index()] && used[c.1.index()] && !corridors.contains(c))
+                .filter(|c| special.is_none_or(|(s, _)| !c.touches(s)))
+                .collect();
+            if dice.chance(1, 2)
+                && let Some(&c) = dice.choose(&extra)
+            {
+                corridors.push(c);
+            }
+        }
+        let skeleton = Skeleton { used, corridors, entry, exit, ruler, special, note: None };
+        if has_junction || n < 4 {
+            return skeleton;
+        }
+        if attempt == 0 {
+            best = Some(skeleton);
+        }
+    }
+    let mut s = best.unwrap_or_else(|| straight(dice, n, needs_exit));
+    s.note = Some(format!("{n} rooms gave no junction in 48 tries; the map is laid out as a branch-free tree"));
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn connected(s: &Skeleton) -> bool {
+        let d = distances(&s.corridors, s.entry);
+        RoomId::ALL.iter().all(|r| !s.used[r.index()] || d[r.index()] != usize::MAX)
+    }
+
+    #[test]
+    fn a_straight_layout_is_one_path_ending_at_the_ruler() {
+        for seed in 0..300 {
+            for n in 3..=9 {
+                let s = layout(&mut Dice::new(seed), Layout::Straight, n, seed % 2 == 0);
+                assert_eq!(s.used.iter().filter(|u| **u).count(), n as usize);
+                assert_eq!(s.corridors.len(), n as usize - 1);
+                assert!(RoomId::ALL.iter().all(|&r| degree(&s.corridors, r) <= 2), "a path branches nowhere");
+                assert_eq!(degree(&s.corridors, s.ruler), 1, "the ruler's room ends the path");
+                assert!(connected(&s));
+                assert!(exterior(s.entry));
+                if let Some(e) = s.exit {
+                    assert!(exterior(e));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_junction_layout_has_a_room_with_three_corridors() {
+        for seed in 0..300 {
+            for n in 4..=9 {
+                let s = layout(&mut Dice::new(seed), Layout::Junction, n, false);
+                assert!(RoomId::ALL.iter().any(|&r| degree(&s.corridors, r) >= 3), "seed {seed}, {n} rooms");
+                assert!(connected(&s));
+                assert!(s.corridors.iter().all(|c| c.0.is_adjacent(c.1)));
+            }
+        }
+    }
+
+    #[test]
+    fn a_mixed_layout_sets_aside_a_leaf_for_special_movement() {
+        for seed in 0..300 {
+            let s = layout(&mut Dice::new(seed), Layout::Mixed, 9, true);
+            let (room, corridor) = s.special.expect("nine rooms always have a leaf");
+            assert!(corridor.touches(room));
+            assert_eq!(degree(&s.corridors, room), 1);
+            assert_ne!(room, s.ruler);
+            assert_ne!(Some(room), s.exit);
+            assert_ne!(room, s.entry);
+        }
+    }
+}
