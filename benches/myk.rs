@@ -1,7 +1,28 @@
-//! Placeholder until the myk generator lands; replaced by a real criterion benchmark.
-use criterion::{Criterion, criterion_group, criterion_main};
+//! Time to generate and check one default MYK scenario (court of 4 at level 2, one mixed map of 9
+//! rooms). `cargo bench --bench myk`; the figure is recorded in the README.
 
-fn bench(_c: &mut Criterion) {}
+use criterion::{Criterion, criterion_group, criterion_main};
+use dungeonsmith::myk::model::Layout;
+use dungeonsmith::myk::{MykParams, check, generate};
+use dungeonsmith::tables::Tables;
+
+fn bench(c: &mut Criterion) {
+    let tables = Tables::embedded().expect("embedded tables load");
+    let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed };
+    let mut seed = 0u64;
+    c.bench_function("myk generate+check, default scenario", |b| {
+        b.iter(|| {
+            seed = seed.wrapping_add(1);
+            let s = generate(&tables, &params, seed).expect("generates");
+            std::hint::black_box(check(&s, &tables));
+        })
+    });
+    c.bench_function("myk check only, default scenario", |b| {
+        let s = generate(&tables, &params, 42).expect("generates");
+        b.iter(|| std::hint::black_box(check(&s, &tables)))
+    });
+    c.bench_function("tables load+validate (embedded)", |b| b.iter(|| std::hint::black_box(Tables::embedded())));
+}
 
 criterion_group!(benches, bench);
 criterion_main!(benches);

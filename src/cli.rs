@@ -13,7 +13,8 @@ use crate::dice::Dice;
 use crate::error::{Error, Result};
 use crate::myk::MykParams;
 use crate::myk::model::Layout;
-use crate::output::{Artifact, write_all};
+use crate::output::write_all;
+use crate::render::{self, text::Templates};
 use crate::tables::Tables;
 
 /// Generate complete, printable dungeon scenarios for Make You Kingdom and Night Wizard 3rd
@@ -237,7 +238,7 @@ fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome 
         Command::Myk(args) => myk_command(&tables()?, args, stdout, stderr),
         Command::Fortress(_) => Err(Error::NotImplemented { what: "`fortress`" }.into()),
         Command::Check(args) => check_command(&tables()?, args, stdout),
-        Command::Render(_) => Err(Error::NotImplemented { what: "`render`" }.into()),
+        Command::Render(args) => render_command(&tables()?, args, stdout, stderr),
     }
 }
 
@@ -275,21 +276,98 @@ impl MykArgs {
     }
 }
 
+impl OutputArgs {
+    fn formats(&self) -> Vec<render::Format> {
+        let mut f: Vec<render::Format> = self
+            .format
+            .iter()
+            .map(|f| match f {
+                Format::Json => render::Format::Json,
+                Format::Svg => render::Format::Svg,
+                Format::Md => render::Format::Md,
+                Format::Html => render::Format::Html,
+            })
+            .collect();
+        f.sort();
+        f.dedup();
+        f
+    }
+    fn paper(&self) -> render::Paper {
+        match self.paper {
+            Paper::A4 => render::Paper::A4,
+            Paper::Letter => render::Paper::Letter,
+        }
+    }
+}
+
+// TEMPORARY until render::sheet lands.
+fn pending_sheet(
+    _: &crate::myk::Scenario,
+    m: &crate::myk::model::Map,
+    _: &Tables,
+    _: render::Paper,
+    _: render::Copy,
+) -> String {
+    format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"210mm\" height=\"297mm\" viewBox=\"0 0 210 297\"><text x=\"10\" y=\"20\">map {}</text></svg>",
+        m.index
+    )
+}
+
+/// Renders a MYK scenario in every chosen format and writes the files; one line per file.
+fn write_myk(s: &crate::myk::Scenario, tables: &Tables, o: &OutputArgs, out: &mut dyn Write) -> Outcome {
+    let templates = Templates::load(o.templates.as_deref())?;
+    let formats = o.formats();
+    let opts = render::RenderOptions { formats: &formats, paper: o.paper(), templates: &templates };
+    let artifacts = render::render_myk(s, tables, &opts, &pending_sheet)?;
+    for path in write_all(&o.out, &artifacts)? {
+        writeln!(out, "{}", path.display())?;
+    }
+    Ok(0)
+}
+
 fn myk_command(tables: &Tables, args: &MykArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let params = args.params()?;
+    // Templates are read before any work, so a bad --templates folder fails fast.
+    Templates::load(args.output.templates.as_deref())?;
     let seed = pick_seed(args.seed, err);
     let scenario = crate::myk::generate(tables, &params, seed)?;
     for w in &scenario.warnings {
         writeln!(err, "warning: {w}")?;
     }
-    let json = serde_json::to_string_pretty(&scenario)
-        .map_err(|e| Error::Scenario { file: "scenario".into(), message: e.to_string() })?;
-    let artifacts = vec![Artifact::new(format!("myk-{seed}.json"), format!("{json}\n"))];
-    write!(out, "{}", crate::render::summary::myk_summary(&scenario))?;
-    for path in write_all(&args.output.out, &artifacts)? {
-        writeln!(out, "wrote {}", path.display())?;
+    let code = write_myk(&scenario, tables, &args.output, out)?;
+    write!(err, "{}", crate::render::summary::myk_summary(&scenario))?;
+    Ok(code)
+}
+
+fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    let (text, value) = read_scenario(&args.file)?;
+    let file = args.file.display().to_string();
+    match value.get("system").and_then(|s| s.as_str()) {
+        Some("myk") => {
+            let mut s: crate::myk::Scenario = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
+            let violations = crate::myk::check(&s, tables);
+            for v in &violations {
+                writeln!(err, "{v}")?;
+            }
+            if !violations.is_empty() && !args.force {
+                writeln!(
+                    err,
+                    "{file}: {} violation(s); nothing written (use --force to render anyway)",
+                    violations.len()
+                )?;
+                return Ok(1);
+            }
+            crate::myk::generate::normalize(&mut s);
+            write_myk(&s, tables, &args.output, out)
+        }
+        Some(other) => {
+            Err(Error::Scenario { file, message: format!("unknown system `{other}` (expected `myk` or `nw3`)") }.into())
+        }
+        None => {
+            Err(Error::Scenario { file, message: "no `system` field; is this a dungeonsmith scenario?".into() }.into())
+        }
     }
-    Ok(0)
 }
 
 /// Reads a scenario file: its text and which system it is for.
@@ -323,9 +401,11 @@ fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outc
             .into());
         }
         None => {
-            return Err(
-                Error::Scenario { file, message: "no `system` field; is this a dungeonsmith scenario?".into() }.into()
-            );
+            return Err(Error::Scenario {
+                file,
+                message: "no `system` field; is this a dungeonsmith scenario?".into(),
+            }
+            .into());
         }
     };
     if violations.is_empty() {

@@ -283,7 +283,11 @@ fn trap(
     }
     match (rec.route, t.corridor, room) {
         (Some(Route::Hidden), Some(c), Some(r)) if !c.touches(r.id) || !m.corridors.iter().any(|x| x.id() == c) => {
-            v.push(Violation::new(at, "trap.corridor", format!("`{name}` hides corridor {c}, which is not a corridor of this room")));
+            v.push(Violation::new(
+                at,
+                "trap.corridor",
+                format!("`{name}` hides corridor {c}, which is not a corridor of this room"),
+            ));
         }
         (Some(Route::Hidden), Some(_), Some(_)) => {}
         (Some(Route::Hidden), None, Some(_)) => {

@@ -148,6 +148,13 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     Ok(scenario)
 }
 
+/// Recomputes what is derived from the rest (court totals, limits, usage) after a GM's edit.
+pub fn normalize(s: &mut Scenario) {
+    s.court = limits::court(&s.court.levels);
+    s.limits = limits::limits(&s.court);
+    s.usage = usage(s);
+}
+
 fn usage_zero() -> Usage {
     Usage {
         traps_number: 0,

@@ -1,4 +1,118 @@
 //! Rendering: scenarios → artifacts in memory (JSON, SVG sheets, Markdown, HTML). Nothing here
 //! touches the disk; `output` writes.
 
+pub mod sheet;
 pub mod summary;
+
+/// Paper for the printable sheets; sizes in millimetres.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Paper {
+    A4,
+    Letter,
+}
+
+impl Paper {
+    /// Width and height in millimetres, portrait.
+    pub fn size_mm(self) -> (f64, f64) {
+        match self {
+            Paper::A4 => (210.0, 297.0),
+            Paper::Letter => (215.9, 279.4),
+        }
+    }
+    pub fn label(self) -> &'static str {
+        match self {
+            Paper::A4 => "A4",
+            Paper::Letter => "Letter",
+        }
+    }
+}
+
+/// Which copy of a map sheet: everything for the GM, or the bare grid for the players' mapper.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Copy {
+    Gm,
+    Players,
+}
+
+pub mod text;
+pub mod view;
+
+use crate::error::{Error, Result};
+use crate::myk::model::{Map, Scenario};
+use crate::output::Artifact;
+use crate::tables::Tables;
+use text::Templates;
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Format {
+    Json,
+    Svg,
+    Md,
+    Html,
+}
+
+/// How to render: which formats, on which paper, with which templates.
+pub struct RenderOptions<'a> {
+    pub formats: &'a [Format],
+    pub paper: Paper,
+    pub templates: &'a Templates,
+}
+
+/// The scenario as pretty JSON with a final newline (the file a GM edits).
+pub fn json<T: serde::Serialize>(s: &T) -> Result<String> {
+    serde_json::to_string_pretty(s)
+        .map(|j| j + "\n")
+        .map_err(|e| Error::Scenario { file: "scenario".into(), message: format!("cannot write JSON: {e}") })
+}
+
+/// Every chosen format of a MYK scenario, as files in memory, in a fixed order.
+pub fn render_myk(
+    s: &Scenario,
+    tables: &Tables,
+    opts: &RenderOptions,
+    sheet: &dyn Fn(&Scenario, &Map, &Tables, Paper, Copy) -> String,
+) -> Result<Vec<Artifact>> {
+    let seed = s.seed;
+    let mut out = Vec::new();
+    let wants = |f: Format| opts.formats.contains(&f);
+    if wants(Format::Json) {
+        out.push(Artifact::new(format!("myk-{seed}.json"), json(s)?));
+    }
+    let need_svg = wants(Format::Svg) || wants(Format::Html);
+    let svgs: Vec<(String, String)> = if need_svg {
+        s.maps
+            .iter()
+            .map(|m| (sheet(s, m, tables, opts.paper, Copy::Gm), sheet(s, m, tables, opts.paper, Copy::Players)))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    if wants(Format::Svg) {
+        for (m, (gm, players)) in s.maps.iter().zip(&svgs) {
+            out.push(Artifact::new(format!("myk-{seed}-map{}.svg", m.index), gm.clone()));
+            out.push(Artifact::new(format!("myk-{seed}-map{}-players.svg", m.index), players.clone()));
+        }
+    }
+    if wants(Format::Md) || wants(Format::Html) {
+        let v = view::myk_view(s, tables, opts.paper, &[]);
+        if wants(Format::Md) {
+            out.push(Artifact::new(format!("myk-{seed}.md"), opts.templates.render("myk.md", &v)?));
+        }
+        if wants(Format::Html) {
+            let inline: Vec<(String, String)> = svgs.iter().map(|(g, p)| (strip_prolog(g), strip_prolog(p))).collect();
+            let v = view::myk_view(s, tables, opts.paper, &inline);
+            out.push(Artifact::new(format!("myk-{seed}.html"), opts.templates.render("myk.html", &v)?));
+        }
+    }
+    Ok(out)
+}
+
+/// An SVG document without its XML declaration, for inlining in HTML.
+fn strip_prolog(svg: &str) -> String {
+    match svg.find("<svg") {
+        Some(i) => svg[i..].to_string(),
+        None => svg.to_string(),
+    }
+}

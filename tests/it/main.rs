@@ -1,7 +1,9 @@
 //! One integration-test binary (links once): the modules below test the program end to end.
 
+mod browser;
 mod cli;
 mod myk;
+mod render;
 
 /// Runs the program in-process: (exit code, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {

@@ -1,0 +1,1142 @@
+//! MYK map sheets as print-ready SVG, one page per map: the GM's copy (rooms, corridors, threats,
+//! legend) and the players' copy (the bare grid with the entrances, for the court's mapper).
+//!
+//! Units are millimetres (`viewBox` = paper size, so 1 unit = 1 mm). Every coordinate is snapped to
+//! a 0.1 mm grid and written by [`mm`], so the bytes are stable; the `svg` crate writes attributes
+//! in sorted order. All text goes through the crate's `Text` node, which escapes it.
+//!
+//! Text never overlaps: widths are measured with DejaVu Sans advance widths (the first font asked
+//! for, and wider than the Arial/Helvetica fallbacks), every label is fitted to the box it owns
+//! (wrapped, then shortened with an ellipsis), and the layout keeps the boxes apart.
+
+use svg::Document;
+use svg::Node;
+use svg::node::element::{Circle, Definitions, Group, Line, Path, Pattern, Rectangle, Text, Title};
+
+use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, RoomId, Scenario, Wall};
+use crate::render::{Copy, Paper};
+use crate::tables::Tables;
+use crate::tables::myk::Route;
+
+/// The only fonts asked for; no external font or image is referenced.
+const FONT: &str = "DejaVu Sans, Arial, Helvetica, sans-serif";
+const INK: &str = "#000";
+const GREY: &str = "#555";
+const LIGHT: &str = "#eee";
+const WHITE: &str = "#fff";
+
+/// Page margins and the band around the grid that holds entrances and their labels.
+const MARGIN: f64 = 10.0;
+const TOP: f64 = 10.0;
+const BOTTOM: f64 = 8.0;
+const BAND: f64 = 12.0;
+/// Gap between rooms (where corridors are drawn) and the corridor band's thickness.
+const GAP: f64 = 12.0;
+const CORRIDOR: f64 = 8.0;
+
+/// Text sizes (mm): room names stay at 3.5 mm or more.
+const ID_SIZE: f64 = 5.0;
+const NAME_SIZE: f64 = 3.5;
+const LINE_SIZE: f64 = 2.8;
+const SMALL: f64 = 2.6;
+const FOOT: f64 = 2.4;
+
+/// A length on the 0.1 mm grid, written without float noise ("12.3", "-4", "0").
+fn mm(v: f64) -> String {
+    let t = (v * 10.0).round() as i64;
+    let (sign, a) = if t < 0 { ("-", -t) } else { ("", t) };
+    if a % 10 == 0 { format!("{sign}{}", a / 10) } else { format!("{sign}{}.{}", a / 10, a % 10) }
+}
+
+/// Snaps to the 0.1 mm grid, so the layout's numbers are the written ones.
+fn snap(v: f64) -> f64 {
+    (v * 10.0).round() / 10.0
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text measurement: DejaVu Sans advance widths (units of 1/2048 em) for ASCII 32..=126.
+
+#[rustfmt::skip]
+const REGULAR: [u16; 95] = [
+    651, 821, 942, 1716, 1303, 1946, 1597, 563, 799, 799, 1024, 1716, 651, 739, 651, 690, 1303, 1303, 1303,
+    1303, 1303, 1303, 1303, 1303, 1303, 1303, 690, 690, 1716, 1716, 1716, 1087, 2048, 1401, 1405, 1430, 1577,
+    1294, 1178, 1587, 1540, 604, 604, 1343, 1141, 1767, 1532, 1612, 1235, 1612, 1423, 1300, 1251, 1499, 1401,
+    2025, 1403, 1251, 1403, 799, 690, 799, 1716, 1024, 1024, 1255, 1300, 1126, 1300, 1260, 721, 1300, 1298,
+    569, 569, 1186, 569, 1995, 1298, 1253, 1300, 1300, 842, 1067, 803, 1298, 1212, 1675, 1212, 1212, 1075,
+    1303, 690, 1303, 1716,
+];
+#[rustfmt::skip]
+const BOLD: [u16; 95] = [
+    713, 934, 1067, 1716, 1425, 2052, 1786, 627, 936, 936, 1071, 1716, 778, 850, 778, 748, 1425, 1425, 1425,
+    1425, 1425, 1425, 1425, 1425, 1425, 1425, 819, 819, 1716, 1716, 1716, 1188, 2048, 1585, 1561, 1503, 1700,
+    1399, 1399, 1681, 1714, 762, 762, 1587, 1305, 2038, 1714, 1741, 1501, 1741, 1577, 1475, 1397, 1663, 1585,
+    2259, 1579, 1483, 1485, 936, 748, 936, 1716, 1024, 1024, 1382, 1466, 1214, 1466, 1389, 891, 1466, 1458,
+    702, 702, 1362, 702, 2134, 1458, 1407, 1466, 1466, 1010, 1219, 979, 1458, 1335, 1892, 1321, 1335, 1192,
+    1458, 748, 1458, 1716,
+];
+
+/// Advance width of one character in 1/2048 em; anything unknown counts as a full em (wide).
+fn advance(c: char, bold: bool) -> u32 {
+    let table = if bold { &BOLD } else { &REGULAR };
+    match c {
+        ' '..='~' => u32::from(table[c as usize - 32]),
+        '\u{2026}' | '\u{2014}' => 2048,
+        '\u{2192}' | '\u{00d7}' => 1716,
+        '\u{00b7}' => 778,
+        '\u{2013}' => 1024,
+        _ => 2048,
+    }
+}
+
+/// Width in mm of `text` at `size` mm.
+fn width(text: &str, size: f64, bold: bool) -> f64 {
+    text.chars().map(|c| f64::from(advance(c, bold))).sum::<f64>() * size / 2048.0
+}
+
+fn fits(text: &str, max: f64, size: f64, bold: bool) -> bool {
+    width(text, size, bold) <= max
+}
+
+/// `text`, shortened with an ellipsis to fit `max` mm ("" if not even the ellipsis fits).
+fn ellipsize(text: &str, max: f64, size: f64, bold: bool) -> String {
+    if fits(text, max, size, bold) {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    for n in (0..chars.len()).rev() {
+        let head: String = chars[..n].iter().collect();
+        let cand = format!("{}\u{2026}", head.trim_end());
+        if fits(&cand, max, size, bold) {
+            return cand;
+        }
+    }
+    String::new()
+}
+
+/// Word-wraps `text` into at most `lines` lines of `max` mm; the last line is ellipsized if the
+/// text does not fit. Words longer than a line are broken.
+fn wrap(text: &str, max: f64, size: f64, bold: bool, lines: usize) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for word in text.split_whitespace() {
+        let cand = if cur.is_empty() { word.to_string() } else { format!("{cur} {word}") };
+        if fits(&cand, max, size, bold) {
+            cur = cand;
+            continue;
+        }
+        if !cur.is_empty() {
+            out.push(std::mem::take(&mut cur));
+        }
+        // Break a word that is longer than a whole line.
+        let mut rest: Vec<char> = word.chars().collect();
+        while !fits(&rest.iter().collect::<String>(), max, size, bold) {
+            let mut n = rest.len() - 1;
+            while n > 1 && !fits(&rest[..n].iter().collect::<String>(), max, size, bold) {
+                n -= 1;
+            }
+            out.push(rest[..n].iter().collect());
+            rest.drain(..n);
+        }
+        cur = rest.into_iter().collect();
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    if out.len() > lines {
+        let tail = out[lines - 1..].join(" ");
+        out.truncate(lines - 1);
+        // Force the ellipsis: the line is cut short even when what is left would fit.
+        let mut last = ellipsize(&tail, max, size, bold);
+        if last == tail {
+            last = ellipsize(&format!("{tail}\u{2026}"), max, size, bold);
+        }
+        out.push(last);
+    }
+    out.retain(|l| !l.is_empty());
+    out
+}
+
+/// The first of `cands` (head, kept tail) that fits, else the last with its head shortened.
+fn fit_line(cands: &[(String, String)], max: f64, size: f64) -> String {
+    for (head, tail) in cands {
+        let s = format!("{head}{tail}");
+        if fits(&s, max, size, false) {
+            return s;
+        }
+    }
+    let (head, tail) = cands.last().cloned().unwrap_or_default();
+    let room = max - width(&tail, size, false);
+    let head = ellipsize(&head, room, size, false);
+    if head.is_empty() { ellipsize(&format!("{}{tail}", cands[0].0), max, size, false) } else { format!("{head}{tail}") }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Labels and the canvas.
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Anchor {
+    Start,
+    Middle,
+    End,
+}
+
+/// Text direction: along the page, or turned to run up (west edge) or down (east edge).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Turn {
+    None,
+    Up,
+    Down,
+}
+
+/// One line of text at a baseline point, with what is needed to know the box it covers.
+#[derive(Clone, Debug)]
+struct Label {
+    x: f64,
+    y: f64,
+    size: f64,
+    bold: bool,
+    anchor: Anchor,
+    turn: Turn,
+    grey: bool,
+    text: String,
+}
+
+/// An axis-aligned box: left, top, right, bottom (mm).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Bbox {
+    x0: f64,
+    y0: f64,
+    x1: f64,
+    y1: f64,
+}
+
+impl Bbox {
+    fn overlaps(&self, o: &Bbox) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+    }
+}
+
+/// DejaVu Sans ascent and descent (0.928 and 0.236 em), rounded up.
+const ASCENT: f64 = 0.95;
+const DESCENT: f64 = 0.25;
+
+impl Label {
+    fn bbox(&self) -> Bbox {
+        let w = width(&self.text, self.size, self.bold);
+        let (u0, u1) = match self.anchor {
+            Anchor::Start => (0.0, w),
+            Anchor::Middle => (-w / 2.0, w / 2.0),
+            Anchor::End => (-w, 0.0),
+        };
+        let (a, d) = (ASCENT * self.size, DESCENT * self.size);
+        match self.turn {
+            Turn::None => Bbox { x0: self.x + u0, y0: self.y - a, x1: self.x + u1, y1: self.y + d },
+            Turn::Up => Bbox { x0: self.x - a, y0: self.y - u1, x1: self.x + d, y1: self.y - u0 },
+            Turn::Down => Bbox { x0: self.x - d, y0: self.y + u0, x1: self.x + a, y1: self.y + u1 },
+        }
+    }
+
+    fn node(&self) -> Text {
+        let mut t = Text::new(self.text.clone())
+            .set("x", mm(self.x))
+            .set("y", mm(self.y))
+            .set("font-size", mm(self.size));
+        if self.bold {
+            t = t.set("font-weight", "bold");
+        }
+        match self.anchor {
+            Anchor::Start => {}
+            Anchor::Middle => t = t.set("text-anchor", "middle"),
+            Anchor::End => t = t.set("text-anchor", "end"),
+        }
+        match self.turn {
+            Turn::None => {}
+            Turn::Up => t = t.set("transform", format!("rotate(-90 {} {})", mm(self.x), mm(self.y))),
+            Turn::Down => t = t.set("transform", format!("rotate(90 {} {})", mm(self.x), mm(self.y))),
+        }
+        if self.grey {
+            t = t.set("fill", GREY);
+        }
+        t
+    }
+}
+
+/// Shapes (drawn first, in order) and labels (drawn on top).
+struct Canvas {
+    w: f64,
+    h: f64,
+    /// Prefix for ids, unique per sheet so several sheets can be inlined in one HTML page.
+    id: String,
+    shapes: Vec<Box<dyn Node>>,
+    labels: Vec<Label>,
+}
+
+/// Builder for a label; `put` adds it to the canvas.
+struct Txt {
+    label: Label,
+}
+
+impl Txt {
+    fn bold(mut self) -> Txt {
+        self.label.bold = true;
+        self
+    }
+    fn grey(mut self) -> Txt {
+        self.label.grey = true;
+        self
+    }
+    fn middle(mut self) -> Txt {
+        self.label.anchor = Anchor::Middle;
+        self
+    }
+    fn end(mut self) -> Txt {
+        self.label.anchor = Anchor::End;
+        self
+    }
+    fn turn(mut self, t: Turn) -> Txt {
+        self.label.turn = t;
+        self
+    }
+    fn put(self, c: &mut Canvas) {
+        if !self.label.text.is_empty() {
+            c.labels.push(self.label);
+        }
+    }
+}
+
+fn txt(x: f64, y: f64, size: f64, text: impl Into<String>) -> Txt {
+    Txt {
+        label: Label {
+            x: snap(x),
+            y: snap(y),
+            size,
+            bold: false,
+            anchor: Anchor::Start,
+            turn: Turn::None,
+            grey: false,
+            text: text.into(),
+        },
+    }
+}
+
+impl Canvas {
+    fn add(&mut self, n: impl Into<Box<dyn Node>>) {
+        self.shapes.push(n.into());
+    }
+
+    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, w: f64, dash: Option<&str>) {
+        let mut l = Line::new()
+            .set("x1", mm(x1))
+            .set("y1", mm(y1))
+            .set("x2", mm(x2))
+            .set("y2", mm(y2))
+            .set("stroke", stroke)
+            .set("stroke-width", mm(w));
+        if let Some(d) = dash {
+            l = l.set("stroke-dasharray", d);
+        }
+        self.add(l);
+    }
+
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: Option<(&str, f64)>, dash: Option<&str>) {
+        let mut r = Rectangle::new()
+            .set("x", mm(x))
+            .set("y", mm(y))
+            .set("width", mm(w))
+            .set("height", mm(h))
+            .set("fill", fill);
+        if let Some((s, sw)) = stroke {
+            r = r.set("stroke", s).set("stroke-width", mm(sw));
+        }
+        if let Some(d) = dash {
+            r = r.set("stroke-dasharray", d);
+        }
+        self.add(r);
+    }
+
+    /// A closed polygon.
+    fn poly(&mut self, pts: &[(f64, f64)], fill: &str, stroke: Option<(&str, f64)>) {
+        let mut d = String::new();
+        for (i, (x, y)) in pts.iter().enumerate() {
+            d.push_str(if i == 0 { "M" } else { " L" });
+            d.push_str(&format!("{} {}", mm(*x), mm(*y)));
+        }
+        d.push_str(" Z");
+        let mut p = Path::new().set("d", d).set("fill", fill);
+        if let Some((s, w)) = stroke {
+            p = p.set("stroke", s).set("stroke-width", mm(w)).set("stroke-linejoin", "round");
+        }
+        self.add(p);
+    }
+
+    fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, stroke: Option<(&str, f64)>) {
+        let mut c = Circle::new().set("cx", mm(cx)).set("cy", mm(cy)).set("r", mm(r)).set("fill", fill);
+        if let Some((s, w)) = stroke {
+            c = c.set("stroke", s).set("stroke-width", mm(w));
+        }
+        self.add(c);
+    }
+
+    fn hatch_id(&self) -> String {
+        format!("{}-hatch", self.id)
+    }
+
+    fn finish(self, title: &str) -> String {
+        let hatch = Pattern::new()
+            .set("id", self.hatch_id())
+            .set("patternUnits", "userSpaceOnUse")
+            .set("width", "2")
+            .set("height", "2")
+            .set("patternTransform", "rotate(45)")
+            .add(Rectangle::new().set("width", "2").set("height", "2").set("fill", WHITE))
+            .add(Line::new().set("x1", "0").set("y1", "0").set("x2", "0").set("y2", "2").set("stroke", "#888").set(
+                "stroke-width",
+                "0.5",
+            ));
+        let mut body = Group::new().set("font-family", FONT);
+        body = body.add(Rectangle::new().set("width", mm(self.w)).set("height", mm(self.h)).set("fill", WHITE));
+        for s in self.shapes {
+            body = body.add(s);
+        }
+        for l in &self.labels {
+            body = body.add(l.node());
+        }
+        let doc = Document::new()
+            .set("width", format!("{}mm", mm(self.w)))
+            .set("height", format!("{}mm", mm(self.h)))
+            .set("viewBox", format!("0 0 {} {}", mm(self.w), mm(self.h)))
+            .add(Title::new(title.to_string()))
+            .add(Definitions::new().add(hatch))
+            .add(body);
+        let mut out = doc.to_string();
+        out.push('\n');
+        out
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Icons, drawn as shapes so they print the same with any font. `s` is the icon's size in mm.
+
+fn icon_crown(c: &mut Canvas, x: f64, y: f64, s: f64) {
+    // (x, y) = bottom-left.
+    let pts = [
+        (x, y),
+        (x, y - s * 0.75),
+        (x + s * 0.25, y - s * 0.4),
+        (x + s * 0.5, y - s),
+        (x + s * 0.75, y - s * 0.4),
+        (x + s, y - s * 0.75),
+        (x + s, y),
+    ];
+    c.poly(&pts, INK, None);
+}
+
+fn icon_pawn(c: &mut Canvas, x: f64, y: f64, s: f64) {
+    c.circle(x + s / 2.0, y - s * 0.72, s * 0.24, INK, None);
+    c.poly(&[(x + s * 0.12, y), (x + s * 0.35, y - s * 0.5), (x + s * 0.65, y - s * 0.5), (x + s * 0.88, y)], INK, None);
+}
+
+fn icon_trap(c: &mut Canvas, x: f64, y: f64, s: f64) {
+    c.poly(&[(x, y), (x + s / 2.0, y - s * 0.95), (x + s, y)], WHITE, Some((INK, 0.3)));
+    c.line(x + s / 2.0, y - s * 0.65, x + s / 2.0, y - s * 0.32, INK, 0.35, None);
+    c.circle(x + s / 2.0, y - s * 0.16, 0.2, INK, None);
+}
+
+fn icon_base(c: &mut Canvas, x: f64, y: f64, s: f64) {
+    c.line(x + s * 0.2, y, x + s * 0.2, y - s, INK, 0.35, None);
+    c.poly(&[(x + s * 0.2, y - s), (x + s * 0.95, y - s * 0.75), (x + s * 0.2, y - s * 0.5)], INK, None);
+}
+
+fn icon_clue(c: &mut Canvas, cx: f64, cy: f64, s: f64) {
+    let r = s * 0.3;
+    let (ox, oy) = (cx - s * 0.12, cy - s * 0.12);
+    c.circle(ox, oy, r, WHITE, Some((INK, 0.35)));
+    let k = r * std::f64::consts::FRAC_1_SQRT_2;
+    c.line(ox + k, oy + k, cx + s * 0.45, cy + s * 0.45, INK, 0.6, None);
+}
+
+/// A corridor-trap badge: a warning triangle with the trap's number.
+fn badge(c: &mut Canvas, cx: f64, cy: f64, n: usize, s: f64) {
+    let h = s * 0.9;
+    c.poly(&[(cx - s / 2.0, cy + h * 0.45), (cx, cy - h * 0.55), (cx + s / 2.0, cy + h * 0.45)], WHITE, Some((INK, 0.3)));
+    let size = s * 0.36;
+    txt(cx, cy + h * 0.38, size, n.to_string()).bold().middle().put(c);
+}
+
+/// An arrow from `(x0, y0)` to `(x1, y1)` (axis-aligned): shaft and head, filled or outlined.
+fn arrow(c: &mut Canvas, x0: f64, y0: f64, x1: f64, y1: f64, filled: bool) {
+    let len = ((x1 - x0).powi(2) + (y1 - y0).powi(2)).sqrt();
+    let (ux, uy) = ((x1 - x0) / len, (y1 - y0) / len);
+    let (px, py) = (-uy, ux);
+    let (shaft, head, hl) = (0.9, 2.4, 2.8_f64.min(len * 0.6));
+    let (bx, by) = (x1 - ux * hl, y1 - uy * hl);
+    let pts = [
+        (x0 + px * shaft, y0 + py * shaft),
+        (bx + px * shaft, by + py * shaft),
+        (bx + px * head, by + py * head),
+        (x1, y1),
+        (bx - px * head, by - py * head),
+        (bx - px * shaft, by - py * shaft),
+        (x0 - px * shaft, y0 - py * shaft),
+    ];
+    c.poly(&pts, if filled { INK } else { WHITE }, Some((INK, 0.35)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corridors.
+
+/// How a corridor is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Look {
+    hidden: bool,
+    locked: bool,
+    closed: bool,
+    /// +1: travel towards the second room (right / down), -1: towards the first.
+    one_way: i8,
+    trap: Option<usize>,
+}
+
+/// A corridor band from `a` to `b` along x (`horizontal`) or y, centred on `mid` across, `t` thick.
+fn band(c: &mut Canvas, horizontal: bool, a: f64, b: f64, mid: f64, t: f64, look: Look) {
+    let dash = look.hidden.then_some("1.2 0.8");
+    let (w, half) = (0.4, t / 2.0);
+    if horizontal {
+        c.rect(a - 0.6, mid - half, b - a + 1.2, t, WHITE, None, None);
+        c.line(a - 0.3, mid - half, b + 0.3, mid - half, INK, w, dash);
+        c.line(a - 0.3, mid + half, b + 0.3, mid + half, INK, w, dash);
+    } else {
+        c.rect(mid - half, a - 0.6, t, b - a + 1.2, WHITE, None, None);
+        c.line(mid - half, a - 0.3, mid - half, b + 0.3, INK, w, dash);
+        c.line(mid + half, a - 0.3, mid + half, b + 0.3, INK, w, dash);
+    }
+    let m = (a + b) / 2.0;
+    // (along, across) -> page point.
+    let p = |along: f64, across: f64| if horizontal { (m + along, mid + across) } else { (mid + across, m + along) };
+    if look.closed {
+        let k = t * 0.38;
+        let (x0, y0) = p(-k, -k);
+        let (x1, y1) = p(k, k);
+        c.line(x0, y0, x1, y1, INK, 0.6, None);
+        let (x0, y0) = p(-k, k);
+        let (x1, y1) = p(k, -k);
+        c.line(x0, y0, x1, y1, INK, 0.6, None);
+    }
+    if look.one_way != 0 {
+        let d = f64::from(look.one_way);
+        let k = t * 0.3;
+        let pts = [p(d * k, 0.0), p(-d * k, -k), p(-d * k * 0.4, 0.0), p(-d * k, k)];
+        c.poly(&pts, INK, None);
+    }
+    if look.locked {
+        // A padlock: shackle and body.
+        let (cx, cy) = p(0.0, 0.0);
+        let (bw, bh) = (t * 0.42, t * 0.34);
+        let r = bw * 0.3;
+        let top = cy - bh * 0.2;
+        let d = format!(
+            "M{} {} V{} A{} {} 0 0 1 {} {} V{}",
+            mm(cx - r),
+            mm(top),
+            mm(top - r * 0.8),
+            mm(r),
+            mm(r),
+            mm(cx + r),
+            mm(top - r * 0.8),
+            mm(top)
+        );
+        c.add(Path::new().set("d", d).set("fill", "none").set("stroke", INK).set("stroke-width", "0.4"));
+        c.rect(cx - bw / 2.0, top, bw, bh, INK, None, None);
+    }
+}
+
+/// The look of every corridor, from its trap's route and the room traps that hide it.
+fn corridor_look(map: &Map, k: &Corridor, tables: &Tables, trap_no: Option<usize>) -> Look {
+    let route = k.trap.as_ref().and_then(|t| tables.myk.trap(&t.name)).and_then(|t| t.route);
+    let hidden = map.rooms.iter().flat_map(|r| &r.traps).any(|t| t.corridor == Some(k.id()));
+    let id = k.id();
+    let one_way = match k.one_way {
+        Some(d) if d.from == id.0 => 1,
+        Some(_) => -1,
+        None => 0,
+    };
+    Look {
+        hidden,
+        locked: route == Some(Route::Locked),
+        closed: route == Some(Route::Closed),
+        one_way,
+        trap: trap_no,
+    }
+}
+
+/// Where a moved court lands, from a room on `here`: "B3" or "map 2 B3".
+fn dest(here: u32, p: Place) -> String {
+    if p.map == here { p.room.to_string() } else { format!("map {} {}", p.map, p.room) }
+}
+
+/// The line for a corridor trap in the list: name and what it does to movement.
+fn corridor_trap_text(map: &Map, k: &Corridor, t: &PlacedTrap, tables: &Tables) -> String {
+    let route = tables.myk.trap(&t.name).and_then(|r| r.route);
+    let what = match (route, t.destination, k.one_way) {
+        (Some(Route::Closed), _, _) => " (impassable)".to_string(),
+        (_, _, Some(d)) => format!(" (one-way {}\u{2192}{})", d.from, d.to),
+        (_, Some(p), _) => format!(" \u{2192} {}", dest(map.index, p)),
+        (Some(Route::Locked), _, _) => " (locked)".to_string(),
+        _ => String::new(),
+    };
+    format!("{} {}{what}", k.id(), t.name)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Page layout.
+
+/// The grid's place on the page.
+struct Grid {
+    x: f64,
+    y: f64,
+    room: f64,
+}
+
+impl Grid {
+    fn side(&self) -> f64 {
+        self.room * 3.0 + GAP * 2.0
+    }
+    fn origin(&self, r: RoomId) -> (f64, f64) {
+        (self.x + f64::from(r.col()) * (self.room + GAP), self.y + f64::from(r.row()) * (self.room + GAP))
+    }
+}
+
+/// Heights of the blocks around the grid.
+const HEAD: f64 = 27.0;
+const FOOTER: f64 = 10.0;
+const LEGEND_ROWS: usize = 5;
+const LEGEND_STEP: f64 = 5.2;
+const LIST_STEP: f64 = 4.4;
+const LIST_COLS: usize = 3;
+
+fn legend_height(traps: usize) -> f64 {
+    let list = if traps == 0 { 0.0 } else { 6.0 + traps.div_ceil(LIST_COLS) as f64 * LIST_STEP };
+    6.0 + LEGEND_ROWS as f64 * LEGEND_STEP + list
+}
+
+/// The grid as large as the page allows once the title, legend and footer have their room. The
+/// players' copy uses the GM's geometry so the two sheets line up.
+fn grid(paper: Paper, corridor_traps: usize) -> Grid {
+    let (w, h) = paper.size_mm();
+    let avail_w = w - 2.0 * MARGIN - 2.0 * BAND;
+    let footer_top = h - BOTTOM - FOOTER;
+    let avail_h = footer_top - 2.0 - legend_height(corridor_traps) - (TOP + HEAD) - 2.0 * BAND;
+    let side = avail_w.min(avail_h);
+    let room = ((side - 2.0 * GAP) * 10.0 / 3.0).floor() / 10.0;
+    let side = room * 3.0 + 2.0 * GAP;
+    let x = snap((w - side) / 2.0);
+    let spare = (avail_h - side).max(0.0);
+    let y = snap(TOP + HEAD + BAND + spare / 3.0);
+    Grid { x, y, room }
+}
+
+/// The command line that regenerates the scenario.
+fn command(s: &Scenario, paper: Paper) -> String {
+    let p = &s.params;
+    let court = if p.levels.iter().all(|&l| Some(&l) == p.levels.first()) {
+        format!("--court-size {} --level {}", p.court_size, p.levels.first().copied().unwrap_or(1))
+    } else {
+        format!("--levels {}", p.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+    };
+    let paper = if paper == Paper::Letter { " --paper letter" } else { "" };
+    format!(
+        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{paper}",
+        s.seed,
+        p.maps,
+        p.rooms,
+        p.layout.label()
+    )
+}
+
+/// The map sheet of `map` as a standalone SVG document (1 unit = 1 mm), for the GM or the players.
+pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> String {
+    let title = match copy {
+        Copy::Gm => format!("{} \u{2014} map {}: {} (GM)", s.title, map.index, map.name),
+        Copy::Players => format!("{} \u{2014} map {} (players)", map.name, map.index),
+    };
+    draw(s, map, tables, paper, copy).finish(&title)
+}
+
+/// Corridor traps of the map in corridor order, numbered from 1.
+fn numbered_traps(map: &Map) -> Vec<(CorridorId, usize)> {
+    let mut ks: Vec<&Corridor> = map.corridors.iter().filter(|k| k.trap.is_some()).collect();
+    ks.sort_by_key(|k| k.id());
+    ks.iter().enumerate().map(|(i, k)| (k.id(), i + 1)).collect()
+}
+
+fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> Canvas {
+    let (w, h) = paper.size_mm();
+    let tag = match copy {
+        Copy::Gm => "gm",
+        Copy::Players => "pl",
+    };
+    let mut c = Canvas { w, h, id: format!("m{}-{tag}", map.index), shapes: Vec::new(), labels: Vec::new() };
+    let numbers = numbered_traps(map);
+    let g = grid(paper, numbers.len());
+    let of = s.maps.len();
+    let inner = w - 2.0 * MARGIN;
+
+    // Title block.
+    let gm = copy == Copy::Gm;
+    let right = if gm {
+        format!("GM copy \u{00b7} court of {}, average level {} \u{00b7} search {}", s.court.size, s.court.average_level, s.limits.search_difficulty)
+    } else {
+        "players' copy".to_string()
+    };
+    let big = if gm { s.title.clone() } else { map.name.clone() };
+    txt(MARGIN, TOP + 0.95 * 6.0, 6.0, ellipsize(&big, inner, 6.0, true)).bold().put(&mut c);
+    let right_w = width(&right, 3.2, false);
+    txt(w - MARGIN, TOP + 13.0, 3.2, right.clone()).end().put(&mut c);
+    let sub = if gm { format!("Map {} of {} \u{00b7} {}", map.index, of, map.name) } else { format!("Map {} of {}", map.index, of) };
+    txt(MARGIN, TOP + 13.0, 4.0, ellipsize(&sub, inner - right_w - 4.0, 4.0, false)).put(&mut c);
+    c.line(MARGIN, TOP + 16.5, w - MARGIN, TOP + 16.5, INK, 0.5, None);
+
+    // Rooms, then corridors over the gaps, then entrances over the walls.
+    for room in &map.rooms {
+        let (x, y) = g.origin(room.id);
+        let r = g.room;
+        if gm {
+            draw_gm_room(&mut c, s, map, tables, room.id, x, y, r);
+        } else {
+            c.rect(x, y, r, r, WHITE, Some((INK, 0.6)), None);
+            txt(x + 1.5, y + 1.2 + ASCENT * 3.2, 3.2, room.id.to_string()).bold().grey().put(&mut c);
+        }
+    }
+    if gm {
+        for k in &map.corridors {
+            let no = numbers.iter().find(|(id, _)| *id == k.id()).map(|(_, n)| *n);
+            let look = corridor_look(map, k, tables, no);
+            let id = k.id();
+            let (x, y) = g.origin(id.0);
+            let r = g.room;
+            if id.0.row() == id.1.row() {
+                let (a, b, mid) = (x + r, x + r + GAP, y + r / 2.0);
+                band(&mut c, true, a, b, mid, CORRIDOR, look);
+                if let Some(n) = no {
+                    badge(&mut c, (a + b) / 2.0, mid - CORRIDOR / 2.0 - 4.5, n, 7.0);
+                }
+            } else {
+                let (a, b, mid) = (y + r, y + r + GAP, x + r / 2.0);
+                band(&mut c, false, a, b, mid, CORRIDOR, look);
+                if let Some(n) = no {
+                    badge(&mut c, mid - CORRIDOR / 2.0 - 5.5, (a + b) / 2.0, n, 7.0);
+                }
+            }
+        }
+    }
+    for e in &map.entrances {
+        draw_entrance(&mut c, &g, e);
+    }
+
+    // Below the grid: the legend (and corridor traps), or the players' key and notes.
+    let top = g.y + g.side() + BAND + 2.0;
+    let footer_top = h - BOTTOM - FOOTER;
+    if gm {
+        draw_legend(&mut c, s, map, tables, top, &numbers);
+    } else {
+        draw_players_key(&mut c, top, footer_top);
+    }
+
+    // Footer: everything needed to regenerate the sheet.
+    c.line(MARGIN, footer_top + 1.0, w - MARGIN, footer_top + 1.0, INK, 0.3, None);
+    let (l1, l2) = if gm {
+        let tail = format!(" \u{00b7} map {} of {of} \u{00b7} seed {} \u{00b7} GM copy", map.index, s.seed);
+        let head = ellipsize(&s.title, inner - width(&tail, FOOT, false), FOOT, false);
+        let g = &s.generator;
+        (format!("{head}{tail}"), format!("{} {} \u{00b7} tables {} \u{00b7} {}", g.name, g.version, g.tables, command(s, paper)))
+    } else {
+        let tail = format!(" \u{00b7} map {} of {of} \u{00b7} players' copy", map.index);
+        let head = ellipsize(&map.name, inner - width(&tail, FOOT, false), FOOT, false);
+        (format!("{head}{tail}"), format!("{} {}", s.generator.name, s.generator.version))
+    };
+    txt(MARGIN, footer_top + 1.8 + ASCENT * FOOT + 0.6, FOOT, l1).put(&mut c);
+    txt(MARGIN, footer_top + 1.8 + ASCENT * FOOT + 0.6 + 3.3, FOOT, ellipsize(&l2, inner, FOOT, false)).grey().put(&mut c);
+    c
+}
+
+/// What a room line starts with.
+#[derive(Clone, Copy, PartialEq)]
+enum Icon {
+    Ruler,
+    Monster,
+    Base,
+    Trap,
+    None,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, tables: &Tables, id: RoomId, x: f64, y: f64, r: f64) {
+    let room = map.room(id);
+    let pad = 1.8;
+    let id_base = y + pad + ASCENT * ID_SIZE;
+    if !room.used {
+        c.rect(x, y, r, r, &format!("url(#{})", c.hatch_id()), Some((GREY, 0.4)), Some("2 1.2"));
+        let (uw, uh) = (width("unused", NAME_SIZE, false) + 3.0, NAME_SIZE * 1.2 + 1.6);
+        c.rect(x + (r - uw) / 2.0, y + (r - uh) / 2.0, uw, uh, WHITE, None, None);
+        txt(x + r / 2.0, y + r / 2.0 + NAME_SIZE * 0.35, NAME_SIZE, "unused").middle().grey().put(c);
+        let (iw, ih) = (width(&id.to_string(), ID_SIZE, true) + 1.6, ID_SIZE * 1.2);
+        c.rect(x + pad - 0.8, id_base - ASCENT * ID_SIZE - 0.3, iw, ih, WHITE, None, None);
+        txt(x + pad, id_base, ID_SIZE, id.to_string()).bold().grey().put(c);
+        return;
+    }
+    c.rect(x, y, r, r, WHITE, Some((INK, 0.6)), None);
+    txt(x + pad, id_base, ID_SIZE, id.to_string()).bold().put(c);
+    let clues = s.clues.iter().filter(|k| k.at.map == map.index && k.at.room == id).count();
+    if clues > 0 {
+        icon_clue(c, x + r - pad - 2.2, y + pad + 2.2, 4.4);
+        if clues > 1 {
+            txt(x + r - pad - 5.2, id_base, LINE_SIZE, format!("{clues}\u{00d7}")).end().put(c);
+        }
+    }
+
+    // The name: up to two lines under the id.
+    let text_w = r - 2.0 * pad;
+    let name_step = NAME_SIZE * 1.22;
+    let mut yb = id_base + DESCENT * ID_SIZE + 0.6 + ASCENT * NAME_SIZE;
+    let name = wrap(&room.name, text_w, NAME_SIZE, false, 2);
+    for line in &name {
+        txt(x + pad, yb, NAME_SIZE, line.clone()).put(c);
+        yb += name_step;
+    }
+    if !name.is_empty() {
+        c.line(x + pad, yb - name_step + DESCENT * NAME_SIZE + 0.7, x + r - pad, yb - name_step + DESCENT * NAME_SIZE + 0.7, GREY, 0.2, None);
+    }
+
+    // Threat lines: icon + short text.
+    let icon_w = 3.0;
+    let line_w = text_w - icon_w - 0.8;
+    let step = LINE_SIZE * 1.25;
+    let first = if name.is_empty() { yb } else { yb - name_step + DESCENT * NAME_SIZE + 1.4 + ASCENT * LINE_SIZE };
+    let bottom = y + r - pad;
+    let cap = ((bottom - (first - ASCENT * LINE_SIZE)) / step).floor().max(0.0) as usize;
+
+    let mut lines: Vec<(Icon, String)> = Vec::new();
+    if let Some(ru) = &room.ruler {
+        lines.push((Icon::Ruler, fit_line(&[(ru.name.clone(), format!(" (ruler, lv {})", ru.level))], line_w, LINE_SIZE)));
+    }
+    for m in &room.monsters {
+        let tail = format!(" \u{00d7}{} ({})", m.count, m.reaction.label());
+        lines.push((Icon::Monster, fit_line(&[(m.name.clone(), tail)], line_w, LINE_SIZE)));
+    }
+    for b in &room.bases {
+        lines.push((Icon::Base, fit_line(&[(b.name.clone(), String::new())], line_w, LINE_SIZE)));
+    }
+    let trap_cands: Vec<Vec<(String, String)>> = room
+        .traps
+        .iter()
+        .map(|t| {
+            let tail = t.destination.map(|p| format!(" \u{2192} {}", dest(map.index, p))).unwrap_or_default();
+            let mut cands = Vec::new();
+            if let Some(k) = t.corridor {
+                cands.push((format!("{} ({k})", t.name), tail.clone()));
+            }
+            if let Some(o) = &t.object {
+                cands.push((format!("{} (on {o})", t.name), tail.clone()));
+            }
+            cands.push((t.name.clone(), tail));
+            cands
+        })
+        .collect();
+    let _ = tables;
+    let others = lines.len();
+    if others + trap_cands.len() <= cap {
+        for cands in &trap_cands {
+            lines.push((Icon::Trap, fit_line(cands, line_w, LINE_SIZE)));
+        }
+    } else {
+        // Too many lines: pack the traps' short names, comma separated.
+        let mut cur = String::new();
+        for cands in &trap_cands {
+            let (head, tail) = cands.last().cloned().unwrap_or_default();
+            let item = fit_line(&[(head, tail)], line_w, LINE_SIZE);
+            let cand = if cur.is_empty() { item.clone() } else { format!("{cur}, {item}") };
+            if cur.is_empty() || fits(&cand, line_w, LINE_SIZE, false) {
+                cur = cand;
+            } else {
+                lines.push((Icon::Trap, std::mem::take(&mut cur)));
+                cur = item;
+            }
+        }
+        if !cur.is_empty() {
+            lines.push((Icon::Trap, cur));
+        }
+    }
+    if lines.len() > cap {
+        lines.truncate(cap.saturating_sub(1));
+        if cap > 0 {
+            lines.push((Icon::None, "\u{2026} more in the booklet".to_string()));
+        }
+    }
+    let mut yb = first;
+    for (icon, text) in lines {
+        let (ix, iy, s) = (x + pad + 0.1, yb + 0.1, 2.6);
+        match icon {
+            Icon::Ruler => icon_crown(c, ix, iy, s),
+            Icon::Monster => icon_pawn(c, ix, iy, s),
+            Icon::Base => icon_base(c, ix, iy, s),
+            Icon::Trap => icon_trap(c, ix, iy, s),
+            Icon::None => {}
+        }
+        txt(x + pad + icon_w + 0.8, yb, LINE_SIZE, text).put(c);
+        yb += step;
+    }
+}
+
+/// An entrance: a doorway in the wall, an arrow in the band (in from outside: filled, pointing in;
+/// to another map: outlined, pointing out) and a label beyond it.
+fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance) {
+    let (x, y) = g.origin(e.room);
+    let r = g.room;
+    let (wx, wy, nx, ny) = match e.wall {
+        Wall::North => (x + r / 2.0, y, 0.0, -1.0),
+        Wall::South => (x + r / 2.0, y + r, 0.0, 1.0),
+        Wall::West => (x, y + r / 2.0, -1.0, 0.0),
+        Wall::East => (x + r, y + r / 2.0, 1.0, 0.0),
+    };
+    let door = 7.0;
+    let along = |d: f64| (wx + ny.abs() * d, wy + nx.abs() * d);
+    let (ax, ay) = along(-door / 2.0);
+    let (bx, by) = along(door / 2.0);
+    // Doorway: blank the wall, then jambs.
+    let (t0, t1) = (1.0, 1.6);
+    c.rect(ax.min(bx) - nx.abs() * t0, ay.min(by) - ny.abs() * t0, (bx - ax) + nx.abs() * 2.0 * t0, (by - ay) + ny.abs() * 2.0 * t0, WHITE, None, None);
+    c.line(ax - nx * 0.3, ay - ny * 0.3, ax + nx * t1, ay + ny * t1, INK, 0.6, None);
+    c.line(bx - nx * 0.3, by - ny * 0.3, bx + nx * t1, by + ny * t1, INK, 0.6, None);
+    let (outer, inner) = (6.4, 0.6);
+    let (ox, oy) = (wx + nx * outer, wy + ny * outer);
+    let (ix, iy) = (wx + nx * inner, wy + ny * inner);
+    let text = match e.to {
+        None => {
+            arrow(c, ox, oy, ix, iy, true);
+            "from outside".to_string()
+        }
+        Some(p) => {
+            arrow(c, ix, iy, ox, oy, false);
+            format!("to map {}, {}", p.map, p.room)
+        }
+    };
+    let size = LINE_SIZE;
+    let text = ellipsize(&text, r - 2.0, size, true);
+    let d = 8.0;
+    match e.wall {
+        Wall::North => txt(wx, wy - d, size, text).middle().bold().put(c),
+        Wall::South => txt(wx, wy + d + ASCENT * size, size, text).middle().bold().put(c),
+        Wall::West => txt(wx - d, wy, size, text).middle().bold().turn(Turn::Up).put(c),
+        Wall::East => txt(wx + d, wy, size, text).middle().bold().turn(Turn::Down).put(c),
+    }
+}
+
+/// The legend: every mark used on a GM sheet, then the numbered corridor traps.
+fn draw_legend(c: &mut Canvas, s: &Scenario, map: &Map, tables: &Tables, top: f64, numbers: &[(CorridorId, usize)]) {
+    let inner = c.w - 2.0 * MARGIN;
+    txt(MARGIN, top + ASCENT * 3.2, 3.2, "Legend").bold().put(c);
+    let col_w = inner / 3.0;
+    let sample_w = 12.0;
+    let row0 = top + 5.2;
+    let entries: [&str; 15] = [
+        "corridor",
+        "secret corridor (Secret Door)",
+        "locked corridor (Lock)",
+        "one-way corridor (Moving Floor)",
+        "impassable (Infinite Corridor)",
+        "ruler",
+        "monsters \u{00d7}count (reaction)",
+        "base",
+        "trap in the room",
+        "trap in the corridor (list below)",
+        "entrance from outside",
+        "passage to another map",
+        "\u{2192} B3: moves the court to B3",
+        "a clue is found here",
+        "unused room",
+    ];
+    for (i, text) in entries.iter().enumerate() {
+        let (col, row) = (i / LEGEND_ROWS, i % LEGEND_ROWS);
+        let x = MARGIN + col as f64 * col_w;
+        let cy = row0 + row as f64 * LEGEND_STEP + LEGEND_STEP / 2.0;
+        let (sx, sy) = (x, cy);
+        let t = 3.4;
+        let look = Look::default();
+        match i {
+            0 => band(c, true, sx, sx + sample_w, sy, t, look),
+            1 => band(c, true, sx, sx + sample_w, sy, t, Look { hidden: true, ..look }),
+            2 => band(c, true, sx, sx + sample_w, sy, t * 1.3, Look { locked: true, ..look }),
+            3 => band(c, true, sx, sx + sample_w, sy, t * 1.3, Look { one_way: 1, ..look }),
+            4 => band(c, true, sx, sx + sample_w, sy, t * 1.3, Look { closed: true, ..look }),
+            5 => icon_crown(c, sx + 4.5, sy + 1.5, 3.0),
+            6 => icon_pawn(c, sx + 4.5, sy + 1.5, 3.0),
+            7 => icon_base(c, sx + 4.5, sy + 1.5, 3.0),
+            8 => icon_trap(c, sx + 4.5, sy + 1.5, 3.0),
+            9 => badge(c, sx + 6.0, sy, 1, 5.0),
+            10 => arrow(c, sx + 1.0, sy, sx + 11.0, sy, true),
+            11 => arrow(c, sx + 1.0, sy, sx + 11.0, sy, false),
+            12 => {}
+            13 => icon_clue(c, sx + 6.0, sy, 4.0),
+            _ => {
+                let (bw, bh) = (sample_w - 2.0, 4.0);
+                c.rect(sx + 1.0, sy - bh / 2.0, bw, bh, &format!("url(#{})", c.hatch_id()), Some((GREY, 0.3)), Some("1.5 0.8"));
+            }
+        }
+        let tx = x + sample_w + 1.5;
+        let text = ellipsize(text, col_w - sample_w - 3.0, SMALL, false);
+        txt(tx, cy + SMALL * 0.35, SMALL, text).put(c);
+    }
+    if numbers.is_empty() {
+        return;
+    }
+    let list_top = row0 + LEGEND_ROWS as f64 * LEGEND_STEP + 1.0;
+    txt(MARGIN, list_top + ASCENT * 3.2, 3.2, "Corridor traps").bold().put(c);
+    let _ = s;
+    let rows = numbers.len().div_ceil(LIST_COLS);
+    for (i, (id, n)) in numbers.iter().enumerate() {
+        let Some(k) = map.corridors.iter().find(|k| k.id() == *id) else { continue };
+        let Some(t) = &k.trap else { continue };
+        let (col, row) = (i / rows, i % rows);
+        let x = MARGIN + col as f64 * col_w;
+        let cy = list_top + 5.0 + row as f64 * LIST_STEP + LIST_STEP / 2.0;
+        badge(c, x + 2.5, cy, *n, 4.6);
+        let text = ellipsize(&corridor_trap_text(map, k, t, tables), col_w - 8.0, SMALL, false);
+        txt(x + 6.0, cy + SMALL * 0.35, SMALL, text).put(c);
+    }
+}
+
+/// The players' key (entrances only) and a ruled notes area.
+fn draw_players_key(c: &mut Canvas, top: f64, footer_top: f64) {
+    let inner = c.w - 2.0 * MARGIN;
+    let col_w = inner / 3.0;
+    let cy = top + 2.5;
+    arrow(c, MARGIN + 1.0, cy, MARGIN + 11.0, cy, true);
+    txt(MARGIN + 13.5, cy + SMALL * 0.35, SMALL, "entrance from outside").put(c);
+    arrow(c, MARGIN + col_w + 1.0, cy, MARGIN + col_w + 11.0, cy, false);
+    txt(MARGIN + col_w + 13.5, cy + SMALL * 0.35, SMALL, "passage to another map").put(c);
+    txt(MARGIN + 2.0 * col_w, cy + SMALL * 0.35, SMALL, ellipsize("Draw corridors as you find them.", col_w, SMALL, false))
+        .put(c);
+    let notes = top + 8.0;
+    txt(MARGIN, notes + ASCENT * 3.2, 3.2, "Notes").bold().put(c);
+    let mut y = notes + 11.0;
+    while y < footer_top - 2.0 {
+        c.line(MARGIN, y, c.w - MARGIN, y, "#999", 0.2, None);
+        y += 7.0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::myk::model::Layout;
+    use crate::myk::{MykParams, generate};
+    use std::sync::OnceLock;
+
+    fn tables() -> &'static Tables {
+        static T: OnceLock<Tables> = OnceLock::new();
+        T.get_or_init(|| Tables::embedded().expect("embedded tables"))
+    }
+
+    fn scenario(seed: u64, maps: u32, rooms: u32, layout: Layout) -> Scenario {
+        generate(tables(), &MykParams { levels: vec![2; 4], maps, rooms, layout }, seed).expect("generates")
+    }
+
+    #[test]
+    fn numbers_are_written_on_a_tenth_of_a_millimetre() {
+        assert_eq!(mm(12.34), "12.3");
+        assert_eq!(mm(12.35000001), "12.4");
+        assert_eq!(mm(-0.01), "0");
+        assert_eq!(mm(-4.0), "-4");
+        assert_eq!(mm(215.9), "215.9");
+        assert_eq!(mm(0.1 + 0.2), "0.3");
+    }
+
+    #[test]
+    fn long_text_wraps_then_ends_in_an_ellipsis() {
+        let lines = wrap("The Very Long Name Of A Room That Goes On", 30.0, 3.5, false, 2);
+        assert_eq!(lines.len(), 2);
+        assert!(lines.iter().all(|l| fits(l, 30.0, 3.5, false)), "{lines:?}");
+        assert!(lines[1].ends_with('\u{2026}'), "{lines:?}");
+        let one = wrap("Supercalifragilisticexpialidocious-Hall", 20.0, 3.5, false, 2);
+        assert!(one.iter().all(|l| fits(l, 20.0, 3.5, false)), "{one:?}");
+        assert_eq!(wrap("Short", 30.0, 3.5, false, 2), ["Short"]);
+        let fitted = fit_line(&[("Mayonnaise King Pure Select".into(), " \u{00d7}2 (neutral)".into())], 30.0, 2.8);
+        assert!(fitted.ends_with(" \u{00d7}2 (neutral)") && fitted.contains('\u{2026}'), "{fitted}");
+        assert!(fits(&fitted, 30.0, 2.8, false));
+    }
+
+    /// Every label of every sheet stays on the page, and no two labels' boxes overlap.
+    #[test]
+    fn labels_never_overlap_and_stay_on_the_page() {
+        let layouts = [Layout::Mixed, Layout::Straight, Layout::Junction];
+        for seed in 0..60u64 {
+            let (maps, rooms) = [(1, 9), (3, 9), (2, 4), (2, 7)][seed as usize % 4];
+            let s = scenario(seed, maps, rooms, layouts[seed as usize % 3]);
+            for map in &s.maps {
+                for paper in [Paper::A4, Paper::Letter] {
+                    for copy in [Copy::Gm, Copy::Players] {
+                        let c = draw(&s, map, tables(), paper, copy);
+                        let boxes: Vec<(Bbox, &str)> = c.labels.iter().map(|l| (l.bbox(), l.text.as_str())).collect();
+                        for (b, t) in &boxes {
+                            assert!(
+                                b.x0 >= 0.0 && b.y0 >= 0.0 && b.x1 <= c.w && b.y1 <= c.h,
+                                "seed {seed} map {} {paper:?} {copy:?}: `{t}` leaves the page: {b:?}",
+                                map.index
+                            );
+                        }
+                        for i in 0..boxes.len() {
+                            for j in i + 1..boxes.len() {
+                                assert!(
+                                    !boxes[i].0.overlaps(&boxes[j].0),
+                                    "seed {seed} map {} {paper:?} {copy:?}: `{}` overlaps `{}`",
+                                    map.index,
+                                    boxes[i].1,
+                                    boxes[j].1
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Room text stays inside its room.
+    #[test]
+    fn room_text_stays_inside_its_room() {
+        for seed in 0..40u64 {
+            let s = scenario(seed, 1, 9, Layout::Mixed);
+            let map = &s.maps[0];
+            for paper in [Paper::A4, Paper::Letter] {
+                let g = grid(paper, numbered_traps(map).len());
+                let c = draw(&s, map, tables(), paper, Copy::Gm);
+                for l in &c.labels {
+                    let b = l.bbox();
+                    let inside = RoomId::ALL.iter().any(|&r| {
+                        let (x, y) = g.origin(r);
+                        b.x0 >= x && b.y0 >= y && b.x1 <= x + g.room && b.y1 <= y + g.room
+                    });
+                    let touches = RoomId::ALL.iter().any(|&r| {
+                        let (x, y) = g.origin(r);
+                        Bbox { x0: x, y0: y, x1: x + g.room, y1: y + g.room }.overlaps(&b)
+                    });
+                    assert!(inside || !touches, "seed {seed} {paper:?}: `{}` spills out of its room", l.text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_players_copy_shows_no_threats_or_room_names() {
+        let s = scenario(42, 1, 9, Layout::Mixed);
+        let map = &s.maps[0];
+        let svg = myk_sheet(&s, map, tables(), Paper::A4, Copy::Players);
+        for r in map.used_rooms() {
+            assert!(!svg.contains(&r.name) || r.name == map.name, "room name {} on the players' copy", r.name);
+            for m in &r.monsters {
+                assert!(!svg.contains(&m.name), "{} on the players' copy", m.name);
+            }
+        }
+        assert!(svg.contains("players' copy") || svg.contains("players&apos; copy"));
+        assert!(!svg.contains(&s.title));
+    }
+}

@@ -1,0 +1,75 @@
+//! Scenario text from templates (minijinja): the defaults are embedded; any file in a GM's
+//! `--templates DIR` replaces the built-in file of the same name. HTML templates autoescape.
+
+use std::fs;
+use std::path::Path;
+
+use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value};
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+include!(concat!(env!("OUT_DIR"), "/embedded_templates.rs"));
+
+/// A template set: the embedded defaults, with a GM's overrides on top.
+pub struct Templates {
+    env: Environment<'static>,
+}
+
+impl Templates {
+    /// The built-in templates, overridden file by file from `dir` when given.
+    pub fn load(dir: Option<&Path>) -> Result<Templates> {
+        let mut files: Vec<(String, String)> =
+            EMBEDDED_TEMPLATES.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
+        if let Some(dir) = dir {
+            let entries = fs::read_dir(dir).map_err(|e| Error::ReadFile {
+                file: dir.display().to_string(),
+                reason: e.to_string().to_lowercase(),
+            })?;
+            let mut names: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect();
+            names.sort();
+            for p in names {
+                let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+                let text = fs::read_to_string(&p).map_err(|e| Error::ReadFile {
+                    file: p.display().to_string(),
+                    reason: e.to_string().to_lowercase(),
+                })?;
+                match files.iter_mut().find(|(n, _)| *n == name) {
+                    Some(slot) => slot.1 = text,
+                    None => files.push((name, text)),
+                }
+            }
+        }
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
+        env.set_syntax(
+            minijinja::syntax::SyntaxConfig::builder()
+                .trim_blocks(true)
+                .lstrip_blocks(true)
+                .keep_trailing_newline(true)
+                .build()
+                .map_err(|e| Error::Template { name: "syntax".into(), message: e.to_string() })?,
+        );
+        for (name, text) in files {
+            env.add_template_owned(name.clone(), text).map_err(|e| Error::Template { name, message: one_line(&e) })?;
+        }
+        Ok(Templates { env })
+    }
+
+    /// Renders template `name` with `ctx`. Inline SVG reaches HTML through the `safe` filter; all
+    /// other text is escaped in `.html` templates.
+    pub fn render<T: Serialize>(&self, name: &str, ctx: &T) -> Result<String> {
+        let tmpl = self.env.get_template(name).map_err(|_| Error::UnknownTemplate { name: name.to_string() })?;
+        tmpl.render(Value::from(minijinja::value::Serde(ctx)))
+            .map_err(|e| Error::Template { name: name.to_string(), message: one_line(&e) })
+    }
+}
+
+fn one_line(e: &minijinja::Error) -> String {
+    let mut msg = e.to_string();
+    if let Some(line) = e.line() {
+        msg = format!("line {line}: {msg}");
+    }
+    msg.lines().next().unwrap_or("template error").to_string()
+}

@@ -1,0 +1,610 @@
+//! The MYK scenario as the templates see it: every name joined with its table record, every
+//! difficulty computed, so templates only lay things out.
+
+use serde::Serialize;
+
+use crate::myk::check::usage;
+use crate::myk::limits;
+use crate::myk::model::{AdjustmentKind, Map, Place, Reaction, Room, Scenario};
+use crate::tables::Tables;
+use crate::tables::myk::{Disarm, Route};
+
+#[derive(Serialize)]
+pub struct MykView {
+    pub title: String,
+    pub seed: u64,
+    pub program: String,
+    pub tables_version: String,
+    pub command: String,
+    pub paper: String,
+    /// Page size for the print CSS, in millimetres.
+    pub width_mm: f64,
+    pub height_mm: f64,
+    pub objective: String,
+    pub introduction: String,
+    pub resolution: String,
+    pub court: CourtView,
+    pub cast: Vec<crate::myk::model::Npc>,
+    pub clues: Vec<ClueView>,
+    pub limits: Vec<LimitView>,
+    pub difficulties: Vec<Difficulty>,
+    pub encounters: EncountersView,
+    pub maps: Vec<MapView>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct CourtView {
+    pub size: u32,
+    pub levels: String,
+    pub average_level: u32,
+    pub total_level: u32,
+}
+
+#[derive(Serialize)]
+pub struct ClueView {
+    pub number: usize,
+    pub text: String,
+    pub map: u32,
+    pub room: String,
+    pub room_name: String,
+    pub method: String,
+    pub how: String,
+}
+
+#[derive(Serialize)]
+pub struct LimitView {
+    pub what: &'static str,
+    pub formula: &'static str,
+    pub scope: &'static str,
+    pub limit: u32,
+    pub used: String,
+}
+
+#[derive(Serialize)]
+pub struct Difficulty {
+    pub what: String,
+    pub value: String,
+}
+
+#[derive(Serialize)]
+pub struct EncountersView {
+    pub level: u32,
+    pub rows: Vec<EncounterRowView>,
+}
+
+#[derive(Serialize)]
+pub struct EncounterRowView {
+    pub roll: u32,
+    pub text: String,
+}
+
+#[derive(Serialize)]
+pub struct MapView {
+    pub index: u32,
+    pub count: usize,
+    pub name: String,
+    pub svg_file: String,
+    pub players_svg_file: String,
+    /// The GM sheet inline (HTML only; marked safe by the renderer).
+    pub svg: String,
+    pub players_svg: String,
+    pub rooms: Vec<RoomView>,
+    pub unused: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct RoomView {
+    pub id: String,
+    pub name: String,
+    pub environment: String,
+    pub exits: Vec<String>,
+    pub traps: Vec<TrapView>,
+    pub bases: Vec<BaseView>,
+    pub monsters: Vec<MonsterView>,
+    pub ruler: Option<RulerView>,
+    pub clues: Vec<usize>,
+    pub empty: bool,
+}
+
+#[derive(Serialize)]
+pub struct TrapView {
+    pub name: String,
+    pub category: String,
+    pub level: u32,
+    pub placement: String,
+    pub activation: String,
+    pub disarm: String,
+    pub object: Option<String>,
+    pub note: Option<String>,
+    pub summary: String,
+    pub location: String,
+}
+
+#[derive(Serialize)]
+pub struct BaseView {
+    pub name: String,
+    pub level: u32,
+    pub timing: String,
+    pub installation: String,
+    pub hp: u32,
+    pub cost: u32,
+    pub defense: u32,
+    pub rewards: String,
+    pub supplemental: Option<u32>,
+    pub war_machine: bool,
+    pub summary: String,
+}
+
+#[derive(Serialize)]
+pub struct MonsterView {
+    pub name: String,
+    pub count: u32,
+    pub reaction: String,
+    pub level: u32,
+    pub effective_level: u32,
+    pub category: String,
+    pub stats: String,
+    pub skills: String,
+    pub materials: String,
+}
+
+#[derive(Serialize)]
+pub struct RulerView {
+    pub name: String,
+    pub level: u32,
+    pub effective_level: u32,
+    pub category: String,
+    pub stats: String,
+    pub skills: String,
+    pub materials: String,
+    pub adjustments: Vec<AdjustmentView>,
+}
+
+#[derive(Serialize)]
+pub struct AdjustmentView {
+    pub what: String,
+    pub levels: String,
+    pub summary: String,
+}
+
+/// The command line that regenerates this scenario.
+pub fn command(s: &Scenario, paper: crate::render::Paper) -> String {
+    let p = &s.params;
+    let court = if p.levels.iter().all(|&l| l == p.levels[0]) {
+        format!("--court-size {} --level {}", p.court_size, p.levels.first().copied().unwrap_or(1))
+    } else {
+        format!("--levels {}", p.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+    };
+    let paper = if paper == crate::render::Paper::Letter { " --paper letter" } else { "" };
+    format!(
+        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{paper}",
+        s.seed,
+        p.maps,
+        p.rooms,
+        p.layout.label()
+    )
+}
+
+fn stat_line(m: &crate::tables::myk::Monster) -> String {
+    let n = |v: Option<u32>| v.map_or("?".to_string(), |x| x.to_string());
+    format!(
+        "Warfare {} / Range {} / Damage {} / Defense {} / HP {} / {}",
+        n(m.warfare),
+        n(m.range),
+        m.damage.map_or("?".into(), |d| d.to_string()),
+        n(m.defense),
+        n(m.hp),
+        m.personality.map_or("?", |p| p.label())
+    )
+}
+
+fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::model::PlacedTrap) -> String {
+    match rec.map(|r| &r.disarm) {
+        Some(d @ Disarm::Check { ability, plus, .. }) => {
+            let n = d.difficulty(placed.level.saturating_sub(if placed.converted { 3 } else { 0 })).unwrap_or(0);
+            match plus {
+                Some(p) => format!("{} check, difficulty {n} + {p}", ability.label()),
+                None => format!("{} check, difficulty {n}", ability.label()),
+            }
+        }
+        Some(Disarm::Discovery) => "disarmed once discovered".into(),
+        Some(Disarm::Impossible) => "cannot be disarmed".into(),
+        Some(Disarm::Special(s)) => s.clone(),
+        None => placed.disarm.clone(),
+    }
+}
+
+fn trap_view(t: &crate::myk::model::PlacedTrap, tables: &Tables, location: String) -> TrapView {
+    let rec = tables.myk.trap(&t.name);
+    let mut note = Vec::new();
+    if t.converted {
+        note.push("a Room trap set as an Event trap (+3 level)".to_string());
+    }
+    if let Some(c) = t.corridor {
+        note.push(format!("hides the corridor {c} until discovered"));
+    }
+    if let Some(Place { room, .. }) = t.destination {
+        note.push(format!("sends the court to room {room}"));
+    }
+    if rec.and_then(|r| r.route) == Some(Route::Locked) {
+        note.push("the corridor is closed until this is disarmed".into());
+    }
+    TrapView {
+        name: t.name.clone(),
+        category: t.category.label().into(),
+        level: t.level,
+        placement: t.placement.label().into(),
+        activation: t.activation.label().into(),
+        disarm: disarm_text(rec, t),
+        object: t.object.clone(),
+        note: (!note.is_empty()).then(|| note.join("; ")),
+        summary: if t.summary.is_empty() {
+            rec.map(|r| r.summary.clone()).unwrap_or_default()
+        } else {
+            t.summary.clone()
+        },
+        location,
+    }
+}
+
+fn exits(m: &Map, r: &Room, tables: &Tables) -> Vec<String> {
+    let hidden: Vec<_> = m.rooms.iter().flat_map(|x| &x.traps).filter_map(|t| t.corridor).collect();
+    let mut out = Vec::new();
+    for c in m.corridors.iter().filter(|c| c.a == r.id || c.b == r.id) {
+        let other = if c.a == r.id { c.b } else { c.a };
+        let mut notes = Vec::new();
+        if let Some(d) = c.one_way {
+            notes.push(if d.from == r.id { "one-way, out only" } else { "one-way, in only" }.to_string());
+        }
+        if hidden.contains(&c.id()) {
+            notes.push("hidden by a secret door".into());
+        }
+        if let Some(t) = &c.trap {
+            let route = tables.myk.trap(&t.name).and_then(|x| x.route);
+            notes.push(match route {
+                Some(Route::Locked) => format!("locked ({})", t.name),
+                Some(Route::Closed) => format!("{}: can never be crossed", t.name),
+                _ => format!("trapped: {}", t.name),
+            });
+        }
+        let other_name = &m.room(other).name;
+        if notes.is_empty() {
+            out.push(format!("to {other} ({other_name})"));
+        } else {
+            out.push(format!("to {other} ({other_name}) — {}", notes.join(", ")));
+        }
+    }
+    for e in m.entrances.iter().filter(|e| e.room == r.id) {
+        out.push(match e.to {
+            None => format!("entrance on the {} wall, from outside", e.wall.label()),
+            Some(p) => format!("entrance on the {} wall, to map {} room {}", e.wall.label(), p.map, p.room),
+        });
+    }
+    out
+}
+
+/// Builds the view. `svgs` holds each map's (GM, players) sheet for inlining in HTML.
+pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs: &[(String, String)]) -> MykView {
+    let court = limits::court(&s.court.levels);
+    let lim = limits::limits(&court);
+    let u = usage(s);
+    let (sz, a) = (court.size, court.average_level);
+    let data = &tables.myk;
+    let most_ruler_room = s
+        .maps
+        .iter()
+        .flat_map(|m| &m.rooms)
+        .filter_map(|r| {
+            r.ruler
+                .as_ref()
+                .map(|ru| ru.effective_level + r.monsters.iter().map(|g| g.count * g.effective_level).sum::<u32>())
+        })
+        .max()
+        .unwrap_or(0);
+    let limits = vec![
+        LimitView {
+            what: "Traps, number",
+            formula: "3S + A",
+            scope: "scenario",
+            limit: lim.traps_number,
+            used: u.traps_number.to_string(),
+        },
+        LimitView {
+            what: "Traps, total level",
+            formula: "10A",
+            scope: "scenario",
+            limit: lim.traps_total_level,
+            used: u.traps_total_level.to_string(),
+        },
+        LimitView {
+            what: "Traps per corridor",
+            formula: "1",
+            scope: "each corridor",
+            limit: 1,
+            used: "1 at most".into(),
+        },
+        LimitView {
+            what: "Bases, total level",
+            formula: "A",
+            scope: "scenario",
+            limit: lim.bases_total_level,
+            used: u.bases_total_level.to_string(),
+        },
+        LimitView {
+            what: "Rooms with monsters",
+            formula: "A + 2",
+            scope: "each map",
+            limit: lim.rooms_with_monsters,
+            used: format!("{} (busiest map)", u.most_rooms_with_monsters),
+        },
+        LimitView {
+            what: "One monster's level",
+            formula: "A + 4",
+            scope: "everywhere but the ruler",
+            limit: lim.monster_level,
+            used: format!("{} (highest)", u.highest_monster_level),
+        },
+        LimitView {
+            what: "Monster levels in a room, hostile",
+            formula: "2S + T",
+            scope: "each room",
+            limit: lim.room_total_hostile,
+            used: room_total(s, Reaction::Hostile),
+        },
+        LimitView {
+            what: "Monster levels in a room, neutral",
+            formula: "3S + T",
+            scope: "each room",
+            limit: lim.room_total_neutral,
+            used: room_total(s, Reaction::Neutral),
+        },
+        LimitView {
+            what: "Monster levels in a room, friendly",
+            formula: "4S + T",
+            scope: "each room",
+            limit: lim.room_total_friendly,
+            used: room_total(s, Reaction::Friendly),
+        },
+        LimitView {
+            what: "Ruler's level",
+            formula: "A + 7",
+            scope: "one ruler per map",
+            limit: lim.ruler_level,
+            used: format!("{} (highest)", u.highest_ruler_level),
+        },
+        LimitView {
+            what: "Other monsters in the ruler's room, each",
+            formula: "A + 4",
+            scope: "ruler's room",
+            limit: lim.ruler_room_others,
+            used: "within".into(),
+        },
+        LimitView {
+            what: "Monster levels in the ruler's room",
+            formula: "4S + T",
+            scope: "ruler's room",
+            limit: lim.ruler_room_total,
+            used: format!("{most_ruler_room} (highest)"),
+        },
+    ];
+    let mut difficulties = vec![
+        Difficulty {
+            what: "Search check (find traps, clues)".into(),
+            value: format!("{} (court size + 7)", lim.search_difficulty),
+        },
+        Difficulty {
+            what: "Random encounter (after moving into an explored room)".into(),
+            value: format!("2D6 ≤ {sz} + rooms moved + quarters spent there"),
+        },
+        Difficulty {
+            what: "Monster ability scores (Wit, Charisma, Quest)".into(),
+            value: "their level (1-9); 10 at 10-14, 11 at 15-19, +1 per 5 levels after".into(),
+        },
+        Difficulty {
+            what: "Action checks".into(),
+            value: "2D6 + ability ≥ difficulty; double 1 fails, double 6 succeeds".into(),
+        },
+    ];
+    let bases: Vec<&crate::myk::model::PlacedBase> =
+        s.maps.iter().flat_map(|m| &m.rooms).flat_map(|r| &r.bases).collect();
+    if !bases.is_empty() {
+        difficulties.push(Difficulty {
+            what: "Attacking a base (defense / camp-step check)".into(),
+            value: "7 + base level".into(),
+        });
+    }
+    let maps = s
+        .maps
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let (svg, players_svg) = svgs.get(i).cloned().unwrap_or_default();
+            let rooms = m
+                .used_rooms()
+                .map(|r| {
+                    let mut traps: Vec<TrapView> =
+                        r.traps.iter().map(|t| trap_view(t, tables, "in the room".into())).collect();
+                    traps.extend(m.corridors.iter().filter(|c| c.a == r.id).filter_map(|c| {
+                        c.trap.as_ref().map(|t| trap_view(t, tables, format!("in the corridor {}", c.id())))
+                    }));
+                    let bases = r
+                        .bases
+                        .iter()
+                        .map(|b| {
+                            let rec = data.base(&b.name);
+                            BaseView {
+                                name: b.name.clone(),
+                                level: b.level,
+                                timing: rec.map_or("", |x| x.timing.label()).into(),
+                                installation: b.installation.label().into(),
+                                hp: rec.map_or(0, |x| x.hp),
+                                cost: rec.map_or(0, |x| x.cost),
+                                defense: 7 + b.level,
+                                rewards: rec.map(|x| x.rewards.join(", ")).unwrap_or_default(),
+                                supplemental: rec.and_then(|x| x.supplemental),
+                                war_machine: rec.is_some_and(|x| x.war_machine),
+                                summary: rec.map(|x| x.summary.clone()).unwrap_or_default(),
+                            }
+                        })
+                        .collect();
+                    let monsters = r
+                        .monsters
+                        .iter()
+                        .map(|g| {
+                            let rec = data.monster(&g.name);
+                            MonsterView {
+                                name: g.name.clone(),
+                                count: g.count,
+                                reaction: g.reaction.label().into(),
+                                level: g.level,
+                                effective_level: g.effective_level,
+                                category: rec.map_or("", |x| x.category.label()).into(),
+                                stats: rec.map(stat_line).unwrap_or_default(),
+                                skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
+                                materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
+                            }
+                        })
+                        .collect();
+                    let ruler = r.ruler.as_ref().map(|ru| {
+                        let rec = data.monster(&ru.name);
+                        RulerView {
+                            name: ru.name.clone(),
+                            level: ru.level,
+                            effective_level: ru.effective_level,
+                            category: rec.map_or("", |x| x.category.label()).into(),
+                            stats: rec.map(stat_line).unwrap_or_default(),
+                            skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
+                            materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
+                            adjustments: ru
+                                .adjustments
+                                .iter()
+                                .map(|adj| AdjustmentView {
+                                    what: match adj.kind {
+                                        AdjustmentKind::Increase => {
+                                            format!("{} x{} ({})", adj.what, adj.times, "stat increase")
+                                        }
+                                        AdjustmentKind::Skill => format!("{} (ruler skill)", adj.what),
+                                        AdjustmentKind::WeakPoint => format!("{} (weak point)", adj.what),
+                                    },
+                                    levels: format!("{:+}", adj.levels),
+                                    summary: match adj.kind {
+                                        AdjustmentKind::Increase => data
+                                            .ruler_increases
+                                            .iter()
+                                            .find(|i| format!("{:?}", i.stat).to_lowercase() == adj.what)
+                                            .map(|i| format!("{} per step", i.step))
+                                            .unwrap_or_default(),
+                                        AdjustmentKind::Skill => {
+                                            data.ruler_skill(&adj.what).map(|x| x.summary.clone()).unwrap_or_default()
+                                        }
+                                        AdjustmentKind::WeakPoint => {
+                                            data.weak_point(&adj.what).map(|x| x.summary.clone()).unwrap_or_default()
+                                        }
+                                    },
+                                })
+                                .collect(),
+                        }
+                    });
+                    let clues: Vec<usize> = s
+                        .clues
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| c.at == Place { map: m.index, room: r.id })
+                        .map(|(i, _)| i + 1)
+                        .collect();
+                    let empty = r.traps.is_empty() && r.bases.is_empty() && !r.has_monsters() && clues.is_empty();
+                    RoomView {
+                        id: r.id.to_string(),
+                        name: r.name.clone(),
+                        environment: r.environment.clone(),
+                        exits: exits(m, r, tables),
+                        empty: empty && traps.is_empty(),
+                        traps,
+                        bases,
+                        monsters,
+                        ruler,
+                        clues,
+                    }
+                })
+                .collect();
+            MapView {
+                index: m.index,
+                count: s.maps.len(),
+                name: m.name.clone(),
+                svg_file: format!("myk-{}-map{}.svg", s.seed, m.index),
+                players_svg_file: format!("myk-{}-map{}-players.svg", s.seed, m.index),
+                svg,
+                players_svg,
+                rooms,
+                unused: m.rooms.iter().filter(|r| !r.used).map(|r| r.id.to_string()).collect(),
+            }
+        })
+        .collect();
+    MykView {
+        title: s.title.clone(),
+        seed: s.seed,
+        program: format!("{} {}", s.generator.name, s.generator.version),
+        tables_version: s.generator.tables.clone(),
+        command: command(s, paper),
+        paper: paper.label().into(),
+        width_mm: paper.size_mm().0,
+        height_mm: paper.size_mm().1,
+        objective: s.objective.clone(),
+        introduction: s.introduction.clone(),
+        resolution: s.resolution.clone(),
+        court: CourtView {
+            size: court.size,
+            levels: court.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+            average_level: a,
+            total_level: court.total_level,
+        },
+        cast: s.cast.clone(),
+        clues: s
+            .clues
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ClueView {
+                number: i + 1,
+                text: c.text.clone(),
+                map: c.at.map,
+                room: c.at.room.to_string(),
+                room_name: s.map(c.at.map).map(|m| m.room(c.at.room).name.clone()).unwrap_or_default(),
+                method: c.method.label().into(),
+                how: c.how.clone(),
+            })
+            .collect(),
+        limits,
+        difficulties,
+        encounters: EncountersView {
+            level: s.encounters.level,
+            rows: s
+                .encounters
+                .rows
+                .iter()
+                .map(|r| EncounterRowView {
+                    roll: r.roll,
+                    text: r
+                        .groups
+                        .iter()
+                        .map(|g| format!("{}: {} x{}", g.position.label(), g.name, g.count))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                })
+                .collect(),
+        },
+        maps,
+        warnings: s.warnings.clone(),
+    }
+}
+
+fn room_total(s: &Scenario, reaction: Reaction) -> String {
+    let best = s
+        .maps
+        .iter()
+        .flat_map(|m| &m.rooms)
+        .filter(|r| r.ruler.is_none() && r.monsters.first().is_some_and(|g| g.reaction == reaction))
+        .map(|r| r.monsters.iter().map(|g| g.count * g.effective_level).sum::<u32>())
+        .max();
+    best.map_or("none".into(), |b| format!("{b} (highest)"))
+}

@@ -1,0 +1,87 @@
+//! The HTML booklet in a real browser: headless Chromium prints it to PDF; the PDF has the pages
+//! and the map text a GM expects. CI installs chromium and poppler-utils (.ci/run); elsewhere the
+//! test says it was skipped when they are missing.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::run;
+
+fn find(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).flat_map(|d| names.iter().map(move |n| d.join(n))).find(|p| p.is_file())
+}
+
+fn tools() -> Option<(PathBuf, PathBuf, PathBuf)> {
+    let found = (find(&["chromium", "chromium-browser", "google-chrome"]), find(&["pdfinfo"]), find(&["pdftotext"]));
+    match found {
+        (Some(c), Some(i), Some(t)) => Some((c, i, t)),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("CI must provide chromium and poppler-utils (.ci/run installs them)")
+        }
+        _ => None,
+    }
+}
+
+fn print_to_pdf(chromium: &Path, html: &Path, pdf: &Path, profile: &Path) {
+    let status = Command::new(chromium)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-pdf-header-footer",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--print-to-pdf={}", pdf.display()))
+        .arg(format!("file://{}", html.display()))
+        .output()
+        .expect("chromium runs");
+    assert!(pdf.is_file(), "chromium wrote no PDF: {}", String::from_utf8_lossy(&status.stderr));
+}
+
+#[test]
+fn the_html_booklet_prints_to_pdf_with_a_page_per_sheet_and_the_map_text() {
+    let Some((chromium, pdfinfo, pdftotext)) = tools() else {
+        eprintln!("skipped: chromium or poppler-utils not installed");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("dungeonsmith-browser-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.join("out");
+    let (code, _, err) =
+        run(&["myk", "--seed", "42", "--maps", "2", "--out", out.to_str().unwrap(), "--format", "html,json"]);
+    assert_eq!(code, 0, "{err}");
+    let pdf = dir.join("booklet.pdf");
+    print_to_pdf(&chromium, &out.join("myk-42.html"), &pdf, &dir.join("profile"));
+
+    let info = String::from_utf8(Command::new(pdfinfo).arg(&pdf).output().unwrap().stdout).unwrap();
+    let pages: usize = info
+        .lines()
+        .find_map(|l| l.strip_prefix("Pages:"))
+        .and_then(|n| n.trim().parse().ok())
+        .expect("pdfinfo reports pages");
+    assert!(info.contains("(A4)"), "A4 pages: {info}");
+    // cover + (sheet + room key) per map + appendix + a players' sheet per map
+    assert!((1 + 2 * 2 + 1 + 2..=24).contains(&pages), "{pages} pages");
+
+    let text = String::from_utf8(Command::new(pdftotext).args(["-layout"]).arg(&pdf).arg("-").output().unwrap().stdout)
+        .unwrap();
+    let scenario: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("myk-42.json")).unwrap()).unwrap();
+    let title = scenario["title"].as_str().unwrap();
+    assert!(text.contains(title), "title {title:?} missing");
+    for m in scenario["maps"].as_array().unwrap() {
+        let name = m["name"].as_str().unwrap();
+        assert!(text.matches(name).count() >= 2, "map name {name:?} should be on its sheet and in its key");
+        for r in m["rooms"].as_array().unwrap().iter().filter(|r| r["used"].as_bool().unwrap()) {
+            let room = r["name"].as_str().unwrap();
+            assert!(text.contains(room), "room name {room:?} missing from the PDF");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
