@@ -4,6 +4,7 @@ mod browser;
 mod cli;
 mod myk;
 mod render;
+mod tables;
 
 /// Runs the program in-process: (exit code, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {
