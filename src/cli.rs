@@ -300,26 +300,12 @@ impl OutputArgs {
     }
 }
 
-// TEMPORARY until render::sheet lands.
-fn pending_sheet(
-    _: &crate::myk::Scenario,
-    m: &crate::myk::model::Map,
-    _: &Tables,
-    _: render::Paper,
-    _: render::Copy,
-) -> String {
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"210mm\" height=\"297mm\" viewBox=\"0 0 210 297\"><text x=\"10\" y=\"20\">map {}</text></svg>",
-        m.index
-    )
-}
-
 /// Renders a MYK scenario in every chosen format and writes the files; one line per file.
 fn write_myk(s: &crate::myk::Scenario, tables: &Tables, o: &OutputArgs, out: &mut dyn Write) -> Outcome {
     let templates = Templates::load(o.templates.as_deref())?;
     let formats = o.formats();
     let opts = render::RenderOptions { formats: &formats, paper: o.paper(), templates: &templates };
-    let artifacts = render::render_myk(s, tables, &opts, &pending_sheet)?;
+    let artifacts = render::render_myk(s, tables, &opts, &render::sheet::myk_sheet)?;
     for path in write_all(&o.out, &artifacts)? {
         writeln!(out, "{}", path.display())?;
     }

@@ -11,7 +11,8 @@
 
 use svg::Document;
 use svg::Node;
-use svg::node::element::{Circle, Definitions, Group, Line, Path, Pattern, Rectangle, Text, Title};
+use svg::node::Text as TextContent;
+use svg::node::element::{Circle, Definitions, Element, Group, Line, Path, Pattern, Rectangle, Title};
 
 use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, RoomId, Scenario, Wall};
 use crate::render::{Copy, Paper};
@@ -22,7 +23,6 @@ use crate::tables::myk::Route;
 const FONT: &str = "DejaVu Sans, Arial, Helvetica, sans-serif";
 const INK: &str = "#000";
 const GREY: &str = "#555";
-const LIGHT: &str = "#eee";
 const WHITE: &str = "#fff";
 
 /// Page margins and the band around the grid that holds entrances and their labels.
@@ -37,7 +37,7 @@ const CORRIDOR: f64 = 8.0;
 /// Text sizes (mm): room names stay at 3.5 mm or more.
 const ID_SIZE: f64 = 5.0;
 const NAME_SIZE: f64 = 3.5;
-const LINE_SIZE: f64 = 2.8;
+const LINE_SIZE: f64 = 3.0;
 const SMALL: f64 = 2.6;
 const FOOT: f64 = 2.4;
 
@@ -116,9 +116,15 @@ fn ellipsize(text: &str, max: f64, size: f64, bold: bool) -> String {
 /// Word-wraps `text` into at most `lines` lines of `max` mm; the last line is ellipsized if the
 /// text does not fit. Words longer than a line are broken.
 fn wrap(text: &str, max: f64, size: f64, bold: bool, lines: usize) -> Vec<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    wrap_words(&words, max, size, bold, lines)
+}
+
+/// [`wrap`] over given words (a word may hold spaces that must not break, e.g. "(lv 14)").
+fn wrap_words(words: &[&str], max: f64, size: f64, bold: bool, lines: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut cur = String::new();
-    for word in text.split_whitespace() {
+    for &word in words {
         let cand = if cur.is_empty() { word.to_string() } else { format!("{cur} {word}") };
         if fits(&cand, max, size, bold) {
             cur = cand;
@@ -130,7 +136,7 @@ fn wrap(text: &str, max: f64, size: f64, bold: bool, lines: usize) -> Vec<String
         // Break a word that is longer than a whole line.
         let mut rest: Vec<char> = word.chars().collect();
         while !fits(&rest.iter().collect::<String>(), max, size, bold) {
-            let mut n = rest.len() - 1;
+            let mut n = rest.len().saturating_sub(1).max(1);
             while n > 1 && !fits(&rest[..n].iter().collect::<String>(), max, size, bold) {
                 n -= 1;
             }
@@ -167,7 +173,11 @@ fn fit_line(cands: &[(String, String)], max: f64, size: f64) -> String {
     let (head, tail) = cands.last().cloned().unwrap_or_default();
     let room = max - width(&tail, size, false);
     let head = ellipsize(&head, room, size, false);
-    if head.is_empty() { ellipsize(&format!("{}{tail}", cands[0].0), max, size, false) } else { format!("{head}{tail}") }
+    if head.is_empty() {
+        ellipsize(&format!("{}{tail}", cands[0].0), max, size, false)
+    } else {
+        format!("{head}{tail}")
+    }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -202,6 +212,7 @@ struct Label {
 }
 
 /// An axis-aligned box: left, top, right, bottom (mm).
+#[cfg(test)]
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Bbox {
     x0: f64,
@@ -210,6 +221,7 @@ struct Bbox {
     y1: f64,
 }
 
+#[cfg(test)]
 impl Bbox {
     fn overlaps(&self, o: &Bbox) -> bool {
         self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
@@ -221,6 +233,7 @@ const ASCENT: f64 = 0.95;
 const DESCENT: f64 = 0.25;
 
 impl Label {
+    #[cfg(test)]
     fn bbox(&self) -> Bbox {
         let w = width(&self.text, self.size, self.bold);
         let (u0, u1) = match self.anchor {
@@ -236,28 +249,47 @@ impl Label {
         }
     }
 
-    fn node(&self) -> Text {
-        let mut t = Text::new(self.text.clone())
-            .set("x", mm(self.x))
-            .set("y", mm(self.y))
-            .set("font-size", mm(self.size));
+    /// The `<text>` element. A plain element rather than the crate's `Text`, which writes its
+    /// content on lines of its own (`<text>\nA1\n</text>`); the content is still the crate's text
+    /// node, which escapes it.
+    fn node(&self) -> Element {
+        let mut t = Element::new("text");
+        t.assign("x", mm(self.x));
+        t.assign("y", mm(self.y));
+        t.assign("font-size", mm(self.size));
         if self.bold {
-            t = t.set("font-weight", "bold");
+            t.assign("font-weight", "bold");
         }
         match self.anchor {
             Anchor::Start => {}
-            Anchor::Middle => t = t.set("text-anchor", "middle"),
-            Anchor::End => t = t.set("text-anchor", "end"),
+            Anchor::Middle => t.assign("text-anchor", "middle"),
+            Anchor::End => t.assign("text-anchor", "end"),
         }
         match self.turn {
             Turn::None => {}
-            Turn::Up => t = t.set("transform", format!("rotate(-90 {} {})", mm(self.x), mm(self.y))),
-            Turn::Down => t = t.set("transform", format!("rotate(90 {} {})", mm(self.x), mm(self.y))),
+            Turn::Up => t.assign("transform", format!("rotate(-90 {} {})", mm(self.x), mm(self.y))),
+            Turn::Down => t.assign("transform", format!("rotate(90 {} {})", mm(self.x), mm(self.y))),
         }
         if self.grey {
-            t = t.set("fill", GREY);
+            t.assign("fill", GREY);
         }
+        t.append(TextContent::new(self.text.clone()));
         t
+    }
+}
+
+/// A stroke: colour, width (mm) and an optional dash pattern.
+#[derive(Clone, Copy)]
+struct Pen(&'static str, f64, Option<&'static str>);
+
+impl Pen {
+    fn on<T: Node>(self, mut n: T) -> T {
+        n.assign("stroke", self.0);
+        n.assign("stroke-width", mm(self.1));
+        if let Some(d) = self.2 {
+            n.assign("stroke-dasharray", d);
+        }
+        n
     }
 }
 
@@ -324,34 +356,18 @@ impl Canvas {
         self.shapes.push(n.into());
     }
 
-    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, w: f64, dash: Option<&str>) {
-        let mut l = Line::new()
-            .set("x1", mm(x1))
-            .set("y1", mm(y1))
-            .set("x2", mm(x2))
-            .set("y2", mm(y2))
-            .set("stroke", stroke)
-            .set("stroke-width", mm(w));
-        if let Some(d) = dash {
-            l = l.set("stroke-dasharray", d);
-        }
-        self.add(l);
+    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, pen: Pen) {
+        let l = Line::new().set("x1", mm(x1)).set("y1", mm(y1)).set("x2", mm(x2)).set("y2", mm(y2));
+        self.add(pen.on(l));
     }
 
-    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, stroke: Option<(&str, f64)>, dash: Option<&str>) {
-        let mut r = Rectangle::new()
-            .set("x", mm(x))
-            .set("y", mm(y))
-            .set("width", mm(w))
-            .set("height", mm(h))
-            .set("fill", fill);
-        if let Some((s, sw)) = stroke {
-            r = r.set("stroke", s).set("stroke-width", mm(sw));
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, pen: Option<Pen>) {
+        let r =
+            Rectangle::new().set("x", mm(x)).set("y", mm(y)).set("width", mm(w)).set("height", mm(h)).set("fill", fill);
+        match pen {
+            Some(p) => self.add(p.on(r)),
+            None => self.add(r),
         }
-        if let Some(d) = dash {
-            r = r.set("stroke-dasharray", d);
-        }
-        self.add(r);
     }
 
     /// A closed polygon.
@@ -389,10 +405,15 @@ impl Canvas {
             .set("height", "2")
             .set("patternTransform", "rotate(45)")
             .add(Rectangle::new().set("width", "2").set("height", "2").set("fill", WHITE))
-            .add(Line::new().set("x1", "0").set("y1", "0").set("x2", "0").set("y2", "2").set("stroke", "#888").set(
-                "stroke-width",
-                "0.5",
-            ));
+            .add(
+                Line::new()
+                    .set("x1", "0")
+                    .set("y1", "0")
+                    .set("x2", "0")
+                    .set("y2", "2")
+                    .set("stroke", "#999")
+                    .set("stroke-width", "0.4"),
+            );
         let mut body = Group::new().set("font-family", FONT);
         body = body.add(Rectangle::new().set("width", mm(self.w)).set("height", mm(self.h)).set("fill", WHITE));
         for s in self.shapes {
@@ -433,17 +454,21 @@ fn icon_crown(c: &mut Canvas, x: f64, y: f64, s: f64) {
 
 fn icon_pawn(c: &mut Canvas, x: f64, y: f64, s: f64) {
     c.circle(x + s / 2.0, y - s * 0.72, s * 0.24, INK, None);
-    c.poly(&[(x + s * 0.12, y), (x + s * 0.35, y - s * 0.5), (x + s * 0.65, y - s * 0.5), (x + s * 0.88, y)], INK, None);
+    c.poly(
+        &[(x + s * 0.12, y), (x + s * 0.35, y - s * 0.5), (x + s * 0.65, y - s * 0.5), (x + s * 0.88, y)],
+        INK,
+        None,
+    );
 }
 
 fn icon_trap(c: &mut Canvas, x: f64, y: f64, s: f64) {
     c.poly(&[(x, y), (x + s / 2.0, y - s * 0.95), (x + s, y)], WHITE, Some((INK, 0.3)));
-    c.line(x + s / 2.0, y - s * 0.65, x + s / 2.0, y - s * 0.32, INK, 0.35, None);
+    c.line(x + s / 2.0, y - s * 0.65, x + s / 2.0, y - s * 0.32, Pen(INK, 0.35, None));
     c.circle(x + s / 2.0, y - s * 0.16, 0.2, INK, None);
 }
 
 fn icon_base(c: &mut Canvas, x: f64, y: f64, s: f64) {
-    c.line(x + s * 0.2, y, x + s * 0.2, y - s, INK, 0.35, None);
+    c.line(x + s * 0.2, y, x + s * 0.2, y - s, Pen(INK, 0.35, None));
     c.poly(&[(x + s * 0.2, y - s), (x + s * 0.95, y - s * 0.75), (x + s * 0.2, y - s * 0.5)], INK, None);
 }
 
@@ -452,13 +477,17 @@ fn icon_clue(c: &mut Canvas, cx: f64, cy: f64, s: f64) {
     let (ox, oy) = (cx - s * 0.12, cy - s * 0.12);
     c.circle(ox, oy, r, WHITE, Some((INK, 0.35)));
     let k = r * std::f64::consts::FRAC_1_SQRT_2;
-    c.line(ox + k, oy + k, cx + s * 0.45, cy + s * 0.45, INK, 0.6, None);
+    c.line(ox + k, oy + k, cx + s * 0.45, cy + s * 0.45, Pen(INK, 0.6, None));
 }
 
 /// A corridor-trap badge: a warning triangle with the trap's number.
 fn badge(c: &mut Canvas, cx: f64, cy: f64, n: usize, s: f64) {
     let h = s * 0.9;
-    c.poly(&[(cx - s / 2.0, cy + h * 0.45), (cx, cy - h * 0.55), (cx + s / 2.0, cy + h * 0.45)], WHITE, Some((INK, 0.3)));
+    c.poly(
+        &[(cx - s / 2.0, cy + h * 0.45), (cx, cy - h * 0.55), (cx + s / 2.0, cy + h * 0.45)],
+        WHITE,
+        Some((INK, 0.3)),
+    );
     let size = s * 0.36;
     txt(cx, cy + h * 0.38, size, n.to_string()).bold().middle().put(c);
 }
@@ -501,13 +530,13 @@ fn band(c: &mut Canvas, horizontal: bool, a: f64, b: f64, mid: f64, t: f64, look
     let dash = look.hidden.then_some("1.2 0.8");
     let (w, half) = (0.4, t / 2.0);
     if horizontal {
-        c.rect(a - 0.6, mid - half, b - a + 1.2, t, WHITE, None, None);
-        c.line(a - 0.3, mid - half, b + 0.3, mid - half, INK, w, dash);
-        c.line(a - 0.3, mid + half, b + 0.3, mid + half, INK, w, dash);
+        c.rect(a - 0.6, mid - half, b - a + 1.2, t, WHITE, None);
+        c.line(a - 0.3, mid - half, b + 0.3, mid - half, Pen(INK, w, dash));
+        c.line(a - 0.3, mid + half, b + 0.3, mid + half, Pen(INK, w, dash));
     } else {
-        c.rect(mid - half, a - 0.6, t, b - a + 1.2, WHITE, None, None);
-        c.line(mid - half, a - 0.3, mid - half, b + 0.3, INK, w, dash);
-        c.line(mid + half, a - 0.3, mid + half, b + 0.3, INK, w, dash);
+        c.rect(mid - half, a - 0.6, t, b - a + 1.2, WHITE, None);
+        c.line(mid - half, a - 0.3, mid - half, b + 0.3, Pen(INK, w, dash));
+        c.line(mid + half, a - 0.3, mid + half, b + 0.3, Pen(INK, w, dash));
     }
     let m = (a + b) / 2.0;
     // (along, across) -> page point.
@@ -516,10 +545,10 @@ fn band(c: &mut Canvas, horizontal: bool, a: f64, b: f64, mid: f64, t: f64, look
         let k = t * 0.38;
         let (x0, y0) = p(-k, -k);
         let (x1, y1) = p(k, k);
-        c.line(x0, y0, x1, y1, INK, 0.6, None);
+        c.line(x0, y0, x1, y1, Pen(INK, 0.6, None));
         let (x0, y0) = p(-k, k);
         let (x1, y1) = p(k, -k);
-        c.line(x0, y0, x1, y1, INK, 0.6, None);
+        c.line(x0, y0, x1, y1, Pen(INK, 0.6, None));
     }
     if look.one_way != 0 {
         let d = f64::from(look.one_way);
@@ -545,7 +574,7 @@ fn band(c: &mut Canvas, horizontal: bool, a: f64, b: f64, mid: f64, t: f64, look
             mm(top)
         );
         c.add(Path::new().set("d", d).set("fill", "none").set("stroke", INK).set("stroke-width", "0.4"));
-        c.rect(cx - bw / 2.0, top, bw, bh, INK, None, None);
+        c.rect(cx - bw / 2.0, top, bw, bh, INK, None);
     }
 }
 
@@ -559,13 +588,7 @@ fn corridor_look(map: &Map, k: &Corridor, tables: &Tables, trap_no: Option<usize
         Some(_) => -1,
         None => 0,
     };
-    Look {
-        hidden,
-        locked: route == Some(Route::Locked),
-        closed: route == Some(Route::Closed),
-        one_way,
-        trap: trap_no,
-    }
+    Look { hidden, locked: route == Some(Route::Locked), closed: route == Some(Route::Closed), one_way, trap: trap_no }
 }
 
 /// Where a moved court lands, from a room on `here`: "B3" or "map 2 B3".
@@ -580,7 +603,6 @@ fn corridor_trap_text(map: &Map, k: &Corridor, t: &PlacedTrap, tables: &Tables) 
         (Some(Route::Closed), _, _) => " (impassable)".to_string(),
         (_, _, Some(d)) => format!(" (one-way {}\u{2192}{})", d.from, d.to),
         (_, Some(p), _) => format!(" \u{2192} {}", dest(map.index, p)),
-        (Some(Route::Locked), _, _) => " (locked)".to_string(),
         _ => String::new(),
     };
     format!("{} {}{what}", k.id(), t.name)
@@ -606,8 +628,7 @@ impl Grid {
 }
 
 /// Heights of the blocks around the grid.
-const HEAD: f64 = 27.0;
-const FOOTER: f64 = 10.0;
+const HEAD: f64 = 19.0;
 const LEGEND_ROWS: usize = 5;
 const LEGEND_STEP: f64 = 5.2;
 const LIST_STEP: f64 = 4.4;
@@ -620,17 +641,17 @@ fn legend_height(traps: usize) -> f64 {
 
 /// The grid as large as the page allows once the title, legend and footer have their room. The
 /// players' copy uses the GM's geometry so the two sheets line up.
-fn grid(paper: Paper, corridor_traps: usize) -> Grid {
+fn grid(paper: Paper, corridor_traps: usize, footer_h: f64) -> Grid {
     let (w, h) = paper.size_mm();
     let avail_w = w - 2.0 * MARGIN - 2.0 * BAND;
-    let footer_top = h - BOTTOM - FOOTER;
-    let avail_h = footer_top - 2.0 - legend_height(corridor_traps) - (TOP + HEAD) - 2.0 * BAND;
+    let footer_top = h - BOTTOM - footer_h;
+    let avail_h = footer_top - 5.0 - legend_height(corridor_traps) - (TOP + HEAD) - 2.0 * BAND;
     let side = avail_w.min(avail_h);
     let room = ((side - 2.0 * GAP) * 10.0 / 3.0).floor() / 10.0;
     let side = room * 3.0 + 2.0 * GAP;
     let x = snap((w - side) / 2.0);
     let spare = (avail_h - side).max(0.0);
-    let y = snap(TOP + HEAD + BAND + spare / 3.0);
+    let y = snap(TOP + HEAD + BAND + spare / 2.0);
     Grid { x, y, room }
 }
 
@@ -676,14 +697,19 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> C
     };
     let mut c = Canvas { w, h, id: format!("m{}-{tag}", map.index), shapes: Vec::new(), labels: Vec::new() };
     let numbers = numbered_traps(map);
-    let g = grid(paper, numbers.len());
+    // The GM's footer sets the geometry of both copies, so they line up.
+    let footer_h = footer_height(footer(s, map, paper, Copy::Gm).len());
+    let g = grid(paper, numbers.len(), footer_h);
     let of = s.maps.len();
     let inner = w - 2.0 * MARGIN;
 
     // Title block.
     let gm = copy == Copy::Gm;
     let right = if gm {
-        format!("GM copy \u{00b7} court of {}, average level {} \u{00b7} search {}", s.court.size, s.court.average_level, s.limits.search_difficulty)
+        format!(
+            "GM copy \u{00b7} court of {}, average level {} \u{00b7} search {}",
+            s.court.size, s.court.average_level, s.limits.search_difficulty
+        )
     } else {
         "players' copy".to_string()
     };
@@ -691,19 +717,37 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> C
     txt(MARGIN, TOP + 0.95 * 6.0, 6.0, ellipsize(&big, inner, 6.0, true)).bold().put(&mut c);
     let right_w = width(&right, 3.2, false);
     txt(w - MARGIN, TOP + 13.0, 3.2, right.clone()).end().put(&mut c);
-    let sub = if gm { format!("Map {} of {} \u{00b7} {}", map.index, of, map.name) } else { format!("Map {} of {}", map.index, of) };
+    let sub = if gm {
+        format!("Map {} of {} \u{00b7} {}", map.index, of, map.name)
+    } else {
+        format!("Map {} of {}", map.index, of)
+    };
     txt(MARGIN, TOP + 13.0, 4.0, ellipsize(&sub, inner - right_w - 4.0, 4.0, false)).put(&mut c);
-    c.line(MARGIN, TOP + 16.5, w - MARGIN, TOP + 16.5, INK, 0.5, None);
+    c.line(MARGIN, TOP + 16.5, w - MARGIN, TOP + 16.5, Pen(INK, 0.5, None));
 
     // Rooms, then corridors over the gaps, then entrances over the walls.
     for room in &map.rooms {
         let (x, y) = g.origin(room.id);
         let r = g.room;
         if gm {
-            draw_gm_room(&mut c, s, map, tables, room.id, x, y, r);
+            draw_gm_room(&mut c, s, map, room.id, x, y, r);
         } else {
-            c.rect(x, y, r, r, WHITE, Some((INK, 0.6)), None);
+            c.rect(x, y, r, r, WHITE, Some(Pen(INK, 0.6, None)));
             txt(x + 1.5, y + 1.2 + ASCENT * 3.2, 3.2, room.id.to_string()).bold().grey().put(&mut c);
+        }
+    }
+    if !gm {
+        // Faint guides where corridors may be, all twelve alike, for the mapper to ink over.
+        for a in RoomId::ALL {
+            for b in a.neighbours().filter(|b| *b > a) {
+                let (x, y) = g.origin(a);
+                let r = g.room;
+                if a.row() == b.row() {
+                    c.line(x + r + 1.0, y + r / 2.0, x + r + GAP - 1.0, y + r / 2.0, Pen("#999", 0.3, Some("0.5 1")));
+                } else {
+                    c.line(x + r / 2.0, y + r + 1.0, x + r / 2.0, y + r + GAP - 1.0, Pen("#999", 0.3, Some("0.5 1")));
+                }
+            }
         }
     }
     if gm {
@@ -733,29 +777,63 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> C
     }
 
     // Below the grid: the legend (and corridor traps), or the players' key and notes.
-    let top = g.y + g.side() + BAND + 2.0;
-    let footer_top = h - BOTTOM - FOOTER;
+    let footer_top = h - BOTTOM - footer_h;
     if gm {
-        draw_legend(&mut c, s, map, tables, top, &numbers);
+        draw_legend(&mut c, map, tables, footer_top - 2.0 - legend_height(numbers.len()), &numbers);
     } else {
-        draw_players_key(&mut c, top, footer_top);
+        draw_players_key(&mut c, g.y + g.side() + BAND + 2.0, footer_top);
     }
 
     // Footer: everything needed to regenerate the sheet.
-    c.line(MARGIN, footer_top + 1.0, w - MARGIN, footer_top + 1.0, INK, 0.3, None);
-    let (l1, l2) = if gm {
-        let tail = format!(" \u{00b7} map {} of {of} \u{00b7} seed {} \u{00b7} GM copy", map.index, s.seed);
-        let head = ellipsize(&s.title, inner - width(&tail, FOOT, false), FOOT, false);
-        let g = &s.generator;
-        (format!("{head}{tail}"), format!("{} {} \u{00b7} tables {} \u{00b7} {}", g.name, g.version, g.tables, command(s, paper)))
-    } else {
-        let tail = format!(" \u{00b7} map {} of {of} \u{00b7} players' copy", map.index);
-        let head = ellipsize(&map.name, inner - width(&tail, FOOT, false), FOOT, false);
-        (format!("{head}{tail}"), format!("{} {}", s.generator.name, s.generator.version))
-    };
-    txt(MARGIN, footer_top + 1.8 + ASCENT * FOOT + 0.6, FOOT, l1).put(&mut c);
-    txt(MARGIN, footer_top + 1.8 + ASCENT * FOOT + 0.6 + 3.3, FOOT, ellipsize(&l2, inner, FOOT, false)).grey().put(&mut c);
+    c.line(MARGIN, footer_top + 1.0, w - MARGIN, footer_top + 1.0, Pen(INK, 0.3, None));
+    for (i, line) in footer(s, map, paper, copy).into_iter().enumerate() {
+        let t = txt(MARGIN, footer_top + 1.8 + ASCENT * FOOT + 0.6 + i as f64 * FOOT_STEP, FOOT, line);
+        if i == 0 { t.put(&mut c) } else { t.grey().put(&mut c) }
+    }
     c
+}
+
+const FOOT_STEP: f64 = 3.3;
+
+/// The footer's lines: what the sheet is, then the program, tables and command that regenerate it
+/// (wrapped, never cut: a long `--levels` list takes a third line).
+fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Copy) -> Vec<String> {
+    let inner = paper.size_mm().0 - 2.0 * MARGIN;
+    let of = s.maps.len();
+    let (name, tail, rest) = match copy {
+        Copy::Gm => {
+            let g = &s.generator;
+            (
+                &s.title,
+                format!(
+                    " \u{00b7} map {} of {of} \u{00b7} seed {} \u{00b7} {} \u{00b7} GM copy",
+                    map.index,
+                    s.seed,
+                    paper.label()
+                ),
+                (format!("{} {} \u{00b7} tables {} \u{00b7}", g.name, g.version, g.tables), command(s, paper)),
+            )
+        }
+        Copy::Players => (
+            &map.name,
+            format!(" \u{00b7} map {} of {of} \u{00b7} players' copy", map.index),
+            (format!("{} {}", s.generator.name, s.generator.version), String::new()),
+        ),
+    };
+    let head = ellipsize(name, inner - width(&tail, FOOT, false), FOOT, false);
+    let mut lines = vec![format!("{head}{tail}")];
+    // The command is one word: it moves to a line of its own rather than break.
+    let mut words: Vec<&str> = rest.0.split_whitespace().collect();
+    if !rest.1.is_empty() {
+        words.push(&rest.1);
+    }
+    lines.extend(wrap_words(&words, inner, FOOT, false, 2));
+    lines
+}
+
+/// Height of the footer block for `lines` lines.
+fn footer_height(lines: usize) -> f64 {
+    6.7 + lines.saturating_sub(1) as f64 * FOOT_STEP
 }
 
 /// What a room line starts with.
@@ -768,22 +846,21 @@ enum Icon {
     None,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, tables: &Tables, id: RoomId, x: f64, y: f64, r: f64) {
+fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, id: RoomId, x: f64, y: f64, r: f64) {
     let room = map.room(id);
     let pad = 1.8;
     let id_base = y + pad + ASCENT * ID_SIZE;
     if !room.used {
-        c.rect(x, y, r, r, &format!("url(#{})", c.hatch_id()), Some((GREY, 0.4)), Some("2 1.2"));
+        c.rect(x, y, r, r, &format!("url(#{})", c.hatch_id()), Some(Pen(GREY, 0.4, Some("2 1.2"))));
         let (uw, uh) = (width("unused", NAME_SIZE, false) + 3.0, NAME_SIZE * 1.2 + 1.6);
-        c.rect(x + (r - uw) / 2.0, y + (r - uh) / 2.0, uw, uh, WHITE, None, None);
+        c.rect(x + (r - uw) / 2.0, y + (r - uh) / 2.0, uw, uh, WHITE, None);
         txt(x + r / 2.0, y + r / 2.0 + NAME_SIZE * 0.35, NAME_SIZE, "unused").middle().grey().put(c);
         let (iw, ih) = (width(&id.to_string(), ID_SIZE, true) + 1.6, ID_SIZE * 1.2);
-        c.rect(x + pad - 0.8, id_base - ASCENT * ID_SIZE - 0.3, iw, ih, WHITE, None, None);
+        c.rect(x + pad - 0.8, id_base - ASCENT * ID_SIZE - 0.3, iw, ih, WHITE, None);
         txt(x + pad, id_base, ID_SIZE, id.to_string()).bold().grey().put(c);
         return;
     }
-    c.rect(x, y, r, r, WHITE, Some((INK, 0.6)), None);
+    c.rect(x, y, r, r, WHITE, Some(Pen(INK, 0.6, None)));
     txt(x + pad, id_base, ID_SIZE, id.to_string()).bold().put(c);
     let clues = s.clues.iter().filter(|k| k.at.map == map.index && k.at.room == id).count();
     if clues > 0 {
@@ -803,7 +880,13 @@ fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, tables: &Tables, id: Ro
         yb += name_step;
     }
     if !name.is_empty() {
-        c.line(x + pad, yb - name_step + DESCENT * NAME_SIZE + 0.7, x + r - pad, yb - name_step + DESCENT * NAME_SIZE + 0.7, GREY, 0.2, None);
+        c.line(
+            x + pad,
+            yb - name_step + DESCENT * NAME_SIZE + 0.7,
+            x + r - pad,
+            yb - name_step + DESCENT * NAME_SIZE + 0.7,
+            Pen(GREY, 0.2, None),
+        );
     }
 
     // Threat lines: icon + short text.
@@ -814,65 +897,43 @@ fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, tables: &Tables, id: Ro
     let bottom = y + r - pad;
     let cap = ((bottom - (first - ASCENT * LINE_SIZE)) / step).floor().max(0.0) as usize;
 
-    let mut lines: Vec<(Icon, String)> = Vec::new();
+    // One entry per threat: (head, kept tail) candidates, most detailed first.
+    let mut entries: Vec<(Icon, Vec<(String, String)>)> = Vec::new();
     if let Some(ru) = &room.ruler {
-        lines.push((Icon::Ruler, fit_line(&[(ru.name.clone(), format!(" (ruler, lv {})", ru.level))], line_w, LINE_SIZE)));
+        entries.push((Icon::Ruler, vec![(ru.name.clone(), format!(" (ruler, lv {})", ru.level))]));
     }
     for m in &room.monsters {
-        let tail = format!(" \u{00d7}{} ({})", m.count, m.reaction.label());
-        lines.push((Icon::Monster, fit_line(&[(m.name.clone(), tail)], line_w, LINE_SIZE)));
+        entries.push((Icon::Monster, vec![(m.name.clone(), format!(" \u{00d7}{} ({})", m.count, m.reaction.label()))]));
     }
     for b in &room.bases {
-        lines.push((Icon::Base, fit_line(&[(b.name.clone(), String::new())], line_w, LINE_SIZE)));
+        entries.push((Icon::Base, vec![(b.name.clone(), String::new())]));
     }
-    let trap_cands: Vec<Vec<(String, String)>> = room
-        .traps
-        .iter()
-        .map(|t| {
-            let tail = t.destination.map(|p| format!(" \u{2192} {}", dest(map.index, p))).unwrap_or_default();
-            let mut cands = Vec::new();
-            if let Some(k) = t.corridor {
-                cands.push((format!("{} ({k})", t.name), tail.clone()));
-            }
-            if let Some(o) = &t.object {
-                cands.push((format!("{} (on {o})", t.name), tail.clone()));
-            }
-            cands.push((t.name.clone(), tail));
-            cands
-        })
-        .collect();
-    let _ = tables;
-    let others = lines.len();
-    if others + trap_cands.len() <= cap {
-        for cands in &trap_cands {
-            lines.push((Icon::Trap, fit_line(cands, line_w, LINE_SIZE)));
+    for (i, t) in room.traps.iter().enumerate() {
+        // The same trap twice reads "Gray Rose ×2".
+        let same = |u: &&PlacedTrap| {
+            u.name == t.name && u.object == t.object && u.corridor == t.corridor && u.destination == t.destination
+        };
+        if room.traps[..i].iter().any(|u| same(&u)) {
+            continue;
         }
-    } else {
-        // Too many lines: pack the traps' short names, comma separated.
-        let mut cur = String::new();
-        for cands in &trap_cands {
-            let (head, tail) = cands.last().cloned().unwrap_or_default();
-            let item = fit_line(&[(head, tail)], line_w, LINE_SIZE);
-            let cand = if cur.is_empty() { item.clone() } else { format!("{cur}, {item}") };
-            if cur.is_empty() || fits(&cand, line_w, LINE_SIZE, false) {
-                cur = cand;
-            } else {
-                lines.push((Icon::Trap, std::mem::take(&mut cur)));
-                cur = item;
-            }
+        let n = room.traps.iter().filter(|u| same(u)).count();
+        let times = if n > 1 { format!(" \u{00d7}{n}") } else { String::new() };
+        let tail = t.destination.map(|p| format!(" \u{2192} {}", dest(map.index, p))).unwrap_or_default();
+        let tail = format!("{times}{tail}");
+        let mut cands = Vec::new();
+        if let Some(k) = t.corridor {
+            cands.push((format!("{} ({k})", t.name), tail.clone()));
         }
-        if !cur.is_empty() {
-            lines.push((Icon::Trap, cur));
+        if let Some(o) = &t.object {
+            cands.push((format!("{} (on {o})", t.name), tail.clone()));
         }
+        cands.push((t.name.clone(), tail));
+        entries.push((Icon::Trap, cands));
     }
-    if lines.len() > cap {
-        lines.truncate(cap.saturating_sub(1));
-        if cap > 0 {
-            lines.push((Icon::None, "\u{2026} more in the booklet".to_string()));
-        }
-    }
+
+    let blocks = room_blocks(&entries, line_w, cap);
     let mut yb = first;
-    for (icon, text) in lines {
+    for (icon, lines) in blocks {
         let (ix, iy, s) = (x + pad + 0.1, yb + 0.1, 2.6);
         match icon {
             Icon::Ruler => icon_crown(c, ix, iy, s),
@@ -881,9 +942,86 @@ fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, tables: &Tables, id: Ro
             Icon::Trap => icon_trap(c, ix, iy, s),
             Icon::None => {}
         }
-        txt(x + pad + icon_w + 0.8, yb, LINE_SIZE, text).put(c);
-        yb += step;
+        for line in lines {
+            txt(x + pad + icon_w + 0.8, yb, LINE_SIZE, line).put(c);
+            yb += step;
+        }
     }
+}
+
+/// Fits a room's entries into `cap` lines of `max` mm: one line each, a second line for entries
+/// that had to be shortened while there is room; when there are too many, the traps are packed
+/// onto shared lines and the rest is cut with a pointer to the booklet.
+fn room_blocks(entries: &[(Icon, Vec<(String, String)>)], max: f64, cap: usize) -> Vec<(Icon, Vec<String>)> {
+    let full = |cands: &[(String, String)]| format!("{}{}", cands[0].0, cands[0].1);
+    if entries.len() <= cap {
+        let mut spare = cap - entries.len();
+        return entries
+            .iter()
+            .map(|(icon, cands)| {
+                let one = fit_line(cands, max, LINE_SIZE);
+                let (head, tail) = &cands[0];
+                let mut words: Vec<&str> = head.split_whitespace().collect();
+                if !tail.trim().is_empty() {
+                    words.push(tail.trim());
+                }
+                let two = wrap_words(&words, max, LINE_SIZE, false, 2);
+                if one != full(cands) && two.len() == 2 && spare > 0 {
+                    spare -= 1;
+                    (*icon, two)
+                } else {
+                    (*icon, vec![one])
+                }
+            })
+            .collect();
+    }
+    // Too many: one line per entry, the traps packed onto shared lines; each block remembers how
+    // many entries of which kind it holds, so a cut can say what is left out.
+    let mut blocks: Vec<(Icon, Vec<String>, usize)> = entries
+        .iter()
+        .filter(|(icon, _)| *icon != Icon::Trap)
+        .map(|(icon, cands)| (*icon, vec![fit_line(cands, max, LINE_SIZE)], 1))
+        .collect();
+    let (mut cur, mut n) = (String::new(), 0);
+    for (_, cands) in entries.iter().filter(|(icon, _)| *icon == Icon::Trap) {
+        let item = fit_line(&cands[cands.len() - 1..], max, LINE_SIZE);
+        let joined = format!("{cur}, {item}");
+        if cur.is_empty() {
+            cur = item;
+        } else if fits(&joined, max, LINE_SIZE, false) {
+            cur = joined;
+        } else {
+            blocks.push((Icon::Trap, vec![std::mem::replace(&mut cur, item)], n));
+            n = 0;
+        }
+        n += 1;
+    }
+    if !cur.is_empty() {
+        blocks.push((Icon::Trap, vec![cur], n));
+    }
+    if blocks.len() > cap {
+        let cut = blocks.split_off(cap.saturating_sub(1));
+        let count = |k: &[Icon]| cut.iter().filter(|b| k.contains(&b.0)).map(|b| b.2).sum::<usize>();
+        let parts: Vec<String> = [
+            (count(&[Icon::Ruler, Icon::Monster]), "monster group", "monster groups"),
+            (count(&[Icon::Base]), "base", "bases"),
+            (count(&[Icon::Trap]), "trap", "traps"),
+        ]
+        .into_iter()
+        .filter(|(n, ..)| *n > 0)
+        .map(|(n, one, many)| format!("{n} {}", if n == 1 { one } else { many }))
+        .collect();
+        let long = format!("+ {} (see booklet)", parts.join(", "));
+        let line = if fits(&long, max, LINE_SIZE, false) {
+            long
+        } else {
+            format!("+ {} more (booklet)", cut.iter().map(|b| b.2).sum::<usize>())
+        };
+        if cap > 0 {
+            blocks.push((Icon::None, vec![ellipsize(&line, max, LINE_SIZE, false)], 0));
+        }
+    }
+    blocks.into_iter().map(|(icon, lines, _)| (icon, lines)).collect()
 }
 
 /// An entrance: a doorway in the wall, an arrow in the band (in from outside: filled, pointing in;
@@ -891,7 +1029,7 @@ fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, tables: &Tables, id: Ro
 fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance) {
     let (x, y) = g.origin(e.room);
     let r = g.room;
-    let (wx, wy, nx, ny) = match e.wall {
+    let (wx, wy, nx, ny): (f64, f64, f64, f64) = match e.wall {
         Wall::North => (x + r / 2.0, y, 0.0, -1.0),
         Wall::South => (x + r / 2.0, y + r, 0.0, 1.0),
         Wall::West => (x, y + r / 2.0, -1.0, 0.0),
@@ -903,9 +1041,16 @@ fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance) {
     let (bx, by) = along(door / 2.0);
     // Doorway: blank the wall, then jambs.
     let (t0, t1) = (1.0, 1.6);
-    c.rect(ax.min(bx) - nx.abs() * t0, ay.min(by) - ny.abs() * t0, (bx - ax) + nx.abs() * 2.0 * t0, (by - ay) + ny.abs() * 2.0 * t0, WHITE, None, None);
-    c.line(ax - nx * 0.3, ay - ny * 0.3, ax + nx * t1, ay + ny * t1, INK, 0.6, None);
-    c.line(bx - nx * 0.3, by - ny * 0.3, bx + nx * t1, by + ny * t1, INK, 0.6, None);
+    c.rect(
+        ax.min(bx) - nx.abs() * t0,
+        ay.min(by) - ny.abs() * t0,
+        (bx - ax) + nx.abs() * 2.0 * t0,
+        (by - ay) + ny.abs() * 2.0 * t0,
+        WHITE,
+        None,
+    );
+    c.line(ax - nx * 0.3, ay - ny * 0.3, ax + nx * t1, ay + ny * t1, Pen(INK, 0.6, None));
+    c.line(bx - nx * 0.3, by - ny * 0.3, bx + nx * t1, by + ny * t1, Pen(INK, 0.6, None));
     let (outer, inner) = (6.4, 0.6);
     let (ox, oy) = (wx + nx * outer, wy + ny * outer);
     let (ix, iy) = (wx + nx * inner, wy + ny * inner);
@@ -931,7 +1076,7 @@ fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance) {
 }
 
 /// The legend: every mark used on a GM sheet, then the numbered corridor traps.
-fn draw_legend(c: &mut Canvas, s: &Scenario, map: &Map, tables: &Tables, top: f64, numbers: &[(CorridorId, usize)]) {
+fn draw_legend(c: &mut Canvas, map: &Map, tables: &Tables, top: f64, numbers: &[(CorridorId, usize)]) {
     let inner = c.w - 2.0 * MARGIN;
     txt(MARGIN, top + ASCENT * 3.2, 3.2, "Legend").bold().put(c);
     let col_w = inner / 3.0;
@@ -978,7 +1123,14 @@ fn draw_legend(c: &mut Canvas, s: &Scenario, map: &Map, tables: &Tables, top: f6
             13 => icon_clue(c, sx + 6.0, sy, 4.0),
             _ => {
                 let (bw, bh) = (sample_w - 2.0, 4.0);
-                c.rect(sx + 1.0, sy - bh / 2.0, bw, bh, &format!("url(#{})", c.hatch_id()), Some((GREY, 0.3)), Some("1.5 0.8"));
+                c.rect(
+                    sx + 1.0,
+                    sy - bh / 2.0,
+                    bw,
+                    bh,
+                    &format!("url(#{})", c.hatch_id()),
+                    Some(Pen(GREY, 0.3, Some("1.5 0.8"))),
+                );
             }
         }
         let tx = x + sample_w + 1.5;
@@ -990,7 +1142,6 @@ fn draw_legend(c: &mut Canvas, s: &Scenario, map: &Map, tables: &Tables, top: f6
     }
     let list_top = row0 + LEGEND_ROWS as f64 * LEGEND_STEP + 1.0;
     txt(MARGIN, list_top + ASCENT * 3.2, 3.2, "Corridor traps").bold().put(c);
-    let _ = s;
     let rows = numbers.len().div_ceil(LIST_COLS);
     for (i, (id, n)) in numbers.iter().enumerate() {
         let Some(k) = map.corridors.iter().find(|k| k.id() == *id) else { continue };
@@ -1013,13 +1164,18 @@ fn draw_players_key(c: &mut Canvas, top: f64, footer_top: f64) {
     txt(MARGIN + 13.5, cy + SMALL * 0.35, SMALL, "entrance from outside").put(c);
     arrow(c, MARGIN + col_w + 1.0, cy, MARGIN + col_w + 11.0, cy, false);
     txt(MARGIN + col_w + 13.5, cy + SMALL * 0.35, SMALL, "passage to another map").put(c);
-    txt(MARGIN + 2.0 * col_w, cy + SMALL * 0.35, SMALL, ellipsize("Draw corridors as you find them.", col_w, SMALL, false))
-        .put(c);
+    txt(
+        MARGIN + 2.0 * col_w,
+        cy + SMALL * 0.35,
+        SMALL,
+        ellipsize("Draw corridors as you find them.", col_w, SMALL, false),
+    )
+    .put(c);
     let notes = top + 8.0;
     txt(MARGIN, notes + ASCENT * 3.2, 3.2, "Notes").bold().put(c);
     let mut y = notes + 11.0;
-    while y < footer_top - 2.0 {
-        c.line(MARGIN, y, c.w - MARGIN, y, "#999", 0.2, None);
+    while y < footer_top - 4.0 {
+        c.line(MARGIN, y, c.w - MARGIN, y, Pen("#999", 0.2, None));
         y += 7.0;
     }
 }
@@ -1070,7 +1226,10 @@ mod tests {
         let layouts = [Layout::Mixed, Layout::Straight, Layout::Junction];
         for seed in 0..60u64 {
             let (maps, rooms) = [(1, 9), (3, 9), (2, 4), (2, 7)][seed as usize % 4];
-            let s = scenario(seed, maps, rooms, layouts[seed as usize % 3]);
+            // Every fifth court is large and mixed: more threats and a long `--levels` footer.
+            let levels = if seed % 5 == 0 { (1..=12).map(|l| l + seed as u32 % 9).collect() } else { vec![2; 4] };
+            let p = MykParams { levels, maps, rooms, layout: layouts[seed as usize % 3] };
+            let s = generate(tables(), &p, seed).expect("generates");
             for map in &s.maps {
                 for paper in [Paper::A4, Paper::Letter] {
                     for copy in [Copy::Gm, Copy::Players] {
@@ -1107,7 +1266,7 @@ mod tests {
             let s = scenario(seed, 1, 9, Layout::Mixed);
             let map = &s.maps[0];
             for paper in [Paper::A4, Paper::Letter] {
-                let g = grid(paper, numbered_traps(map).len());
+                let g = grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Copy::Gm).len()));
                 let c = draw(&s, map, tables(), paper, Copy::Gm);
                 for l in &c.labels {
                     let b = l.bbox();
@@ -1123,6 +1282,86 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A hand-edited scenario: one room stuffed with threats and very long names.
+    fn stuffed() -> Scenario {
+        let mut s = scenario(42, 1, 9, Layout::Mixed);
+        let long = "Extraordinarily Long-Winded Name Of The <Most> Dreadful & \"Unspeakable\" Thing";
+        s.title = long.to_string();
+        s.maps[0].name = long.to_string();
+        let donor = s.maps[0].rooms.iter().flat_map(|r| r.traps.clone()).next().expect("a trap");
+        let monster = s.maps[0].rooms.iter().flat_map(|r| r.monsters.clone()).next().expect("a monster");
+        let room = &mut s.maps[0].rooms[4];
+        room.used = true;
+        room.name = "Supercalifragilisticexpialidocious Hall of the Twelve Thousand Mirrors".to_string();
+        for i in 0..12 {
+            let mut t = donor.clone();
+            t.name = format!("Trap number {i} with a long name");
+            t.destination = (i % 3 == 0).then_some(Place { map: 3, room: RoomId::ALL[i % 9] });
+            room.traps.push(t);
+        }
+        for i in 0..6 {
+            let mut m = monster.clone();
+            m.name = format!("Monster {i} of the <Deep> & Dark");
+            m.count = 12;
+            room.monsters.push(m);
+        }
+        s
+    }
+
+    #[test]
+    fn a_stuffed_room_is_packed_and_cut_but_never_overflows() {
+        let s = stuffed();
+        let map = &s.maps[0];
+        for paper in [Paper::A4, Paper::Letter] {
+            let g = grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Copy::Gm).len()));
+            let c = draw(&s, map, tables(), paper, Copy::Gm);
+            let (x, y) = g.origin(RoomId::ALL[4]);
+            let inside: Vec<&Label> = c
+                .labels
+                .iter()
+                .filter(|l| {
+                    let b = l.bbox();
+                    b.x0 >= x && b.y0 >= y && b.x1 <= x + g.room && b.y1 <= y + g.room
+                })
+                .collect();
+            assert!(inside.iter().any(|l| l.text.contains("booklet)")), "{paper:?}: no pointer to the booklet");
+            assert!(inside.iter().any(|l| l.text.contains('\u{2026}')), "{paper:?}: nothing shortened");
+            let boxes: Vec<Bbox> = c.labels.iter().map(Label::bbox).collect();
+            for i in 0..boxes.len() {
+                assert!(boxes[i].x0 >= 0.0 && boxes[i].x1 <= c.w && boxes[i].y0 >= 0.0 && boxes[i].y1 <= c.h);
+                for j in i + 1..boxes.len() {
+                    assert!(!boxes[i].overlaps(&boxes[j]), "`{}` overlaps `{}`", c.labels[i].text, c.labels[j].text);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_footer_carries_the_whole_command_even_when_long() {
+        let levels = vec![10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
+        let p = MykParams { levels, maps: 3, rooms: 9, layout: Layout::Junction };
+        let s = generate(tables(), &p, 7).expect("generates");
+        for paper in [Paper::A4, Paper::Letter] {
+            let lines = footer(&s, &s.maps[1], paper, Copy::Gm);
+            assert!(lines.len() >= 2);
+            assert!(lines[0].contains("map 2 of 3") && lines[0].contains("seed 7"), "{lines:?}");
+            assert!(lines[0].contains(paper.label()), "{lines:?}");
+            assert!(!lines.iter().any(|l| l.contains('\u{2026}')), "nothing cut: {lines:?}");
+            assert_eq!(lines[1..].join(" ").split(" \u{00b7} ").last(), Some(command(&s, paper).as_str()));
+            let c = draw(&s, &s.maps[1], tables(), paper, Copy::Gm);
+            assert!(c.labels.iter().all(|l| l.bbox().y1 <= c.h));
+        }
+        assert_eq!(
+            command(&s, Paper::Letter),
+            "dungeonsmith myk --seed 7 --levels 10,11,12,13,14,15,16,17,18,19,20,21 --maps 3 --rooms 9 --layout junction --paper letter"
+        );
+        let s = scenario(42, 1, 9, Layout::Mixed);
+        assert_eq!(
+            command(&s, Paper::A4),
+            "dungeonsmith myk --seed 42 --court-size 4 --level 2 --maps 1 --rooms 9 --layout mixed"
+        );
     }
 
     #[test]

@@ -208,7 +208,7 @@ fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::mode
                 None => format!("{} check, difficulty {n}", ability.label()),
             }
         }
-        Some(Disarm::Discovery) => "disarmed once discovered".into(),
+        Some(Disarm::Discovery) => "by discovering it".into(),
         Some(Disarm::Impossible) => "cannot be disarmed".into(),
         Some(Disarm::Special(s)) => s.clone(),
         None => placed.disarm.clone(),

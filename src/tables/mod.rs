@@ -9,7 +9,7 @@ pub mod nw3;
 pub mod roll;
 pub mod show;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -61,6 +61,7 @@ pub struct Tables {
     /// Where the tables came from: "embedded" or the folder given.
     pub origin: String,
     pub rolls: Vec<Located<RollTable>>,
+    roll_index: BTreeMap<String, usize>,
     pub myk: MykData,
     pub nw3: nw3::Nw3Data,
 }
@@ -144,7 +145,22 @@ impl Tables {
             }
         }
         let nw3 = nw3::Nw3Data::from_files(nw3_files)?;
-        let tables = Tables { version: format!("{:012x}", fnv1a(&digest) >> 16), origin, rolls, myk, nw3 };
+        myk.index();
+        for Located { file, item } in &mut rolls {
+            item.check_coverage().map_err(|message| Error::Table {
+                file: file.clone(),
+                table: item.name.clone(),
+                message,
+            })?;
+        }
+        let roll_index = {
+            let mut m = BTreeMap::new();
+            for (i, l) in rolls.iter().enumerate() {
+                m.entry(l.item.name.clone()).or_insert(i);
+            }
+            m
+        };
+        let tables = Tables { roll_index, version: format!("{:012x}", fnv1a(&digest) >> 16), origin, rolls, myk, nw3 };
         tables.validate(&record_files)?;
         Ok(tables)
     }
@@ -214,7 +230,6 @@ impl Tables {
             if !names.insert(t.name.as_str()) {
                 return Err(err("is defined twice".into()));
             }
-            t.check_coverage().map_err(err)?;
             for row in &t.rows {
                 if let Some(target) = &row.table
                     && self.roll_table(target).is_none()
@@ -270,7 +285,7 @@ impl Tables {
 
     /// A roll table by name.
     pub fn roll_table(&self, name: &str) -> Option<&RollTable> {
-        self.rolls.iter().map(|l| &l.item).find(|t| t.name == name)
+        self.roll_index.get(name).and_then(|&i| self.rolls.get(i)).map(|l| &l.item)
     }
 
     /// A roll table by name, or the error a user sees.

@@ -4,6 +4,7 @@
 //! A value the source text lost is left out and listed in `unknown`; such records are shown by
 //! `tables show` but never stocked by the generator.
 
+use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -544,7 +545,7 @@ pub struct LimitRow {
     pub bases_total: u32,
 }
 
-/// All MYK records, in file order.
+/// All MYK records, in file order, with name indexes (built by `index`) for the hot lookups.
 #[derive(Clone, Debug, Default)]
 pub struct MykData {
     pub traps: Vec<Trap>,
@@ -554,17 +555,33 @@ pub struct MykData {
     pub ruler_skills: Vec<RulerSkill>,
     pub weak_points: Vec<WeakPoint>,
     pub limits: Vec<LimitRow>,
+    trap_index: BTreeMap<String, usize>,
+    base_index: BTreeMap<String, usize>,
+    monster_index: BTreeMap<String, usize>,
 }
 
 impl MykData {
+    /// Builds the name indexes (the first record of a name wins; validation refuses duplicates).
+    pub fn index(&mut self) {
+        fn build<'a>(names: impl Iterator<Item = &'a String>) -> BTreeMap<String, usize> {
+            let mut m = BTreeMap::new();
+            for (i, n) in names.enumerate() {
+                m.entry(n.clone()).or_insert(i);
+            }
+            m
+        }
+        self.trap_index = build(self.traps.iter().map(|t| &t.name));
+        self.base_index = build(self.bases.iter().map(|t| &t.name));
+        self.monster_index = build(self.monsters.iter().map(|t| &t.name));
+    }
     pub fn trap(&self, name: &str) -> Option<&Trap> {
-        self.traps.iter().find(|t| t.name == name)
+        self.trap_index.get(name).and_then(|&i| self.traps.get(i))
     }
     pub fn base(&self, name: &str) -> Option<&Base> {
-        self.bases.iter().find(|b| b.name == name)
+        self.base_index.get(name).and_then(|&i| self.bases.get(i))
     }
     pub fn monster(&self, name: &str) -> Option<&Monster> {
-        self.monsters.iter().find(|m| m.name == name)
+        self.monster_index.get(name).and_then(|&i| self.monsters.get(i))
     }
     pub fn weak_point(&self, name: &str) -> Option<&WeakPoint> {
         self.weak_points.iter().find(|w| w.name == name)

@@ -23,6 +23,9 @@ pub struct RollTable {
     #[serde(default)]
     pub note: Option<String>,
     pub rows: Vec<Row>,
+    /// Outcome → row index + 1 (0: no row), filled by `check_coverage` so a roll is one lookup.
+    #[serde(skip)]
+    slots: Vec<u8>,
 }
 
 /// The record collections a roll table can yield names from.
@@ -174,7 +177,14 @@ impl RollTable {
 
     /// The row for an outcome (validation guarantees exactly one).
     pub fn row_for(&self, outcome: u32) -> Option<&Row> {
-        self.rows.iter().find(|r| self.outcomes_of(r).is_ok_and(|o| o.contains(&outcome)))
+        match self.slots.get(outcome as usize) {
+            Some(&i) if i > 0 => self.rows.get(i as usize - 1),
+            Some(_) => None,
+            None if self.slots.is_empty() => {
+                self.rows.iter().find(|r| self.outcomes_of(r).is_ok_and(|o| o.contains(&outcome)))
+            }
+            None => None,
+        }
     }
 
     /// Rolls the table's dice: the outcome and its row.
@@ -187,11 +197,15 @@ impl RollTable {
         }
     }
 
-    /// Checks that the rows cover every outcome of the dice exactly once.
-    pub fn check_coverage(&self) -> Result<(), String> {
+    /// Checks that the rows cover every outcome of the dice exactly once, and indexes them.
+    pub fn check_coverage(&mut self) -> Result<(), String> {
         let all = self.dice.outcomes();
         let mut seen: Vec<u32> = Vec::new();
-        for row in &self.rows {
+        let mut slots = vec![0u8; 67];
+        if self.rows.len() > 250 {
+            return Err("a table has at most 250 rows".into());
+        }
+        for (i, row) in self.rows.iter().enumerate() {
             let filled = usize::from(row.result.is_some())
                 + usize::from(row.table.is_some())
                 + usize::from(!row.groups.is_empty());
@@ -203,6 +217,7 @@ impl RollTable {
                     return Err(format!("outcome {o} is covered twice"));
                 }
                 seen.push(o);
+                slots[o as usize] = i as u8 + 1;
             }
         }
         let missing: Vec<String> = all.iter().filter(|o| !seen.contains(o)).map(u32::to_string).collect();
@@ -213,6 +228,7 @@ impl RollTable {
                 missing.join(", ")
             ));
         }
+        self.slots = slots;
         Ok(())
     }
 }
@@ -229,6 +245,7 @@ mod tests {
             yields: None,
             source: None,
             note: None,
+            slots: Vec::new(),
             rows: rolls
                 .iter()
                 .map(|r| Row { roll: r.to_string(), result: Some(format!("r{r}")), table: None, groups: vec![] })
@@ -238,20 +255,20 @@ mod tests {
 
     #[test]
     fn a_d66_range_follows_table_order() {
-        let t = table(DiceKind::D66, &["11-16", "22-36", "44-66"]);
+        let mut t = table(DiceKind::D66, &["11-16", "22-36", "44-66"]);
         assert_eq!(t.outcomes_of(&t.rows[1]).unwrap(), vec![22, 23, 24, 25, 26, 33, 34, 35, 36]);
         assert!(t.check_coverage().is_ok());
     }
 
     #[test]
     fn a_table_must_cover_every_outcome_once() {
-        let gap = table(DiceKind::D6, &["1-2", "4-6"]);
+        let mut gap = table(DiceKind::D6, &["1-2", "4-6"]);
         assert_eq!(gap.check_coverage().unwrap_err(), "no row for outcome 3");
-        let twice = table(DiceKind::D6, &["1-3", "3-6"]);
+        let mut twice = table(DiceKind::D6, &["1-3", "3-6"]);
         assert_eq!(twice.check_coverage().unwrap_err(), "outcome 3 is covered twice");
-        let off = table(DiceKind::D66, &["17"]);
+        let mut off = table(DiceKind::D66, &["17"]);
         assert_eq!(off.check_coverage().unwrap_err(), "roll `17` is not an outcome of D66");
-        let two = table(DiceKind::TwoD6, &["2-12"]);
+        let mut two = table(DiceKind::TwoD6, &["2-12"]);
         assert!(two.check_coverage().is_ok());
     }
 

@@ -1,0 +1,271 @@
+//! MYK map sheets (SVG): they parse, render with the shipped fonts at the paper's size, keep their
+//! text apart and on the page, escape user text, and are byte-stable.
+
+use std::sync::{Arc, OnceLock};
+
+use dungeonsmith::myk::model::{Layout, Scenario};
+use dungeonsmith::myk::{MykParams, generate};
+use dungeonsmith::render::sheet::myk_sheet;
+use dungeonsmith::render::{Copy, Paper};
+use resvg::tiny_skia::{Pixmap, Transform};
+use resvg::usvg;
+
+use crate::myk::tables;
+
+fn fonts() -> Arc<usvg::fontdb::Database> {
+    static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
+    DB.get_or_init(|| {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fonts");
+        let mut db = usvg::fontdb::Database::new();
+        for f in ["DejaVuSans.ttf", "DejaVuSans-Bold.ttf"] {
+            db.load_font_file(dir.join(f)).expect("font loads");
+        }
+        db.set_sans_serif_family("DejaVu Sans");
+        Arc::new(db)
+    })
+    .clone()
+}
+
+fn parse(svg: &str) -> usvg::Tree {
+    let opt = usvg::Options { fontdb: fonts(), ..Default::default() };
+    usvg::Tree::from_str(svg, &opt).unwrap_or_else(|e| panic!("not valid SVG: {e}\n{svg}"))
+}
+
+fn scenario(seed: u64, maps: u32, rooms: u32, layout: Layout) -> Scenario {
+    generate(tables(), &MykParams { levels: vec![2; 4], maps, rooms, layout }, seed).expect("generates")
+}
+
+/// The sheet rendered at `px_per_mm`.
+fn render(tree: &usvg::Tree, paper: Paper, px_per_mm: f32) -> Pixmap {
+    let (w, h) = paper.size_mm();
+    let (pw, ph) = ((w as f32 * px_per_mm).round() as u32, (h as f32 * px_per_mm).round() as u32);
+    let mut pix = Pixmap::new(pw, ph).expect("pixmap");
+    let scale = pw as f32 / tree.size().width();
+    resvg::render(tree, Transform::from_scale(scale, scale), &mut pix.as_mut());
+    pix
+}
+
+fn dark_pixels(pix: &Pixmap) -> usize {
+    pix.pixels().iter().filter(|p| p.alpha() > 0 && p.red() < 128).count()
+}
+
+/// Every text node's box in mm (page coordinates) with its text.
+fn text_boxes(tree: &usvg::Tree) -> Vec<(f32, f32, f32, f32, String)> {
+    fn walk(g: &usvg::Group, mm: f32, out: &mut Vec<(f32, f32, f32, f32, String)>) {
+        for n in g.children() {
+            match n {
+                usvg::Node::Group(g) => walk(g, mm, out),
+                usvg::Node::Text(t) => {
+                    let b = t.abs_bounding_box();
+                    let s: String = t.chunks().iter().map(|c| c.text()).collect();
+                    out.push((b.left() / mm, b.top() / mm, b.right() / mm, b.bottom() / mm, s));
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(tree.root(), 96.0 / 25.4, &mut out);
+    out
+}
+
+/// A hand-edited scenario: long names with markup characters, and one room stuffed with threats.
+fn stuffed() -> Scenario {
+    let mut s = scenario(42, 1, 9, Layout::Mixed);
+    let long = r#"Extraordinarily Long-Winded Name Of The <Most> Dreadful & "Unspeakable" Thing"#;
+    s.title = long.to_string();
+    s.maps[0].name = long.to_string();
+    let trap = s.maps[0].rooms.iter().flat_map(|r| r.traps.clone()).next().expect("a trap");
+    let monster = s.maps[0].rooms.iter().flat_map(|r| r.monsters.clone()).next().expect("a monster");
+    for room in &mut s.maps[0].rooms {
+        room.used = true;
+        room.name = format!("Supercalifragilisticexpialidocious Hall of the {} Thousand Mirrors", room.id);
+    }
+    let room = &mut s.maps[0].rooms[4];
+    for i in 0..12 {
+        let mut t = trap.clone();
+        t.name = format!("Trap number {i} with a long name");
+        room.traps.push(t);
+    }
+    for i in 0..6 {
+        let mut m = monster.clone();
+        m.name = format!("Monster {i} of the <Deep> & Dark");
+        m.count = 12;
+        room.monsters.push(m);
+    }
+    s
+}
+
+/// A spread of options: each layout, several map counts, few and many rooms.
+fn cases() -> Vec<Scenario> {
+    let mut v = Vec::new();
+    for (i, seed) in [1u64, 5, 42, 77, 123, 999, 2024, 31337].into_iter().enumerate() {
+        let layout = [Layout::Mixed, Layout::Straight, Layout::Junction][i % 3];
+        let (maps, rooms) = [(1, 9), (3, 9), (2, 4), (3, 7)][i % 4];
+        v.push(scenario(seed, maps, rooms, layout));
+    }
+    v
+}
+
+#[test]
+fn every_sheet_parses_and_renders_non_blank_at_the_papers_size() {
+    for s in cases() {
+        for map in &s.maps {
+            for paper in [Paper::A4, Paper::Letter] {
+                for copy in [Copy::Gm, Copy::Players] {
+                    let svg = myk_sheet(&s, map, tables(), paper, copy);
+                    let what = format!("seed {} map {} {paper:?} {copy:?}", s.seed, map.index);
+                    assert!(!svg.contains("<image") && !svg.contains("@import") && !svg.contains("href"), "{what}");
+                    let tree = parse(&svg);
+                    let (w, h) = paper.size_mm();
+                    let px = 96.0 / 25.4;
+                    assert!((tree.size().width() - w as f32 * px).abs() < 0.5, "{what}: width");
+                    assert!((tree.size().height() - h as f32 * px).abs() < 0.5, "{what}: height");
+                    // 1 px/mm keeps this sweep quick in debug builds; the snapshot test renders at 4.
+                    let pix = render(&tree, paper, 1.0);
+                    let expect = match paper {
+                        Paper::A4 => (210, 297),
+                        Paper::Letter => (216, 279),
+                    };
+                    assert_eq!((pix.width(), pix.height()), expect, "{what}");
+                    assert!(dark_pixels(&pix) > 400, "{what}: blank ({} dark pixels)", dark_pixels(&pix));
+                    // Text was laid out with the shipped fonts (no font: no glyphs, empty boxes).
+                    let boxes = text_boxes(&tree);
+                    assert!(boxes.len() > 5, "{what}");
+                    for (x0, y0, x1, y1, t) in &boxes {
+                        assert!(x1 > x0 && y1 > y0, "{what}: `{t}` has no glyphs");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn rendered_text_never_overlaps_and_stays_on_the_page() {
+    let mut all = cases();
+    all.push(stuffed());
+    all.extend((200..206).map(|seed| scenario(seed, 1 + (seed % 3) as u32, 9 - (seed % 6) as u32, Layout::Mixed)));
+    for s in all {
+        for map in &s.maps {
+            for paper in [Paper::A4, Paper::Letter] {
+                for copy in [Copy::Gm, Copy::Players] {
+                    let tree = parse(&myk_sheet(&s, map, tables(), paper, copy));
+                    let what = format!("seed {} map {} {paper:?} {copy:?}", s.seed, map.index);
+                    let (w, h) = paper.size_mm();
+                    let b = text_boxes(&tree);
+                    for (x0, y0, x1, y1, t) in &b {
+                        assert!(
+                            *x0 >= 0.0 && *y0 >= 0.0 && *x1 <= w as f32 && *y1 <= h as f32,
+                            "{what}: `{t}` leaves the page"
+                        );
+                    }
+                    for i in 0..b.len() {
+                        for j in i + 1..b.len() {
+                            let (p, q) = (&b[i], &b[j]);
+                            let apart = p.2 <= q.0 || q.2 <= p.0 || p.3 <= q.1 || q.3 <= p.1;
+                            assert!(apart, "{what}: `{}` overlaps `{}`", p.4, q.4);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn user_text_with_markup_characters_is_escaped() {
+    let mut s = scenario(42, 1, 9, Layout::Mixed);
+    let nasty = r#"<b>&"' Hall"#;
+    s.title = format!("Title {nasty}");
+    s.maps[0].name = format!("Map {nasty}");
+    for r in s.maps[0].rooms.iter_mut().filter(|r| r.used) {
+        r.name = nasty.to_string();
+        for m in &mut r.monsters {
+            m.name = format!("{nasty} beast");
+        }
+    }
+    let map = s.maps[0].clone();
+    for copy in [Copy::Gm, Copy::Players] {
+        let svg = myk_sheet(&s, &map, tables(), Paper::A4, copy);
+        assert!(!svg.contains("<b>"), "{copy:?}: raw markup in the SVG");
+        assert!(svg.contains("&lt;b&gt;&amp;\"' Hall"), "{copy:?}: escaped text missing");
+        let tree = parse(&svg);
+        let texts: Vec<String> = text_boxes(&tree).into_iter().map(|b| b.4).collect();
+        assert!(texts.iter().any(|t| t.contains(nasty)), "{copy:?}: the text reads back as written: {texts:?}");
+    }
+}
+
+#[test]
+fn the_same_scenario_gives_byte_identical_sheets() {
+    for (seed, maps) in [(42, 1), (7, 3)] {
+        let a = scenario(seed, maps, 8, Layout::Mixed);
+        let b = scenario(seed, maps, 8, Layout::Mixed);
+        for (ma, mb) in a.maps.iter().zip(&b.maps) {
+            for paper in [Paper::A4, Paper::Letter] {
+                for copy in [Copy::Gm, Copy::Players] {
+                    assert_eq!(myk_sheet(&a, ma, tables(), paper, copy), myk_sheet(&b, mb, tables(), paper, copy));
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn sheet_seed_42_snapshots() {
+    let s = crate::myk::default_scenario(42);
+    let gm = myk_sheet(&s, &s.maps[0], tables(), Paper::A4, Copy::Gm);
+    let players = myk_sheet(&s, &s.maps[0], tables(), Paper::A4, Copy::Players);
+    // Printed at 4 px/mm: an A4 page is 840 x 1188 pixels, with ink on it.
+    for svg in [&gm, &players] {
+        let pix = render(&parse(svg), Paper::A4, 4.0);
+        assert_eq!((pix.width(), pix.height()), (840, 1188));
+        assert!(dark_pixels(&pix) > 20_000);
+    }
+    insta::assert_snapshot!("myk_sheet_seed_42_gm", gm);
+    insta::assert_snapshot!("myk_sheet_seed_42_players", players);
+}
+
+/// Writes PNG previews for looking at: `cargo test sheet_previews -- --ignored`, with
+/// `SHEET_SEED`, `SHEET_LEVELS=6,6,6`, `SHEET_MAPS`, `SHEET_ROOMS`, `SHEET_PAPER=letter` and
+/// `SHEET_STUFFED=1` (a hand-edited scenario with long names and a crowded room) to vary them.
+#[test]
+#[ignore = "writes preview PNGs to the temp dir"]
+fn sheet_previews() {
+    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let levels: Vec<u32> = std::env::var("SHEET_LEVELS")
+        .map(|l| l.split(',').filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_else(|_| vec![2; 4]);
+    let p = MykParams {
+        levels,
+        maps: env("SHEET_MAPS", 1) as u32,
+        rooms: env("SHEET_ROOMS", 9) as u32,
+        layout: Layout::Mixed,
+    };
+    let s = if std::env::var("SHEET_STUFFED").is_ok() {
+        stuffed()
+    } else {
+        generate(tables(), &p, env("SHEET_SEED", 42)).expect("generates")
+    };
+    let paper = if std::env::var("SHEET_PAPER").is_ok_and(|p| p == "letter") { Paper::Letter } else { Paper::A4 };
+    let dir = std::env::temp_dir();
+    for map in &s.maps {
+        for (copy, name) in [(Copy::Gm, "gm"), (Copy::Players, "players")] {
+            let svg = myk_sheet(&s, map, tables(), paper, copy);
+            let suffix = if map.index == 1 { String::new() } else { format!("-{}", map.index) };
+            std::fs::write(dir.join(format!("sheet-{name}{suffix}.svg")), &svg).unwrap();
+            let tree = parse(&svg);
+            render(&tree, paper, 4.0).save_png(dir.join(format!("sheet-{name}{suffix}.png"))).unwrap();
+            // SHEET_ZOOM=x,y,w,h (mm): that part of the page at 12 px/mm.
+            if let Ok(z) = std::env::var("SHEET_ZOOM") {
+                let v: Vec<f32> = z.split(',').filter_map(|n| n.parse().ok()).collect();
+                let k = 12.0;
+                let mut pix = Pixmap::new((v[2] * k) as u32, (v[3] * k) as u32).unwrap();
+                let scale = k * 25.4 / 96.0;
+                let t = Transform::from_row(scale, 0.0, 0.0, scale, -v[0] * k, -v[1] * k);
+                resvg::render(&tree, t, &mut pix.as_mut());
+                pix.save_png(dir.join(format!("sheet-{name}{suffix}-zoom.png"))).unwrap();
+            }
+        }
+    }
+}
