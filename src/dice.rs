@@ -61,7 +61,12 @@ impl Dice {
     /// The same parent seed and path always give the same child, however much the parent has
     /// rolled already.
     pub fn child(&self, name: &str) -> Dice {
-        let path = if self.path.is_empty() { name.to_string() } else { format!("{}/{name}", self.path) };
+        let mut path = String::with_capacity(self.path.len() + 1 + name.len());
+        if !self.path.is_empty() {
+            path.push_str(&self.path);
+            path.push('/');
+        }
+        path.push_str(name);
         let tag = fnv1a(path.as_bytes());
         let mut bytes = [0u8; 32];
         for (i, chunk) in bytes.chunks_mut(8).enumerate() {

@@ -219,7 +219,7 @@ impl Gen<'_> {
         let name = self.place_name(d);
         let mut rooms: Vec<Room> = RoomId::ALL.iter().map(|&id| Room::empty(id)).collect();
         for r in rooms.iter_mut().filter(|r| sk.used[r.id.index()]) {
-            let mut rd = d.child(&r.id.to_string());
+            let mut rd = d.child(r.id.name());
             r.used = true;
             r.name = self.place_name(&mut rd);
             r.environment = self.roll("myk.environment", &mut rd);
@@ -229,7 +229,7 @@ impl Gen<'_> {
     }
 
     fn complete_monster(&self, name: &str) -> Option<&Monster> {
-        self.pool.monsters.iter().copied().find(|m| m.name == name)
+        self.tables.myk.monster(name).filter(|m| m.complete())
     }
 
     /// The book's random encounter table for the court's average level (1-6; 6 above that).
@@ -282,7 +282,7 @@ impl Gen<'_> {
         let used = m.used_rooms().count();
         let want = (used * 3 / 5).clamp(1, room_cap).saturating_sub(1);
         for id in candidates.into_iter().take(want) {
-            let mut rd = d.child(&id.to_string());
+            let mut rd = d.child(id.name());
             let reaction = *rd
                 .weighted(&[Reaction::Hostile, Reaction::Neutral, Reaction::Friendly], |r| match r {
                     Reaction::Hostile => 5,
@@ -336,19 +336,28 @@ impl Gen<'_> {
         let mut out: Vec<MonsterGroup> = Vec::new();
         let n = d.between(1, most);
         for _ in 0..n {
-            let fits: Vec<&Monster> = self
-                .pool
-                .monsters
-                .iter()
-                .copied()
-                .filter(|m| {
-                    let l = m.level.unwrap_or(0);
-                    l >= 1 && l <= cap && l <= left && !out.iter().any(|g| g.name == m.name)
-                })
-                .collect();
-            let Some(mon) = d.weighted(&fits, |m| {
+            let fits = |m: &&Monster| {
+                let l = m.level.unwrap_or(0);
+                l >= 1 && l <= cap && l <= left && !out.iter().any(|g| g.name == m.name)
+            };
+            let weight = |m: &&Monster| {
                 let gap = (m.level.unwrap_or(0) as i64 - a).unsigned_abs() as u32;
                 8u32.saturating_sub(gap.min(7))
+            };
+            // Weighted pick in two passes over the pool (no list is built on this hot path).
+            let total: u32 = self.pool.monsters.iter().filter(|m| fits(m)).map(|m| weight(m)).sum();
+            if total == 0 {
+                break;
+            }
+            let mut x = d.below(total);
+            let Some(mon) = self.pool.monsters.iter().filter(|m| fits(m)).find(|m| {
+                let w = weight(m);
+                if x < w {
+                    true
+                } else {
+                    x -= w;
+                    false
+                }
             }) else {
                 break;
             };
@@ -492,7 +501,7 @@ impl Gen<'_> {
             }
             let left = share.levels - spent.levels;
             let cat = categories[d.below(6) as usize];
-            let Some(table) = self.tables.roll_table(&format!("myk.traps.{}", cat.label().to_lowercase())) else {
+            let Some(table) = self.tables.roll_table(cat.table()) else {
                 continue;
             };
             let (_, row) = table.roll(d);

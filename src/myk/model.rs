@@ -26,6 +26,10 @@ impl RoomId {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+    /// "A1".."C3" without allocating.
+    pub fn name(self) -> &'static str {
+        ["A1", "A2", "A3", "B1", "B2", "B3", "C1", "C2", "C3"][self.index()]
+    }
     pub fn row(self) -> u8 {
         self.0 / 3
     }
@@ -59,7 +63,7 @@ impl RoomId {
 
 impl fmt::Display for RoomId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'A' + self.row()) as char, self.col() + 1)
+        f.write_str(self.name())
     }
 }
 

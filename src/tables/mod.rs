@@ -307,10 +307,21 @@ impl Tables {
         }
     }
 
+    /// Rolls a table to its final row (following references), without recording the steps.
+    pub fn roll_row(&self, name: &str, dice: &mut Dice) -> Result<&Row> {
+        let mut table = self.require(name)?;
+        loop {
+            let (_, row) = table.roll(dice);
+            match &row.table {
+                Some(next) => table = self.require(next)?,
+                None => return Ok(row),
+            }
+        }
+    }
+
     /// Rolls a table to its final text (following references).
     pub fn roll_text(&self, name: &str, dice: &mut Dice) -> Result<String> {
-        let steps = self.roll_chain(name, dice)?;
-        Ok(steps.last().map(|s| s.row.text()).unwrap_or_default())
+        Ok(self.roll_row(name, dice)?.text())
     }
 }
 

@@ -44,6 +44,18 @@ impl TrapCategory {
             TrapCategory::Combat => "Combat",
         }
     }
+
+    /// The name of the category's D66 table.
+    pub fn table(self) -> &'static str {
+        match self {
+            TrapCategory::Classic => "myk.traps.classic",
+            TrapCategory::Facility => "myk.traps.facility",
+            TrapCategory::Encounter => "myk.traps.encounter",
+            TrapCategory::Disaster => "myk.traps.disaster",
+            TrapCategory::Movement => "myk.traps.movement",
+            TrapCategory::Combat => "myk.traps.combat",
+        }
+    }
 }
 
 /// Where a trap may be placed.
