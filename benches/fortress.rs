@@ -1,7 +1,46 @@
-//! Placeholder until the fortress generator lands; replaced by a real criterion benchmark.
-use criterion::{Criterion, criterion_group, criterion_main};
+//! Time to generate and check one NW3 Fortress of 10 areas (party of 4 at CL 3): the target is
+//! under 20 µs. `generate` already runs the full check before returning; the "generate+check"
+//! figure adds the second check a caller such as `fortress --format json` + `check` would make.
+//! `cargo bench --bench fortress`.
 
-fn bench(_c: &mut Criterion) {}
+use criterion::{Criterion, criterion_group, criterion_main};
+use dungeonsmith::nw3::{FortressParams, check, generate, layout};
+use dungeonsmith::tables::Tables;
+
+fn bench(c: &mut Criterion) {
+    let tables = Tables::embedded().expect("embedded tables load");
+    let params = FortressParams::default();
+    let mut seed = 0u64;
+    c.bench_function("nw3 generate+check, 10 areas", |b| {
+        b.iter(|| {
+            seed = seed.wrapping_add(1);
+            let f = generate(&tables, &params, seed).expect("generates");
+            std::hint::black_box(check(&f, &tables));
+        })
+    });
+    c.bench_function("nw3 generate (with its built-in check), 10 areas", |b| {
+        b.iter(|| {
+            seed = seed.wrapping_add(1);
+            std::hint::black_box(generate(&tables, &params, seed).expect("generates"))
+        })
+    });
+    c.bench_function("nw3 check only, 10 areas", |b| {
+        let f = generate(&tables, &params, 42).expect("generates");
+        b.iter(|| std::hint::black_box(check(&f, &tables)))
+    });
+    c.bench_function("nw3 layout, 10 areas", |b| {
+        let f = generate(&tables, &params, 42).expect("generates");
+        b.iter(|| std::hint::black_box(layout(&f)))
+    });
+    let big = FortressParams { areas: 40, ..params };
+    c.bench_function("nw3 generate+check, 40 areas", |b| {
+        b.iter(|| {
+            seed = seed.wrapping_add(1);
+            let f = generate(&tables, &big, seed).expect("generates");
+            std::hint::black_box(check(&f, &tables));
+        })
+    });
+}
 
 criterion_group!(benches, bench);
 criterion_main!(benches);

@@ -345,7 +345,7 @@ impl Gen<'_> {
                 8u32.saturating_sub(gap.min(7))
             };
             // Weighted pick in two passes over the pool (no list is built on this hot path).
-            let total: u32 = self.pool.monsters.iter().filter(|m| fits(m)).map(|m| weight(m)).sum();
+            let total: u32 = self.pool.monsters.iter().filter(|m| fits(m)).map(weight).sum();
             if total == 0 {
                 break;
             }

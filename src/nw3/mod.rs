@@ -1,1 +1,19 @@
 //! Night Wizard 3rd Fortresses: area/gate graph, gates, population, solvability.
+//!
+//! [`generate`](generate::generate) builds a [`Fortress`] from the tables, options and a seed;
+//! [`check`](check::check) lists every rule it breaks (the generator runs the same check);
+//! [`layout`](layout::layout) places the areas on a grid for the area map.
+
+pub mod check;
+pub mod generate;
+pub mod layout;
+pub mod model;
+pub(crate) mod net;
+
+pub use check::check;
+pub use generate::{FortressParams, generate};
+pub use layout::{Layout, Placement, layout};
+pub use model::{
+    Area, AreaKind, Core, Enemy, EnemyGroup, EntranceCondition, Event, EventKind, Fortress, Gate, GateKind, GateRef,
+    Generator, Logic, Object, Opener, Party, Ruler, System, Trap,
+};

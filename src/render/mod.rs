@@ -1,6 +1,7 @@
 //! Rendering: scenarios → artifacts in memory (JSON, SVG sheets, Markdown, HTML). Nothing here
 //! touches the disk; `output` writes.
 
+pub mod area_map;
 pub mod sheet;
 pub mod summary;
 

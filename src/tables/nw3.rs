@@ -1,20 +1,827 @@
 //! Night Wizard 3rd records (our own content, written to fit the NW3 fortress rules).
+//!
+//! The NW3 sources give the fortress rules (areas, gates, traps, appearance, Danger Sense) but not
+//! the advanced book's random tables, so every record under `tables/nw3/` is original content.
+//! A file's `[nw3]` section may hold any of the collections below; the loader merges them in file
+//! order and validates the whole before any generation starts (unique names, complete text,
+//! difficulty bands covering every character level, an enemy group for every level, ...).
+//!
+//! Trap and event values follow the judge difficulty bands by character level (CL):
+//!
+//! ```text
+//! band(cl)  = the [[nw3.band]] whose `cl` range holds cl       (ordinary 1-3, challenging 4-7, ...)
+//! base(cl)  = low + (cl - first) * (high - low) / (last - first)   (integer division; first == last: low)
+//! value     = clamp(base(cl) + offset, low, high)
+//! ```
+//!
+//! so a trap's Detection and Removal Values (and a scenario event's difficulty) climb through the
+//! band as the party levels, each record keeping its own offset, and never leave the band.
 
-use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::fmt;
 
-use crate::error::Result;
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Lowest and highest character level the generator accepts.
+pub const CL_MIN: u32 = 1;
+pub const CL_MAX: u32 = 20;
+
+/// An inclusive range of character levels, written `"4-7"` or `5`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClRange {
+    pub first: u32,
+    pub last: u32,
+}
+
+impl ClRange {
+    pub fn contains(self, cl: u32) -> bool {
+        (self.first..=self.last).contains(&cl)
+    }
+}
+
+impl fmt::Display for ClRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.first == self.last { write!(f, "{}", self.first) } else { write!(f, "{}-{}", self.first, self.last) }
+    }
+}
+
+impl<'de> Deserialize<'de> for ClRange {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(u32),
+            S(String),
+        }
+        let bad =
+            |s: &str| serde::de::Error::custom(format!("character levels `{s}` are not a number or a range like 4-7"));
+        let r = match Raw::deserialize(d)? {
+            Raw::N(n) => ClRange { first: n, last: n },
+            Raw::S(s) => {
+                let (a, b) = s.split_once('-').ok_or_else(|| bad(&s))?;
+                let first: u32 = a.trim().parse().map_err(|_| bad(&s))?;
+                let last: u32 = b.trim().parse().map_err(|_| bad(&s))?;
+                ClRange { first, last }
+            }
+        };
+        if r.first > r.last || r.first < CL_MIN || r.last > CL_MAX {
+            return Err(serde::de::Error::custom(format!(
+                "character levels `{r}` must run upwards within {CL_MIN}-{CL_MAX}"
+            )));
+        }
+        Ok(r)
+    }
+}
+
+impl Serialize for ClRange {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// A judge difficulty band ("ordinary 10-12") and the character levels it serves.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Band {
+    pub name: String,
+    pub cl: ClRange,
+    pub low: u32,
+    pub high: u32,
+}
+
+/// A place the Lunar Casket has twisted: an area's name and look.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Location {
+    pub name: String,
+    pub description: String,
+}
+
+/// The area kinds the generator may roll for an area that has no fixed role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RandomKind {
+    Normal,
+    Object,
+    Trap,
+    Event,
+    Enemy,
+}
+
+impl RandomKind {
+    pub const ALL: [RandomKind; 5] =
+        [RandomKind::Normal, RandomKind::Object, RandomKind::Trap, RandomKind::Event, RandomKind::Enemy];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            RandomKind::Normal => "normal",
+            RandomKind::Object => "object",
+            RandomKind::Trap => "trap",
+            RandomKind::Event => "event",
+            RandomKind::Enemy => "enemy",
+        }
+    }
+}
+
+/// How often an area without a fixed role becomes this kind.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindWeight {
+    pub kind: RandomKind,
+    pub weight: u32,
+}
+
+/// What the Fortress Core looks like.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoreRecord {
+    pub name: String,
+    pub description: String,
+}
+
+/// A scenario event for an Event area: what happens and the judge that clears it.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventRecord {
+    pub name: String,
+    pub text: String,
+    /// The judge that clears it (e.g. "Knowledge").
+    pub judge: String,
+    /// Added to the band's base value for the party's character level.
+    pub offset: i32,
+}
+
+/// A trap: Detection and Removal offsets on the difficulty band, and its effect.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TrapRecord {
+    pub name: String,
+    /// Detection Value offset (Perception judge: Trap Identification).
+    pub detection: i32,
+    /// Removal Value offset (Finesse judge; Danger Sense difficulty equals it).
+    pub removal: i32,
+    /// Base dice of `{damage}` in the effect: `(damage_dice + cl / 5)D6`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_dice: Option<u32>,
+    /// The effect in our words; `{damage}` is replaced by the scaled damage dice.
+    pub effect: String,
+}
+
+/// Mob (one character standing for ten or more lesser enemies) or Guest (a full character).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Rank {
+    Mob,
+    Guest,
+}
+
+impl Rank {
+    pub fn label(self) -> &'static str {
+        match self {
+            Rank::Mob => "Mob",
+            Rank::Guest => "Guest",
+        }
+    }
+}
+
+/// How many of a member appear: a number, one per PC, or one per two PCs (at least one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Headcount {
+    Fixed(u32),
+    Rule(HeadcountRule),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HeadcountRule {
+    Party,
+    HalfParty,
+}
+
+impl Headcount {
+    /// The number for a party of `size` PCs.
+    pub fn resolve(self, size: u32) -> u32 {
+        match self {
+            Headcount::Fixed(n) => n,
+            Headcount::Rule(HeadcountRule::Party) => size.max(1),
+            Headcount::Rule(HeadcountRule::HalfParty) => (size / 2).max(1),
+        }
+    }
+}
+
+/// One member of an enemy group.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MemberRecord {
+    pub name: String,
+    pub rank: Rank,
+    pub count: Headcount,
+    /// SPD; enemies take initiative by Any Seven: SPD + 7.
+    pub spd: u32,
+}
+
+/// An enemy group for Enemy areas and the Core's guardians.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnemyRecord {
+    pub name: String,
+    /// Character levels it suits.
+    pub cl: ClRange,
+    pub description: String,
+    pub members: Vec<MemberRecord>,
+}
+
+/// An object found in an Object area.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectRecord {
+    pub name: String,
+    pub effect: String,
+    /// A Gate Release Device: working it opens one closed gate elsewhere.
+    #[serde(default)]
+    pub release: bool,
+}
+
+/// The Emulator who rules the Lunar Casket.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulerRecord {
+    pub name: String,
+    pub title: String,
+    pub spd: u32,
+    pub description: String,
+    /// What happens when the party meets it (the Ruler encounter event).
+    pub encounter: String,
+}
+
+/// A rule of the Lunar Casket in force.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LogicRecord {
+    pub name: String,
+    pub effect: String,
+}
+
+/// What the Entrance asks of the party.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EntranceKind {
+    Cost,
+    Keyword,
+    Item,
+}
+
+impl EntranceKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            EntranceKind::Cost => "cost",
+            EntranceKind::Keyword => "keyword",
+            EntranceKind::Item => "item",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntranceRecord {
+    pub kind: EntranceKind,
+    pub text: String,
+}
+
+/// A line of text: a motive, a title pattern or a trailer pattern.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TextRecord {
+    pub text: String,
+}
 
 /// The `[nw3]` part of a table file.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Nw3File {}
+pub struct Nw3File {
+    #[serde(default)]
+    pub band: Vec<Band>,
+    #[serde(default)]
+    pub area: Vec<Location>,
+    #[serde(default)]
+    pub area_kind: Vec<KindWeight>,
+    #[serde(default)]
+    pub core: Vec<CoreRecord>,
+    #[serde(default)]
+    pub event: Vec<EventRecord>,
+    #[serde(default)]
+    pub trap: Vec<TrapRecord>,
+    #[serde(default)]
+    pub enemy: Vec<EnemyRecord>,
+    #[serde(default)]
+    pub object: Vec<ObjectRecord>,
+    #[serde(default)]
+    pub ruler: Vec<RulerRecord>,
+    #[serde(default)]
+    pub motive: Vec<TextRecord>,
+    #[serde(default)]
+    pub logic: Vec<LogicRecord>,
+    #[serde(default)]
+    pub entrance: Vec<EntranceRecord>,
+    #[serde(default)]
+    pub title: Vec<TextRecord>,
+    #[serde(default)]
+    pub trailer: Vec<TextRecord>,
+}
 
 /// All NW3 records, in file order.
 #[derive(Clone, Debug, Default)]
-pub struct Nw3Data {}
+pub struct Nw3Data {
+    pub bands: Vec<Band>,
+    pub areas: Vec<Location>,
+    pub area_kinds: Vec<KindWeight>,
+    pub cores: Vec<CoreRecord>,
+    pub events: Vec<EventRecord>,
+    pub traps: Vec<TrapRecord>,
+    pub enemies: Vec<EnemyRecord>,
+    pub objects: Vec<ObjectRecord>,
+    pub rulers: Vec<RulerRecord>,
+    pub motives: Vec<TextRecord>,
+    pub logics: Vec<LogicRecord>,
+    pub entrances: Vec<EntranceRecord>,
+    pub titles: Vec<TextRecord>,
+    pub trailers: Vec<TextRecord>,
+}
+
+/// The roll table of area events (2D6), rolled for Normal and Object areas.
+pub const AREA_EVENT_TABLE: &str = "nw3.area_event";
+
+/// Placeholders a title or trailer may use.
+pub const PLACEHOLDERS: [&str; 3] = ["{place}", "{ruler}", "{core}"];
+
+/// Largest trap or event offset a record may carry.
+const MAX_OFFSET: i32 = 5;
+/// Largest SPD of an enemy or Ruler.
+const MAX_SPD: u32 = 50;
+/// Largest base damage dice of a trap.
+const MAX_DICE: u32 = 20;
+
+/// Which file each record came from, for error messages.
+struct Origin<'a> {
+    file: &'a str,
+}
+
+impl Origin<'_> {
+    fn entry(&self, kind: &'static str, entry: &str, message: impl Into<String>) -> Error {
+        Error::Entry { file: self.file.to_string(), kind, entry: entry.to_string(), message: message.into() }
+    }
+}
+
+fn need_text(o: &Origin, kind: &'static str, entry: &str, field: &str, text: &str) -> Result<()> {
+    if text.trim().is_empty() {
+        return Err(o.entry(kind, entry, format!("has no `{field}`")));
+    }
+    Ok(())
+}
+
+fn check_placeholders(o: &Origin, kind: &'static str, text: &str) -> Result<()> {
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        let end = rest[start..].find('}').map(|e| start + e + 1);
+        let Some(end) = end else {
+            return Err(o.entry(kind, text, "has a `{` without a closing `}`"));
+        };
+        let word = &rest[start..end];
+        if !PLACEHOLDERS.contains(&word) {
+            return Err(o.entry(kind, text, format!("uses `{word}`; only {} may appear", PLACEHOLDERS.join(", "))));
+        }
+        rest = &rest[end..];
+    }
+    Ok(())
+}
 
 impl Nw3Data {
-    pub fn from_files(_files: Vec<(String, Nw3File)>) -> Result<Nw3Data> {
-        Ok(Nw3Data {})
+    /// Merges and validates the `[nw3]` sections of the table files (path, section), in path
+    /// order. No section at all is fine (a tables folder without NW3 content); once any NW3
+    /// content is present, every collection the generator needs must be there.
+    pub fn from_files(files: Vec<(String, Nw3File)>) -> Result<Nw3Data> {
+        let mut d = Nw3Data::default();
+        // (collection, name) pairs seen so far, for duplicate names.
+        let mut names: BTreeSet<(&'static str, String)> = BTreeSet::new();
+        for (file, f) in &files {
+            let o = Origin { file };
+            let mut unique = |kind: &'static str, name: &str| -> Result<()> {
+                if !names.insert((kind, name.to_string())) {
+                    return Err(o.entry(kind, name, "is defined twice"));
+                }
+                Ok(())
+            };
+            for b in &f.band {
+                unique("NW3 band", &b.name)?;
+                if b.low > b.high {
+                    return Err(o.entry("NW3 band", &b.name, format!("runs backwards ({}-{})", b.low, b.high)));
+                }
+            }
+            for a in &f.area {
+                unique("NW3 area", &a.name)?;
+                need_text(&o, "NW3 area", &a.name, "description", &a.description)?;
+            }
+            for k in &f.area_kind {
+                unique("NW3 area kind", k.kind.label())?;
+            }
+            for c in &f.core {
+                unique("NW3 core", &c.name)?;
+                need_text(&o, "NW3 core", &c.name, "description", &c.description)?;
+            }
+            for e in &f.event {
+                unique("NW3 event", &e.name)?;
+                need_text(&o, "NW3 event", &e.name, "text", &e.text)?;
+                need_text(&o, "NW3 event", &e.name, "judge", &e.judge)?;
+                if e.offset.abs() > MAX_OFFSET {
+                    return Err(o.entry("NW3 event", &e.name, format!("offset {} is beyond ±{MAX_OFFSET}", e.offset)));
+                }
+            }
+            for t in &f.trap {
+                unique("NW3 trap", &t.name)?;
+                need_text(&o, "NW3 trap", &t.name, "effect", &t.effect)?;
+                for (what, v) in [("detection", t.detection), ("removal", t.removal)] {
+                    if v.abs() > MAX_OFFSET {
+                        return Err(o.entry("NW3 trap", &t.name, format!("{what} offset {v} is beyond ±{MAX_OFFSET}")));
+                    }
+                }
+                let uses = t.effect.contains("{damage}");
+                match (uses, t.damage_dice) {
+                    (true, None) => {
+                        return Err(o.entry("NW3 trap", &t.name, "says `{damage}` but has no `damage_dice`"));
+                    }
+                    (false, Some(_)) => {
+                        return Err(o.entry(
+                            "NW3 trap",
+                            &t.name,
+                            "has `damage_dice` but its effect never says `{damage}`",
+                        ));
+                    }
+                    (_, Some(n)) if !(1..=MAX_DICE).contains(&n) => {
+                        return Err(o.entry("NW3 trap", &t.name, format!("`damage_dice` must be 1 to {MAX_DICE}")));
+                    }
+                    _ => {}
+                }
+            }
+            for e in &f.enemy {
+                unique("NW3 enemy group", &e.name)?;
+                need_text(&o, "NW3 enemy group", &e.name, "description", &e.description)?;
+                if e.members.is_empty() {
+                    return Err(o.entry("NW3 enemy group", &e.name, "has no members"));
+                }
+                for m in &e.members {
+                    need_text(&o, "NW3 enemy group", &e.name, "members.name", &m.name)?;
+                    if m.spd > MAX_SPD {
+                        return Err(o.entry(
+                            "NW3 enemy group",
+                            &e.name,
+                            format!("member `{}` has SPD {}, above {MAX_SPD}", m.name, m.spd),
+                        ));
+                    }
+                    if m.count == Headcount::Fixed(0) {
+                        return Err(o.entry("NW3 enemy group", &e.name, format!("member `{}` has count 0", m.name)));
+                    }
+                }
+            }
+            for x in &f.object {
+                unique("NW3 object", &x.name)?;
+                need_text(&o, "NW3 object", &x.name, "effect", &x.effect)?;
+            }
+            for r in &f.ruler {
+                unique("NW3 ruler", &r.name)?;
+                need_text(&o, "NW3 ruler", &r.name, "title", &r.title)?;
+                need_text(&o, "NW3 ruler", &r.name, "description", &r.description)?;
+                need_text(&o, "NW3 ruler", &r.name, "encounter", &r.encounter)?;
+                if r.spd > MAX_SPD {
+                    return Err(o.entry("NW3 ruler", &r.name, format!("SPD {} is above {MAX_SPD}", r.spd)));
+                }
+            }
+            for m in &f.motive {
+                need_text(&o, "NW3 motive", &m.text, "text", &m.text)?;
+            }
+            for l in &f.logic {
+                unique("NW3 logic", &l.name)?;
+                need_text(&o, "NW3 logic", &l.name, "effect", &l.effect)?;
+            }
+            for e in &f.entrance {
+                need_text(&o, "NW3 entrance condition", &e.text, "text", &e.text)?;
+            }
+            for t in &f.title {
+                need_text(&o, "NW3 title", &t.text, "text", &t.text)?;
+                check_placeholders(&o, "NW3 title", &t.text)?;
+            }
+            for t in &f.trailer {
+                need_text(&o, "NW3 trailer", &t.text, "text", &t.text)?;
+                check_placeholders(&o, "NW3 trailer", &t.text)?;
+            }
+        }
+        let any = !files.is_empty();
+        let last_file = files.last().map(|(p, _)| p.clone()).unwrap_or_default();
+        for (_, f) in files {
+            d.bands.extend(f.band);
+            d.areas.extend(f.area);
+            d.area_kinds.extend(f.area_kind);
+            d.cores.extend(f.core);
+            d.events.extend(f.event);
+            d.traps.extend(f.trap);
+            d.enemies.extend(f.enemy);
+            d.objects.extend(f.object);
+            d.rulers.extend(f.ruler);
+            d.motives.extend(f.motive);
+            d.logics.extend(f.logic);
+            d.entrances.extend(f.entrance);
+            d.titles.extend(f.title);
+            d.trailers.extend(f.trailer);
+        }
+        if !any {
+            return Ok(d);
+        }
+        d.validate_whole(&last_file)?;
+        Ok(d)
+    }
+
+    /// Checks across files: every collection present, bands covering every level once, an enemy
+    /// group for every level, a release device and another object.
+    fn validate_whole(&self, file: &str) -> Result<()> {
+        let err = |message: String| Error::TableFile { file: file.to_string(), message };
+        let counts = [
+            ("[[nw3.band]]", self.bands.len(), 1),
+            ("[[nw3.area]]", self.areas.len(), 1),
+            ("[[nw3.area_kind]]", self.area_kinds.len(), 1),
+            ("[[nw3.core]]", self.cores.len(), 1),
+            ("[[nw3.event]]", self.events.len(), 1),
+            ("[[nw3.trap]]", self.traps.len(), 1),
+            ("[[nw3.enemy]]", self.enemies.len(), 1),
+            ("[[nw3.object]]", self.objects.len(), 2),
+            ("[[nw3.ruler]]", self.rulers.len(), 1),
+            ("[[nw3.motive]]", self.motives.len(), 1),
+            ("[[nw3.logic]]", self.logics.len(), 2),
+            ("[[nw3.entrance]]", self.entrances.len(), 1),
+            ("[[nw3.title]]", self.titles.len(), 1),
+            ("[[nw3.trailer]]", self.trailers.len(), 1),
+        ];
+        for (what, n, min) in counts {
+            if n < min {
+                return Err(err(format!(
+                    "NW3 tables need at least {min} {what} record{} (found {n})",
+                    if min == 1 { "" } else { "s" }
+                )));
+            }
+        }
+        for cl in CL_MIN..=CL_MAX {
+            let n = self.bands.iter().filter(|b| b.cl.contains(cl)).count();
+            if n != 1 {
+                return Err(err(format!(
+                    "character level {cl} is in {n} difficulty bands; every level {CL_MIN}-{CL_MAX} needs exactly one"
+                )));
+            }
+            if !self.enemies.iter().any(|e| e.cl.contains(cl)) {
+                return Err(err(format!("no NW3 enemy group suits character level {cl}")));
+            }
+        }
+        if !self.objects.iter().any(|o| o.release) {
+            return Err(err("NW3 objects need a Gate Release Device (`release = true`)".into()));
+        }
+        if !self.objects.iter().any(|o| !o.release) {
+            return Err(err("NW3 objects need at least one object that is not a release device".into()));
+        }
+        if self.area_kinds.iter().map(|k| k.weight).sum::<u32>() == 0 {
+            return Err(err("NW3 area kind weights are all 0".into()));
+        }
+        Ok(())
+    }
+
+    /// True when no NW3 content was loaded.
+    pub fn is_empty(&self) -> bool {
+        self.bands.is_empty() && self.areas.is_empty() && self.traps.is_empty() && self.rulers.is_empty()
+    }
+
+    /// The difficulty band for a character level.
+    pub fn band(&self, cl: u32) -> Option<&Band> {
+        self.bands.iter().find(|b| b.cl.contains(cl))
+    }
+
+    /// A trap's Detection or Removal Value, or an event's difficulty, for a character level:
+    /// `clamp(base(cl) + offset, low, high)` on the level's band (see the module docs).
+    pub fn value(&self, cl: u32, offset: i32) -> Option<u32> {
+        let b = self.band(cl)?;
+        let span = b.cl.last - b.cl.first;
+        let base = b.low + ((cl - b.cl.first) * (b.high - b.low)).checked_div(span).unwrap_or(0);
+        let v = (i64::from(base) + i64::from(offset)).clamp(i64::from(b.low), i64::from(b.high));
+        u32::try_from(v).ok()
+    }
+
+    /// A trap's effect with `{damage}` filled in for a character level: `(damage_dice + cl / 5)D6`.
+    pub fn trap_effect(trap: &TrapRecord, cl: u32) -> String {
+        match trap.damage_dice {
+            Some(d) => trap.effect.replace("{damage}", &format!("{}D6", d + cl / 5)),
+            None => trap.effect.clone(),
+        }
+    }
+
+    /// A record as plain text for `tables show NAME` (trap, event, enemy group, object, Ruler,
+    /// Logic or Fortress Core), `None` when no NW3 record has that name.
+    pub fn describe(&self, name: &str) -> Option<String> {
+        use std::fmt::Write;
+        let mut s = String::new();
+        if let Some(t) = self.trap(name) {
+            let _ = writeln!(
+                s,
+                "{} — NW3 trap, Detection offset {:+}, Removal offset {:+}",
+                t.name, t.detection, t.removal
+            );
+            let _ = writeln!(s, "values at CL 1 / 5 / 10 / 15 / 20:");
+            for cl in [1, 5, 10, 15, 20] {
+                let v = |o| self.value(cl, o).map_or("?".to_string(), |v| v.to_string());
+                let _ = writeln!(s, "  CL {cl:>2}: Detection {}, Removal {}", v(t.detection), v(t.removal));
+            }
+            let _ = writeln!(s, "{}", t.effect);
+        } else if let Some(e) = self.event(name) {
+            let _ = writeln!(s, "{} — NW3 event, cleared by {} (offset {:+})", e.name, e.judge, e.offset);
+            let _ = writeln!(s, "{}", e.text);
+        } else if let Some(e) = self.enemy(name) {
+            let _ = writeln!(s, "{} — NW3 enemy group for CL {}", e.name, e.cl);
+            for m in &e.members {
+                let count = match m.count {
+                    Headcount::Fixed(n) => n.to_string(),
+                    Headcount::Rule(HeadcountRule::Party) => "one per PC".into(),
+                    Headcount::Rule(HeadcountRule::HalfParty) => "one per two PCs".into(),
+                };
+                let _ = writeln!(
+                    s,
+                    "  {} {}: {count}, SPD {}, initiative {} (Any Seven)",
+                    m.rank.label(),
+                    m.name,
+                    m.spd,
+                    m.spd + 7
+                );
+            }
+            let _ = writeln!(s, "{}", e.description);
+        } else if let Some(o) = self.object(name) {
+            let what = if o.release { "NW3 object (Gate Release Device)" } else { "NW3 object" };
+            let _ = writeln!(s, "{} — {what}", o.name);
+            let _ = writeln!(s, "{}", o.effect);
+        } else if let Some(r) = self.ruler(name) {
+            let _ = writeln!(s, "{} — {}, SPD {}, initiative {} (Any Seven)", r.name, r.title, r.spd, r.spd + 7);
+            let _ = writeln!(s, "{}", r.description);
+            let _ = writeln!(s, "Encounter: {}", r.encounter);
+        } else if let Some(l) = self.logic(name) {
+            let _ = writeln!(s, "{} — Lunar Casket Logic", l.name);
+            let _ = writeln!(s, "{}", l.effect);
+        } else if let Some(c) = self.core(name) {
+            let _ = writeln!(s, "{} — Fortress Core", c.name);
+            let _ = writeln!(s, "{}", c.description);
+        } else {
+            return None;
+        }
+        Some(s)
+    }
+
+    pub fn trap(&self, name: &str) -> Option<&TrapRecord> {
+        self.traps.iter().find(|t| t.name == name)
+    }
+    pub fn event(&self, name: &str) -> Option<&EventRecord> {
+        self.events.iter().find(|t| t.name == name)
+    }
+    pub fn enemy(&self, name: &str) -> Option<&EnemyRecord> {
+        self.enemies.iter().find(|t| t.name == name)
+    }
+    pub fn object(&self, name: &str) -> Option<&ObjectRecord> {
+        self.objects.iter().find(|t| t.name == name)
+    }
+    pub fn ruler(&self, name: &str) -> Option<&RulerRecord> {
+        self.rulers.iter().find(|t| t.name == name)
+    }
+    pub fn logic(&self, name: &str) -> Option<&LogicRecord> {
+        self.logics.iter().find(|t| t.name == name)
+    }
+    pub fn core(&self, name: &str) -> Option<&CoreRecord> {
+        self.cores.iter().find(|t| t.name == name)
+    }
+    pub fn location(&self, name: &str) -> Option<&Location> {
+        self.areas.iter().find(|t| t.name == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tables::Tables;
+
+    fn data() -> Nw3Data {
+        Tables::embedded().expect("embedded tables load").nw3
+    }
+
+    #[test]
+    fn the_embedded_content_is_as_rich_as_the_design_asks() {
+        let d = data();
+        assert!(d.areas.len() >= 20, "{} areas", d.areas.len());
+        assert!(d.objects.len() >= 10, "{} objects", d.objects.len());
+        assert!(d.traps.len() >= 20, "{} traps", d.traps.len());
+        assert!(d.enemies.len() >= 15, "{} enemy groups", d.enemies.len());
+        assert!(d.logics.len() >= 12, "{} logics", d.logics.len());
+        assert!(d.rulers.len() >= 10 && d.motives.len() >= 10);
+        assert!(d.entrances.len() >= 6 && d.trailers.len() >= 6 && d.titles.len() >= 6);
+        assert!(d.object("Emulator Space").is_some());
+        assert!(d.objects.iter().any(|o| o.release && o.name == "Gate Release Device"));
+        let t = Tables::embedded().unwrap();
+        let chart = t.roll_table(AREA_EVENT_TABLE).expect("area event chart");
+        assert_eq!(chart.dice, crate::dice::DiceKind::TwoD6);
+    }
+
+    #[test]
+    fn values_follow_the_bands_by_character_level() {
+        let d = data();
+        // offset 0: the band's base climbs through it
+        let base: Vec<u32> = (1..=20).map(|cl| d.value(cl, 0).unwrap()).collect();
+        assert_eq!(base, [10, 11, 12, 13, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 26, 27, 28, 30]);
+        // every value stays in its level's band whatever the offset
+        for cl in 1..=20 {
+            let b = d.band(cl).unwrap();
+            for off in -5..=5 {
+                let v = d.value(cl, off).unwrap();
+                assert!((b.low..=b.high).contains(&v), "cl {cl} offset {off}: {v} outside {}", b.name);
+            }
+        }
+        assert_eq!(d.band(2).unwrap().name, "ordinary");
+        assert_eq!(d.band(5).unwrap().name, "challenging");
+        assert_eq!(d.band(10).unwrap().name, "hard");
+        assert_eq!(d.band(15).unwrap().name, "expert");
+        assert_eq!(d.value(3, 2), Some(12));
+        assert_eq!(d.value(21, 0), None);
+    }
+
+    #[test]
+    fn records_describe_themselves_for_tables_show() {
+        let d = data();
+        let t = d.describe("Shutter Guillotine").unwrap();
+        assert!(t.starts_with("Shutter Guillotine — NW3 trap"), "{t}");
+        assert!(t.contains("CL  1: Detection 10, Removal 11"), "{t}");
+        assert!(d.describe("Emulator Space").unwrap().contains("+3"));
+        assert!(d.describe("Shadow Hounds").unwrap().contains("initiative 16"));
+        assert!(d.describe("Law of Hunger").unwrap().contains("Lunar Casket Logic"));
+        assert_eq!(d.describe("No Such Thing"), None);
+    }
+
+    #[test]
+    fn trap_damage_scales_with_level() {
+        let t = TrapRecord {
+            name: "x".into(),
+            detection: 0,
+            removal: 0,
+            damage_dice: Some(2),
+            effect: "takes {damage} damage".into(),
+        };
+        assert_eq!(Nw3Data::trap_effect(&t, 3), "takes 2D6 damage");
+        assert_eq!(Nw3Data::trap_effect(&t, 10), "takes 4D6 damage");
+    }
+
+    fn load(text: &str) -> Result<Tables> {
+        Tables::from_files("test".into(), &[("nw3/t.toml".into(), text.into())])
+    }
+
+    #[test]
+    fn a_duplicate_trap_names_its_file_and_entry() {
+        let e = load(
+            "[[nw3.trap]]\nname = \"Pit\"\ndetection = 0\nremoval = 0\neffect = \"falls\"\n\
+             [[nw3.trap]]\nname = \"Pit\"\ndetection = 0\nremoval = 0\neffect = \"falls\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(e, "`nw3/t.toml`: NW3 trap `Pit`: is defined twice");
+    }
+
+    #[test]
+    fn a_damage_placeholder_needs_dice() {
+        let e = load("[[nw3.trap]]\nname = \"Pit\"\ndetection = 0\nremoval = 0\neffect = \"takes {damage}\"\n")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(e, "`nw3/t.toml`: NW3 trap `Pit`: says `{damage}` but has no `damage_dice`");
+    }
+
+    #[test]
+    fn an_unknown_placeholder_is_refused() {
+        let e = load("[[nw3.title]]\ntext = \"The {moon}\"\n").unwrap_err().to_string();
+        assert!(e.contains("`{moon}`"), "{e}");
+    }
+
+    #[test]
+    fn incomplete_nw3_content_says_what_is_missing() {
+        let e = load("[[nw3.band]]\nname = \"all\"\ncl = \"1-20\"\nlow = 10\nhigh = 30\n").unwrap_err().to_string();
+        assert_eq!(e, "`nw3/t.toml`: NW3 tables need at least 1 [[nw3.area]] record (found 0)");
+    }
+
+    #[test]
+    fn an_unknown_field_is_an_error() {
+        let e = load("[[nw3.logic]]\nname = \"x\"\neffect = \"y\"\nefect = \"z\"\n").unwrap_err().to_string();
+        assert!(e.contains("efect"), "{e}");
+    }
+
+    #[test]
+    fn a_bad_level_range_is_refused() {
+        let e = load("[[nw3.band]]\nname = \"b\"\ncl = \"7-4\"\nlow = 1\nhigh = 2\n").unwrap_err().to_string();
+        assert!(e.contains("7-4"), "{e}");
     }
 }

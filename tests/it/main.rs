@@ -3,7 +3,9 @@
 mod browser;
 mod cli;
 mod myk;
+mod nw3;
 mod render;
+mod sheet;
 mod tables;
 
 /// Runs the program in-process: (exit code, stdout, stderr).

@@ -1,0 +1,800 @@
+//! Every rule a Fortress obeys, for generated and hand-edited scenarios alike. The generator runs
+//! this same check and never returns a fortress that fails it.
+//!
+//! Rules (the `rule` of each [`Violation`]):
+//!
+//! | rule | what it checks |
+//! | --- | --- |
+//! | `params.range` | party 1-8, character level 1-20, areas 3-40 |
+//! | `params.mismatch` | `params` agree with `party` and the number of areas |
+//! | `area.id.duplicate` | area ids are unique |
+//! | `fortress.entrance`, `fortress.core` | exactly one Entrance and one Fortress Core area |
+//! | `gate.endpoint`, `gate.self`, `gate.duplicate` | gates join two different existing areas, one gate per pair |
+//! | `gate.fields` | `opened_by` only on secret and closed gates, `uses` only on damaged gates |
+//! | `gate.secret.reveal` | a secret gate is revealed by its own area's event or by Danger Sense 15 |
+//! | `gate.closed.opener` | a closed gate names the event or Gate Release Device (in another area) that opens it |
+//! | `gate.closed.release-behind-gate` | that opener can be reached without passing the gate itself |
+//! | `gate.closed.opener-unreachable` | that opener can be reached at all |
+//! | `gate.damaged.uses` | a damaged gate is unusable (`uses` null) or has at least one use |
+//! | `solve.core-unreachable` | the Core is reachable from the Entrance with only what is found on the way |
+//! | `area.unreachable` | every area can be reached |
+//! | `area.optional` | areas reached only through Danger Sense secret gates, and only those, are marked optional |
+//! | `gate.one-way.strands` | after any one-way gate the Core can still be reached |
+//! | `gate.damaged.strands` | after a damaged gate's last use the Core can still be reached |
+//! | `area.appearance` | appearance difficulty = 8 + 2 × fewest gates from the Entrance |
+//! | `area.content` | each kind holds what it should (a Trap area a trap, an Enemy area enemies, ...) |
+//! | `object.release` | a Gate Release Device names a closed gate that it opens, and stands in an Object area |
+//! | `trap.unknown`, `trap.values` | traps exist in the tables; Detection/Removal follow the CL band |
+//! | `enemy.unknown`, `enemy.members`, `enemy.initiative` | groups as in the tables, counts for the party, SPD + 7 |
+//! | `object.unknown`, `core.unknown`, `ruler.unknown`, `logic.unknown` | names exist in the tables |
+//! | `event.chart`, `event.unknown`, `event.difficulty`, `event.ruler` | events match the chart, the tables and the Ruler |
+//! | `ruler.initiative`, `ruler.area` | the Ruler's SPD + 7; its encounter is an Event area with the Ruler event |
+//! | `logic.count`, `logic.duplicate` | one or two different Logics |
+//!
+//! How the party moves (see `net.rs`): closed gates open once their event area or device area has
+//! been visited; secret gates count as found when their event is cleared, never on a Danger Sense
+//! judge alone (that may fail); a damaged gate with uses left can be passed, but after passing one
+//! (or a one-way gate) the Core must be reachable again without any damaged gate, since the last
+//! use may be spent. The items held after such a gate are only those in areas every route to it
+//! passes through.
+
+use crate::check::Violation;
+use crate::dice::DiceKind;
+use crate::nw3::generate::{AREAS, CL, PARTY};
+use crate::nw3::model::{Area, AreaKind, EventKind, Fortress, Gate, GateKind, Opener};
+use crate::nw3::net::{GUARANTEED, Mode, Net, OPTIMISTIC, STRANDED, Set, bit, has};
+use crate::tables::Tables;
+use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data};
+use crate::tables::roll::{RollTable, Row};
+
+/// The Danger Sense difficulty that reveals a secret gate.
+pub const DANGER_SENSE: u32 = 15;
+
+/// Every broken rule of the fortress, in a stable order (empty when it is sound).
+pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
+    let mut v = Vec::new();
+    check_params(f, &mut v);
+    let sound = check_structure(f, &mut v);
+    check_gates(f, tables, &mut v);
+    check_content(f, tables, &mut v);
+    if sound && let Some(net) = Net::new(f) {
+        check_paths(f, &net, &mut v);
+    }
+    v
+}
+
+/// "area 7", formatted only when a violation is reported.
+#[derive(Clone, Copy)]
+struct AreaAt(u32);
+
+impl From<AreaAt> for String {
+    fn from(a: AreaAt) -> String {
+        format!("area {}", a.0)
+    }
+}
+
+fn area_place(id: u32) -> AreaAt {
+    AreaAt(id)
+}
+
+/// "gate 3-7", formatted only when a violation is reported.
+#[derive(Clone, Copy)]
+struct GateAt(u32, u32);
+
+impl From<GateAt> for String {
+    fn from(g: GateAt) -> String {
+        format!("gate {}-{}", g.0, g.1)
+    }
+}
+
+/// "3-7" in messages.
+#[derive(Clone, Copy)]
+struct Label(u32, u32);
+
+impl std::fmt::Display for Label {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}-{}", self.0, self.1)
+    }
+}
+
+fn gate_place(g: &Gate) -> GateAt {
+    GateAt(g.from, g.to)
+}
+
+fn find(f: &Fortress, id: u32) -> Option<&Area> {
+    f.areas.iter().find(|a| a.id == id)
+}
+
+fn check_params(f: &Fortress, v: &mut Vec<Violation>) {
+    let p = &f.params;
+    for (name, value, range) in [("party", p.party, PARTY), ("cl", p.cl, CL), ("areas", p.areas, AREAS)] {
+        if !range.contains(&value) {
+            v.push(Violation::new(
+                "params",
+                "params.range",
+                format!("{name} is {value}, outside {}-{}", range.start(), range.end()),
+            ));
+        }
+    }
+    if f.party.size != p.party || f.party.cl != p.cl {
+        v.push(Violation::new(
+            "params",
+            "params.mismatch",
+            format!("party is {} PCs at CL {}, but params say {} at CL {}", f.party.size, f.party.cl, p.party, p.cl),
+        ));
+    }
+    if usize::try_from(p.areas).ok() != Some(f.areas.len()) {
+        v.push(Violation::new(
+            "params",
+            "params.mismatch",
+            format!("params ask for {} areas, the fortress has {}", p.areas, f.areas.len()),
+        ));
+    }
+}
+
+/// Ids, Entrance, Core and gate endpoints. False when the graph cannot be analysed.
+fn check_structure(f: &Fortress, v: &mut Vec<Violation>) -> bool {
+    let mut sound = true;
+    let mut ids: Vec<u32> = f.areas.iter().map(|a| a.id).collect();
+    ids.sort_unstable();
+    let mut last = None;
+    for w in ids.windows(2) {
+        if w[0] == w[1] && last != Some(w[0]) {
+            v.push(Violation::new(area_place(w[0]), "area.id.duplicate", format!("area id {} is used twice", w[0])));
+            last = Some(w[0]);
+            sound = false;
+        }
+    }
+    for (kind, rule, what) in
+        [(AreaKind::Entrance, "fortress.entrance", "Entrance"), (AreaKind::Core, "fortress.core", "Fortress Core")]
+    {
+        let n = f.areas.iter().filter(|a| a.kind == kind).count();
+        if n != 1 {
+            v.push(Violation::new(
+                "fortress",
+                rule,
+                format!("a fortress has exactly one {what} area, this one has {n}"),
+            ));
+            sound = false;
+        }
+    }
+    if f.areas.len() > crate::nw3::net::MAX_AREAS {
+        v.push(Violation::new(
+            "fortress",
+            "params.range",
+            format!("{} areas are too many to analyse (at most {})", f.areas.len(), crate::nw3::net::MAX_AREAS),
+        ));
+        sound = false;
+    }
+    let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(f.gates.len());
+    for g in &f.gates {
+        for id in [g.from, g.to] {
+            if find(f, id).is_none() {
+                v.push(Violation::new(
+                    gate_place(g),
+                    "gate.endpoint",
+                    format!("gate {} leads to area {id}, which does not exist", g.label()),
+                ));
+                sound = false;
+            }
+        }
+        if g.from == g.to {
+            v.push(Violation::new(
+                gate_place(g),
+                "gate.self",
+                format!("gate {} joins area {} to itself", g.label(), g.from),
+            ));
+        }
+        let pair = (g.from.min(g.to), g.from.max(g.to));
+        if pairs.contains(&pair) {
+            v.push(Violation::new(
+                gate_place(g),
+                "gate.duplicate",
+                format!("areas {} and {} are joined by more than one gate", pair.0, pair.1),
+            ));
+        }
+        pairs.push(pair);
+    }
+    sound
+}
+
+/// True when the area holds an event that can be cleared to open or reveal a gate.
+fn clearable(a: &Area) -> bool {
+    a.kind == AreaKind::Event
+        && a.event.as_ref().is_some_and(|e| matches!(e.kind, EventKind::Scenario | EventKind::Ruler))
+}
+
+fn is_release(d: &Nw3Data, name: &str) -> bool {
+    d.object(name).is_some_and(|o| o.release)
+}
+
+fn check_gates(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
+    let d = &tables.nw3;
+    for g in &f.gates {
+        let place = gate_place(g);
+        let label = Label(g.from, g.to);
+        let opener_ok =
+            !matches!(g.kind, GateKind::Normal | GateKind::OneWay | GateKind::Damaged) || g.opened_by.is_none();
+        if !opener_ok {
+            v.push(Violation::new(
+                place,
+                "gate.fields",
+                format!("{} {label} cannot have `opened_by` (only secret and closed gates do)", g.kind.label()),
+            ));
+        }
+        if g.kind != GateKind::Damaged && g.uses.is_some() {
+            v.push(Violation::new(
+                place,
+                "gate.fields",
+                format!("{} {label} cannot have `uses` (only damaged gates do)", g.kind.label()),
+            ));
+        }
+        match g.kind {
+            GateKind::Secret => match g.opened_by {
+                None => v.push(Violation::new(
+                    place,
+                    "gate.secret.reveal",
+                    format!("secret gate {label} says nothing reveals it (an event in area {} or {}, or Danger Sense {DANGER_SENSE})", g.from, g.to),
+                )),
+                Some(Opener::DangerSense(n)) if n != DANGER_SENSE => v.push(Violation::new(
+                    place,
+                    "gate.secret.reveal",
+                    format!("secret gate {label} is found by Danger Sense {n}; the rules set difficulty {DANGER_SENSE}"),
+                )),
+                Some(Opener::DangerSense(_)) => {}
+                Some(Opener::Event(id)) => {
+                    if id != g.from && id != g.to {
+                        v.push(Violation::new(
+                            place,
+                            "gate.secret.reveal",
+                            format!("secret gate {label} is revealed by the event of area {id}, which is not one of its areas"),
+                        ));
+                    } else if !find(f, id).is_some_and(clearable) {
+                        v.push(Violation::new(
+                            place,
+                            "gate.secret.reveal",
+                            format!("secret gate {label} is revealed by the event of area {id}, which is not an Event Area with an event"),
+                        ));
+                    }
+                }
+                Some(Opener::Device(id)) => v.push(Violation::new(
+                    place,
+                    "gate.secret.reveal",
+                    format!("secret gate {label} names a release device (area {id}); a secret gate is revealed by an event or Danger Sense"),
+                )),
+            },
+            GateKind::Closed => match g.opened_by {
+                None | Some(Opener::DangerSense(_)) => v.push(Violation::new(
+                    place,
+                    "gate.closed.opener",
+                    format!("closed gate {label} does not name the event or Gate Release Device that opens it"),
+                )),
+                Some(Opener::Event(id)) => {
+                    if !find(f, id).is_some_and(clearable) {
+                        v.push(Violation::new(
+                            place,
+                            "gate.closed.opener",
+                            format!("closed gate {label} opens with the event of area {id}, which is not an Event Area with an event"),
+                        ));
+                    }
+                }
+                Some(Opener::Device(id)) => {
+                    if id == g.from || id == g.to {
+                        v.push(Violation::new(
+                            place,
+                            "gate.closed.opener",
+                            format!("closed gate {label} has its Gate Release Device in area {id}; the device stands in another area"),
+                        ));
+                    }
+                    let holds = find(f, id).is_some_and(|a| {
+                        a.objects.iter().any(|o| is_release(d, &o.name) && o.opens == Some(g.gate_ref()))
+                    });
+                    if !holds {
+                        v.push(Violation::new(
+                            place,
+                            "gate.closed.opener",
+                            format!("closed gate {label} opens with a Gate Release Device in area {id}, but no device there names this gate"),
+                        ));
+                    }
+                }
+            },
+            GateKind::Damaged => {
+                if g.uses == Some(0) {
+                    v.push(Violation::new(
+                        place,
+                        "gate.damaged.uses",
+                        format!("damaged gate {label} has 0 uses; write `uses: null` for a gate that cannot be used"),
+                    ));
+                }
+            }
+            GateKind::Normal | GateKind::OneWay => {}
+        }
+    }
+}
+
+/// The row of a chart for a roll, without allocating (numeric ranges for 1D6/2D6 tables).
+pub(crate) fn chart_row(table: &RollTable, roll: u32) -> Option<&Row> {
+    if table.dice == DiceKind::D66 {
+        return table.row_for(roll);
+    }
+    table.rows.iter().find(|r| {
+        let (a, b) = r.roll.split_once('-').unwrap_or((&r.roll, &r.roll));
+        match (a.trim().parse::<u32>(), b.trim().parse::<u32>()) {
+            (Ok(a), Ok(b)) => (a..=b).contains(&roll),
+            _ => false,
+        }
+    })
+}
+
+/// A chart row's "Name: text" split in two (the whole line is the name when there is no colon).
+pub(crate) fn split_chart(result: &str) -> (&str, &str) {
+    match result.split_once(": ") {
+        Some((name, text)) => (name.trim(), text.trim()),
+        None => (result.trim(), ""),
+    }
+}
+
+fn check_content(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
+    let d = &tables.nw3;
+    let cl = f.params.cl;
+    let party = f.params.party;
+    let chart = tables.roll_table(AREA_EVENT_TABLE);
+    for a in &f.areas {
+        let place = area_place(a.id);
+        let mut content = |msg: String| v.push(Violation::new(place, "area.content", msg));
+        let kind = a.kind.label();
+        let ev = a.event.as_ref().map(|e| e.kind);
+        match a.kind {
+            AreaKind::Entrance | AreaKind::Normal | AreaKind::Object => {
+                if a.kind == AreaKind::Entrance && ev.is_some() {
+                    content(format!("the {kind} has no event"));
+                } else if ev.is_some_and(|k| k != EventKind::Chart) {
+                    content(format!("a {kind} may only hold an Area Event Chart event"));
+                }
+            }
+            AreaKind::Event => {
+                if !matches!(ev, Some(EventKind::Scenario | EventKind::Ruler)) {
+                    content(format!("an {kind} needs a scenario event or the Ruler encounter"));
+                }
+            }
+            AreaKind::Trap | AreaKind::Enemy | AreaKind::Core => {
+                if ev.is_some() {
+                    content(format!("a {kind} has no event"));
+                }
+            }
+        }
+        match (a.kind, a.trap.is_some()) {
+            (AreaKind::Trap, false) => content(format!("a {kind} needs a trap")),
+            (k, true) if k != AreaKind::Trap => content(format!("a {kind} has no trap (traps stand in Trap Areas)")),
+            _ => {}
+        }
+        match (a.kind, a.enemies.is_empty()) {
+            (AreaKind::Enemy, true) => content(format!("an {kind} needs enemies")),
+            (k, false) if !matches!(k, AreaKind::Enemy | AreaKind::Core) => {
+                content(format!("a {kind} has no enemies (they stand in Enemy Areas and guard the Core)"))
+            }
+            _ => {}
+        }
+        match (a.kind, a.objects.is_empty()) {
+            (AreaKind::Object, true) => content(format!("an {kind} needs an object")),
+            (k, false) if !matches!(k, AreaKind::Object | AreaKind::Core) => {
+                content(format!("a {kind} has no objects (they stand in Object Areas)"))
+            }
+            _ => {}
+        }
+
+        if let Some(e) = &a.event {
+            match e.kind {
+                EventKind::Chart => {
+                    let row = chart.zip(e.roll).and_then(|(t, r)| chart_row(t, r));
+                    match row.and_then(|r| r.result.as_deref()) {
+                        None => v.push(Violation::new(
+                            place,
+                            "event.chart",
+                            format!("chart event `{}` has no roll on the Area Event Chart (2-12)", e.name),
+                        )),
+                        Some(result) => {
+                            let (name, _) = split_chart(result);
+                            if name != e.name {
+                                v.push(Violation::new(
+                                    place,
+                                    "event.chart",
+                                    format!(
+                                        "chart event `{}` does not match roll {} of the Area Event Chart (`{name}`)",
+                                        e.name,
+                                        e.roll.unwrap_or(0)
+                                    ),
+                                ));
+                            }
+                        }
+                    }
+                }
+                EventKind::Scenario => match d.event(&e.name) {
+                    None => v.push(Violation::new(
+                        place,
+                        "event.unknown",
+                        format!("event `{}` is not in the NW3 tables", e.name),
+                    )),
+                    Some(r) => {
+                        let want = d.value(cl, r.offset);
+                        if e.difficulty != want || e.judge.as_deref() != Some(r.judge.as_str()) {
+                            v.push(Violation::new(
+                                place,
+                                "event.difficulty",
+                                format!(
+                                    "event `{}` is cleared by a {} judge of difficulty {} at CL {cl}, not {} {}",
+                                    e.name,
+                                    r.judge,
+                                    want.map_or("?".into(), |w| w.to_string()),
+                                    e.judge.as_deref().unwrap_or("no judge"),
+                                    e.difficulty.map_or("?".into(), |w| w.to_string()),
+                                ),
+                            ));
+                        }
+                    }
+                },
+                EventKind::Ruler => {
+                    if e.name != f.ruler.name || f.ruler.area != a.id {
+                        v.push(Violation::new(
+                            place,
+                            "event.ruler",
+                            format!(
+                                "the Ruler encounter here is `{}`, but the Ruler is {} met in area {}",
+                                e.name, f.ruler.name, f.ruler.area
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+
+        if let Some(t) = &a.trap {
+            match d.trap(&t.name) {
+                None => {
+                    v.push(Violation::new(place, "trap.unknown", format!("trap `{}` is not in the NW3 tables", t.name)))
+                }
+                Some(r) => {
+                    let (det, rem) = (d.value(cl, r.detection), d.value(cl, r.removal));
+                    if let (Some(det), Some(rem)) = (det, rem)
+                        && (t.detection != det || t.removal != rem)
+                    {
+                        v.push(Violation::new(
+                            place,
+                            "trap.values",
+                            format!(
+                                "trap `{}` at CL {cl} has Detection {det} and Removal {rem} ({} band), not {} and {}",
+                                t.name,
+                                d.band(cl).map_or("?", |b| b.name.as_str()),
+                                t.detection,
+                                t.removal
+                            ),
+                        ));
+                    }
+                }
+            }
+        }
+
+        for g in &a.enemies {
+            let Some(r) = d.enemy(&g.name) else {
+                v.push(Violation::new(
+                    place,
+                    "enemy.unknown",
+                    format!("enemy group `{}` is not in the NW3 tables", g.name),
+                ));
+                continue;
+            };
+            let same = r.members.len() == g.members.len()
+                && r.members.iter().zip(&g.members).all(|(rm, m)| {
+                    rm.name == m.name && rm.rank == m.rank && rm.spd == m.spd && rm.count.resolve(party) == m.count
+                });
+            if !same {
+                v.push(Violation::new(
+                    place,
+                    "enemy.members",
+                    format!(
+                        "enemy group `{}` does not match the tables for a party of {party} ({})",
+                        g.name,
+                        r.members
+                            .iter()
+                            .map(|m| format!("{} {} x{} SPD {}", m.rank.label(), m.name, m.count.resolve(party), m.spd))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ));
+            }
+            for m in &g.members {
+                if m.initiative != m.spd.saturating_add(7) {
+                    v.push(Violation::new(
+                        place,
+                        "enemy.initiative",
+                        format!(
+                            "{} has initiative {}, but Any Seven gives SPD {} + 7 = {}",
+                            m.name,
+                            m.initiative,
+                            m.spd,
+                            m.spd.saturating_add(7)
+                        ),
+                    ));
+                }
+            }
+        }
+
+        for o in &a.objects {
+            let Some(r) = d.object(&o.name) else {
+                v.push(Violation::new(
+                    place,
+                    "object.unknown",
+                    format!("object `{}` is not in the NW3 tables", o.name),
+                ));
+                continue;
+            };
+            if !r.release {
+                if o.opens.is_some() {
+                    v.push(Violation::new(
+                        place,
+                        "object.release",
+                        format!("`{}` is not a Gate Release Device and opens no gate", o.name),
+                    ));
+                }
+                continue;
+            }
+            if a.kind != AreaKind::Object {
+                v.push(Violation::new(
+                    place,
+                    "object.release",
+                    format!("`{}` stands in an Object Area, not a {}", o.name, a.kind.label()),
+                ));
+            }
+            let Some(r) = o.opens else {
+                v.push(Violation::new(
+                    place,
+                    "object.release",
+                    format!("`{}` does not name the gate it opens", o.name),
+                ));
+                continue;
+            };
+            let ok = f
+                .gates
+                .iter()
+                .any(|g| g.gate_ref() == r && g.kind == GateKind::Closed && g.opened_by == Some(Opener::Device(a.id)));
+            if !ok {
+                v.push(Violation::new(
+                    place,
+                    "object.release",
+                    format!(
+                        "`{}` opens gate {}-{}, which is not a closed gate opened by the device in area {}",
+                        o.name, r.from, r.to, a.id
+                    ),
+                ));
+            }
+        }
+    }
+
+    // The Ruler, the Logics, the Core.
+    match d.ruler(&f.ruler.name) {
+        None => v.push(Violation::new(
+            "ruler",
+            "ruler.unknown",
+            format!("Ruler `{}` is not in the NW3 tables", f.ruler.name),
+        )),
+        Some(r) => {
+            if r.spd != f.ruler.spd {
+                v.push(Violation::new(
+                    "ruler",
+                    "ruler.unknown",
+                    format!("Ruler `{}` has SPD {} in the tables, not {}", r.name, r.spd, f.ruler.spd),
+                ));
+            }
+        }
+    }
+    if f.ruler.initiative != f.ruler.spd.saturating_add(7) {
+        v.push(Violation::new(
+            "ruler",
+            "ruler.initiative",
+            format!(
+                "the Ruler's initiative is {}, but Any Seven gives SPD {} + 7 = {}",
+                f.ruler.initiative,
+                f.ruler.spd,
+                f.ruler.spd.saturating_add(7)
+            ),
+        ));
+    }
+    let ruler_area = find(f, f.ruler.area);
+    if !ruler_area
+        .is_some_and(|a| a.kind == AreaKind::Event && a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler))
+    {
+        v.push(Violation::new(
+            "ruler",
+            "ruler.area",
+            format!(
+                "the Ruler is met in area {}, which is not an Event Area holding the Ruler encounter",
+                f.ruler.area
+            ),
+        ));
+    }
+    let encounters = f.areas.iter().filter(|a| a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler)).count();
+    if encounters > 1 {
+        v.push(Violation::new(
+            "ruler",
+            "event.ruler",
+            format!("the Ruler is met in {encounters} areas; it has one encounter"),
+        ));
+    }
+    if !(1..=2).contains(&f.logic.len()) {
+        v.push(Violation::new(
+            "logic",
+            "logic.count",
+            format!("{} Lunar Casket Logics are in force; a fortress has one or two", f.logic.len()),
+        ));
+    }
+    for (i, l) in f.logic.iter().enumerate() {
+        if d.logic(&l.name).is_none() {
+            v.push(Violation::new("logic", "logic.unknown", format!("Logic `{}` is not in the NW3 tables", l.name)));
+        }
+        if f.logic[..i].iter().any(|o| o.name == l.name) {
+            v.push(Violation::new("logic", "logic.duplicate", format!("Logic `{}` is listed twice", l.name)));
+        }
+    }
+    if d.core(&f.core.name).is_none() {
+        v.push(Violation::new(
+            "core",
+            "core.unknown",
+            format!("Fortress Core `{}` is not in the NW3 tables", f.core.name),
+        ));
+    }
+}
+
+/// The areas whose events or devices the party surely holds on reaching each area: those every
+/// route to it passes through (computed per key area by blocking it), plus the area itself.
+fn held_on_arrival(net: &Net, entrance: usize, keys: Set) -> Vec<Set> {
+    let mut held: Vec<Set> = (0..net.n).map(|i| bit(i) | bit(entrance)).collect();
+    for k in 0..net.n {
+        if !has(keys, k) || k == entrance {
+            continue;
+        }
+        let without = net.reach(entrance, 0, Mode { blocked: Some(k), ..OPTIMISTIC });
+        for (i, h) in held.iter_mut().enumerate() {
+            if !has(without, i) {
+                *h |= bit(k);
+            }
+        }
+    }
+    held
+}
+
+fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
+    let (Some(e), Some(c)) = (
+        f.areas.iter().position(|a| a.kind == AreaKind::Entrance),
+        f.areas.iter().position(|a| a.kind == AreaKind::Core),
+    ) else {
+        return;
+    };
+    let (eid, cid) = (f.areas[e].id, f.areas[c].id);
+    let sure = net.reach(e, 0, GUARANTEED);
+    let maybe = net.reach(e, 0, OPTIMISTIC);
+
+    if !has(sure, c) {
+        let why = if has(maybe, c) {
+            "only through a secret gate that a Danger Sense judge must find"
+        } else {
+            "with what the party can find on the way"
+        };
+        v.push(Violation::new(
+            area_place(cid),
+            "solve.core-unreachable",
+            format!("the Fortress Core (area {cid}) cannot be reached from the Entrance (area {eid}) {why}"),
+        ));
+    }
+    for (i, a) in f.areas.iter().enumerate() {
+        let place = area_place(a.id);
+        if !has(maybe, i) {
+            if i != c {
+                v.push(Violation::new(
+                    place,
+                    "area.unreachable",
+                    format!("area {} cannot be reached from the Entrance", a.id),
+                ));
+            }
+        } else if !has(sure, i) && !a.optional && i != c {
+            v.push(Violation::new(
+                place,
+                "area.optional",
+                format!("area {} is reached only through a secret gate found by Danger Sense; mark it optional", a.id),
+            ));
+        } else if a.optional && (has(sure, i) || i == c) {
+            v.push(Violation::new(
+                place,
+                "area.optional",
+                format!("area {} is marked optional, but the party reaches it without a Danger Sense judge", a.id),
+            ));
+        }
+    }
+
+    let dist = net.distances(e);
+    for (i, a) in f.areas.iter().enumerate() {
+        if let Some(d) = dist[i] {
+            let want = 8 + 2 * d;
+            if a.appearance_difficulty != want {
+                v.push(Violation::new(
+                    area_place(a.id),
+                    "area.appearance",
+                    format!(
+                        "area {} has appearance difficulty {}, expected {want} (8 + 2 x {d} gates from the Entrance)",
+                        a.id, a.appearance_difficulty
+                    ),
+                ));
+            }
+        }
+    }
+
+    // Closed gates: the opener is found without passing the gate.
+    for arc in &net.arcs {
+        if arc.kind != GateKind::Closed {
+            continue;
+        }
+        let Some(k) = arc.key else { continue };
+        let g = &f.gates[arc.gate];
+        let without = net.reach(e, 0, Mode { skip: Some(arc.gate), ..OPTIMISTIC });
+        if has(without, k) {
+            continue;
+        }
+        let what = match g.opened_by {
+            Some(Opener::Device(_)) => "Gate Release Device",
+            _ => "event",
+        };
+        let kid = f.areas[k].id;
+        let opened = net.reach(e, 0, Mode { force_open: Some(arc.gate), ..OPTIMISTIC });
+        if has(opened, k) {
+            v.push(Violation::new(
+                gate_place(g),
+                "gate.closed.release-behind-gate",
+                format!("closed gate {} opens with the {what} in area {kid}, which cannot be reached without passing the gate itself", g.label()),
+            ));
+        } else {
+            v.push(Violation::new(
+                gate_place(g),
+                "gate.closed.opener-unreachable",
+                format!(
+                    "closed gate {} opens with the {what} in area {kid}, which cannot be reached at all",
+                    g.label()
+                ),
+            ));
+        }
+    }
+
+    // One-way and damaged gates must not strand the party.
+    let keys: Set = net.arcs.iter().filter_map(|a| a.key).fold(0, |s, k| s | bit(k));
+    let mut held: Option<Vec<Set>> = None;
+    for arc in &net.arcs {
+        let crossings: &[(usize, usize)] = match arc.kind {
+            GateKind::OneWay => &[(arc.a, arc.b)],
+            GateKind::Damaged if arc.uses.is_some_and(|u| u > 0) => &[(arc.a, arc.b), (arc.b, arc.a)],
+            _ => continue,
+        };
+        let g = &f.gates[arc.gate];
+        for &(from, to) in crossings {
+            if !has(maybe, from) {
+                continue;
+            }
+            let held = held.get_or_insert_with(|| held_on_arrival(net, e, keys));
+            let after = net.reach(to, held[from], STRANDED);
+            if has(after, c) {
+                continue;
+            }
+            let (rule, what) = if arc.kind == GateKind::OneWay {
+                ("gate.one-way.strands", format!("one-way gate {}", g.label()))
+            } else {
+                ("gate.damaged.strands", format!("after its last use, damaged gate {}", g.label()))
+            };
+            v.push(Violation::new(
+                gate_place(g),
+                rule,
+                format!(
+                    "{what} leaves the party in area {}, from which the Fortress Core (area {cid}) cannot be reached",
+                    f.areas[to].id
+                ),
+            ));
+            break;
+        }
+    }
+}

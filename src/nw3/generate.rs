@@ -1,0 +1,910 @@
+//! Fortress generation: a graph of areas joined by gates, typed and stocked from the NW3 tables,
+//! solvable by construction and confirmed by [`check`](crate::nw3::check::check).
+//!
+//! The shape (stream `nw3/graph`): a spine of areas from the Entrance to the Fortress Core
+//! (`1 + isqrt(2n)` areas plus a little), branches hung on the spine or on other branches, never
+//! deeper than the Core, and a few extra gates ("loops") between areas whose distances from the
+//! Entrance differ by at most one, so that no loop shortens any route: the Core stays the deepest
+//! area. The petgraph graph keeps degrees at four gates or fewer.
+//!
+//! Gates (stream `nw3/gates`), placed so the fortress is solvable by design:
+//! - spine gates are normal, one-way (forward) or closed; a closed spine gate opens with the event
+//!   of the area before it, or with a Gate Release Device in a branch that hangs on the spine
+//!   after the last one-way gate and no later than the gate itself (its path kept normal); the
+//!   gate into the Core is often closed by the Ruler encounter;
+//! - branch gates are normal, closed (by the event of the area before them) or secret (revealed by
+//!   that event, or by Danger Sense 15, which makes what lies behind optional);
+//! - loop gates are normal, secret (Danger Sense), damaged (unusable, or 1-3 uses) or one-way;
+//!   a one-way or usable damaged loop only lands where the Core can be reached again without
+//!   help from behind.
+//!
+//! Then areas get kinds (the Entrance, the Core, the Ruler's Event area before the Core, event and
+//! device areas; the rest weighted by `[[nw3.area_kind]]`, stream `nw3/kinds`), names (stream
+//! `nw3/names`) and content (stream `nw3/area/ID`), and the fortress gets its Ruler, Logic,
+//! Entrance condition, title and trailer. If the check should ever fail, the gates are re-rolled
+//! from `nw3/gates/1`, `/2`, `/3`; the last resort is all-normal gates, which always passes.
+
+use std::ops::RangeInclusive;
+
+use petgraph::graph::{NodeIndex, UnGraph};
+use serde::{Deserialize, Serialize};
+
+use crate::dice::Dice;
+use crate::error::{Error, Result};
+use crate::nw3::check::{DANGER_SENSE, chart_row, check, split_chart};
+use crate::nw3::model::{
+    Area, AreaKind, Core, Enemy, EnemyGroup, EntranceCondition, Event, EventKind, Fortress, Gate, GateKind, GateRef,
+    Generator, Logic, Object, Opener, Party, Ruler, System, Trap,
+};
+use crate::nw3::net::{GUARANTEED, Net, OPTIMISTIC, has};
+use crate::tables::Tables;
+use crate::tables::nw3::{AREA_EVENT_TABLE, CoreRecord, EntranceRecord, LogicRecord, Nw3Data, RandomKind, RulerRecord};
+use crate::tables::roll::RollTable;
+
+/// Party size (`--party`).
+pub const PARTY: RangeInclusive<u32> = 1..=8;
+/// Character level (`--cl`).
+pub const CL: RangeInclusive<u32> = 1..=20;
+/// Number of areas (`--areas`).
+pub const AREAS: RangeInclusive<u32> = 3..=40;
+
+/// The most gates an area gets from the shape (loops and branches stop there).
+const MAX_DEGREE: usize = 4;
+/// Gate plans tried before falling back to all-normal gates.
+const ATTEMPTS: u32 = 4;
+
+/// What the GM asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FortressParams {
+    /// Number of PCs (1-8).
+    pub party: u32,
+    /// Character level (1-20).
+    pub cl: u32,
+    /// Number of areas (3-40).
+    pub areas: u32,
+}
+
+impl Default for FortressParams {
+    fn default() -> Self {
+        FortressParams { party: 4, cl: 3, areas: 10 }
+    }
+}
+
+impl FortressParams {
+    /// An error naming the option when a value is out of range.
+    pub fn validate(&self) -> Result<()> {
+        for (option, value, range) in
+            [("--party", self.party, PARTY), ("--cl", self.cl, CL), ("--areas", self.areas, AREAS)]
+        {
+            if !range.contains(&value) {
+                return Err(Error::Option {
+                    option,
+                    message: format!("must be {} to {}, got {value}", range.start(), range.end()),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Generates the fortress for a seed. The result always passes [`check`].
+pub fn generate(tables: &Tables, params: &FortressParams, seed: u64) -> Result<Fortress> {
+    params.validate()?;
+    let d = &tables.nw3;
+    if d.is_empty() {
+        return Err(Error::TableFile {
+            file: tables.origin.clone(),
+            message: "holds no NW3 fortress content (`[nw3]` sections)".into(),
+        });
+    }
+    let ctx = Ctx::new(tables, params, seed)?;
+    let root = &ctx.root;
+    let shape = Shape::build(&mut root.child("nw3/graph"), params.areas as usize);
+    let common = Common::roll(d, root);
+    let mut last = Vec::new();
+    for attempt in 0..=ATTEMPTS {
+        let plan = if attempt < ATTEMPTS {
+            let name = if attempt == 0 { "nw3/gates".to_string() } else { format!("nw3/gates/{attempt}") };
+            Plan::roll(&shape, &mut root.child(&name))
+        } else {
+            Plan::plain(&shape)
+        };
+        let f = assemble(&ctx, &shape, &plan, &common);
+        last = check(&f, tables);
+        if last.is_empty() {
+            return Ok(f);
+        }
+    }
+    let list: Vec<String> = last.iter().map(ToString::to_string).collect();
+    Err(Error::Scenario {
+        file: format!("generated fortress (seed {seed})"),
+        message: format!("failed its own check: {}", list.join("; ")),
+    })
+}
+
+/// The graph before ids: nodes in creation order (spine first: 0 is the Entrance, `spine - 1`
+/// the Core), tree edges (child's edge to its parent) and loop edges.
+struct Shape {
+    n: usize,
+    spine: usize,
+    parent: Vec<Option<usize>>,
+    depth: Vec<u32>,
+    /// Spine index of the spine area a node hangs from (itself for spine areas).
+    attach: Vec<usize>,
+    /// The tree edge to a node's parent.
+    up: Vec<Option<usize>>,
+    edges: Vec<Edge>,
+    /// Area id of each node: 1 + position in (depth, Core last, creation order).
+    id: Vec<u32>,
+}
+
+#[derive(Clone, Copy)]
+struct Edge {
+    /// The end nearer the Entrance (parent, or the shallower end of a loop).
+    a: usize,
+    b: usize,
+    tree: bool,
+}
+
+fn isqrt(n: usize) -> usize {
+    let mut r = 0;
+    while (r + 1) * (r + 1) <= n {
+        r += 1;
+    }
+    r
+}
+
+impl Shape {
+    fn build(dice: &mut Dice, n: usize) -> Shape {
+        let spine = if n <= 4 {
+            3
+        } else {
+            let extra = dice.between(0, 1) as usize + dice.between(0, (n / 10) as u32) as usize;
+            (1 + isqrt(2 * n) + extra).clamp(3, n - 1)
+        };
+        let core = spine - 1;
+        let core_depth = core as u32;
+        let mut g: UnGraph<(), ()> = UnGraph::with_capacity(n, n + n / 4 + 2);
+        let nodes: Vec<NodeIndex> = (0..n).map(|_| g.add_node(())).collect();
+        let mut parent = vec![None; n];
+        let mut depth = vec![0u32; n];
+        let mut attach = vec![0usize; n];
+        let mut up = vec![None; n];
+        let mut edges = Vec::with_capacity(n + n / 4 + 2);
+        for i in 1..spine {
+            parent[i] = Some(i - 1);
+            depth[i] = i as u32;
+            attach[i] = i;
+            up[i] = Some(edges.len());
+            edges.push(Edge { a: i - 1, b: i, tree: true });
+            g.add_edge(nodes[i - 1], nodes[i], ());
+        }
+        let mut cands: Vec<usize> = Vec::with_capacity(n);
+        for i in spine..n {
+            cands.clear();
+            let fits = |j: usize, g: &UnGraph<(), ()>, cap: bool| {
+                j != core && depth[j] < core_depth && (!cap || g.neighbors(nodes[j]).count() < MAX_DEGREE)
+            };
+            cands.extend((0..i).filter(|&j| fits(j, &g, true)));
+            if cands.is_empty() {
+                cands.extend((0..i).filter(|&j| fits(j, &g, false)));
+            }
+            let p = *dice.choose(&cands).expect("the Entrance always fits");
+            parent[i] = Some(p);
+            depth[i] = depth[p] + 1;
+            attach[i] = attach[p];
+            up[i] = Some(edges.len());
+            edges.push(Edge { a: p, b: i, tree: true });
+            g.add_edge(nodes[p], nodes[i], ());
+        }
+        // Loops: extra gates between areas at most one step apart in depth (no shortcut).
+        let loops = n / 5 + dice.below(2) as usize;
+        let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(n * 2);
+        for _ in 0..loops {
+            pairs.clear();
+            for x in 0..n {
+                if x == core || g.neighbors(nodes[x]).count() >= MAX_DEGREE {
+                    continue;
+                }
+                for y in x + 1..n {
+                    if y == core
+                        || depth[x].abs_diff(depth[y]) > 1
+                        || g.neighbors(nodes[y]).count() >= MAX_DEGREE
+                        || g.find_edge(nodes[x], nodes[y]).is_some()
+                    {
+                        continue;
+                    }
+                    pairs.push((x, y));
+                }
+            }
+            let Some(&(x, y)) = dice.choose(&pairs) else { break };
+            let (a, b) = if depth[y] < depth[x] { (y, x) } else { (x, y) };
+            edges.push(Edge { a, b, tree: false });
+            g.add_edge(nodes[x], nodes[y], ());
+        }
+        // Ids: by depth, the Core last among its depth, then creation order.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (depth[i], i == core, i));
+        let mut id = vec![0u32; n];
+        for (pos, &i) in order.iter().enumerate() {
+            id[i] = pos as u32 + 1;
+        }
+        Shape { n, spine, parent, depth, attach, up, edges, id }
+    }
+
+    fn core(&self) -> usize {
+        self.spine - 1
+    }
+
+    fn ruler(&self) -> usize {
+        self.spine - 2
+    }
+}
+
+/// What an area is for before it gets a kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    Plain,
+    Entrance,
+    Core,
+    /// The Ruler encounter (an Event area).
+    Ruler,
+    /// An Event area whose event opens or reveals a gate.
+    EventOpener,
+    /// An Object area holding the Gate Release Device of this edge.
+    Device(usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Open {
+    Event(usize),
+    Device(usize),
+    Sense,
+}
+
+/// Gate kinds and openers for a shape.
+struct Plan {
+    kind: Vec<GateKind>,
+    open: Vec<Option<Open>>,
+    uses: Vec<Option<u32>>,
+    /// One-way loop drawn from `b` to `a`.
+    flip: Vec<bool>,
+    role: Vec<Role>,
+}
+
+impl Plan {
+    fn base(s: &Shape) -> Plan {
+        let mut role = vec![Role::Plain; s.n];
+        role[0] = Role::Entrance;
+        role[s.core()] = Role::Core;
+        role[s.ruler()] = Role::Ruler;
+        let m = s.edges.len();
+        Plan { kind: vec![GateKind::Normal; m], open: vec![None; m], uses: vec![None; m], flip: vec![false; m], role }
+    }
+
+    /// Every gate normal: always solvable.
+    fn plain(s: &Shape) -> Plan {
+        Plan::base(s)
+    }
+
+    fn can_hold_event(&self, node: usize) -> bool {
+        matches!(self.role[node], Role::Plain | Role::EventOpener | Role::Ruler)
+    }
+
+    fn set_event(&mut self, node: usize) {
+        if self.role[node] == Role::Plain {
+            self.role[node] = Role::EventOpener;
+        }
+    }
+
+    fn roll(s: &Shape, dice: &mut Dice) -> Plan {
+        let mut p = Plan::base(s);
+        let m = s.edges.len();
+        let mut forced = vec![false; m];
+        let mut cands: Vec<usize> = Vec::with_capacity(s.n);
+        // Spine gates, from the Entrance down.
+        let mut landing = 0;
+        for i in 0..s.spine - 1 {
+            let e = s.up[i + 1].expect("spine areas after the Entrance have a parent");
+            let r = dice.below(100);
+            let into_core = i + 1 == s.core();
+            let kind = if into_core {
+                match r {
+                    0..45 => GateKind::Closed,
+                    45..60 => GateKind::OneWay,
+                    _ => GateKind::Normal,
+                }
+            } else {
+                match r {
+                    0..18 => GateKind::OneWay,
+                    18..45 => GateKind::Closed,
+                    _ => GateKind::Normal,
+                }
+            };
+            match kind {
+                GateKind::OneWay => {
+                    p.kind[e] = GateKind::OneWay;
+                    landing = i + 1;
+                }
+                GateKind::Closed if into_core => {
+                    p.kind[e] = GateKind::Closed;
+                    p.open[e] = Some(Open::Event(s.ruler()));
+                }
+                GateKind::Closed => {
+                    // A device in a branch hanging between the last landing and this gate.
+                    cands.clear();
+                    cands.extend(
+                        (s.spine..s.n).filter(|&x| p.role[x] == Role::Plain && (landing..=i).contains(&s.attach[x])),
+                    );
+                    let device = !cands.is_empty() && (i == 0 || dice.chance(2, 3));
+                    if device {
+                        let x = *dice.choose(&cands).expect("not empty");
+                        p.role[x] = Role::Device(e);
+                        p.kind[e] = GateKind::Closed;
+                        p.open[e] = Some(Open::Device(x));
+                        // Keep the way from the spine to the device plain.
+                        let mut y = x;
+                        while y >= s.spine {
+                            forced[s.up[y].expect("branch")] = true;
+                            y = s.parent[y].expect("branch");
+                        }
+                    } else if i > 0 && p.can_hold_event(i) {
+                        p.set_event(i);
+                        p.kind[e] = GateKind::Closed;
+                        p.open[e] = Some(Open::Event(i));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Branch gates.
+        for c in s.spine..s.n {
+            let e = s.up[c].expect("branch areas have a parent");
+            if forced[e] {
+                continue;
+            }
+            let par = s.parent[c].expect("branch areas have a parent");
+            match dice.below(100) {
+                0..62 => {}
+                62..77 => {
+                    if p.can_hold_event(par) {
+                        p.set_event(par);
+                        p.kind[e] = GateKind::Closed;
+                        p.open[e] = Some(Open::Event(par));
+                    }
+                }
+                _ => {
+                    p.kind[e] = GateKind::Secret;
+                    let has_event = matches!(p.role[par], Role::EventOpener | Role::Ruler);
+                    let make_event = p.role[par] == Role::Plain && par != 0 && dice.chance(1, 2);
+                    if has_event || make_event {
+                        p.set_event(par);
+                        p.open[e] = Some(Open::Event(par));
+                    } else {
+                        p.open[e] = Some(Open::Sense);
+                    }
+                }
+            }
+        }
+        // Where a party dropped by a one-way or used-up damaged loop can still reach the Core:
+        // the branch path up to the spine is all normal gates, and every closed spine gate below
+        // that point opens with something found below it too.
+        let mut clear = vec![true; s.n];
+        for x in s.spine..s.n {
+            let (par, e) = (s.parent[x].expect("branch"), s.up[x].expect("branch"));
+            clear[x] = clear[par] && p.kind[e] == GateKind::Normal;
+        }
+        let mut spine_ok = vec![true; s.spine];
+        for (m, ok) in spine_ok.iter_mut().enumerate() {
+            *ok = (m..s.spine - 1).all(|j| {
+                let e = s.up[j + 1].expect("spine");
+                match p.open[e] {
+                    Some(Open::Device(x)) => s.attach[x] >= m,
+                    _ => true,
+                }
+            });
+        }
+        let lands = |x: usize| clear[x] && spine_ok[s.attach[x]];
+        // Loop gates.
+        for (e, edge) in s.edges.iter().enumerate() {
+            if edge.tree {
+                continue;
+            }
+            match dice.below(100) {
+                0..35 => {}
+                35..55 => {
+                    p.kind[e] = GateKind::Secret;
+                    let ev = matches!(p.role[edge.a], Role::EventOpener | Role::Ruler) && dice.chance(1, 2);
+                    p.open[e] = Some(if ev { Open::Event(edge.a) } else { Open::Sense });
+                }
+                55..85 => {
+                    p.kind[e] = GateKind::Damaged;
+                    if dice.chance(1, 2) && lands(edge.a) && lands(edge.b) {
+                        p.uses[e] = Some(dice.between(1, 3));
+                    }
+                }
+                _ => {
+                    if lands(edge.b) {
+                        p.kind[e] = GateKind::OneWay;
+                    } else if s.depth[edge.a] == s.depth[edge.b] && lands(edge.a) {
+                        p.kind[e] = GateKind::OneWay;
+                        p.flip[e] = true;
+                    }
+                }
+            }
+        }
+        p
+    }
+}
+
+/// Fortress-wide picks that do not depend on the gate plan.
+struct Common<'t> {
+    ruler: &'t RulerRecord,
+    motive: &'t str,
+    logic: Vec<&'t LogicRecord>,
+    entrance: &'t EntranceRecord,
+    core: &'t CoreRecord,
+    title: &'t str,
+    trailer: &'t str,
+    /// Location index per area id - 1.
+    names: Vec<usize>,
+}
+
+impl<'t> Common<'t> {
+    fn roll(d: &'t Nw3Data, root: &Dice) -> Common<'t> {
+        let mut r = root.child("nw3/ruler");
+        let ruler = r.choose(&d.rulers).expect("validated: rulers");
+        let motive = r.choose(&d.motives).expect("validated: motives").text.as_str();
+        let mut l = root.child("nw3/logic");
+        let count = if l.d6() >= 5 { 2 } else { 1 };
+        let first = l.below(d.logics.len() as u32) as usize;
+        let mut logic = vec![&d.logics[first]];
+        if count == 2 {
+            let second = (first + 1 + l.below(d.logics.len() as u32 - 1) as usize) % d.logics.len();
+            logic.push(&d.logics[second]);
+        }
+        let mut e = root.child("nw3/entrance");
+        let entrance = e.choose(&d.entrances).expect("validated: entrances");
+        let core = e.choose(&d.cores).expect("validated: cores");
+        let mut t = root.child("nw3/title");
+        let title = t.choose(&d.titles).expect("validated: titles").text.as_str();
+        let trailer = t.choose(&d.trailers).expect("validated: trailers").text.as_str();
+        let mut names: Vec<usize> = (0..d.areas.len()).collect();
+        root.child("nw3/names").shuffle(&mut names);
+        Common { ruler, motive, logic, entrance, core, title, trailer, names }
+    }
+}
+
+/// Picks an index from `len` items: a random start, then the first that fits and is unused, else
+/// the first that fits. Marks it used.
+fn pick(dice: &mut Dice, used: &mut [bool], fits: impl Fn(usize) -> bool) -> Option<usize> {
+    let len = used.len();
+    if len == 0 {
+        return None;
+    }
+    let start = dice.below(len as u32) as usize;
+    let found = (0..len)
+        .map(|k| (start + k) % len)
+        .find(|&i| fits(i) && !used[i])
+        .or_else(|| (0..len).map(|k| (start + k) % len).find(|&i| fits(i)))?;
+    used[found] = true;
+    Some(found)
+}
+
+const NUMERALS: [&str; 8] = ["", " II", " III", " IV", " V", " VI", " VII", " VIII"];
+
+/// A title or trailer with `{place}`, `{ruler}` and `{core}` filled in, in one pass.
+fn fill(pattern: &str, place: &str, ruler: &str, core: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 48);
+    let mut rest = pattern;
+    while let Some(i) = rest.find('{') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let (word, len) = if rest.starts_with("{place}") {
+            (place, 7)
+        } else if rest.starts_with("{ruler}") {
+            (ruler, 7)
+        } else if rest.starts_with("{core}") {
+            (core, 6)
+        } else {
+            ("{", 1)
+        };
+        out.push_str(word);
+        rest = &rest[len..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// "nw3/area/ID" without the formatting machinery.
+fn area_stream(buf: &mut String, id: u32) -> &str {
+    buf.clear();
+    buf.push_str("nw3/area/");
+    let mut digits = [0u8; 10];
+    let mut n = id;
+    let mut k = digits.len();
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.extend(digits[k..].iter().map(|&b| char::from(b)));
+    buf
+}
+
+/// Everything fixed for one generation: tables, options, seed, the root stream.
+struct Ctx<'t> {
+    tables: &'t Tables,
+    d: &'t Nw3Data,
+    chart: &'t RollTable,
+    root: Dice,
+    params: FortressParams,
+    seed: u64,
+}
+
+impl<'t> Ctx<'t> {
+    fn new(tables: &'t Tables, params: &FortressParams, seed: u64) -> Result<Ctx<'t>> {
+        Ok(Ctx {
+            tables,
+            d: &tables.nw3,
+            chart: tables.require(AREA_EVENT_TABLE)?,
+            root: Dice::new(seed),
+            params: *params,
+            seed,
+        })
+    }
+}
+
+fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
+    let Ctx { tables, d, chart, ref root, ref params, seed } = *ctx;
+    let (cl, party) = (params.cl, params.party);
+    // Node per id.
+    let mut node_of = vec![0usize; s.n];
+    for (node, &id) in s.id.iter().enumerate() {
+        node_of[id as usize - 1] = node;
+    }
+    // Gates in area ids.
+    let mut gates: Vec<Gate> = s
+        .edges
+        .iter()
+        .enumerate()
+        .map(|(e, edge)| {
+            let (from, to) = if plan.flip[e] { (edge.b, edge.a) } else { (edge.a, edge.b) };
+            let opened_by = plan.open[e].map(|o| match o {
+                Open::Event(x) => Opener::Event(s.id[x]),
+                Open::Device(x) => Opener::Device(s.id[x]),
+                Open::Sense => Opener::DangerSense(DANGER_SENSE),
+            });
+            Gate { from: s.id[from], to: s.id[to], kind: plan.kind[e], opened_by, uses: plan.uses[e] }
+        })
+        .collect();
+    let gate_ref = |e: usize| GateRef { from: gates[e].from, to: gates[e].to };
+    let device_refs: Vec<Option<GateRef>> =
+        (0..s.n).map(|x| if let Role::Device(e) = plan.role[x] { Some(gate_ref(e)) } else { None }).collect();
+
+    // Kinds for areas without a role.
+    let mut kinds = root.child("nw3/kinds");
+    let mut kind_of = vec![AreaKind::Normal; s.n];
+    for &node in &node_of {
+        kind_of[node] = match plan.role[node] {
+            Role::Entrance => AreaKind::Entrance,
+            Role::Core => AreaKind::Core,
+            Role::Ruler | Role::EventOpener => AreaKind::Event,
+            Role::Device(_) => AreaKind::Object,
+            Role::Plain => {
+                let k = kinds.weighted(&d.area_kinds, |k| k.weight).map_or(RandomKind::Normal, |k| k.kind);
+                match k {
+                    RandomKind::Normal => AreaKind::Normal,
+                    RandomKind::Object => AreaKind::Object,
+                    RandomKind::Trap => AreaKind::Trap,
+                    RandomKind::Event => AreaKind::Event,
+                    RandomKind::Enemy => AreaKind::Enemy,
+                }
+            }
+        };
+    }
+
+    let mut used_traps = vec![false; d.traps.len()];
+    let mut used_events = vec![false; d.events.len()];
+    let mut used_enemies = vec![false; d.enemies.len()];
+    let mut used_objects = vec![false; d.objects.len()];
+    let release = d.objects.iter().position(|o| o.release).expect("validated: a release device");
+    let ruler = common.ruler;
+    let mut areas: Vec<Area> = Vec::with_capacity(s.n);
+    let mut stream = String::with_capacity(16);
+    for (pos, &node) in node_of.iter().enumerate() {
+        let id = pos as u32 + 1;
+        let loc_slot = pos % common.names.len();
+        let loc = &d.areas[common.names[loc_slot]];
+        let round = pos / common.names.len();
+        let name = if round == 0 {
+            loc.name.clone()
+        } else {
+            format!("{}{}", loc.name, NUMERALS[round.min(NUMERALS.len() - 1)])
+        };
+        let kind = kind_of[node];
+        let mut dice = root.child(area_stream(&mut stream, id));
+        let mut area = Area {
+            id,
+            name,
+            kind,
+            appearance_difficulty: 0,
+            optional: false,
+            description: loc.description.clone(),
+            event: None,
+            trap: None,
+            enemies: Vec::new(),
+            objects: Vec::new(),
+        };
+        let chart_event = |dice: &mut Dice| -> Option<Event> {
+            let roll = dice.nd6(2);
+            let row = chart_row(chart, roll)?;
+            let (name, text) = split_chart(row.result.as_deref()?);
+            Some(Event {
+                kind: EventKind::Chart,
+                roll: Some(roll),
+                name: name.to_string(),
+                text: text.to_string(),
+                judge: None,
+                difficulty: None,
+            })
+        };
+        let enemy_group = |dice: &mut Dice, used: &mut [bool]| -> Option<EnemyGroup> {
+            let i = pick(dice, used, |i| d.enemies[i].cl.contains(cl))?;
+            let r = &d.enemies[i];
+            Some(EnemyGroup {
+                name: r.name.clone(),
+                members: r
+                    .members
+                    .iter()
+                    .map(|m| Enemy {
+                        name: m.name.clone(),
+                        rank: m.rank,
+                        count: m.count.resolve(party),
+                        spd: m.spd,
+                        initiative: m.spd + 7,
+                    })
+                    .collect(),
+            })
+        };
+        let object = |i: usize, opens: Option<GateRef>| Object {
+            name: d.objects[i].name.clone(),
+            effect: d.objects[i].effect.clone(),
+            opens,
+        };
+        match kind {
+            AreaKind::Entrance => {}
+            AreaKind::Normal => area.event = chart_event(&mut dice),
+            AreaKind::Object => {
+                if let Some(r) = device_refs[node] {
+                    area.objects.push(object(release, Some(r)));
+                    if dice.chance(1, 3)
+                        && let Some(i) = pick(&mut dice, &mut used_objects, |i| !d.objects[i].release)
+                    {
+                        area.objects.push(object(i, None));
+                    }
+                } else if let Some(i) = pick(&mut dice, &mut used_objects, |i| !d.objects[i].release) {
+                    area.objects.push(object(i, None));
+                }
+                area.event = chart_event(&mut dice);
+            }
+            AreaKind::Trap => {
+                if let Some(i) = pick(&mut dice, &mut used_traps, |_| true) {
+                    let t = &d.traps[i];
+                    area.trap = Some(Trap {
+                        name: t.name.clone(),
+                        detection: d.value(cl, t.detection).unwrap_or(0),
+                        removal: d.value(cl, t.removal).unwrap_or(0),
+                        effect: Nw3Data::trap_effect(t, cl),
+                    });
+                }
+            }
+            AreaKind::Event if plan.role[node] == Role::Ruler => {
+                area.event = Some(Event {
+                    kind: EventKind::Ruler,
+                    roll: None,
+                    name: ruler.name.clone(),
+                    text: ruler.encounter.clone(),
+                    judge: None,
+                    difficulty: None,
+                });
+            }
+            AreaKind::Event => {
+                if let Some(i) = pick(&mut dice, &mut used_events, |_| true) {
+                    let r = &d.events[i];
+                    area.event = Some(Event {
+                        kind: EventKind::Scenario,
+                        roll: None,
+                        name: r.name.clone(),
+                        text: r.text.clone(),
+                        judge: Some(r.judge.clone()),
+                        difficulty: d.value(cl, r.offset),
+                    });
+                }
+            }
+            AreaKind::Enemy => area.enemies.extend(enemy_group(&mut dice, &mut used_enemies)),
+            AreaKind::Core => {
+                area.enemies.extend(enemy_group(&mut dice, &mut used_enemies));
+                if dice.chance(1, 3)
+                    && let Some(i) = pick(&mut dice, &mut used_objects, |i| !d.objects[i].release)
+                {
+                    area.objects.push(object(i, None));
+                }
+            }
+        }
+        areas.push(area);
+    }
+
+    gates.sort_by_key(|g| (g.from, g.to));
+    let place = areas[0].name.clone();
+    let mut f = Fortress {
+        system: System::Nw3,
+        seed,
+        generator: Generator {
+            name: env!("CARGO_PKG_NAME").into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            tables: tables.version.clone(),
+        },
+        params: *params,
+        party: Party { size: party, cl },
+        title: fill(common.title, &place, &ruler.name, &common.core.name),
+        trailer: fill(common.trailer, &place, &ruler.name, &common.core.name),
+        ruler: Ruler {
+            name: ruler.name.clone(),
+            title: ruler.title.clone(),
+            description: ruler.description.clone(),
+            motive: common.motive.to_string(),
+            spd: ruler.spd,
+            initiative: ruler.spd + 7,
+            area: s.id[s.ruler()],
+        },
+        logic: common.logic.iter().map(|l| Logic { name: l.name.clone(), effect: l.effect.clone() }).collect(),
+        entrance_condition: EntranceCondition { kind: common.entrance.kind, text: common.entrance.text.clone() },
+        core: Core { name: common.core.name.clone(), description: common.core.description.clone() },
+        areas,
+        gates,
+    };
+    derive_paths(&mut f);
+    f
+}
+
+/// Fills in what follows from the graph: appearance difficulties and optional areas, with the
+/// same reachability code `check` uses.
+pub fn derive_paths(f: &mut Fortress) {
+    let Some(net) = Net::new(f) else { return };
+    let Some(e) = f.areas.iter().position(|a| a.kind == AreaKind::Entrance) else { return };
+    let dist = net.distances(e);
+    let sure = net.reach(e, 0, GUARANTEED);
+    let maybe = net.reach(e, 0, OPTIMISTIC);
+    for (i, a) in f.areas.iter_mut().enumerate() {
+        if let Some(d) = dist[i] {
+            a.appearance_difficulty = 8 + 2 * d;
+        }
+        a.optional = a.kind != AreaKind::Core && !has(sure, i) && has(maybe, i);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tables() -> Tables {
+        Tables::embedded().expect("embedded tables")
+    }
+
+    #[test]
+    fn helpers_fill_patterns_and_name_streams() {
+        assert_eq!(fill("{place} and {ruler} at the {core}{", "P", "R", "C"), "P and R at the C{");
+        assert_eq!(fill("no placeholders", "P", "R", "C"), "no placeholders");
+        let mut buf = String::new();
+        assert_eq!(area_stream(&mut buf, 7), "nw3/area/7");
+        assert_eq!(area_stream(&mut buf, 40), "nw3/area/40");
+        assert_eq!(area_stream(&mut buf, 0), "nw3/area/0");
+    }
+
+    #[test]
+    fn tables_without_nw3_content_are_an_error() {
+        let t = Tables::from_files("my-tables".into(), &[("t.toml".into(), String::new())]).unwrap();
+        let e = generate(&t, &FortressParams::default(), 1).unwrap_err().to_string();
+        assert_eq!(e, "`my-tables`: holds no NW3 fortress content (`[nw3]` sections)");
+    }
+
+    #[test]
+    fn out_of_range_options_name_the_option() {
+        let p = FortressParams { areas: 41, ..Default::default() };
+        assert_eq!(p.validate().unwrap_err().to_string(), "option `--areas`: must be 3 to 40, got 41");
+        let p = FortressParams { party: 0, ..Default::default() };
+        assert_eq!(p.validate().unwrap_err().to_string(), "option `--party`: must be 1 to 8, got 0");
+        let p = FortressParams { cl: 21, ..Default::default() };
+        assert_eq!(p.validate().unwrap_err().to_string(), "option `--cl`: must be 1 to 20, got 21");
+        assert!(FortressParams::default().validate().is_ok());
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_fortress() {
+        let t = tables();
+        let p = FortressParams::default();
+        let a = generate(&t, &p, 42).unwrap();
+        let b = generate(&t, &p, 42).unwrap();
+        assert_eq!(a, b);
+        assert_ne!(a, generate(&t, &p, 43).unwrap());
+    }
+
+    #[test]
+    fn a_fortress_has_the_asked_areas_one_entrance_and_one_core_deepest() {
+        let t = tables();
+        for areas in [3, 4, 5, 10, 25, 40] {
+            for seed in 0..20 {
+                let f = generate(&t, &FortressParams { areas, ..Default::default() }, seed).unwrap();
+                assert_eq!(f.areas.len(), areas as usize);
+                assert_eq!(f.areas[0].kind, AreaKind::Entrance);
+                let core = f.areas.last().unwrap();
+                assert_eq!(core.kind, AreaKind::Core);
+                let deepest = f.areas.iter().map(|a| a.appearance_difficulty).max().unwrap();
+                assert_eq!(core.appearance_difficulty, deepest, "seed {seed} areas {areas}");
+                assert!(core.appearance_difficulty >= 12, "the Core sits at least two gates in");
+            }
+        }
+    }
+
+    #[test]
+    fn larger_fortresses_branch_and_loop() {
+        let t = tables();
+        let mut loops = 0;
+        for seed in 0..50 {
+            let f = generate(&t, &FortressParams { areas: 12, ..Default::default() }, seed).unwrap();
+            // a tree has n - 1 gates; more means loops
+            loops += usize::from(f.gates.len() > f.areas.len() - 1);
+            let mut degree = vec![0; f.areas.len() + 1];
+            for g in &f.gates {
+                degree[g.from as usize] += 1;
+                degree[g.to as usize] += 1;
+            }
+            assert!(degree.iter().any(|&d| d >= 3), "seed {seed}: no branch");
+        }
+        assert!(loops > 40, "only {loops} of 50 fortresses have a loop");
+    }
+
+    #[test]
+    fn every_gate_kind_and_area_kind_appears() {
+        let t = tables();
+        let mut gate_kinds = std::collections::BTreeSet::new();
+        let mut area_kinds = std::collections::BTreeSet::new();
+        let mut optional = 0;
+        let mut devices = 0;
+        for seed in 0..100 {
+            let f = generate(&t, &FortressParams::default(), seed).unwrap();
+            gate_kinds.extend(f.gates.iter().map(|g| g.kind));
+            area_kinds.extend(f.areas.iter().map(|a| a.kind));
+            optional += f.areas.iter().filter(|a| a.optional).count();
+            devices += f.gates.iter().filter(|g| matches!(g.opened_by, Some(Opener::Device(_)))).count();
+        }
+        assert_eq!(gate_kinds.len(), 5, "{gate_kinds:?}");
+        assert_eq!(area_kinds.len(), 7, "{area_kinds:?}");
+        assert!(optional > 0 && devices > 10, "optional {optional}, devices {devices}");
+    }
+
+    #[test]
+    fn the_first_gate_plan_passes_the_check_in_300_fortresses() {
+        let t = tables();
+        let mut retries = 0;
+        for seed in 0..300u64 {
+            let params = FortressParams { areas: 3 + (seed % 38) as u32, party: 4, cl: 1 + (seed % 20) as u32 };
+            let ctx = Ctx::new(&t, &params, seed).unwrap();
+            let shape = Shape::build(&mut ctx.root.child("nw3/graph"), params.areas as usize);
+            let common = Common::roll(&t.nw3, &ctx.root);
+            let plan = Plan::roll(&shape, &mut ctx.root.child("nw3/gates"));
+            let f = assemble(&ctx, &shape, &plan, &common);
+            let v = check(&f, &t);
+            if !v.is_empty() {
+                retries += 1;
+                eprintln!("seed {seed}: {v:?}");
+            }
+        }
+        assert_eq!(retries, 0, "the first gate plan failed {retries} times in 300");
+    }
+}

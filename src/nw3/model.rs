@@ -1,0 +1,316 @@
+//! The Fortress scenario: the JSON contract between generate, check and render.
+//!
+//! Field names are stable (tests and other tools read them); every struct denies unknown fields,
+//! so a typo in a hand-edited file is an error naming the field. Areas and gates are referred to
+//! by area id; a gate is named "gate FROM-TO" in messages.
+
+use serde::{Deserialize, Serialize};
+
+use crate::nw3::generate::FortressParams;
+use crate::tables::nw3::{EntranceKind, Rank};
+
+/// The game system tag; always `"nw3"` for a Fortress.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum System {
+    Nw3,
+}
+
+/// A generated (or hand-edited) Night Wizard 3rd Fortress for a Dive.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fortress {
+    pub system: System,
+    pub seed: u64,
+    pub generator: Generator,
+    pub params: FortressParams,
+    pub party: Party,
+    pub title: String,
+    /// The handout's trailer line.
+    pub trailer: String,
+    pub ruler: Ruler,
+    /// The Lunar Casket Logics in force (one or two).
+    pub logic: Vec<Logic>,
+    pub entrance_condition: EntranceCondition,
+    /// What the Fortress Core looks like (it stands in the Core area).
+    pub core: Core,
+    /// In id order; ids are 1..=n for generated fortresses (Entrance 1, Core n).
+    pub areas: Vec<Area>,
+    /// Sorted by (from, to).
+    pub gates: Vec<Gate>,
+}
+
+/// Which program and tables made it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Generator {
+    pub name: String,
+    pub version: String,
+    /// The tables version (digest of every table file).
+    pub tables: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Party {
+    pub size: u32,
+    /// Character level.
+    pub cl: u32,
+}
+
+/// The Emulator who raised the Casket; met in an Event area (`area`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ruler {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub motive: String,
+    pub spd: u32,
+    /// Any Seven: SPD + 7.
+    pub initiative: u32,
+    /// The area of the Ruler encounter.
+    pub area: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Logic {
+    pub name: String,
+    pub effect: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntranceCondition {
+    pub kind: EntranceKind,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Core {
+    pub name: String,
+    pub description: String,
+}
+
+/// The kinds of area on an Area Map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AreaKind {
+    Entrance,
+    Normal,
+    Object,
+    Trap,
+    Event,
+    Enemy,
+    Core,
+}
+
+impl AreaKind {
+    /// How the book names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            AreaKind::Entrance => "Entrance Area",
+            AreaKind::Normal => "Normal Area",
+            AreaKind::Object => "Object Area",
+            AreaKind::Trap => "Trap Area",
+            AreaKind::Event => "Event Area",
+            AreaKind::Enemy => "Enemy Area",
+            AreaKind::Core => "Fortress Core Area",
+        }
+    }
+}
+
+/// One area (a scene) of the fortress.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Area {
+    pub id: u32,
+    pub name: String,
+    pub kind: AreaKind,
+    /// 8 + 2 per gate on the fewest-gates path from the Entrance.
+    pub appearance_difficulty: u32,
+    /// Reached only through a secret gate that a Danger Sense judge must find: not needed to win.
+    #[serde(default)]
+    pub optional: bool,
+    pub description: String,
+    #[serde(default)]
+    pub event: Option<Event>,
+    #[serde(default)]
+    pub trap: Option<Trap>,
+    #[serde(default)]
+    pub enemies: Vec<EnemyGroup>,
+    #[serde(default)]
+    pub objects: Vec<Object>,
+}
+
+/// Where an area's event comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// A roll on the 2D6 Area Event Chart (Normal and Object areas).
+    Chart,
+    /// An Event area's scenario event; clearing it may open or reveal gates.
+    Scenario,
+    /// The Ruler encounter (an Event area).
+    Ruler,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Event {
+    pub kind: EventKind,
+    /// The 2D6 result, for chart events.
+    #[serde(default)]
+    pub roll: Option<u32>,
+    pub name: String,
+    pub text: String,
+    /// The judge that clears a scenario event.
+    #[serde(default)]
+    pub judge: Option<String>,
+    #[serde(default)]
+    pub difficulty: Option<u32>,
+}
+
+/// A Trap area's trap, with values for the party's character level.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Trap {
+    pub name: String,
+    /// Detection Value: difficulty of the Perception judge (Trap Identification).
+    pub detection: u32,
+    /// Removal Value: difficulty of the Finesse judge; Danger Sense difficulty equals it.
+    pub removal: u32,
+    pub effect: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnemyGroup {
+    pub name: String,
+    pub members: Vec<Enemy>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Enemy {
+    pub name: String,
+    pub rank: Rank,
+    pub count: u32,
+    pub spd: u32,
+    /// Any Seven: SPD + 7.
+    pub initiative: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Object {
+    pub name: String,
+    pub effect: String,
+    /// For a Gate Release Device: the closed gate it opens.
+    #[serde(default)]
+    pub opens: Option<GateRef>,
+}
+
+/// A gate named by its two areas.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GateRef {
+    pub from: u32,
+    pub to: u32,
+}
+
+/// The kinds of gate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GateKind {
+    /// Passable both ways.
+    Normal,
+    /// Passable from `from` to `to` only.
+    OneWay,
+    /// Hidden until revealed by an event or a Danger Sense judge (`opened_by`).
+    Secret,
+    /// Shut until an event is cleared or a Gate Release Device is worked (`opened_by`).
+    Closed,
+    /// Broken: unusable (`uses` null) or usable `uses` times in all.
+    Damaged,
+}
+
+impl GateKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            GateKind::Normal => "Gate",
+            GateKind::OneWay => "One-Way Gate",
+            GateKind::Secret => "Secret Gate",
+            GateKind::Closed => "Closed Gate",
+            GateKind::Damaged => "Damaged Gate",
+        }
+    }
+}
+
+/// What opens a closed gate or reveals a secret one. JSON: `{"event": 4}`, `{"device": 6}`,
+/// `{"danger_sense": 15}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Opener {
+    /// Clearing the event of this area.
+    Event(u32),
+    /// Working the Gate Release Device in this area.
+    Device(u32),
+    /// A Danger Sense judge of this difficulty (15 by the rules), for secret gates.
+    DangerSense(u32),
+}
+
+/// A gate between two areas.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gate {
+    pub from: u32,
+    pub to: u32,
+    pub kind: GateKind,
+    #[serde(default)]
+    pub opened_by: Option<Opener>,
+    /// Damaged gates: how many passes are left (null: unusable).
+    #[serde(default)]
+    pub uses: Option<u32>,
+}
+
+impl Gate {
+    /// "3-7": how messages name the gate.
+    pub fn label(&self) -> String {
+        format!("{}-{}", self.from, self.to)
+    }
+
+    pub fn gate_ref(&self) -> GateRef {
+        GateRef { from: self.from, to: self.to }
+    }
+}
+
+impl Fortress {
+    pub fn area(&self, id: u32) -> Option<&Area> {
+        self.areas.iter().find(|a| a.id == id)
+    }
+
+    /// The Entrance area (the first one, if a hand-edited file has several).
+    pub fn entrance(&self) -> Option<&Area> {
+        self.areas.iter().find(|a| a.kind == AreaKind::Entrance)
+    }
+
+    /// The Fortress Core area (the first one, if a hand-edited file has several).
+    pub fn core_area(&self) -> Option<&Area> {
+        self.areas.iter().find(|a| a.kind == AreaKind::Core)
+    }
+
+    /// Parses a fortress from JSON; field errors name the field and line.
+    pub fn from_json(text: &str) -> serde_json::Result<Fortress> {
+        serde_json::from_str(text)
+    }
+
+    /// Pretty JSON with a final newline (the `.json` artifact).
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).expect("a fortress always serializes");
+        s.push('\n');
+        s
+    }
+}

@@ -1,0 +1,1 @@
+//! NW3 fortress area maps as SVG (being written).

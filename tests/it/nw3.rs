@@ -1,0 +1,676 @@
+//! The NW3 Fortress generator and `check`, as rules: every generated fortress is solvable and
+//! passes the check (confirmed by an independent walk over every state the party can be in), and
+//! each hand-made broken fortress fails with the rule it breaks.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::OnceLock;
+
+use dungeonsmith::nw3::generate::derive_paths;
+use dungeonsmith::nw3::{
+    Area, AreaKind, Event, EventKind, Fortress, FortressParams, Gate, GateKind, GateRef, Object, Opener, Trap, check,
+    generate, layout,
+};
+use dungeonsmith::tables::Tables;
+use proptest::prelude::*;
+
+fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| Tables::embedded().expect("embedded tables load"))
+}
+
+fn rules(f: &Fortress) -> Vec<&'static str> {
+    check(f, tables()).into_iter().map(|v| v.rule).collect()
+}
+
+// ------------------------------------------------------------------------------------------------
+// An independent oracle: explore every state (area, areas visited that open gates, uses left on
+// damaged gates, Danger Sense gates found) the party can reach, and demand that the Core stays
+// reachable from each one. Danger Sense gates may be found (the party can end up behind them, and
+// a found gate stays usable) but the Core must be reached from the Entrance without them, and from
+// any state without finding new ones.
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct State {
+    at: u32,
+    /// Opener areas visited (bit per area id).
+    keys: u64,
+    /// Uses left on each damaged gate, four bits each.
+    uses: u64,
+    /// Danger Sense gates found so far (bit per gate index), usable both ways from then on.
+    found: u64,
+}
+
+fn moves(f: &Fortress, openers: u64, s: &State, sense: bool) -> Vec<State> {
+    let mut out = Vec::new();
+    let mut damaged = 0;
+    for (gi, g) in f.gates.iter().enumerate() {
+        let di = damaged;
+        if g.kind == GateKind::Damaged {
+            damaged += 1;
+        }
+        let open = match g.kind {
+            GateKind::Normal | GateKind::OneWay => true,
+            GateKind::Closed | GateKind::Secret => match g.opened_by {
+                Some(Opener::Event(a) | Opener::Device(a)) => s.keys >> a & 1 == 1,
+                Some(Opener::DangerSense(_)) => sense || s.found >> gi & 1 == 1,
+                None => false,
+            },
+            GateKind::Damaged => s.uses >> (4 * di) & 15 > 0,
+        };
+        if !open {
+            continue;
+        }
+        let mut targets = Vec::new();
+        if g.from == s.at {
+            targets.push(g.to);
+        }
+        if g.to == s.at && g.kind != GateKind::OneWay {
+            targets.push(g.from);
+        }
+        for t in targets {
+            let mut n = *s;
+            n.at = t;
+            n.keys |= openers & (1 << t);
+            if g.kind == GateKind::Damaged {
+                n.uses -= 1 << (4 * di);
+            }
+            if matches!(g.opened_by, Some(Opener::DangerSense(_))) {
+                n.found |= 1 << gi;
+            }
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// (the Core is reachable from the Entrance without Danger Sense, no reachable state is a dead end)
+fn oracle(f: &Fortress) -> (bool, bool) {
+    let entrance = f.entrance().unwrap().id;
+    let core = f.core_area().unwrap().id;
+    let openers: u64 = f
+        .gates
+        .iter()
+        .filter_map(|g| match g.opened_by {
+            Some(Opener::Event(a) | Opener::Device(a)) => Some(1u64 << a),
+            _ => None,
+        })
+        .fold(0, |m, b| m | b);
+    let uses = f
+        .gates
+        .iter()
+        .filter(|g| g.kind == GateKind::Damaged)
+        .enumerate()
+        .fold(0u64, |m, (i, g)| m | u64::from(g.uses.unwrap_or(0).min(15)) << (4 * i));
+    let start = State { at: entrance, keys: openers & (1 << entrance), uses, found: 0 };
+    // Every state reachable with `sense`, with the moves open from it without new Danger Sense finds.
+    let explore = |sense: bool| {
+        let mut seen: BTreeMap<State, Vec<State>> = BTreeMap::new();
+        let mut queue = VecDeque::from([start]);
+        while let Some(s) = queue.pop_front() {
+            if seen.contains_key(&s) {
+                continue;
+            }
+            queue.extend(moves(f, openers, &s, sense).into_iter().filter(|n| !seen.contains_key(n)));
+            seen.insert(s, moves(f, openers, &s, false));
+        }
+        seen
+    };
+    let solvable = explore(false).keys().any(|s| s.at == core);
+    // Backwards: the states from which the Core can be reached without new Danger Sense finds.
+    let all = explore(true);
+    let mut good: BTreeSet<State> = all.keys().filter(|s| s.at == core).copied().collect();
+    loop {
+        let before = good.len();
+        for (s, next) in &all {
+            if !good.contains(s) && next.iter().any(|n| good.contains(n)) {
+                good.insert(*s);
+            }
+        }
+        if good.len() == before {
+            break;
+        }
+    }
+    (solvable, all.keys().all(|s| good.contains(s)))
+}
+
+// ------------------------------------------------------------------------------------------------
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn every_fortress_is_solvable_and_passes_the_check(
+        seed in any::<u64>(), areas in 3u32..=40, party in 1u32..=8, cl in 1u32..=20,
+    ) {
+        let params = FortressParams { party, cl, areas };
+        let f = generate(tables(), &params, seed).expect("generates");
+        let v = check(&f, tables());
+        prop_assert!(v.is_empty(), "seed {} {:?}: {:?}", seed, params, v);
+        prop_assert_eq!(f.areas.len(), areas as usize);
+        prop_assert_eq!(f.params, params);
+        prop_assert_eq!((f.party.size, f.party.cl), (party, cl));
+        let core = f.core_area().unwrap();
+        prop_assert!(!core.optional);
+        prop_assert!(f.areas.iter().all(|a| a.appearance_difficulty <= core.appearance_difficulty));
+        for a in &f.areas {
+            if let Some(t) = &a.trap {
+                let band = tables().nw3.band(cl).unwrap();
+                prop_assert!((band.low..=band.high).contains(&t.detection));
+                prop_assert!((band.low..=band.high).contains(&t.removal));
+            }
+            for m in a.enemies.iter().flat_map(|g| &g.members) {
+                prop_assert_eq!(m.initiative, m.spd + 7);
+            }
+        }
+    }
+
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn small_fortresses_satisfy_an_independent_walk_over_every_state(
+        seed in any::<u64>(), areas in 3u32..=20, cl in 1u32..=20,
+    ) {
+        let f = generate(tables(), &FortressParams { party: 4, cl, areas }, seed).expect("generates");
+        let (solvable, no_dead_end) = oracle(&f);
+        prop_assert!(solvable, "seed {}: the Core cannot be reached", seed);
+        prop_assert!(no_dead_end, "seed {}: some reachable state cannot reach the Core", seed);
+    }
+
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    #[test]
+    fn json_round_trips_and_still_passes(seed in any::<u64>(), areas in 3u32..=40) {
+        let f = generate(tables(), &FortressParams { areas, ..FortressParams::default() }, seed).expect("generates");
+        let text = f.to_json();
+        let back = Fortress::from_json(&text).expect("parses");
+        prop_assert_eq!(&back, &f);
+        prop_assert!(check(&back, tables()).is_empty());
+        prop_assert_eq!(back.to_json(), text);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// Hand edits can break anything; `check`, `layout` and `derive_paths` still never panic.
+    #[test]
+    fn check_and_layout_survive_arbitrary_edits(
+        seed in any::<u64>(), areas in 3u32..=40, edits in prop::collection::vec((0u8..13, any::<u32>(), any::<u32>()), 0..12),
+    ) {
+        let mut f = generate(tables(), &FortressParams { areas, ..FortressParams::default() }, seed).expect("generates");
+        let gate_kinds = [GateKind::Normal, GateKind::OneWay, GateKind::Secret, GateKind::Closed, GateKind::Damaged];
+        let area_kinds = [E, N, O, AreaKind::Trap, V, AreaKind::Enemy, C];
+        for (op, at, v) in edits {
+            let (g, a) = (at as usize % f.gates.len().max(1), at as usize % f.areas.len().max(1));
+            let id = v % 45;
+            match op {
+                0 if !f.gates.is_empty() => f.gates[g].kind = gate_kinds[v as usize % 5],
+                1 if !f.gates.is_empty() => {
+                    f.gates[g].opened_by = [None, Some(Opener::Event(id)), Some(Opener::Device(id)), Some(Opener::DangerSense(v % 20))][v as usize % 4]
+                }
+                2 if !f.gates.is_empty() => f.gates[g].uses = if v % 2 == 0 { None } else { Some(v % 4) },
+                3 if !f.gates.is_empty() => f.gates[g].from = id,
+                4 if !f.gates.is_empty() => f.gates[g].to = id,
+                5 if !f.areas.is_empty() => f.areas[a].kind = area_kinds[v as usize % 7],
+                6 if !f.areas.is_empty() => f.areas[a].id = id,
+                7 if !f.areas.is_empty() => f.areas[a].optional = !f.areas[a].optional,
+                8 if !f.gates.is_empty() => { f.gates.remove(g); }
+                9 if !f.areas.is_empty() => { f.areas.remove(a); }
+                10 if !f.areas.is_empty() => f.areas[a].event = None,
+                11 if !f.areas.is_empty() => f.areas[a].objects.clear(),
+                12 => { f.params.cl = v % 25; f.ruler.spd = v; }
+                _ => {}
+            }
+        }
+        let _ = check(&f, tables());
+        let l = layout(&f);
+        prop_assert_eq!(l.nodes.len(), f.areas.len());
+        derive_paths(&mut f);
+    }
+}
+
+#[test]
+fn the_oracle_catches_a_dead_end() {
+    // It must be able to fail, or the property above proves nothing.
+    let f = hand(
+        &[AreaKind::Entrance, AreaKind::Event, AreaKind::Core, AreaKind::Normal],
+        &[normal(1, 2), normal(2, 3), gate(1, 4, GateKind::OneWay, None, None)],
+    );
+    assert_eq!(oracle(&f), (true, false));
+}
+
+#[test]
+fn seeds_reproduce_and_options_change_the_fortress() {
+    let p = FortressParams::default();
+    let a = generate(tables(), &p, 99).unwrap();
+    assert_eq!(a.to_json(), generate(tables(), &p, 99).unwrap().to_json());
+    let more = generate(tables(), &FortressParams { areas: 11, ..p }, 99).unwrap();
+    assert_eq!(more.areas.len(), 11);
+    let stronger = generate(tables(), &FortressParams { cl: 15, ..p }, 99).unwrap();
+    // Same shape and picks, harder values.
+    assert_eq!(stronger.gates, a.gates);
+    for (x, y) in a.areas.iter().zip(&stronger.areas) {
+        if let (Some(t), Some(u)) = (&x.trap, &y.trap) {
+            assert_eq!(t.name, u.name);
+            assert!(u.detection >= 21 && u.removal >= 21, "expert band at CL 15");
+        }
+    }
+}
+
+#[test]
+fn out_of_range_options_are_errors_naming_the_option() {
+    for (p, option) in [
+        (FortressParams { areas: 2, ..Default::default() }, "--areas"),
+        (FortressParams { areas: 41, ..Default::default() }, "--areas"),
+        (FortressParams { party: 9, ..Default::default() }, "--party"),
+        (FortressParams { cl: 0, ..Default::default() }, "--cl"),
+    ] {
+        let e = generate(tables(), &p, 1).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("option `{option}`")), "{e}");
+    }
+}
+
+// ------------------------------------------------------------------------------------------------
+// Hand-made fortresses.
+
+fn gate(from: u32, to: u32, kind: GateKind, opened_by: Option<Opener>, uses: Option<u32>) -> Gate {
+    Gate { from, to, kind, opened_by, uses }
+}
+
+fn normal(from: u32, to: u32) -> Gate {
+    gate(from, to, GateKind::Normal, None, None)
+}
+
+/// A fortress with these area kinds (ids 1..), these gates, derived appearance and optional
+/// flags, and valid content: the first Event area is the Ruler's, later ones hold "Sealed Memory";
+/// Object areas hold a release device for every closed gate that names them, or a Prana Spring.
+fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
+    let t = tables();
+    let mut f = generate(t, &FortressParams { areas: 3, ..Default::default() }, 1).unwrap();
+    let cl = f.params.cl;
+    let mut ruler = None;
+    f.areas = kinds
+        .iter()
+        .enumerate()
+        .map(|(i, &kind)| {
+            let id = i as u32 + 1;
+            let mut a = Area {
+                id,
+                name: format!("Area {id}"),
+                kind,
+                appearance_difficulty: 0,
+                optional: false,
+                description: "A hand-made test area.".into(),
+                event: None,
+                trap: None,
+                enemies: vec![],
+                objects: vec![],
+            };
+            match kind {
+                AreaKind::Event if ruler.is_none() => {
+                    ruler = Some(id);
+                    a.event = Some(Event {
+                        kind: EventKind::Ruler,
+                        roll: None,
+                        name: f.ruler.name.clone(),
+                        text: "The Ruler waits.".into(),
+                        judge: None,
+                        difficulty: None,
+                    });
+                }
+                AreaKind::Event => {
+                    let r = t.nw3.event("Sealed Memory").unwrap();
+                    a.event = Some(Event {
+                        kind: EventKind::Scenario,
+                        roll: None,
+                        name: r.name.clone(),
+                        text: r.text.clone(),
+                        judge: Some(r.judge.clone()),
+                        difficulty: t.nw3.value(cl, r.offset),
+                    });
+                }
+                AreaKind::Object => {
+                    for g in gates.iter().filter(|g| g.opened_by == Some(Opener::Device(id))) {
+                        a.objects.push(Object {
+                            name: "Gate Release Device".into(),
+                            effect: "Opens a gate.".into(),
+                            opens: Some(GateRef { from: g.from, to: g.to }),
+                        });
+                    }
+                    if a.objects.is_empty() {
+                        a.objects.push(Object { name: "Prana Spring".into(), effect: "Prana.".into(), opens: None });
+                    }
+                }
+                AreaKind::Trap => {
+                    let r = t.nw3.trap("Glass Rain").unwrap();
+                    a.trap = Some(Trap {
+                        name: r.name.clone(),
+                        detection: t.nw3.value(cl, r.detection).unwrap(),
+                        removal: t.nw3.value(cl, r.removal).unwrap(),
+                        effect: "Glass falls.".into(),
+                    });
+                }
+                _ => {}
+            }
+            a
+        })
+        .collect();
+    f.ruler.area = ruler.expect("hand-made fortresses have an Event area for the Ruler");
+    f.params.areas = kinds.len() as u32;
+    f.gates = gates.to_vec();
+    derive_paths(&mut f);
+    f
+}
+
+use AreaKind::{Core as C, Entrance as E, Event as V, Normal as N, Object as O};
+
+#[test]
+fn a_hand_made_solvable_fortress_passes() {
+    let f = hand(
+        &[E, N, O, V, C],
+        &[
+            normal(1, 2),
+            normal(1, 3),
+            gate(2, 4, GateKind::Closed, Some(Opener::Device(3)), None),
+            gate(4, 5, GateKind::OneWay, None, None),
+        ],
+    );
+    assert_eq!(check(&f, tables()), vec![]);
+    assert_eq!(oracle(&f), (true, true));
+}
+
+#[test]
+fn a_core_behind_a_one_way_gate_the_wrong_way_is_unreachable() {
+    let f = hand(&[E, V, C], &[normal(1, 2), gate(3, 2, GateKind::OneWay, None, None)]);
+    let v = check(&f, tables());
+    assert_eq!(rules(&f), vec!["solve.core-unreachable"], "{v:?}");
+    assert_eq!(v[0].place, "area 3");
+    assert_eq!(
+        v[0].message,
+        "the Fortress Core (area 3) cannot be reached from the Entrance (area 1) with what the party can find on the way"
+    );
+}
+
+#[test]
+fn a_one_way_gate_into_a_dead_end_strands_the_party() {
+    let f = hand(&[E, V, C, N], &[normal(1, 2), normal(2, 3), gate(1, 4, GateKind::OneWay, None, None)]);
+    let v = check(&f, tables());
+    assert_eq!(rules(&f), vec!["gate.one-way.strands"], "{v:?}");
+    assert_eq!(v[0].place, "gate 1-4");
+    assert_eq!(
+        v[0].message,
+        "one-way gate 1-4 leaves the party in area 4, from which the Fortress Core (area 3) cannot be reached"
+    );
+}
+
+#[test]
+fn a_one_way_gate_past_a_device_left_behind_strands_the_party() {
+    // 1 -> 2 one-way, but the device for the gate 2-4 stands in area 3, back beside the Entrance.
+    let f = hand(
+        &[E, N, O, V, C],
+        &[
+            gate(1, 2, GateKind::OneWay, None, None),
+            normal(1, 3),
+            gate(2, 4, GateKind::Closed, Some(Opener::Device(3)), None),
+            normal(4, 5),
+        ],
+    );
+    assert_eq!(rules(&f), vec!["gate.one-way.strands"]);
+    assert_eq!(oracle(&f), (true, false));
+}
+
+#[test]
+fn a_release_device_behind_its_own_gate_fails() {
+    // 2-3 is closed and its device is in area 4, which lies beyond 3.
+    let f = hand(
+        &[E, N, N, O, V, C],
+        &[
+            normal(1, 2),
+            gate(2, 3, GateKind::Closed, Some(Opener::Device(4)), None),
+            normal(3, 4),
+            normal(3, 5),
+            normal(5, 6),
+        ],
+    );
+    let v = check(&f, tables());
+    let behind: Vec<_> = v.iter().filter(|v| v.rule == "gate.closed.release-behind-gate").collect();
+    assert_eq!(behind.len(), 1, "{v:?}");
+    assert_eq!(behind[0].place, "gate 2-3");
+    assert_eq!(
+        behind[0].message,
+        "closed gate 2-3 opens with the Gate Release Device in area 4, which cannot be reached without passing the gate itself"
+    );
+    assert!(rules(&f).contains(&"solve.core-unreachable"));
+    assert!(rules(&f).contains(&"area.unreachable"));
+}
+
+#[test]
+fn a_closed_gate_needs_an_opener_in_another_area() {
+    let f =
+        hand(&[E, O, V, C], &[normal(1, 2), gate(2, 3, GateKind::Closed, Some(Opener::Device(2)), None), normal(3, 4)]);
+    assert!(rules(&f).contains(&"gate.closed.opener"), "{:?}", rules(&f));
+    let f = hand(&[E, N, V, C], &[normal(1, 2), gate(2, 3, GateKind::Closed, None, None), normal(3, 4)]);
+    assert!(rules(&f).contains(&"gate.closed.opener"));
+    assert!(rules(&f).contains(&"solve.core-unreachable"));
+    // An event opener must be an Event area.
+    let f =
+        hand(&[E, N, V, C], &[normal(1, 2), gate(2, 3, GateKind::Closed, Some(Opener::Event(2)), None), normal(3, 4)]);
+    assert!(rules(&f).contains(&"gate.closed.opener"));
+}
+
+#[test]
+fn a_closed_gate_opened_by_the_ruler_event_is_fine() {
+    let f = hand(&[E, V, C], &[normal(1, 2), gate(2, 3, GateKind::Closed, Some(Opener::Event(2)), None)]);
+    assert_eq!(check(&f, tables()), vec![]);
+}
+
+#[test]
+fn areas_behind_a_danger_sense_gate_must_be_marked_optional() {
+    let gates = [normal(1, 2), normal(2, 3), gate(1, 4, GateKind::Secret, Some(Opener::DangerSense(15)), None)];
+    let mut f = hand(&[E, V, C, N], &gates);
+    assert!(f.areas[3].optional, "derive_paths marks it");
+    assert_eq!(check(&f, tables()), vec![]);
+    f.areas[3].optional = false;
+    let v = check(&f, tables());
+    assert_eq!(rules(&f), vec!["area.optional"]);
+    assert_eq!(v[0].message, "area 4 is reached only through a secret gate found by Danger Sense; mark it optional");
+    f.areas[3].optional = true;
+    f.areas[1].optional = true;
+    assert_eq!(rules(&f), vec!["area.optional"]);
+}
+
+#[test]
+fn a_core_only_behind_a_danger_sense_gate_is_not_solvable() {
+    let f = hand(&[E, V, C], &[normal(1, 2), gate(2, 3, GateKind::Secret, Some(Opener::DangerSense(15)), None)]);
+    let v = check(&f, tables());
+    assert_eq!(rules(&f), vec!["solve.core-unreachable"]);
+    assert!(v[0].message.ends_with("only through a secret gate that a Danger Sense judge must find"), "{v:?}");
+}
+
+#[test]
+fn a_secret_gate_is_revealed_by_its_own_areas_event_or_danger_sense_15() {
+    // Revealed by the event of area 4, one of its own areas: fine, and not optional.
+    let ok = hand(
+        &[E, V, C, V, N],
+        &[normal(1, 2), normal(2, 3), normal(1, 4), gate(4, 5, GateKind::Secret, Some(Opener::Event(4)), None)],
+    );
+    assert_eq!(check(&ok, tables()), vec![]);
+    assert!(!ok.areas[4].optional);
+    // Revealed by an event elsewhere, by a device, by the wrong difficulty, or by nothing.
+    for opener in [Some(Opener::Event(2)), Some(Opener::Device(1)), Some(Opener::DangerSense(12)), None] {
+        let f = hand(
+            &[E, V, C, V, N],
+            &[normal(1, 2), normal(2, 3), normal(1, 4), gate(4, 5, GateKind::Secret, opener, None)],
+        );
+        assert!(rules(&f).contains(&"gate.secret.reveal"), "{opener:?}: {:?}", rules(&f));
+    }
+}
+
+#[test]
+fn damaged_gates_have_uses_and_must_not_strand() {
+    // Unusable: the area beyond can't be reached.
+    let f = hand(&[E, V, C, N], &[normal(1, 2), normal(2, 3), gate(1, 4, GateKind::Damaged, None, None)]);
+    assert_eq!(rules(&f), vec!["area.unreachable"]);
+    let f = hand(&[E, V, C, N], &[normal(1, 2), normal(2, 3), gate(1, 4, GateKind::Damaged, None, Some(0))]);
+    assert!(rules(&f).contains(&"gate.damaged.uses"));
+    // One use into a dead end: the way back may be spent.
+    let f = hand(&[E, V, C, N], &[normal(1, 2), normal(2, 3), gate(1, 4, GateKind::Damaged, None, Some(1))]);
+    let v = check(&f, tables());
+    assert_eq!(rules(&f), vec!["gate.damaged.strands"], "{v:?}");
+    assert_eq!(
+        v[0].message,
+        "after its last use, damaged gate 1-4 leaves the party in area 4, from which the Fortress Core (area 3) cannot be reached"
+    );
+    // A damaged loop beside a normal route is fine.
+    let f =
+        hand(&[E, V, N, C], &[normal(1, 2), normal(1, 3), gate(2, 3, GateKind::Damaged, None, Some(2)), normal(2, 4)]);
+    assert_eq!(check(&f, tables()), vec![]);
+    assert_eq!(oracle(&f), (true, true));
+}
+
+#[test]
+fn structure_is_checked_first() {
+    let mut f = hand(&[E, V, C], &[normal(1, 2), normal(2, 3)]);
+    f.areas[1].kind = AreaKind::Entrance;
+    assert!(rules(&f).contains(&"fortress.entrance"));
+    let mut f = hand(&[E, V, C], &[normal(1, 2), normal(2, 3)]);
+    f.areas[2].kind = AreaKind::Normal;
+    assert!(rules(&f).contains(&"fortress.core"));
+    let f = hand(&[E, V, C], &[normal(1, 2), normal(2, 3), normal(3, 9), normal(2, 1)]);
+    let r = rules(&f);
+    assert!(r.contains(&"gate.endpoint") && r.contains(&"gate.duplicate"), "{r:?}");
+    let mut f = hand(&[E, V, C], &[normal(1, 2), normal(2, 3)]);
+    f.areas[1].id = 1;
+    assert!(rules(&f).contains(&"area.id.duplicate"));
+    let mut f = hand(&[E, V, C], &[normal(1, 2), normal(2, 3)]);
+    f.params.areas = 5;
+    f.params.cl = 30;
+    let r = rules(&f);
+    assert!(r.contains(&"params.mismatch") && r.contains(&"params.range"), "{r:?}");
+}
+
+#[test]
+fn content_must_match_the_tables_and_the_level() {
+    let base = generate(tables(), &FortressParams { areas: 20, ..Default::default() }, 5).unwrap();
+    let trap_area = base.areas.iter().position(|a| a.trap.is_some()).expect("a trap area");
+    let enemy_area = base.areas.iter().position(|a| !a.enemies.is_empty()).expect("an enemy area");
+
+    let mut f = base.clone();
+    f.areas[trap_area].trap.as_mut().unwrap().detection += 1;
+    let v = check(&f, tables());
+    assert_eq!(v.iter().map(|v| v.rule).collect::<Vec<_>>(), vec!["trap.values"]);
+    assert_eq!(v[0].place, format!("area {}", f.areas[trap_area].id));
+    assert!(v[0].message.contains("ordinary band"), "{}", v[0].message);
+
+    let mut f = base.clone();
+    f.areas[trap_area].trap.as_mut().unwrap().name = "Banana Peel".into();
+    assert_eq!(rules(&f), vec!["trap.unknown"]);
+
+    let mut f = base.clone();
+    f.areas[enemy_area].enemies[0].members[0].initiative += 1;
+    assert_eq!(rules(&f), vec!["enemy.initiative"]);
+
+    let mut f = base.clone();
+    f.areas[enemy_area].enemies[0].members[0].count += 5;
+    assert_eq!(rules(&f), vec!["enemy.members"]);
+
+    let mut f = base.clone();
+    f.areas[trap_area].trap = None;
+    assert_eq!(rules(&f), vec!["area.content"]);
+
+    let mut f = base.clone();
+    f.logic.clear();
+    assert_eq!(rules(&f), vec!["logic.count"]);
+
+    let mut f = base.clone();
+    f.ruler.initiative = 0;
+    assert_eq!(rules(&f), vec!["ruler.initiative"]);
+
+    let mut f = base.clone();
+    f.core.name = "Plastic Heart".into();
+    assert_eq!(rules(&f), vec!["core.unknown"]);
+}
+
+#[test]
+fn a_hand_edited_json_with_a_typo_is_refused() {
+    let f = generate(tables(), &FortressParams::default(), 3).unwrap();
+    let text = f.to_json().replacen("\"appearance_difficulty\"", "\"appearence_difficulty\"", 1);
+    let e = Fortress::from_json(&text).unwrap_err().to_string();
+    assert!(e.contains("appearence_difficulty"), "{e}");
+}
+
+// ------------------------------------------------------------------------------------------------
+// Appearance difficulty on known graphs: 8 + 2 per gate on the fewest-gates path.
+
+fn appearances(f: &Fortress) -> Vec<u32> {
+    f.areas.iter().map(|a| a.appearance_difficulty).collect()
+}
+
+#[test]
+fn appearance_difficulty_counts_the_fewest_gates() {
+    // A chain.
+    let f = hand(&[E, N, V, C], &[normal(1, 2), normal(2, 3), normal(3, 4)]);
+    assert_eq!(appearances(&f), vec![8, 10, 12, 14]);
+    // A shortcut takes the fewer gates.
+    let f = hand(&[E, N, N, V, C], &[normal(1, 2), normal(2, 3), normal(3, 4), normal(1, 4), normal(4, 5)]);
+    assert_eq!(appearances(&f), vec![8, 10, 12, 10, 12]);
+    // A one-way gate counts only forwards; an unusable damaged gate not at all; a closed or
+    // secret gate counts once opened.
+    let f = hand(
+        &[E, N, N, V, C],
+        &[
+            normal(1, 2),
+            gate(3, 1, GateKind::OneWay, None, None),
+            normal(2, 3),
+            gate(1, 4, GateKind::Damaged, None, None),
+            normal(3, 4),
+            gate(2, 5, GateKind::Closed, Some(Opener::Event(4)), None),
+        ],
+    );
+    assert_eq!(appearances(&f), vec![8, 10, 12, 14, 12]);
+    assert_eq!(check(&f, tables()), vec![]);
+    // The check recomputes it: a wrong value names the area and the expected value.
+    let mut g = f.clone();
+    g.areas[3].appearance_difficulty = 10;
+    let v = check(&g, tables());
+    assert_eq!(v.len(), 1);
+    assert_eq!((v[0].place.as_str(), v[0].rule), ("area 4", "area.appearance"));
+    assert_eq!(v[0].message, "area 4 has appearance difficulty 10, expected 14 (8 + 2 x 3 gates from the Entrance)");
+}
+
+// ------------------------------------------------------------------------------------------------
+// Golden output.
+
+/// The JSON with the program and tables versions blanked, so the snapshot changes only when the
+/// fortress does.
+fn golden(f: &Fortress) -> String {
+    let mut g = f.clone();
+    g.generator.version = "[version]".into();
+    g.generator.tables = "[tables]".into();
+    g.to_json()
+}
+
+#[test]
+fn golden_fortress_seed_7_default_options() {
+    let f = generate(tables(), &FortressParams::default(), 7).unwrap();
+    insta::assert_snapshot!("nw3_seed_7_json", golden(&f));
+    let l = layout(&f);
+    let text: String = l
+        .nodes
+        .iter()
+        .map(|p| format!("area {:>2}: layer {} slot {} at ({}, {})\n", p.id, p.layer, p.slot, p.x, p.y))
+        .collect();
+    insta::assert_snapshot!("nw3_seed_7_layout", format!("{} layers, {} wide\n{text}", l.layers, l.width));
+}
+
+#[test]
+fn golden_fortress_seed_1234_forty_areas_high_level() {
+    let f = generate(tables(), &FortressParams { party: 6, cl: 14, areas: 40 }, 1234).unwrap();
+    insta::assert_snapshot!("nw3_seed_1234_40_areas_cl_14_json", golden(&f));
+}
