@@ -236,7 +236,7 @@ fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome 
     match &cli.command {
         Command::Tables { action } => tables_command(&tables()?, action, stdout, stderr),
         Command::Myk(args) => myk_command(&tables()?, args, stdout, stderr),
-        Command::Fortress(_) => Err(Error::NotImplemented { what: "`fortress`" }.into()),
+        Command::Fortress(args) => fortress_command(&tables()?, args, stdout, stderr),
         Command::Check(args) => check_command(&tables()?, args, stdout),
         Command::Render(args) => render_command(&tables()?, args, stdout, stderr),
     }
@@ -312,6 +312,36 @@ fn write_myk(s: &crate::myk::Scenario, tables: &Tables, o: &OutputArgs, out: &mu
     Ok(0)
 }
 
+/// Renders a Fortress in every chosen format and writes the files; one line per file.
+fn write_fortress(f: &crate::nw3::Fortress, tables: &Tables, o: &OutputArgs, out: &mut dyn Write) -> Outcome {
+    let templates = Templates::load(o.templates.as_deref())?;
+    let formats = o.formats();
+    let opts = render::RenderOptions { formats: &formats, paper: o.paper(), templates: &templates };
+    let artifacts = render::render_fortress(f, tables, &opts, &render::area_map::fortress_map)?;
+    for path in write_all(&o.out, &artifacts)? {
+        writeln!(out, "{}", path.display())?;
+    }
+    Ok(0)
+}
+
+fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    let params = crate::nw3::FortressParams { party: args.party, cl: args.cl, areas: args.areas };
+    params.validate()?;
+    Templates::load(args.output.templates.as_deref())?;
+    let seed = pick_seed(args.seed, err);
+    let fortress = crate::nw3::generate(tables, &params, seed)?;
+    let code = write_fortress(&fortress, tables, &args.output, out)?;
+    writeln!(
+        err,
+        "{} (seed {seed}): {} areas, {} gates, ruler {}",
+        fortress.title,
+        fortress.areas.len(),
+        fortress.gates.len(),
+        fortress.ruler.name
+    )?;
+    Ok(code)
+}
+
 fn myk_command(tables: &Tables, args: &MykArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let params = args.params()?;
     // Templates are read before any work, so a bad --templates folder fails fast.
@@ -347,6 +377,22 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
             crate::myk::generate::normalize(&mut s);
             write_myk(&s, tables, &args.output, out)
         }
+        Some("nw3") => {
+            let f: crate::nw3::Fortress = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
+            let violations = crate::nw3::check(&f, tables);
+            for v in &violations {
+                writeln!(err, "{v}")?;
+            }
+            if !violations.is_empty() && !args.force {
+                writeln!(
+                    err,
+                    "{file}: {} violation(s); nothing written (use --force to render anyway)",
+                    violations.len()
+                )?;
+                return Ok(1);
+            }
+            write_fortress(&f, tables, &args.output, out)
+        }
         Some(other) => {
             Err(Error::Scenario { file, message: format!("unknown system `{other}` (expected `myk` or `nw3`)") }.into())
         }
@@ -378,6 +424,10 @@ fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outc
         Some("myk") => {
             let s: crate::myk::Scenario = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
             crate::myk::check(&s, tables)
+        }
+        Some("nw3") => {
+            let f: crate::nw3::Fortress = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
+            crate::nw3::check(&f, tables)
         }
         Some(other) => {
             return Err(Error::Scenario {

@@ -2,6 +2,7 @@
 //! touches the disk; `output` writes.
 
 pub mod area_map;
+pub mod fortress_view;
 pub mod sheet;
 pub mod summary;
 
@@ -116,4 +117,37 @@ fn strip_prolog(svg: &str) -> String {
         Some(i) => svg[i..].to_string(),
         None => svg.to_string(),
     }
+}
+
+/// Every chosen format of a Fortress, as files in memory, in a fixed order.
+pub fn render_fortress(
+    f: &crate::nw3::model::Fortress,
+    tables: &Tables,
+    opts: &RenderOptions,
+    map: &dyn Fn(&crate::nw3::model::Fortress, &Tables, Paper, Copy) -> String,
+) -> Result<Vec<Artifact>> {
+    let seed = f.seed;
+    let mut out = Vec::new();
+    let wants = |x: Format| opts.formats.contains(&x);
+    if wants(Format::Json) {
+        out.push(Artifact::new(format!("fortress-{seed}.json"), json(f)?));
+    }
+    let svg = if wants(Format::Svg) || wants(Format::Html) {
+        (map(f, tables, opts.paper, Copy::Gm), map(f, tables, opts.paper, Copy::Players))
+    } else {
+        (String::new(), String::new())
+    };
+    if wants(Format::Svg) {
+        out.push(Artifact::new(format!("fortress-{seed}.svg"), svg.0.clone()));
+        out.push(Artifact::new(format!("fortress-{seed}-players.svg"), svg.1.clone()));
+    }
+    if wants(Format::Md) {
+        let v = fortress_view::fortress_view(f, opts.paper, (String::new(), String::new()));
+        out.push(Artifact::new(format!("fortress-{seed}.md"), opts.templates.render("fortress.md", &v)?));
+    }
+    if wants(Format::Html) {
+        let v = fortress_view::fortress_view(f, opts.paper, (strip_prolog(&svg.0), strip_prolog(&svg.1)));
+        out.push(Artifact::new(format!("fortress-{seed}.html"), opts.templates.render("fortress.html", &v)?));
+    }
+    Ok(out)
 }

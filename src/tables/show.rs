@@ -79,5 +79,8 @@ pub fn show(tables: &Tables, name: &str) -> Result<String> {
         let _ = writeln!(s, "{} — weak point, level adjustment -{}\n{}", w.name, w.adjustment, w.summary);
         return Ok(s);
     }
+    if let Some(text) = tables.nw3.describe(name) {
+        return Ok(text);
+    }
     Err(Error::UnknownTable { name: name.to_string() })
 }

@@ -186,3 +186,63 @@ fn a_closed_pipe_is_not_an_error() {
     assert_eq!(code, 0);
     assert!(err.is_empty());
 }
+
+#[test]
+fn fortress_writes_every_format_checks_clean_and_renders_back_identically() {
+    let a = temp("fortress-a");
+    let b = temp("fortress-b");
+    let (code, out, err) =
+        run(&["fortress", "--seed", "7", "--areas", "14", "--cl", "6", "--out", a.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let names: Vec<String> =
+        out.lines().map(|l| PathBuf::from(l).file_name().unwrap().to_string_lossy().into()).collect();
+    assert_eq!(
+        names,
+        ["fortress-7.json", "fortress-7.svg", "fortress-7-players.svg", "fortress-7.md", "fortress-7.html"]
+    );
+    let json = a.join("fortress-7.json");
+    let (code, out, _) = run(&["check", json.to_str().unwrap()]);
+    assert_eq!((code, out.trim_end().ends_with("every rule and limit holds")), (0, true), "{out}");
+    let (code, _, err) = run(&["render", json.to_str().unwrap(), "--out", b.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    for f in ["fortress-7.json", "fortress-7.md", "fortress-7.html", "fortress-7.svg"] {
+        assert_eq!(read(a.join(f)), read(b.join(f)), "{f} differs after render");
+    }
+    let md = read(a.join("fortress-7.md"));
+    for part in
+        ["## The Ruler", "## Lunar Casket Logic in force", "Entrance condition", "## Climax", "Appearance difficulty 8"]
+    {
+        assert!(md.contains(part), "{part} missing from the fortress text");
+    }
+    std::fs::remove_dir_all(&a).ok();
+    std::fs::remove_dir_all(&b).ok();
+}
+
+#[test]
+fn an_unsolvable_fortress_is_refused_by_check_and_render() {
+    let d = temp("fortress-bad");
+    assert_eq!(run(&["fortress", "--seed", "3", "--format", "json", "--out", d.to_str().unwrap()]).0, 0);
+    let path = d.join("fortress-3.json");
+    let mut f: serde_json::Value = serde_json::from_str(&read(path.clone())).unwrap();
+    // Cut every gate into the Core: it can no longer be reached.
+    let core = f["areas"].as_array().unwrap().iter().find(|a| a["kind"] == "core").unwrap()["id"].clone();
+    f["gates"].as_array_mut().unwrap().retain(|g| g["from"] != core && g["to"] != core);
+    std::fs::write(&path, serde_json::to_string_pretty(&f).unwrap()).unwrap();
+    let (code, out, _) = run(&["check", path.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("solve.core-unreachable"), "{out}");
+    let (code, _, err) = run(&["render", path.to_str().unwrap(), "--out", d.join("out").to_str().unwrap()]);
+    assert_eq!(code, 1);
+    assert!(err.contains("--force"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn fortress_options_out_of_range_are_one_line_errors() {
+    for (opt, val) in [("--areas", "2"), ("--areas", "41"), ("--party", "9"), ("--cl", "0")] {
+        let (code, out, err) = run(&["fortress", opt, val, "--out", "/nonexistent/never-written"]);
+        assert_eq!((code, out.as_str()), (2, ""), "{opt} {val}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(opt), "{err}");
+    }
+}

@@ -1,0 +1,217 @@
+//! The NW3 Fortress as the templates see it: areas in map order (Entrance first, Core last), each
+//! with its scene, judges and gates spelled out.
+
+use serde::Serialize;
+
+use crate::nw3::model::{AreaKind, EventKind, Fortress, GateKind, Opener};
+
+#[derive(Serialize)]
+pub struct FortressView {
+    pub title: String,
+    pub seed: u64,
+    pub program: String,
+    pub tables_version: String,
+    pub command: String,
+    pub paper: String,
+    pub width_mm: f64,
+    pub height_mm: f64,
+    pub party: String,
+    pub trailer: String,
+    pub ruler: RulerView,
+    pub logic: Vec<crate::nw3::model::Logic>,
+    pub entrance_condition: String,
+    pub core: crate::nw3::model::Core,
+    pub judges: Vec<(String, String)>,
+    pub areas: Vec<AreaView>,
+    pub climax: String,
+    pub svg: String,
+    pub players_svg: String,
+    pub svg_file: String,
+    pub players_svg_file: String,
+}
+
+#[derive(Serialize)]
+pub struct RulerView {
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub motive: String,
+    pub initiative: String,
+    pub area: u32,
+}
+
+#[derive(Serialize)]
+pub struct AreaView {
+    pub id: u32,
+    pub name: String,
+    pub kind: String,
+    pub appearance: u32,
+    pub optional: bool,
+    pub description: String,
+    pub event: Option<String>,
+    pub event_judge: Option<String>,
+    pub trap: Option<String>,
+    pub trap_judges: Option<String>,
+    pub enemies: Vec<String>,
+    pub objects: Vec<String>,
+    pub gates: Vec<String>,
+}
+
+/// The command line that regenerates this fortress.
+pub fn command(f: &Fortress, paper: crate::render::Paper) -> String {
+    let p = &f.params;
+    let paper = if paper == crate::render::Paper::Letter { " --paper letter" } else { "" };
+    format!("dungeonsmith fortress --seed {} --party {} --cl {} --areas {}{paper}", f.seed, p.party, p.cl, p.areas)
+}
+
+fn opener(o: &Opener) -> String {
+    match o {
+        Opener::Event(a) => format!("clearing the event in area {a}"),
+        Opener::Device(a) => format!("the Gate Release Device in area {a}"),
+        Opener::DangerSense(d) => format!("a Danger Sense judge of {d}"),
+    }
+}
+
+fn gate_text(f: &Fortress, here: u32, g: &crate::nw3::model::Gate) -> Option<String> {
+    let other = if g.from == here {
+        g.to
+    } else if g.to == here {
+        g.from
+    } else {
+        return None;
+    };
+    let name = f.area(other).map(|a| a.name.as_str()).unwrap_or("?");
+    let how = match g.kind {
+        GateKind::Normal => String::new(),
+        GateKind::OneWay if g.from == here => " — one-way, out only".into(),
+        GateKind::OneWay => " — one-way, in only (cannot be used from here)".into(),
+        GateKind::Secret => {
+            let by = g.opened_by.as_ref().map(opener).unwrap_or_else(|| "a Danger Sense judge of 15".into());
+            format!(" — secret: found by {by}")
+        }
+        GateKind::Closed => {
+            let by = g.opened_by.as_ref().map(opener).unwrap_or_else(|| "nothing known".into());
+            format!(" — closed: opened by {by}")
+        }
+        GateKind::Damaged => match g.uses {
+            Some(n) => format!(" — damaged: {n} more pass{}", if n == 1 { "" } else { "es" }),
+            None => " — damaged: unusable".into(),
+        },
+    };
+    Some(format!("to area {other} ({name}){how}"))
+}
+
+/// Builds the view; `svg` is the (GM, players) map for inlining in HTML.
+pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, String)) -> FortressView {
+    let cl = f.party.cl;
+    // Areas in the order a party meets them: by appearance difficulty (gates from the Entrance), then id.
+    let mut order: Vec<&crate::nw3::model::Area> = f.areas.iter().collect();
+    order.sort_by_key(|a| (a.kind == AreaKind::Core, a.appearance_difficulty, a.id));
+    let areas = order
+        .iter()
+        .map(|a| AreaView {
+            id: a.id,
+            name: a.name.clone(),
+            kind: a.kind.label().into(),
+            appearance: a.appearance_difficulty,
+            optional: a.optional,
+            description: a.description.clone(),
+            event: a.event.as_ref().map(|e| {
+                let tag = match e.kind {
+                    EventKind::Chart => e.roll.map_or("Event".to_string(), |r| format!("Event (2D6 = {r})")),
+                    EventKind::Scenario => "Scenario event".into(),
+                    EventKind::Ruler => "The Ruler".into(),
+                };
+                format!("{tag} — {}: {}", e.name, e.text)
+            }),
+            event_judge: a.event.as_ref().and_then(|e| match (&e.judge, e.difficulty) {
+                (Some(j), Some(d)) => Some(format!("{j} judge, difficulty {d}")),
+                (Some(j), None) => Some(format!("{j} judge")),
+                _ => None,
+            }),
+            trap: a.trap.as_ref().map(|t| format!("{}: {}", t.name, t.effect)),
+            trap_judges: a.trap.as_ref().map(|t| {
+                format!(
+                    "Detection Value {} (Perception judge); Removal Value {} (Finesse judge; Danger Sense at {})",
+                    t.detection, t.removal, t.removal
+                )
+            }),
+            enemies: a
+                .enemies
+                .iter()
+                .map(|g| {
+                    let members: Vec<String> = g
+                        .members
+                        .iter()
+                        .map(|m| {
+                            format!(
+                                "{} ×{} ({}, SPD {}, initiative {})",
+                                m.name,
+                                m.count,
+                                m.rank.label(),
+                                m.spd,
+                                m.initiative
+                            )
+                        })
+                        .collect();
+                    format!("{}: {}", g.name, members.join("; "))
+                })
+                .collect(),
+            objects: a
+                .objects
+                .iter()
+                .map(|o| match o.opens {
+                    Some(g) => format!("{}: {} (opens the gate {}-{})", o.name, o.effect, g.from, g.to),
+                    None => format!("{}: {}", o.name, o.effect),
+                })
+                .collect(),
+            gates: f.gates.iter().filter_map(|g| gate_text(f, a.id, g)).collect(),
+        })
+        .collect();
+    let core_area = f.core_area().map_or(0, |a| a.id);
+    FortressView {
+        title: f.title.clone(),
+        seed: f.seed,
+        program: format!("{} {}", f.generator.name, f.generator.version),
+        tables_version: f.generator.tables.clone(),
+        command: command(f, paper),
+        paper: paper.label().into(),
+        width_mm: paper.size_mm().0,
+        height_mm: paper.size_mm().1,
+        party: format!("{} characters of CL {cl}", f.party.size),
+        trailer: f.trailer.clone(),
+        ruler: RulerView {
+            name: f.ruler.name.clone(),
+            title: f.ruler.title.clone(),
+            description: f.ruler.description.clone(),
+            motive: f.ruler.motive.clone(),
+            initiative: format!("SPD {}; initiative by Any Seven = {}", f.ruler.spd, f.ruler.initiative),
+            area: f.ruler.area,
+        },
+        logic: f.logic.clone(),
+        entrance_condition: format!("{} — {}", f.entrance_condition.kind.label(), f.entrance_condition.text),
+        core: f.core.clone(),
+        judges: vec![
+            ("Appearance (finding an area)".into(), "8 + 2 per gate from the Entrance (listed per area)".into()),
+            (
+                "Danger Sense (secret gates, avoiding traps)".into(),
+                "15 for secret gates; a trap's Removal Value".into(),
+            ),
+            ("Judges".into(), "2D6 + modifier ≥ difficulty; GM critical on 10, fumble on 5".into()),
+            ("Enemy initiative".into(), "Any Seven: SPD + 7".into()),
+            (
+                "Difficulty bands".into(),
+                "simple 0-9, ordinary 10-12, challenging 13-15, hard 16-20, expert 21-30, master 31+".into(),
+            ),
+        ],
+        areas,
+        climax: format!(
+            "{} ({}) makes its stand in area {}; the {} lies in area {core_area}. Breaking the Core ends the Dive.",
+            f.ruler.name, f.ruler.title, f.ruler.area, f.core.name
+        ),
+        svg: svg.0,
+        players_svg: svg.1,
+        svg_file: format!("fortress-{}.svg", f.seed),
+        players_svg_file: format!("fortress-{}-players.svg", f.seed),
+    }
+}
