@@ -356,59 +356,58 @@ fn myk_command(tables: &Tables, args: &MykArgs, out: &mut dyn Write, err: &mut d
     Ok(code)
 }
 
-fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-    let (text, value) = read_scenario(&args.file)?;
-    let file = args.file.display().to_string();
-    match value.get("system").and_then(|s| s.as_str()) {
-        Some("myk") => {
-            let mut s: crate::myk::Scenario = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
-            let violations = crate::myk::check(&s, tables);
-            for v in &violations {
-                writeln!(err, "{v}")?;
+/// A scenario file of either system, parsed.
+enum Loaded {
+    Myk(Box<crate::myk::Scenario>),
+    Nw3(Box<crate::nw3::Fortress>),
+}
+
+impl Loaded {
+    /// Reads and parses a scenario file; the `system` field says which model it is.
+    fn read(path: &Path) -> Result<Loaded> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::ReadFile { file: file.clone(), reason: e.to_string().to_lowercase() })?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
+        match value.get("system").and_then(|s| s.as_str()) {
+            Some("myk") => Ok(Loaded::Myk(serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?)),
+            Some("nw3") => Ok(Loaded::Nw3(serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?)),
+            Some(other) => {
+                Err(Error::Scenario { file, message: format!("unknown system `{other}` (expected `myk` or `nw3`)") })
             }
-            if !violations.is_empty() && !args.force {
-                writeln!(
-                    err,
-                    "{file}: {} violation(s); nothing written (use --force to render anyway)",
-                    violations.len()
-                )?;
-                return Ok(1);
+            None => {
+                Err(Error::Scenario { file, message: "no `system` field; is this a dungeonsmith scenario?".into() })
             }
-            crate::myk::generate::normalize(&mut s);
-            write_myk(&s, tables, &args.output, out)
         }
-        Some("nw3") => {
-            let f: crate::nw3::Fortress = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
-            let violations = crate::nw3::check(&f, tables);
-            for v in &violations {
-                writeln!(err, "{v}")?;
-            }
-            if !violations.is_empty() && !args.force {
-                writeln!(
-                    err,
-                    "{file}: {} violation(s); nothing written (use --force to render anyway)",
-                    violations.len()
-                )?;
-                return Ok(1);
-            }
-            write_fortress(&f, tables, &args.output, out)
-        }
-        Some(other) => {
-            Err(Error::Scenario { file, message: format!("unknown system `{other}` (expected `myk` or `nw3`)") }.into())
-        }
-        None => {
-            Err(Error::Scenario { file, message: "no `system` field; is this a dungeonsmith scenario?".into() }.into())
+    }
+
+    /// Every rule violation (the generators' own checks).
+    fn check(&self, tables: &Tables) -> Vec<crate::check::Violation> {
+        match self {
+            Loaded::Myk(s) => crate::myk::check(s, tables),
+            Loaded::Nw3(f) => crate::nw3::check(f, tables),
         }
     }
 }
 
-/// Reads a scenario file: its text and which system it is for.
-fn read_scenario(path: &Path) -> Result<(String, serde_json::Value)> {
-    let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Error::ReadFile { file: file.clone(), reason: e.to_string().to_lowercase() })?;
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
-    Ok((text, value))
+fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    let loaded = Loaded::read(&args.file)?;
+    let violations = loaded.check(tables);
+    for v in &violations {
+        writeln!(err, "{v}")?;
+    }
+    if !violations.is_empty() && !args.force {
+        let file = args.file.display();
+        writeln!(err, "{file}: {} violation(s); nothing written (use --force to render anyway)", violations.len())?;
+        return Ok(1);
+    }
+    match loaded {
+        Loaded::Myk(mut s) => {
+            crate::myk::generate::normalize(&mut s);
+            write_myk(&s, tables, &args.output, out)
+        }
+        Loaded::Nw3(f) => write_fortress(&f, tables, &args.output, out),
+    }
 }
 
 fn json_error(file: &str, e: &serde_json::Error) -> Error {
@@ -418,32 +417,8 @@ fn json_error(file: &str, e: &serde_json::Error) -> Error {
 }
 
 fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outcome {
-    let (text, value) = read_scenario(&args.file)?;
-    let file = args.file.display().to_string();
-    let violations = match value.get("system").and_then(|s| s.as_str()) {
-        Some("myk") => {
-            let s: crate::myk::Scenario = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
-            crate::myk::check(&s, tables)
-        }
-        Some("nw3") => {
-            let f: crate::nw3::Fortress = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
-            crate::nw3::check(&f, tables)
-        }
-        Some(other) => {
-            return Err(Error::Scenario {
-                file,
-                message: format!("unknown system `{other}` (expected `myk` or `nw3`)"),
-            }
-            .into());
-        }
-        None => {
-            return Err(Error::Scenario {
-                file,
-                message: "no `system` field; is this a dungeonsmith scenario?".into(),
-            }
-            .into());
-        }
-    };
+    let violations = Loaded::read(&args.file)?.check(tables);
+    let file = args.file.display();
     if violations.is_empty() {
         writeln!(out, "{file}: ok, every rule and limit holds")?;
         return Ok(0);
