@@ -26,6 +26,9 @@ pub enum Error {
     #[error("unknown table `{name}` (`dungeonsmith tables list` shows them all)")]
     UnknownTable { name: String },
 
+    #[error("the tables ({origin}) have no table `{name}`, which {command} needs")]
+    MissingTable { origin: String, name: String, command: &'static str },
+
     #[error("unknown template `{name}`")]
     UnknownTemplate { name: String },
 

@@ -58,6 +58,13 @@ impl MykParams {
 /// Generates a complete, legal scenario. Same tables + params + seed ⇒ the same scenario.
 pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenario> {
     let mut warnings = params.validate()?;
+    // A GM's --tables folder must still hold every table the generator rolls on.
+    if let Some(name) = REQUIRED.iter().find(|n| tables.roll_table(n).is_none()) {
+        return Err(Error::MissingTable { origin: tables.origin.clone(), name: name.to_string(), command: "`myk`" });
+    }
+    if !tables.myk.monsters.iter().any(|m| m.complete()) {
+        return Err(Error::TableFile { file: tables.origin.clone(), message: "holds no complete MYK monster".into() });
+    }
     let root = Dice::new(seed).child("myk");
     let court = limits::court(&params.levels);
     let lim = limits::limits(&court);
@@ -829,6 +836,31 @@ fn link_entrances(maps: &mut [Map], sk: &[Skeleton], d: &mut Dice) {
         maps[i].entrances.push(Entrance { room: to, wall: w2, to: Some(Place { map: a, room: from }) });
     }
 }
+
+/// Every table the MYK generator rolls on.
+const REQUIRED: [&str; 21] = [
+    "myk.names.flair",
+    "myk.names.place",
+    "myk.names.basic",
+    "myk.environment",
+    "myk.traps.classic",
+    "myk.traps.facility",
+    "myk.traps.encounter",
+    "myk.traps.disaster",
+    "myk.traps.movement",
+    "myk.traps.combat",
+    "myk.bases",
+    "myk.encounters.level1",
+    "myk.npc.name",
+    "myk.npc.age",
+    "myk.npc.sex",
+    "myk.frame.role",
+    "myk.frame.introduction",
+    "myk.frame.success",
+    "myk.frame.failure",
+    "myk.frame.puzzle",
+    "myk.npc.personality",
+];
 
 const NUMBERS: [&str; 12] =
     ["One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve"];

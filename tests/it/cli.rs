@@ -85,3 +85,18 @@ fn help_reads_as_a_list_of_commands() {
         assert!(out.contains(&format!("  {cmd}")), "{cmd} missing from help:\n{out}");
     }
 }
+
+#[test]
+fn a_tables_folder_missing_what_myk_needs_says_which_table() {
+    let dir = std::env::temp_dir().join(format!("dungeonsmith-partial-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("only.toml"),
+        "[[roll]]\nname = \"x\"\ntitle = \"X\"\ndice = \"1D6\"\nrows = [{roll = \"1-6\", result = \"a\"}]\n",
+    )
+    .unwrap();
+    let (code, out, err) = run(&["--tables", dir.to_str().unwrap(), "myk", "--seed", "1", "--out", "/nonexistent"]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(err.contains("no table `myk.names.flair`, which `myk` needs"), "{err}");
+}
