@@ -333,7 +333,9 @@ impl Gen<'_> {
             // A monster standing in two positions (vanguard and rearguard) is one group in a room.
             match out.iter_mut().find(|g: &&mut MonsterGroup| g.name == mon.name) {
                 Some(g) => g.count = (g.count + count).min(9),
-                None => out.push(MonsterGroup { name: mon.name.clone(), level: lvl, effective_level: lvl, count, reaction }),
+                None => {
+                    out.push(MonsterGroup { name: mon.name.clone(), level: lvl, effective_level: lvl, count, reaction })
+                }
             }
         }
         out

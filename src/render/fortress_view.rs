@@ -201,7 +201,7 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
             ("Enemy initiative".into(), "Any Seven: SPD + 7".into()),
             (
                 "Difficulty bands".into(),
-                "simple 0-9, ordinary 10-12, challenging 13-15, hard 16-20, expert 21-30, master 31+".into(),
+                "0-9 simple, 10-12 ordinary, 13-15 challenging, 16-20 hard, 21-30 expert, 31+ master".into(),
             ),
         ],
         areas,

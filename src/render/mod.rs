@@ -5,6 +5,7 @@ pub mod area_map;
 pub mod fortress_view;
 pub mod sheet;
 pub mod summary;
+pub mod svgkit;
 
 /// Paper for the printable sheets; sizes in millimetres.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

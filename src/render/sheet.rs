@@ -9,21 +9,18 @@
 //! for, and wider than the Arial/Helvetica fallbacks), every label is fitted to the box it owns
 //! (wrapped, then shortened with an ellipsis), and the layout keeps the boxes apart.
 
-use svg::Document;
-use svg::Node;
-use svg::node::Text as TextContent;
-use svg::node::element::{Circle, Definitions, Element, Group, Line, Path, Pattern, Rectangle, Title};
+use svg::node::element::{Line, Path, Pattern, Rectangle};
 
 use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, RoomId, Scenario, Wall};
+use crate::render::svgkit::{
+    ASCENT, Canvas, DESCENT, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn, icon_trap,
+    mm, snap, txt, width, wrap, wrap_words,
+};
+#[cfg(test)]
+use crate::render::svgkit::{Bbox, Label};
 use crate::render::{Copy, Paper};
 use crate::tables::Tables;
 use crate::tables::myk::Route;
-
-/// The only fonts asked for; no external font or image is referenced.
-const FONT: &str = "DejaVu Sans, Arial, Helvetica, sans-serif";
-const INK: &str = "#000";
-const GREY: &str = "#555";
-const WHITE: &str = "#fff";
 
 /// Page margins and the band around the grid that holds entrances and their labels.
 const MARGIN: f64 = 10.0;
@@ -41,364 +38,14 @@ const LINE_SIZE: f64 = 3.0;
 const SMALL: f64 = 2.6;
 const FOOT: f64 = 2.4;
 
-/// A length on the 0.1 mm grid, written without float noise ("12.3", "-4", "0").
-fn mm(v: f64) -> String {
-    let t = (v * 10.0).round() as i64;
-    let (sign, a) = if t < 0 { ("-", -t) } else { ("", t) };
-    if a % 10 == 0 { format!("{sign}{}", a / 10) } else { format!("{sign}{}.{}", a / 10, a % 10) }
-}
-
-/// Snaps to the 0.1 mm grid, so the layout's numbers are the written ones.
-fn snap(v: f64) -> f64 {
-    (v * 10.0).round() / 10.0
-}
-
-// ---------------------------------------------------------------------------------------------
-// Text measurement: DejaVu Sans advance widths (units of 1/2048 em) for ASCII 32..=126.
-
-#[rustfmt::skip]
-const REGULAR: [u16; 95] = [
-    651, 821, 942, 1716, 1303, 1946, 1597, 563, 799, 799, 1024, 1716, 651, 739, 651, 690, 1303, 1303, 1303,
-    1303, 1303, 1303, 1303, 1303, 1303, 1303, 690, 690, 1716, 1716, 1716, 1087, 2048, 1401, 1405, 1430, 1577,
-    1294, 1178, 1587, 1540, 604, 604, 1343, 1141, 1767, 1532, 1612, 1235, 1612, 1423, 1300, 1251, 1499, 1401,
-    2025, 1403, 1251, 1403, 799, 690, 799, 1716, 1024, 1024, 1255, 1300, 1126, 1300, 1260, 721, 1300, 1298,
-    569, 569, 1186, 569, 1995, 1298, 1253, 1300, 1300, 842, 1067, 803, 1298, 1212, 1675, 1212, 1212, 1075,
-    1303, 690, 1303, 1716,
-];
-#[rustfmt::skip]
-const BOLD: [u16; 95] = [
-    713, 934, 1067, 1716, 1425, 2052, 1786, 627, 936, 936, 1071, 1716, 778, 850, 778, 748, 1425, 1425, 1425,
-    1425, 1425, 1425, 1425, 1425, 1425, 1425, 819, 819, 1716, 1716, 1716, 1188, 2048, 1585, 1561, 1503, 1700,
-    1399, 1399, 1681, 1714, 762, 762, 1587, 1305, 2038, 1714, 1741, 1501, 1741, 1577, 1475, 1397, 1663, 1585,
-    2259, 1579, 1483, 1485, 936, 748, 936, 1716, 1024, 1024, 1382, 1466, 1214, 1466, 1389, 891, 1466, 1458,
-    702, 702, 1362, 702, 2134, 1458, 1407, 1466, 1466, 1010, 1219, 979, 1458, 1335, 1892, 1321, 1335, 1192,
-    1458, 748, 1458, 1716,
-];
-
-/// Advance width of one character in 1/2048 em; anything unknown counts as a full em (wide).
-fn advance(c: char, bold: bool) -> u32 {
-    let table = if bold { &BOLD } else { &REGULAR };
-    match c {
-        ' '..='~' => u32::from(table[c as usize - 32]),
-        '\u{2026}' | '\u{2014}' => 2048,
-        '\u{2192}' | '\u{00d7}' => 1716,
-        '\u{00b7}' => 778,
-        '\u{2013}' => 1024,
-        _ => 2048,
-    }
-}
-
-/// Width in mm of `text` at `size` mm.
-fn width(text: &str, size: f64, bold: bool) -> f64 {
-    text.chars().map(|c| f64::from(advance(c, bold))).sum::<f64>() * size / 2048.0
-}
-
-fn fits(text: &str, max: f64, size: f64, bold: bool) -> bool {
-    width(text, size, bold) <= max
-}
-
-/// `text`, shortened with an ellipsis to fit `max` mm ("" if not even the ellipsis fits).
-fn ellipsize(text: &str, max: f64, size: f64, bold: bool) -> String {
-    if fits(text, max, size, bold) {
-        return text.to_string();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    for n in (0..chars.len()).rev() {
-        let head: String = chars[..n].iter().collect();
-        let cand = format!("{}\u{2026}", head.trim_end());
-        if fits(&cand, max, size, bold) {
-            return cand;
-        }
-    }
-    String::new()
-}
-
-/// Word-wraps `text` into at most `lines` lines of `max` mm; the last line is ellipsized if the
-/// text does not fit. Words longer than a line are broken.
-fn wrap(text: &str, max: f64, size: f64, bold: bool, lines: usize) -> Vec<String> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    wrap_words(&words, max, size, bold, lines)
-}
-
-/// [`wrap`] over given words (a word may hold spaces that must not break, e.g. "(lv 14)").
-fn wrap_words(words: &[&str], max: f64, size: f64, bold: bool, lines: usize) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    for &word in words {
-        let cand = if cur.is_empty() { word.to_string() } else { format!("{cur} {word}") };
-        if fits(&cand, max, size, bold) {
-            cur = cand;
-            continue;
-        }
-        if !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        // Break a word that is longer than a whole line.
-        let mut rest: Vec<char> = word.chars().collect();
-        while !fits(&rest.iter().collect::<String>(), max, size, bold) {
-            let mut n = rest.len().saturating_sub(1).max(1);
-            while n > 1 && !fits(&rest[..n].iter().collect::<String>(), max, size, bold) {
-                n -= 1;
-            }
-            out.push(rest[..n].iter().collect());
-            rest.drain(..n);
-        }
-        cur = rest.into_iter().collect();
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    if out.len() > lines {
-        let tail = out[lines - 1..].join(" ");
-        out.truncate(lines - 1);
-        // Force the ellipsis: the line is cut short even when what is left would fit.
-        let mut last = ellipsize(&tail, max, size, bold);
-        if last == tail {
-            last = ellipsize(&format!("{tail}\u{2026}"), max, size, bold);
-        }
-        out.push(last);
-    }
-    out.retain(|l| !l.is_empty());
-    out
-}
-
-/// The first of `cands` (head, kept tail) that fits, else the last with its head shortened.
-fn fit_line(cands: &[(String, String)], max: f64, size: f64) -> String {
-    for (head, tail) in cands {
-        let s = format!("{head}{tail}");
-        if fits(&s, max, size, false) {
-            return s;
-        }
-    }
-    let (head, tail) = cands.last().cloned().unwrap_or_default();
-    let room = max - width(&tail, size, false);
-    let head = ellipsize(&head, room, size, false);
-    if head.is_empty() {
-        ellipsize(&format!("{}{tail}", cands[0].0), max, size, false)
-    } else {
-        format!("{head}{tail}")
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Labels and the canvas.
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Anchor {
-    Start,
-    Middle,
-    End,
-}
-
-/// Text direction: along the page, or turned to run up (west edge) or down (east edge).
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Turn {
-    None,
-    Up,
-    Down,
-}
-
-/// One line of text at a baseline point, with what is needed to know the box it covers.
-#[derive(Clone, Debug)]
-struct Label {
-    x: f64,
-    y: f64,
-    size: f64,
-    bold: bool,
-    anchor: Anchor,
-    turn: Turn,
-    grey: bool,
-    text: String,
-}
-
-/// An axis-aligned box: left, top, right, bottom (mm).
-#[cfg(test)]
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Bbox {
-    x0: f64,
-    y0: f64,
-    x1: f64,
-    y1: f64,
-}
-
-#[cfg(test)]
-impl Bbox {
-    fn overlaps(&self, o: &Bbox) -> bool {
-        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
-    }
-}
-
-/// DejaVu Sans ascent and descent (0.928 and 0.236 em), rounded up.
-const ASCENT: f64 = 0.95;
-const DESCENT: f64 = 0.25;
-
-impl Label {
-    #[cfg(test)]
-    fn bbox(&self) -> Bbox {
-        let w = width(&self.text, self.size, self.bold);
-        let (u0, u1) = match self.anchor {
-            Anchor::Start => (0.0, w),
-            Anchor::Middle => (-w / 2.0, w / 2.0),
-            Anchor::End => (-w, 0.0),
-        };
-        let (a, d) = (ASCENT * self.size, DESCENT * self.size);
-        match self.turn {
-            Turn::None => Bbox { x0: self.x + u0, y0: self.y - a, x1: self.x + u1, y1: self.y + d },
-            Turn::Up => Bbox { x0: self.x - a, y0: self.y - u1, x1: self.x + d, y1: self.y - u0 },
-            Turn::Down => Bbox { x0: self.x - d, y0: self.y + u0, x1: self.x + a, y1: self.y + u1 },
-        }
-    }
-
-    /// The `<text>` element. A plain element rather than the crate's `Text`, which writes its
-    /// content on lines of its own (`<text>\nA1\n</text>`); the content is still the crate's text
-    /// node, which escapes it.
-    fn node(&self) -> Element {
-        let mut t = Element::new("text");
-        t.assign("x", mm(self.x));
-        t.assign("y", mm(self.y));
-        t.assign("font-size", mm(self.size));
-        if self.bold {
-            t.assign("font-weight", "bold");
-        }
-        match self.anchor {
-            Anchor::Start => {}
-            Anchor::Middle => t.assign("text-anchor", "middle"),
-            Anchor::End => t.assign("text-anchor", "end"),
-        }
-        match self.turn {
-            Turn::None => {}
-            Turn::Up => t.assign("transform", format!("rotate(-90 {} {})", mm(self.x), mm(self.y))),
-            Turn::Down => t.assign("transform", format!("rotate(90 {} {})", mm(self.x), mm(self.y))),
-        }
-        if self.grey {
-            t.assign("fill", GREY);
-        }
-        t.append(TextContent::new(self.text.clone()));
-        t
-    }
-}
-
-/// A stroke: colour, width (mm) and an optional dash pattern.
-#[derive(Clone, Copy)]
-struct Pen(&'static str, f64, Option<&'static str>);
-
-impl Pen {
-    fn on<T: Node>(self, mut n: T) -> T {
-        n.assign("stroke", self.0);
-        n.assign("stroke-width", mm(self.1));
-        if let Some(d) = self.2 {
-            n.assign("stroke-dasharray", d);
-        }
-        n
-    }
-}
-
-/// Shapes (drawn first, in order) and labels (drawn on top).
-struct Canvas {
-    w: f64,
-    h: f64,
-    /// Prefix for ids, unique per sheet so several sheets can be inlined in one HTML page.
-    id: String,
-    shapes: Vec<Box<dyn Node>>,
-    labels: Vec<Label>,
-}
-
-/// Builder for a label; `put` adds it to the canvas.
-struct Txt {
-    label: Label,
-}
-
-impl Txt {
-    fn bold(mut self) -> Txt {
-        self.label.bold = true;
-        self
-    }
-    fn grey(mut self) -> Txt {
-        self.label.grey = true;
-        self
-    }
-    fn middle(mut self) -> Txt {
-        self.label.anchor = Anchor::Middle;
-        self
-    }
-    fn end(mut self) -> Txt {
-        self.label.anchor = Anchor::End;
-        self
-    }
-    fn turn(mut self, t: Turn) -> Txt {
-        self.label.turn = t;
-        self
-    }
-    fn put(self, c: &mut Canvas) {
-        if !self.label.text.is_empty() {
-            c.labels.push(self.label);
-        }
-    }
-}
-
-fn txt(x: f64, y: f64, size: f64, text: impl Into<String>) -> Txt {
-    Txt {
-        label: Label {
-            x: snap(x),
-            y: snap(y),
-            size,
-            bold: false,
-            anchor: Anchor::Start,
-            turn: Turn::None,
-            grey: false,
-            text: text.into(),
-        },
-    }
-}
-
 impl Canvas {
-    fn add(&mut self, n: impl Into<Box<dyn Node>>) {
-        self.shapes.push(n.into());
-    }
-
-    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, pen: Pen) {
-        let l = Line::new().set("x1", mm(x1)).set("y1", mm(y1)).set("x2", mm(x2)).set("y2", mm(y2));
-        self.add(pen.on(l));
-    }
-
-    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, pen: Option<Pen>) {
-        let r =
-            Rectangle::new().set("x", mm(x)).set("y", mm(y)).set("width", mm(w)).set("height", mm(h)).set("fill", fill);
-        match pen {
-            Some(p) => self.add(p.on(r)),
-            None => self.add(r),
-        }
-    }
-
-    /// A closed polygon.
-    fn poly(&mut self, pts: &[(f64, f64)], fill: &str, stroke: Option<(&str, f64)>) {
-        let mut d = String::new();
-        for (i, (x, y)) in pts.iter().enumerate() {
-            d.push_str(if i == 0 { "M" } else { " L" });
-            d.push_str(&format!("{} {}", mm(*x), mm(*y)));
-        }
-        d.push_str(" Z");
-        let mut p = Path::new().set("d", d).set("fill", fill);
-        if let Some((s, w)) = stroke {
-            p = p.set("stroke", s).set("stroke-width", mm(w)).set("stroke-linejoin", "round");
-        }
-        self.add(p);
-    }
-
-    fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, stroke: Option<(&str, f64)>) {
-        let mut c = Circle::new().set("cx", mm(cx)).set("cy", mm(cy)).set("r", mm(r)).set("fill", fill);
-        if let Some((s, w)) = stroke {
-            c = c.set("stroke", s).set("stroke-width", mm(w));
-        }
-        self.add(c);
-    }
-
     fn hatch_id(&self) -> String {
         format!("{}-hatch", self.id)
     }
 
-    fn finish(self, title: &str) -> String {
-        let hatch = Pattern::new()
+    /// The hatch pattern that marks unused rooms.
+    fn hatch(&self) -> Pattern {
+        Pattern::new()
             .set("id", self.hatch_id())
             .set("patternUnits", "userSpaceOnUse")
             .set("width", "2")
@@ -413,59 +60,12 @@ impl Canvas {
                     .set("y2", "2")
                     .set("stroke", "#999")
                     .set("stroke-width", "0.4"),
-            );
-        let mut body = Group::new().set("font-family", FONT);
-        body = body.add(Rectangle::new().set("width", mm(self.w)).set("height", mm(self.h)).set("fill", WHITE));
-        for s in self.shapes {
-            body = body.add(s);
-        }
-        for l in &self.labels {
-            body = body.add(l.node());
-        }
-        let doc = Document::new()
-            .set("width", format!("{}mm", mm(self.w)))
-            .set("height", format!("{}mm", mm(self.h)))
-            .set("viewBox", format!("0 0 {} {}", mm(self.w), mm(self.h)))
-            .add(Title::new(title.to_string()))
-            .add(Definitions::new().add(hatch))
-            .add(body);
-        let mut out = doc.to_string();
-        out.push('\n');
-        out
+            )
     }
 }
 
 // ---------------------------------------------------------------------------------------------
 // Icons, drawn as shapes so they print the same with any font. `s` is the icon's size in mm.
-
-fn icon_crown(c: &mut Canvas, x: f64, y: f64, s: f64) {
-    // (x, y) = bottom-left.
-    let pts = [
-        (x, y),
-        (x, y - s * 0.75),
-        (x + s * 0.25, y - s * 0.4),
-        (x + s * 0.5, y - s),
-        (x + s * 0.75, y - s * 0.4),
-        (x + s, y - s * 0.75),
-        (x + s, y),
-    ];
-    c.poly(&pts, INK, None);
-}
-
-fn icon_pawn(c: &mut Canvas, x: f64, y: f64, s: f64) {
-    c.circle(x + s / 2.0, y - s * 0.72, s * 0.24, INK, None);
-    c.poly(
-        &[(x + s * 0.12, y), (x + s * 0.35, y - s * 0.5), (x + s * 0.65, y - s * 0.5), (x + s * 0.88, y)],
-        INK,
-        None,
-    );
-}
-
-fn icon_trap(c: &mut Canvas, x: f64, y: f64, s: f64) {
-    c.poly(&[(x, y), (x + s / 2.0, y - s * 0.95), (x + s, y)], WHITE, Some((INK, 0.3)));
-    c.line(x + s / 2.0, y - s * 0.65, x + s / 2.0, y - s * 0.32, Pen(INK, 0.35, None));
-    c.circle(x + s / 2.0, y - s * 0.16, 0.2, INK, None);
-}
 
 fn icon_base(c: &mut Canvas, x: f64, y: f64, s: f64) {
     c.line(x + s * 0.2, y, x + s * 0.2, y - s, Pen(INK, 0.35, None));
@@ -679,7 +279,9 @@ pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: C
         Copy::Gm => format!("{} \u{2014} map {}: {} (GM)", s.title, map.index, map.name),
         Copy::Players => format!("{} \u{2014} map {} (players)", map.name, map.index),
     };
-    draw(s, map, tables, paper, copy).finish(&title)
+    let c = draw(s, map, tables, paper, copy);
+    let hatch = c.hatch();
+    c.finish(&title, vec![Box::new(hatch)])
 }
 
 /// Corridor traps of the map in corridor order, numbered from 1.

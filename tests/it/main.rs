@@ -1,5 +1,6 @@
 //! One integration-test binary (links once): the modules below test the program end to end.
 
+mod area_map;
 mod browser;
 mod cli;
 mod myk;

@@ -12,7 +12,7 @@ use resvg::usvg;
 
 use crate::myk::tables;
 
-fn fonts() -> Arc<usvg::fontdb::Database> {
+pub(crate) fn fonts() -> Arc<usvg::fontdb::Database> {
     static DB: OnceLock<Arc<usvg::fontdb::Database>> = OnceLock::new();
     DB.get_or_init(|| {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fonts");
@@ -26,7 +26,7 @@ fn fonts() -> Arc<usvg::fontdb::Database> {
     .clone()
 }
 
-fn parse(svg: &str) -> usvg::Tree {
+pub(crate) fn parse(svg: &str) -> usvg::Tree {
     let opt = usvg::Options { fontdb: fonts(), ..Default::default() };
     usvg::Tree::from_str(svg, &opt).unwrap_or_else(|e| panic!("not valid SVG: {e}\n{svg}"))
 }
@@ -36,7 +36,7 @@ fn scenario(seed: u64, maps: u32, rooms: u32, layout: Layout) -> Scenario {
 }
 
 /// The sheet rendered at `px_per_mm`.
-fn render(tree: &usvg::Tree, paper: Paper, px_per_mm: f32) -> Pixmap {
+pub(crate) fn render(tree: &usvg::Tree, paper: Paper, px_per_mm: f32) -> Pixmap {
     let (w, h) = paper.size_mm();
     let (pw, ph) = ((w as f32 * px_per_mm).round() as u32, (h as f32 * px_per_mm).round() as u32);
     let mut pix = Pixmap::new(pw, ph).expect("pixmap");
@@ -45,12 +45,12 @@ fn render(tree: &usvg::Tree, paper: Paper, px_per_mm: f32) -> Pixmap {
     pix
 }
 
-fn dark_pixels(pix: &Pixmap) -> usize {
+pub(crate) fn dark_pixels(pix: &Pixmap) -> usize {
     pix.pixels().iter().filter(|p| p.alpha() > 0 && p.red() < 128).count()
 }
 
 /// Every text node's box in mm (page coordinates) with its text.
-fn text_boxes(tree: &usvg::Tree) -> Vec<(f32, f32, f32, f32, String)> {
+pub(crate) fn text_boxes(tree: &usvg::Tree) -> Vec<(f32, f32, f32, f32, String)> {
     fn walk(g: &usvg::Group, mm: f32, out: &mut Vec<(f32, f32, f32, f32, String)>) {
         for n in g.children() {
             match n {
