@@ -49,6 +49,7 @@ pub struct AreaView {
     pub optional: bool,
     pub description: String,
     pub event: Option<String>,
+    pub event_text: Option<String>,
     pub event_judge: Option<String>,
     pub trap: Option<String>,
     pub trap_judges: Option<String>,
@@ -122,8 +123,9 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
                     EventKind::Scenario => "Scenario event".into(),
                     EventKind::Ruler => "The Ruler".into(),
                 };
-                format!("{tag} — {}: {}", e.name, e.text)
+                format!("{tag} — {}", e.name)
             }),
+            event_text: a.event.as_ref().map(|e| e.text.clone()),
             event_judge: a.event.as_ref().and_then(|e| match (&e.judge, e.difficulty) {
                 (Some(j), Some(d)) => Some(format!("{j} judge, difficulty {d}")),
                 (Some(j), None) => Some(format!("{j} judge")),
