@@ -347,11 +347,12 @@ impl Gen<'_> {
         let a = self.court.average_level as i64;
         let mut left = target;
         let mut out: Vec<MonsterGroup> = Vec::new();
+        let mut chosen: Vec<&Monster> = Vec::new();
         let n = d.between(1, most);
         for _ in 0..n {
             let fits = |m: &&Monster| {
                 let l = m.level.unwrap_or(0);
-                l >= 1 && l <= cap && l <= left && !out.iter().any(|g| g.name == m.name)
+                l >= 1 && l <= cap && l <= left && !chosen.iter().any(|c| std::ptr::eq(*c, *m))
             };
             let weight = |m: &&Monster| {
                 let gap = (m.level.unwrap_or(0) as i64 - a).unsigned_abs() as u32;
@@ -378,6 +379,7 @@ impl Gen<'_> {
             let most_count = (left / lvl).clamp(1, 9);
             let count = d.between(1.max(most_count / 2), most_count);
             left -= count * lvl;
+            chosen.push(mon);
             out.push(MonsterGroup { name: mon.name.clone(), level: lvl, effective_level: lvl, count, reaction });
         }
         out
