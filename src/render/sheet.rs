@@ -255,24 +255,6 @@ fn grid(paper: Paper, corridor_traps: usize, footer_h: f64) -> Grid {
     Grid { x, y, room }
 }
 
-/// The command line that regenerates the scenario.
-fn command(s: &Scenario, paper: Paper) -> String {
-    let p = &s.params;
-    let court = if p.levels.iter().all(|&l| Some(&l) == p.levels.first()) {
-        format!("--court-size {} --level {}", p.court_size, p.levels.first().copied().unwrap_or(1))
-    } else {
-        format!("--levels {}", p.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
-    };
-    let paper = if paper == Paper::Letter { " --paper letter" } else { "" };
-    format!(
-        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{paper}",
-        s.seed,
-        p.maps,
-        p.rooms,
-        p.layout.label()
-    )
-}
-
 /// The map sheet of `map` as a standalone SVG document (1 unit = 1 mm), for the GM or the players.
 pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> String {
     let title = match copy {
@@ -413,7 +395,10 @@ fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Copy) -> Vec<String> {
                     s.seed,
                     paper.label()
                 ),
-                (format!("{} {} \u{00b7} tables {} \u{00b7}", g.name, g.version, g.tables), command(s, paper)),
+                (
+                    format!("{} {} \u{00b7} tables {} \u{00b7}", g.name, g.version, g.tables),
+                    crate::render::view::command(s, paper),
+                ),
             )
         }
         Copy::Players => (
@@ -951,12 +936,15 @@ mod tests {
             assert!(lines[0].contains("map 2 of 3") && lines[0].contains("seed 7"), "{lines:?}");
             assert!(lines[0].contains(paper.label()), "{lines:?}");
             assert!(!lines.iter().any(|l| l.contains('\u{2026}')), "nothing cut: {lines:?}");
-            assert_eq!(lines[1..].join(" ").split(" \u{00b7} ").last(), Some(command(&s, paper).as_str()));
+            assert_eq!(
+                lines[1..].join(" ").split(" \u{00b7} ").last(),
+                Some(crate::render::view::command(&s, paper).as_str())
+            );
             let c = draw(&s, &s.maps[1], tables(), paper, Copy::Gm);
             assert!(c.labels.iter().all(|l| l.bbox().y1 <= c.h));
         }
         assert_eq!(
-            command(&s, Paper::Letter),
+            crate::render::view::command(&s, Paper::Letter),
             "dungeonsmith myk --seed 7 --levels 10,11,12,13,14,15,16,17,18,19,20,21 --maps 3 --rooms 9 --layout junction --paper letter"
         );
         let s = scenario(42, 1, 9, Layout::Mixed);

@@ -171,7 +171,7 @@ pub struct AdjustmentView {
 /// The command line that regenerates this scenario.
 pub fn command(s: &Scenario, paper: crate::render::Paper) -> String {
     let p = &s.params;
-    let court = if p.levels.iter().all(|&l| l == p.levels[0]) {
+    let court = if p.levels.iter().all(|&l| Some(&l) == p.levels.first()) {
         format!("--court-size {} --level {}", p.court_size, p.levels.first().copied().unwrap_or(1))
     } else {
         format!("--levels {}", p.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
