@@ -949,7 +949,7 @@ mod tests {
         );
         let s = scenario(42, 1, 9, Layout::Mixed);
         assert_eq!(
-            command(&s, Paper::A4),
+            crate::render::view::command(&s, Paper::A4),
             "dungeonsmith myk --seed 42 --court-size 4 --level 2 --maps 1 --rooms 9 --layout mixed"
         );
     }
