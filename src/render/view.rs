@@ -571,7 +571,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                 room: c.at.room.to_string(),
                 room_name: s.map(c.at.map).map(|m| m.room(c.at.room).name.clone()).unwrap_or_default(),
                 method: c.method.label().into(),
-                how: c.how.clone(),
+                how: c.how.trim_end_matches('.').to_string(),
             })
             .collect(),
         limits,
