@@ -68,8 +68,12 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     let root = Dice::new(seed).child("myk");
     let court = limits::court(&params.levels);
     let lim = limits::limits(&court);
-    let pool = Pool::new(tables);
-    let g = Gen { tables, pool: &pool, court: &court, lim: &lim };
+    let g = Gen {
+        tables,
+        court: &court,
+        lim: &lim,
+        encounters: format!("myk.encounters.level{}", court.average_level.clamp(1, 6)),
+    };
 
     let mut maps = Vec::with_capacity(params.maps as usize);
     let mut specials: Vec<Option<(RoomId, CorridorId)>> = Vec::new();
@@ -180,20 +184,10 @@ struct Budget {
     levels: u32,
 }
 
-/// Stockable records (complete ones only), looked up once per scenario.
-struct Pool<'a> {
-    monsters: Vec<&'a Monster>,
-}
-
-impl<'a> Pool<'a> {
-    fn new(tables: &'a Tables) -> Pool<'a> {
-        Pool { monsters: tables.myk.monsters.iter().filter(|m| m.complete()).collect() }
-    }
-}
-
 struct Gen<'a> {
     tables: &'a Tables,
-    pool: &'a Pool<'a>,
+    /// The random encounter table for the court's level.
+    encounters: String,
     court: &'a Court,
     lim: &'a Limits,
 }
@@ -208,7 +202,11 @@ impl Gen<'_> {
         let mut first = self.roll("myk.names.flair", d);
         // Rows that ask for the GM's favourite or another table: the generator takes the GM's part.
         match first.as_str() {
-            "Favorite Monster" => first = d.choose(&self.pool.monsters).map(|m| m.name.clone()).unwrap_or_default(),
+            "Favorite Monster" => {
+                let n = self.tables.myk.stockable_count() as u32;
+                let i = if n == 0 { 0 } else { d.below(n) as usize };
+                first = self.tables.myk.stockable().nth(i).map(|m| m.name.clone()).unwrap_or_default();
+            }
             "Favorite Trap" => first = d.choose(&self.tables.myk.traps).map(|t| t.name.clone()).unwrap_or_default(),
             "Favorite Number" => first = NUMBERS[d.below(NUMBERS.len() as u32) as usize].to_string(),
             "Roll on the Word Tables" | "Roll on the Name Tables" => first = self.roll("myk.names.basic", d),
@@ -244,7 +242,7 @@ impl Gen<'_> {
         let level = self.court.average_level.clamp(1, 6);
         let rows = self
             .tables
-            .roll_table(&format!("myk.encounters.level{level}"))
+            .roll_table(&self.encounters)
             .map(|t| {
                 t.rows
                     .iter()
@@ -309,8 +307,7 @@ impl Gen<'_> {
 
     /// Groups from a random encounter row, trimmed to fit `target` levels.
     fn encounter_groups(&self, d: &mut Dice, target: u32, reaction: Reaction) -> Vec<MonsterGroup> {
-        let level = self.court.average_level.clamp(1, 6);
-        let Some(table) = self.tables.roll_table(&format!("myk.encounters.level{level}")) else { return Vec::new() };
+        let Some(table) = self.tables.roll_table(&self.encounters) else { return Vec::new() };
         let (_, row) = table.roll(d);
         let mut left = target;
         let mut out = Vec::new();
@@ -350,21 +347,21 @@ impl Gen<'_> {
         let mut chosen: Vec<&Monster> = Vec::new();
         let n = d.between(1, most);
         for _ in 0..n {
-            let fits = |m: &&Monster| {
+            let fits = |m: &Monster| {
                 let l = m.level.unwrap_or(0);
-                l >= 1 && l <= cap && l <= left && !chosen.iter().any(|c| std::ptr::eq(*c, *m))
+                l >= 1 && l <= cap && l <= left && !chosen.iter().any(|c| std::ptr::eq(*c, m))
             };
-            let weight = |m: &&Monster| {
+            let weight = |m: &Monster| {
                 let gap = (m.level.unwrap_or(0) as i64 - a).unsigned_abs() as u32;
                 8u32.saturating_sub(gap.min(7))
             };
             // Weighted pick in two passes over the pool (no list is built on this hot path).
-            let total: u32 = self.pool.monsters.iter().filter(|m| fits(m)).map(weight).sum();
+            let total: u32 = self.tables.myk.stockable().filter(|m| fits(m)).map(weight).sum();
             if total == 0 {
                 break;
             }
             let mut x = d.below(total);
-            let Some(mon) = self.pool.monsters.iter().filter(|m| fits(m)).find(|m| {
+            let Some(mon) = self.tables.myk.stockable().filter(|m| fits(m)).find(|m| {
                 let w = weight(m);
                 if x < w {
                     true
@@ -389,9 +386,23 @@ impl Gen<'_> {
         // A + 7, but never more than the ruler's room may hold (a tiny court: 4S + T is smaller).
         let cap = self.lim.ruler_level.min(self.lim.ruler_room_total);
         let low = cap.saturating_sub(6).max(1);
-        let fits: Vec<&Monster> =
-            self.pool.monsters.iter().copied().filter(|m| m.level.is_some_and(|l| (low..=cap).contains(&l))).collect();
-        let mon = d.weighted(&fits, |m| m.level.unwrap_or(0).saturating_sub(low) + 1)?;
+        // Weighted pick in two passes (no list built): higher levels are likelier.
+        let fits = self.tables.myk.stockable().filter(|m| m.level.is_some_and(|l| (low..=cap).contains(&l)));
+        let weight = |m: &Monster| m.level.unwrap_or(0).saturating_sub(low) + 1;
+        let total: u32 = fits.clone().map(weight).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut x = d.below(total);
+        let mon = fits.clone().find(|m| {
+            let w = weight(m);
+            if x < w {
+                true
+            } else {
+                x -= w;
+                false
+            }
+        })?;
         let level = mon.level.unwrap_or(1);
         let mut adjustments = Vec::new();
         let mut eff = level as i32;

@@ -570,6 +570,8 @@ pub struct MykData {
     trap_index: BTreeMap<String, usize>,
     base_index: BTreeMap<String, usize>,
     monster_index: BTreeMap<String, usize>,
+    /// Monsters with every stat known (the only ones the generator stocks), in file order.
+    stockable: Vec<usize>,
 }
 
 impl MykData {
@@ -585,6 +587,17 @@ impl MykData {
         self.trap_index = build(self.traps.iter().map(|t| &t.name));
         self.base_index = build(self.bases.iter().map(|t| &t.name));
         self.monster_index = build(self.monsters.iter().map(|t| &t.name));
+        self.stockable = (0..self.monsters.len()).filter(|&i| self.monsters[i].complete()).collect();
+    }
+
+    /// Monsters the generator may stock (every stat known), in file order.
+    pub fn stockable(&self) -> impl Iterator<Item = &Monster> + Clone {
+        self.stockable.iter().map(|&i| &self.monsters[i])
+    }
+
+    /// How many monsters may be stocked.
+    pub fn stockable_count(&self) -> usize {
+        self.stockable.len()
     }
     pub fn trap(&self, name: &str) -> Option<&Trap> {
         self.trap_index.get(name).and_then(|&i| self.traps.get(i))
