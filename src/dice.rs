@@ -154,13 +154,22 @@ impl Dice {
 
     /// A pick weighted by `weight(item)`, walking the list in order; `None` when all weights are 0.
     pub fn weighted<'a, T>(&mut self, items: &'a [T], weight: impl Fn(&T) -> u32) -> Option<&'a T> {
-        let total: u32 = items.iter().map(&weight).sum();
+        self.weighted_iter(items.iter(), |t| weight(t))
+    }
+
+    /// The same pick over any re-iterable sequence, in two passes and without building a list
+    /// (for hot paths that filter a large pool).
+    pub fn weighted_iter<I>(&mut self, items: I, weight: impl Fn(&I::Item) -> u32) -> Option<I::Item>
+    where
+        I: Iterator + Clone,
+    {
+        let total: u32 = items.clone().map(|i| weight(&i)).sum();
         if total == 0 {
             return None;
         }
         let mut x = self.below(total);
         for item in items {
-            let w = weight(item);
+            let w = weight(&item);
             if x < w {
                 return Some(item);
             }

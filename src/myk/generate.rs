@@ -355,23 +355,8 @@ impl Gen<'_> {
                 let gap = (m.level.unwrap_or(0) as i64 - a).unsigned_abs() as u32;
                 8u32.saturating_sub(gap.min(7))
             };
-            // Weighted pick in two passes over the pool (no list is built on this hot path).
-            let total: u32 = self.tables.myk.stockable().filter(|m| fits(m)).map(weight).sum();
-            if total == 0 {
-                break;
-            }
-            let mut x = d.below(total);
-            let Some(mon) = self.tables.myk.stockable().filter(|m| fits(m)).find(|m| {
-                let w = weight(m);
-                if x < w {
-                    true
-                } else {
-                    x -= w;
-                    false
-                }
-            }) else {
-                break;
-            };
+            let pool = self.tables.myk.stockable().filter(|m| fits(m));
+            let Some(mon) = d.weighted_iter(pool, |m| weight(m)) else { break };
             let lvl = mon.level.unwrap_or(1);
             let most_count = (left / lvl).clamp(1, 9);
             let count = d.between(1.max(most_count / 2), most_count);
@@ -386,23 +371,9 @@ impl Gen<'_> {
         // A + 7, but never more than the ruler's room may hold (a tiny court: 4S + T is smaller).
         let cap = self.lim.ruler_level.min(self.lim.ruler_room_total);
         let low = cap.saturating_sub(6).max(1);
-        // Weighted pick in two passes (no list built): higher levels are likelier.
+        // Higher levels are likelier.
         let fits = self.tables.myk.stockable().filter(|m| m.level.is_some_and(|l| (low..=cap).contains(&l)));
-        let weight = |m: &Monster| m.level.unwrap_or(0).saturating_sub(low) + 1;
-        let total: u32 = fits.clone().map(weight).sum();
-        if total == 0 {
-            return None;
-        }
-        let mut x = d.below(total);
-        let mon = fits.clone().find(|m| {
-            let w = weight(m);
-            if x < w {
-                true
-            } else {
-                x -= w;
-                false
-            }
-        })?;
+        let mon = d.weighted_iter(fits, |m| m.level.unwrap_or(0).saturating_sub(low) + 1)?;
         let level = mon.level.unwrap_or(1);
         let mut adjustments = Vec::new();
         let mut eff = level as i32;
