@@ -9,7 +9,7 @@ use dungeonsmith::render::{Copy, Paper};
 use dungeonsmith::tables::Tables;
 use resvg::tiny_skia::{Pixmap, Transform};
 
-use crate::sheet::{dark_pixels, parse, render, text_boxes};
+use crate::sheet::{assert_text_fits, dark_pixels, parse, render, text_boxes};
 
 fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
@@ -87,21 +87,7 @@ fn rendered_text_never_overlaps_and_stays_on_the_page() {
             for copy in [Copy::Gm, Copy::Players] {
                 let tree = parse(&fortress_map(&f, tables(), paper, copy));
                 let what = format!("seed {} areas {} {paper:?} {copy:?}", f.seed, f.areas.len());
-                let (w, h) = paper.size_mm();
-                let b = text_boxes(&tree);
-                for (x0, y0, x1, y1, t) in &b {
-                    assert!(
-                        *x0 >= 0.0 && *y0 >= 0.0 && *x1 <= w as f32 && *y1 <= h as f32,
-                        "{what}: `{t}` leaves the page"
-                    );
-                }
-                for i in 0..b.len() {
-                    for j in i + 1..b.len() {
-                        let (p, q) = (&b[i], &b[j]);
-                        let apart = p.2 <= q.0 || q.2 <= p.0 || p.3 <= q.1 || q.3 <= p.1;
-                        assert!(apart, "{what}: `{}` overlaps `{}`", p.4, q.4);
-                    }
-                }
+                assert_text_fits(&tree, paper, &what);
             }
         }
     }

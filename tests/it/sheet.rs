@@ -152,21 +152,7 @@ fn rendered_text_never_overlaps_and_stays_on_the_page() {
                 for copy in [Copy::Gm, Copy::Players] {
                     let tree = parse(&myk_sheet(&s, map, tables(), paper, copy));
                     let what = format!("seed {} map {} {paper:?} {copy:?}", s.seed, map.index);
-                    let (w, h) = paper.size_mm();
-                    let b = text_boxes(&tree);
-                    for (x0, y0, x1, y1, t) in &b {
-                        assert!(
-                            *x0 >= 0.0 && *y0 >= 0.0 && *x1 <= w as f32 && *y1 <= h as f32,
-                            "{what}: `{t}` leaves the page"
-                        );
-                    }
-                    for i in 0..b.len() {
-                        for j in i + 1..b.len() {
-                            let (p, q) = (&b[i], &b[j]);
-                            let apart = p.2 <= q.0 || q.2 <= p.0 || p.3 <= q.1 || q.3 <= p.1;
-                            assert!(apart, "{what}: `{}` overlaps `{}`", p.4, q.4);
-                        }
-                    }
+                    assert_text_fits(&tree, paper, &what);
                 }
             }
         }
@@ -266,6 +252,22 @@ fn sheet_previews() {
                 resvg::render(&tree, t, &mut pix.as_mut());
                 pix.save_png(dir.join(format!("sheet-{name}{suffix}-zoom.png"))).unwrap();
             }
+        }
+    }
+}
+
+/// Every rendered text box lies on the page and no two overlap.
+pub(crate) fn assert_text_fits(tree: &resvg::usvg::Tree, paper: Paper, what: &str) {
+    let (w, h) = paper.size_mm();
+    let b = text_boxes(tree);
+    for (x0, y0, x1, y1, t) in &b {
+        assert!(*x0 >= 0.0 && *y0 >= 0.0 && *x1 <= w as f32 && *y1 <= h as f32, "{what}: `{t}` leaves the page");
+    }
+    for i in 0..b.len() {
+        for j in i + 1..b.len() {
+            let (p, q) = (&b[i], &b[j]);
+            let apart = p.2 <= q.0 || q.2 <= p.0 || p.3 <= q.1 || q.3 <= p.1;
+            assert!(apart, "{what}: `{}` overlaps `{}`", p.4, q.4);
         }
     }
 }
