@@ -368,8 +368,24 @@ impl Loaded {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::ReadFile { file: file.clone(), reason: e.to_string().to_lowercase() })?;
-        let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
-        match value.get("system").and_then(|s| s.as_str()) {
+        let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
+        let system = value.get("system").and_then(|s| s.as_str()).map(str::to_string);
+        if let Some(system @ ("myk" | "nw3")) = system.as_deref() {
+            let version = crate::format::upgrade(system, &mut value)
+                .map_err(|message| Error::Scenario { file: file.clone(), message })?;
+            if version != crate::format::CURRENT {
+                // An older file: parse the upgraded document (a typo still names its field).
+                return match system {
+                    "myk" => {
+                        Ok(Loaded::Myk(serde_json::from_value(value).map_err(|e| upgraded_error(&file, version, &e))?))
+                    }
+                    _ => {
+                        Ok(Loaded::Nw3(serde_json::from_value(value).map_err(|e| upgraded_error(&file, version, &e))?))
+                    }
+                };
+            }
+        }
+        match system.as_deref() {
             Some("myk") => Ok(Loaded::Myk(serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?)),
             Some("nw3") => Ok(Loaded::Nw3(serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?)),
             Some(other) => {
@@ -408,6 +424,11 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
         }
         Loaded::Nw3(f) => write_fortress(&f, tables, &args.output, out),
     }
+}
+
+/// An error in a file upgraded from an older format (no line numbers: they would be the upgraded text's).
+fn upgraded_error(file: &str, version: u32, e: &serde_json::Error) -> Error {
+    Error::Scenario { file: file.to_string(), message: format!("(format {version}, upgraded on read) {e}") }
 }
 
 fn json_error(file: &str, e: &serde_json::Error) -> Error {

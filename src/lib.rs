@@ -8,6 +8,7 @@ pub mod check;
 pub mod cli;
 pub mod dice;
 pub mod error;
+pub mod format;
 pub mod myk;
 pub mod nw3;
 pub mod output;

@@ -98,6 +98,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     }
     let mut scenario = Scenario {
         system: "myk".into(),
+        format: crate::format::CURRENT,
         seed,
         generator: GeneratorInfo {
             name: "dungeonsmith".into(),

@@ -260,6 +260,8 @@ impl Layout {
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub system: String,
+    /// The file format version ([`crate::format::CURRENT`] when written by this program).
+    pub format: u32,
     pub seed: u64,
     pub generator: GeneratorInfo,
     pub params: Params,

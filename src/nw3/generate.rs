@@ -743,6 +743,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
     let place = areas[0].name.clone();
     let mut f = Fortress {
         system: System::Nw3,
+        format: crate::format::CURRENT,
         seed,
         generator: Generator {
             name: env!("CARGO_PKG_NAME").into(),

@@ -100,3 +100,34 @@ fn a_tables_folder_missing_what_myk_needs_says_which_table() {
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(err.contains("no table `myk.names.flair`, which `myk` needs"), "{err}");
 }
+
+/// Files written before the `format` field existed (format 1) still load, check and render.
+#[test]
+fn format_1_files_load_and_upgrade_on_read() {
+    for file in ["tests/data/format1/myk-42.json", "tests/data/format1/fortress-7.json"] {
+        let (code, out, err) = crate::run(&["check", file]);
+        assert_eq!(code, 0, "{file}: {out}{err}");
+        let dir = std::env::temp_dir().join(format!("ds-format1-{}", std::process::id()));
+        let dir_s = dir.to_string_lossy().to_string();
+        let (code, _, err) = crate::run(&["render", file, "--out", &dir_s, "--format", "json"]);
+        assert_eq!(code, 0, "{file}: {err}");
+        let name = std::path::Path::new(file).file_name().expect("file name");
+        let written = std::fs::read_to_string(dir.join(name)).expect("re-rendered json");
+        assert!(written.contains("\"format\": 2"), "{file} re-rendered without the current format");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// A file from a newer dungeonsmith is refused with one line naming its version.
+#[test]
+fn a_newer_format_is_refused_naming_the_version() {
+    let text = std::fs::read_to_string("tests/data/format1/myk-42.json").expect("fixture");
+    let text = text.replacen("\"system\": \"myk\",", "\"system\": \"myk\",\n  \"format\": 99,", 1);
+    let path = std::env::temp_dir().join(format!("ds-format99-{}.json", std::process::id()));
+    std::fs::write(&path, text).expect("write fixture");
+    let (code, _, err) = crate::run(&["check", &path.to_string_lossy()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("format 99"), "{err}");
+}
