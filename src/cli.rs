@@ -479,6 +479,11 @@ fn tables_command(tables: &Tables, action: &TablesCommand, out: &mut dyn Write, 
                 tables.myk.weak_points.len(),
                 tables.version
             )?;
+            let sk = &tables.myk.skills;
+            writeln!(out, "{} monster skills; effect unknown (lost in the source): {}", sk.skills.len(), {
+                let lost: Vec<String> = sk.unknown.iter().map(|u| u.label()).collect();
+                if lost.is_empty() { "none".to_string() } else { lost.join(", ") }
+            })?;
             Ok(0)
         }
         TablesCommand::Show { name } => {

@@ -238,17 +238,20 @@ impl Gen<'_> {
         self.tables.myk.monster(name).filter(|m| m.complete())
     }
 
-    /// The book's random encounter table for the court's average level (1-6; 6 above that).
+    /// The book's random encounter table for the court's average level (1-6; 6 above that), with
+    /// only monsters whose stats are known (filtered at load).
     fn encounter_table(&self) -> EncounterTable {
         let level = self.court.average_level.clamp(1, 6);
         let rows = self
             .tables
-            .roll_table(&self.encounters)
-            .map(|t| {
-                t.rows
-                    .iter()
-                    .flat_map(|row| {
-                        let groups: Vec<EncounterGroup> = row
+            .myk
+            .encounters
+            .get(&self.encounters)
+            .map(|rows| {
+                rows.iter()
+                    .map(|row| EncounterRow {
+                        roll: row.roll,
+                        groups: row
                             .groups
                             .iter()
                             .map(|g| EncounterGroup {
@@ -256,11 +259,7 @@ impl Gen<'_> {
                                 position: g.position,
                                 count: g.count.resolve(self.court.size),
                             })
-                            .collect();
-                        t.outcomes_of(row)
-                            .unwrap_or_default()
-                            .into_iter()
-                            .map(move |roll| EncounterRow { roll, groups: groups.clone() })
+                            .collect(),
                     })
                     .collect()
             })

@@ -3,6 +3,7 @@
 
 pub mod area_map;
 pub mod fortress_view;
+pub mod myk_play;
 pub mod sheet;
 pub mod summary;
 pub mod svgkit;

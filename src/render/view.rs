@@ -31,6 +31,11 @@ pub struct MykView {
     pub encounters: EncountersView,
     pub maps: Vec<MapView>,
     pub warnings: Vec<String>,
+    /// Every skill of every monster in the scenario, once, sorted ("Skills in this scenario").
+    pub skills: Vec<super::myk_play::SkillView>,
+    /// The Treasure Tables the scenario's monsters and rulers roll on.
+    pub treasure_tables: Vec<super::myk_play::TableView>,
+    pub negotiation: Option<super::myk_play::TableView>,
 }
 
 #[derive(Serialize)]
@@ -71,6 +76,8 @@ pub struct Difficulty {
 pub struct EncountersView {
     pub level: u32,
     pub rows: Vec<EncounterRowView>,
+    /// Each monster of the table with its stat line.
+    pub monsters: Vec<super::myk_play::EncounterMonsterView>,
 }
 
 #[derive(Serialize)]
@@ -147,6 +154,8 @@ pub struct MonsterView {
     pub stats: String,
     pub skills: String,
     pub materials: String,
+    /// Which Treasure Table(s) the group rolls on when defeated.
+    pub treasure: String,
 }
 
 #[derive(Serialize)]
@@ -158,6 +167,8 @@ pub struct RulerView {
     pub stats: String,
     pub skills: String,
     pub materials: String,
+    /// Which Treasure Table the ruler rolls on when defeated.
+    pub treasure: String,
     pub adjustments: Vec<AdjustmentView>,
 }
 
@@ -186,7 +197,7 @@ pub fn command(s: &Scenario, paper: crate::render::Paper) -> String {
     )
 }
 
-fn stat_line(m: &crate::tables::myk::Monster) -> String {
+pub(super) fn stat_line(m: &crate::tables::myk::Monster) -> String {
     let n = |v: Option<u32>| v.map_or("?".to_string(), |x| x.to_string());
     format!(
         "Warfare {} / Range {} / Damage {} / Defense {} / HP {} / {}",
@@ -463,6 +474,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                                 stats: rec.map(stat_line).unwrap_or_default(),
                                 skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
                                 materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
+                                treasure: super::myk_play::treasure_line(tables, g.level, g.count),
                             }
                         })
                         .collect();
@@ -476,6 +488,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                             stats: rec.map(stat_line).unwrap_or_default(),
                             skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
                             materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
+                            treasure: super::myk_play::treasure_line(tables, ru.level, 1),
                             adjustments: ru
                                 .adjustments
                                 .iter()
@@ -584,17 +597,30 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                 .iter()
                 .map(|r| EncounterRowView {
                     roll: r.roll,
-                    text: r
-                        .groups
-                        .iter()
-                        .map(|g| format!("{}: {} x{}", g.position.label(), g.name, g.count))
-                        .collect::<Vec<_>>()
-                        .join("; "),
+                    text: {
+                        // A monster whose stats are unknown never reaches the table, even from an
+                        // older file.
+                        let groups: Vec<String> = r
+                            .groups
+                            .iter()
+                            .filter(|g| data.monster(&g.name).is_some_and(|m| m.complete()))
+                            .map(|g| format!("{}: {} x{}", g.position.label(), g.name, g.count))
+                            .collect();
+                        if groups.is_empty() {
+                            "No encounter (the monster the book gives for this roll has no known stats)".into()
+                        } else {
+                            groups.join("; ")
+                        }
+                    },
                 })
                 .collect(),
+            monsters: super::myk_play::encounter_monsters(s, tables),
         },
         maps,
         warnings: s.warnings.clone(),
+        skills: super::myk_play::skills(s, tables),
+        treasure_tables: super::myk_play::treasure_tables(s, tables),
+        negotiation: super::myk_play::negotiation(tables),
     }
 }
 

@@ -4,10 +4,12 @@
 //! exactly once, every name a table yields has a record, every record is complete or says what the
 //! source lost. Errors name the file, the table and the entry in one line.
 
+pub mod encounters;
 pub mod myk;
 pub mod nw3;
 pub mod roll;
 pub mod show;
+pub mod skills;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -42,6 +44,10 @@ struct TableFile {
     weak_point: Vec<WeakPoint>,
     #[serde(default)]
     limit: Vec<LimitRow>,
+    #[serde(default)]
+    skill: Vec<skills::Skill>,
+    #[serde(default)]
+    unknown_skill: Vec<skills::UnknownSkill>,
     #[serde(default)]
     nw3: Option<nw3::Nw3File>,
 }
@@ -119,6 +125,8 @@ impl Tables {
         let mut myk = MykData::default();
         let mut nw3_files = Vec::new();
         let mut record_files: Vec<(Collection, String, String)> = Vec::new();
+        // Skill labels ("Name (Group)") and their files, records and unknown entries alike.
+        let mut skill_files: Vec<(String, String)> = Vec::new();
         for (path, text) in files {
             digest.extend_from_slice(path.as_bytes());
             digest.push(0);
@@ -140,12 +148,21 @@ impl Tables {
             myk.ruler_skills.extend(parsed.ruler_skill);
             myk.weak_points.extend(parsed.weak_point);
             myk.limits.extend(parsed.limit);
+            skill_files.extend(parsed.skill.iter().map(|t| (t.label(), path.clone())));
+            skill_files.extend(parsed.unknown_skill.iter().map(|t| (t.label(), path.clone())));
+            myk.skills.skills.extend(parsed.skill);
+            myk.skills.unknown.extend(parsed.unknown_skill);
             if let Some(n) = parsed.nw3 {
                 nw3_files.push((path.clone(), n));
             }
         }
         let nw3 = nw3::Nw3Data::from_files(nw3_files)?;
         myk.index();
+        let twice = myk.skills.index();
+        if let Some(label) = twice.first() {
+            let file = skill_files.iter().rev().find(|(l, _)| l == label).map(|r| r.1.clone()).unwrap_or_default();
+            return Err(Error::Entry { file, kind: "skill", entry: label.clone(), message: "is defined twice".into() });
+        }
         for Located { file, item } in &mut rolls {
             item.check_coverage().map_err(|message| Error::Table {
                 file: file.clone(),
@@ -160,8 +177,10 @@ impl Tables {
             }
             m
         };
+        myk.encounters = encounters::stockable(&rolls, &myk);
         let tables = Tables { roll_index, version: format!("{:012x}", fnv1a(&digest) >> 16), origin, rolls, myk, nw3 };
         tables.validate(&record_files)?;
+        tables.validate_skills(&record_files, &skill_files)?;
         Ok(tables)
     }
 
@@ -269,6 +288,47 @@ impl Tables {
                 if let Some(tt) = self.roll_table(name) {
                     stack.extend(tt.rows.iter().filter_map(|r| r.table.as_deref()).map(|n| (n, depth + 1)));
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every skill a monster names has a record or an `unknown_skill` entry; every record says
+    /// when it works and what it does.
+    fn validate_skills(
+        &self,
+        record_files: &[(Collection, String, String)],
+        skill_files: &[(String, String)],
+    ) -> Result<()> {
+        for s in &self.myk.skills.skills {
+            let label = s.label();
+            let file = || skill_files.iter().find(|(l, _)| *l == label).map(|r| r.1.clone()).unwrap_or_default();
+            for (field, value) in [("effect", &s.effect), ("timing", &s.timing), ("source", &s.source)] {
+                if value.trim().is_empty() {
+                    return Err(Error::Entry {
+                        file: file(),
+                        kind: "skill",
+                        entry: label.clone(),
+                        message: format!("has no `{field}`"),
+                    });
+                }
+            }
+        }
+        for m in &self.myk.monsters {
+            if let Some(label) = m.skills.iter().find(|l| self.myk.skills.for_label(l).is_none()) {
+                let file = record_files
+                    .iter()
+                    .find(|(k, n, _)| *k == Collection::Monster && *n == m.name)
+                    .map(|r| r.2.clone())
+                    .unwrap_or_default();
+                return Err(Error::Entry {
+                    file,
+                    kind: "monster",
+                    entry: m.name.clone(),
+                    message: format!(
+                        "names skill `{label}`, which has no `[[skill]]` record or `[[unknown_skill]]` entry"
+                    ),
+                });
             }
         }
         Ok(())

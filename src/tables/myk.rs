@@ -567,6 +567,10 @@ pub struct MykData {
     pub ruler_skills: Vec<RulerSkill>,
     pub weak_points: Vec<WeakPoint>,
     pub limits: Vec<LimitRow>,
+    /// Skill records and the skills no source describes.
+    pub skills: crate::tables::skills::SkillData,
+    /// The random encounter tables with only stockable monsters, by table name (built at load).
+    pub encounters: BTreeMap<String, Vec<crate::tables::encounters::EncounterRow>>,
     trap_index: BTreeMap<String, usize>,
     base_index: BTreeMap<String, usize>,
     monster_index: BTreeMap<String, usize>,

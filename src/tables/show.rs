@@ -4,9 +4,90 @@ use std::fmt::Write;
 
 use crate::error::{Error, Result};
 use crate::tables::Tables;
+use crate::tables::skills::SkillRef;
 
-/// The text for a table name or a record name (trap, base, monster, ruler skill, weak point).
+/// The text for a table name or a record name (trap, base, monster, ruler skill, weak point,
+/// skill), found whatever its case. A skill is found with or without its group in parentheses.
 pub fn show(tables: &Tables, name: &str) -> Result<String> {
+    let canonical = canonical(tables, name).unwrap_or(name);
+    let mut s = record(tables, canonical).unwrap_or_default();
+    for sk in tables.myk.skills.find(name) {
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&skill(tables, sk));
+    }
+    if s.is_empty() { Err(Error::UnknownTable { name: name.to_string() }) } else { Ok(s) }
+}
+
+/// The name as the tables spell it: an exact match first, else the first match ignoring case.
+fn canonical<'a>(tables: &'a Tables, name: &str) -> Option<&'a str> {
+    let m = &tables.myk;
+    let n = &tables.nw3;
+    let names = tables
+        .rolls
+        .iter()
+        .map(|l| l.item.name.as_str())
+        .chain(m.traps.iter().map(|x| x.name.as_str()))
+        .chain(m.bases.iter().map(|x| x.name.as_str()))
+        .chain(m.monsters.iter().map(|x| x.name.as_str()))
+        .chain(m.ruler_skills.iter().map(|x| x.name.as_str()))
+        .chain(m.weak_points.iter().map(|x| x.name.as_str()))
+        .chain(n.traps.iter().map(|x| x.name.as_str()))
+        .chain(n.events.iter().map(|x| x.name.as_str()))
+        .chain(n.enemies.iter().map(|x| x.name.as_str()))
+        .chain(n.objects.iter().map(|x| x.name.as_str()))
+        .chain(n.rulers.iter().map(|x| x.name.as_str()))
+        .chain(n.logics.iter().map(|x| x.name.as_str()))
+        .chain(n.cores.iter().map(|x| x.name.as_str()));
+    let want = name.trim();
+    let mut loose = None;
+    for candidate in names {
+        if candidate == want {
+            return Some(candidate);
+        }
+        if loose.is_none() && candidate.eq_ignore_ascii_case(want) {
+            loose = Some(candidate);
+        }
+    }
+    loose
+}
+
+/// A skill record: its label, timing, target and check, the effect, and the monsters that use it.
+fn skill(tables: &Tables, sk: SkillRef<'_>) -> String {
+    let mut s = String::new();
+    let label = sk.label();
+    match sk {
+        SkillRef::Known(k) => {
+            let mut head = format!("{label} — skill, timing {}", k.timing);
+            if let Some(t) = &k.target {
+                let _ = write!(head, ", target {t}");
+            }
+            if let Some(c) = &k.check {
+                let _ = write!(head, ", check {c}");
+            }
+            let _ = writeln!(s, "{head}");
+            let _ = writeln!(s, "{}", k.effect);
+            if let Some(n) = &k.note {
+                let _ = writeln!(s, "note: {n}");
+            }
+            let _ = writeln!(s, "source: {}", k.source);
+        }
+        SkillRef::Unknown(u) => {
+            let _ = writeln!(s, "{label} — skill, effect unknown (lost in the source)");
+            let _ = writeln!(s, "{}", u.reason);
+        }
+    }
+    let users: Vec<&str> =
+        tables.myk.monsters.iter().filter(|m| m.skills.contains(&label)).map(|m| m.name.as_str()).collect();
+    if !users.is_empty() {
+        let _ = writeln!(s, "used by: {}", users.join(", "));
+    }
+    s
+}
+
+/// The text of a roll table or a record named exactly `name`.
+fn record(tables: &Tables, name: &str) -> Option<String> {
     let mut s = String::new();
     if let Some(t) = tables.roll_table(name) {
         let _ = writeln!(s, "{} — {} ({})", t.name, t.title, t.dice);
@@ -19,7 +100,7 @@ pub fn show(tables: &Tables, name: &str) -> Result<String> {
         for row in &t.rows {
             let _ = writeln!(s, "{:>6}  {}", row.roll, row.text());
         }
-        return Ok(s);
+        return Some(s);
     }
     let m = &tables.myk;
     if let Some(t) = m.trap(name) {
@@ -30,7 +111,7 @@ pub fn show(tables: &Tables, name: &str) -> Result<String> {
             let _ = writeln!(s, "sits on: {}", t.objects.join(", "));
         }
         let _ = writeln!(s, "{}", t.summary);
-        return Ok(s);
+        return Some(s);
     }
     if let Some(b) = m.base(name) {
         let level = b.level.map_or("unknown".to_string(), |l| l.to_string());
@@ -44,7 +125,7 @@ pub fn show(tables: &Tables, name: &str) -> Result<String> {
             let _ = writeln!(s, "rewards: {}", b.rewards.join(", "));
         }
         let _ = writeln!(s, "{}", b.summary);
-        return Ok(s);
+        return Some(s);
     }
     if let Some(x) = m.monster(name) {
         let opt = |v: Option<u32>| v.map_or("?".to_string(), |n| n.to_string());
@@ -68,19 +149,16 @@ pub fn show(tables: &Tables, name: &str) -> Result<String> {
         if !x.unknown.is_empty() {
             let _ = writeln!(s, "unknown (lost in the source): {}", x.unknown.join(", "));
         }
-        return Ok(s);
+        return Some(s);
     }
     if let Some(r) = m.ruler_skill(name) {
         let _ =
             writeln!(s, "{} — ruler skill, ruler level {}+, +{} levels\n{}", r.name, r.min_level, r.levels, r.summary);
-        return Ok(s);
+        return Some(s);
     }
     if let Some(w) = m.weak_point(name) {
         let _ = writeln!(s, "{} — weak point, level adjustment -{}\n{}", w.name, w.adjustment, w.summary);
-        return Ok(s);
+        return Some(s);
     }
-    if let Some(text) = tables.nw3.describe(name) {
-        return Ok(text);
-    }
-    Err(Error::UnknownTable { name: name.to_string() })
+    tables.nw3.describe(name)
 }
