@@ -88,8 +88,9 @@ pub fn skills(s: &Scenario, tables: &Tables) -> Vec<SkillView> {
                 Some(SkillRef::Known(k)) => SkillView {
                     label: label.to_string(),
                     timing: k.timing.clone(),
-                    target: k.target.clone(),
-                    check: k.check.clone(),
+                    // "See Below" points into the book's text; the effect already says it.
+                    target: k.target.clone().filter(|t| t != "See Below"),
+                    check: k.check.clone().filter(|c| c != "See Below"),
                     effect: k.effect.clone(),
                     known: true,
                     users,

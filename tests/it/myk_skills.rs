@@ -113,7 +113,11 @@ fn tables_show_ignores_case_for_every_record_and_table() {
         .chain(m.bases.iter().map(|x| x.name.clone()))
         .chain(m.monsters.iter().map(|x| x.name.clone()))
         .chain(m.ruler_skills.iter().map(|x| x.name.clone()))
-        .chain(m.weak_points.iter().map(|x| x.name.clone()));
+        .chain(m.weak_points.iter().map(|x| x.name.clone()))
+        .chain(t.nw3.traps.iter().map(|x| x.name.clone()))
+        .chain(t.nw3.enemies.iter().map(|x| x.name.clone()))
+        .chain(t.nw3.rulers.iter().map(|x| x.name.clone()))
+        .chain(t.nw3.cores.iter().map(|x| x.name.clone()));
     for name in names {
         let exact = show(t, &name).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(show(t, &name.to_lowercase()).unwrap(), exact, "{name} in lower case");
