@@ -50,8 +50,8 @@ pub struct EncounterMonsterView {
     pub materials: String,
 }
 
-/// The skill labels of every monster the scenario puts in front of the court: room monsters,
-/// rulers, and the monsters of its random encounter table (only those with known stats).
+/// Every monster the scenario puts in front of the court, once, by name: room monsters, rulers,
+/// and the monsters of its random encounter table (only those with known stats).
 pub fn scenario_monsters<'a>(s: &Scenario, tables: &'a Tables) -> Vec<&'a Monster> {
     let mut names: Vec<&str> = Vec::new();
     for r in s.maps.iter().flat_map(|m| &m.rooms) {
@@ -118,10 +118,17 @@ pub fn skills(s: &Scenario, tables: &Tables) -> Vec<SkillView> {
         .collect()
 }
 
-/// The first clause of a reason, for a one-line note.
+/// The first clause of a reason, without a leading line reference ("l.7743: ..."), for a one-line
+/// note.
 fn short(reason: &str) -> &str {
-    let r = reason.split(['.', ';']).next().unwrap_or(reason).trim();
-    r.trim_start_matches(|c: char| c == 'l' || c == '.' || c.is_ascii_digit() || c == ':' || c == ' ')
+    let mut r = reason.trim();
+    if let Some(rest) = r.strip_prefix("l.")
+        && let Some((num, after)) = rest.split_once(':')
+        && num.chars().all(|c| c.is_ascii_digit() || c == '-')
+    {
+        r = after.trim();
+    }
+    r.split(['.', ';']).next().unwrap_or(r).trim()
 }
 
 /// A Treasure Table and the levels it serves: one monster's level, or a group's summed levels.
@@ -234,6 +241,12 @@ pub fn encounter_monsters(s: &Scenario, tables: &Tables) -> Vec<EncounterMonster
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unknown_skill_note_keeps_the_first_clause_without_the_line() {
+        assert_eq!(short("l.7743: the name is cut; more"), "the name is cut");
+        assert_eq!(short("lost in the scan. Later text"), "lost in the scan");
+    }
 
     #[test]
     fn each_treasure_table_title_gives_its_level_bands() {
