@@ -48,6 +48,8 @@ pub struct EncounterMonsterView {
     pub stats: String,
     pub skills: String,
     pub materials: String,
+    /// The Treasure Table for one of them (a group's summed levels: see the Treasure section).
+    pub treasure: String,
 }
 
 /// Every monster the scenario puts in front of the court, once, by name: room monsters, rulers,
@@ -189,12 +191,18 @@ pub fn treasure_line(tables: &Tables, level: u32, count: u32) -> String {
     }
 }
 
-/// The Treasure Tables the scenario's placed monsters and rulers can roll on, in table order.
+/// The Treasure Tables the scenario's monsters and rulers can roll on (placed ones and those of
+/// its random encounter table), in table order.
 pub fn treasure_tables(s: &Scenario, tables: &Tables) -> Vec<TableView> {
     let mut wanted: Vec<(u32, u32)> = Vec::new(); // (level, count)
     for r in s.maps.iter().flat_map(|m| &m.rooms) {
         wanted.extend(r.monsters.iter().map(|g| (g.level, g.count)));
         wanted.extend(r.ruler.iter().map(|ru| (ru.level, 1)));
+    }
+    for g in s.encounters.rows.iter().flat_map(|r| &r.groups) {
+        if let Some(level) = tables.myk.monster(&g.name).filter(|m| m.complete()).and_then(|m| m.level) {
+            wanted.push((level, g.count));
+        }
     }
     bands(tables)
         .into_iter()
@@ -233,6 +241,7 @@ pub fn encounter_monsters(s: &Scenario, tables: &Tables) -> Vec<EncounterMonster
             stats: super::view::stat_line(m),
             skills: m.skills.join(", "),
             materials: m.materials.join(", "),
+            treasure: treasure_line(tables, m.level.unwrap_or(0), 1),
         });
     }
     out

@@ -183,13 +183,16 @@ fn every_group_and_ruler_prints_its_materials_and_the_treasure_tables_it_needs()
                 assert!(key.contains(": Treasure: 1D6 on the Level"));
             }
         }
-        // Every table the key names is printed in full under Treasure.
+        // Every table a monster line names (room key or encounter list) is printed in full.
         let play = &md[key_end..];
-        for named in ["Level 1-5", "Level 6-10", "Level 11-15", "Level 16-20", "Level 21+"] {
-            if key.contains(&format!("on the {named} Treasure Table")) {
-                let title = format!("Treasure Table: Individual {named}");
-                assert!(play.contains(&format!("#### {title}")), "seed {seed}: {title} not printed");
-            }
+        let printed = &md[md.find("### Treasure\n").expect("treasure section")..];
+        for (individual, total) in
+            [("1-5", "1-9"), ("6-10", "10-15"), ("11-15", "16-22"), ("16-20", "23-30"), ("21+", "31+")]
+        {
+            let title = format!("#### Treasure Table: Individual Level {individual} / Total Levels {total}");
+            let named = md.contains(&format!("on the Level {individual} Treasure Table"))
+                || md.contains(&format!("on the Total {total} table"));
+            assert!(!named || printed.contains(&title), "seed {seed}: {title} named but not printed");
         }
         assert!(play.contains("### Treasure") && play.contains("say so before rolling"), "seed {seed}");
     }
@@ -288,4 +291,14 @@ fn a_tables_copy_missing_a_skill_record_fails_naming_the_monster_and_the_skill()
     assert!(err.contains("`myk/monsters_") && err.contains("monster `") && err.contains("`Hoick (Melee)`"), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn the_treasure_tables_of_random_encounter_monsters_are_printed_too() {
+    // A level-9 court uses the level-6 encounter table: Bone Dragon (level 20) and friends.
+    let p = MykParams { levels: vec![9; 5], maps: 1, rooms: 5, layout: Layout::Mixed };
+    let s = generate(tables(), &p, 1).unwrap();
+    let md = booklet(&s, "myk.md");
+    assert!(md.contains("- **Bone Dragon** (Undead, level 20)") && md.contains("Treasure: 1D6 on the Level 16-20"));
+    assert!(md.contains("#### Treasure Table: Individual Level 16-20 / Total Levels 23-30"));
 }
