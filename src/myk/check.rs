@@ -3,7 +3,7 @@
 
 use crate::check::Violation;
 use crate::myk::limits;
-use crate::myk::model::{AdjustmentKind, CorridorId, Map, Place, Reaction, Room, RoomId, Scenario};
+use crate::myk::model::{AdjustmentKind, CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::{Installation, Level, Placement, Route, Stat};
 
@@ -44,24 +44,32 @@ pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
     }
     scenario_totals(s, &lim, &mut v);
     reachability(s, tables, &mut v);
-    for (i, c) in s.clues.iter().enumerate() {
-        let used = s.map(c.at.map).map(|m| m.room(c.at.room).used).unwrap_or(false);
-        if !used {
-            v.push(Violation::new(
-                format!("clue {}", i + 1),
-                "clue.place",
-                format!("map {} room {} is not a used room", c.at.map, c.at.room),
-            ));
-        }
-    }
-    if !(2..=4).contains(&s.clues.len()) {
-        v.push(Violation::new("scenario", "clues.count", format!("{} clues, expected 2-4", s.clues.len())));
-    }
+    crate::myk::clues::check(s, tables, &mut v);
+    straight_layout(s, &mut v);
     v
 }
 
 fn here(m: &Map, r: RoomId) -> String {
     format!("map {} room {r}", m.index)
+}
+
+/// A straight layout is one path: no room joins three or more corridors (seed 003 l.5135-5155).
+fn straight_layout(s: &Scenario, v: &mut Vec<Violation>) {
+    if s.params.layout != crate::myk::model::Layout::Straight {
+        return;
+    }
+    for m in &s.maps {
+        for r in m.used_rooms() {
+            let n = m.corridors.iter().filter(|c| c.id().touches(r.id)).count();
+            if n >= 3 {
+                v.push(Violation::new(
+                    here(m, r.id),
+                    "layout.straight",
+                    format!("`params.layout` is straight, but this room is a junction of {n} corridors"),
+                ));
+            }
+        }
+    }
 }
 
 /// Rooms, corridors and their places. Returns false when the map is too broken to check further.
@@ -576,17 +584,35 @@ impl Reach {
     }
 
     /// Builds the graph. `full` allows every way the court can find (secret doors once found, locks
-    /// once disarmed, teleporters, illusion roads); `normal` is plain corridors and entrances only.
+    /// once disarmed, teleporters, illusion roads — a found Illusion Road is walked as a plain
+    /// corridor); `normal` is plain corridors and entrances only. A Warder's room (seed 003 l.6083)
+    /// is entered and left only by corridors: no teleport leads into or out of it, no Illusion Road
+    /// into it.
     pub fn new(s: &Scenario, tables: &Tables) -> Reach {
+        Reach::build(s, tables, None)
+    }
+
+    /// The graph without what a clue reveals: its room is never entered, its corridor never
+    /// travelled (nor anything it leads to), so what stays reachable is found without passing it.
+    pub fn without(s: &Scenario, tables: &Tables, blocked: Reveals) -> Reach {
+        Reach::build(s, tables, Some(blocked))
+    }
+
+    fn build(s: &Scenario, tables: &Tables, blocked: Option<Reveals>) -> Reach {
         let n = s.maps.len() * 9 + 1;
         let mut g = Reach { maps: s.maps.len(), full: vec![Vec::new(); n], normal: vec![Vec::new(); n] };
         let pos_of = |index: u32| s.maps.iter().position(|m| m.index == index);
+        let route_of = |t: &crate::myk::model::PlacedTrap| tables.myk.trap(&t.name).and_then(|r| r.route);
+        let warded = |p: Place| {
+            s.map(p.map).is_some_and(|m| m.room(p.room).traps.iter().any(|t| route_of(t) == Some(Route::Warded)))
+        };
         for (p, m) in s.maps.iter().enumerate() {
             let hidden: Vec<CorridorId> =
                 m.rooms.iter().flat_map(|r| r.traps.iter()).filter_map(|t| t.corridor).collect();
             for c in &m.corridors {
-                let route = c.trap.as_ref().and_then(|t| tables.myk.trap(&t.name)).and_then(|t| t.route);
-                if route == Some(Route::Closed) {
+                let route = c.trap.as_ref().and_then(route_of);
+                if route == Some(Route::Closed) || blocked == Some(Reveals::Corridor { map: m.index, corridor: c.id() })
+                {
                     continue;
                 }
                 let (a, b) = (Reach::node(p, c.a), Reach::node(p, c.b));
@@ -603,15 +629,19 @@ impl Reach {
                 }
                 if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
                     && let Some(dp) = pos_of(d.map)
+                    && !warded(d)
                 {
                     g.full[a].push(Reach::node(dp, d.room));
                     g.full[b].push(Reach::node(dp, d.room));
                 }
             }
             for r in &m.rooms {
+                let from_warded = warded(Place { map: m.index, room: r.id });
                 for t in &r.traps {
                     if let Some(d) = t.destination
                         && let Some(dp) = pos_of(d.map)
+                        && !from_warded
+                        && !warded(d)
                     {
                         g.full[Reach::node(p, r.id)].push(Reach::node(dp, d.room));
                     }
@@ -628,6 +658,17 @@ impl Reach {
                         list[here].push(t);
                         list[t].push(here);
                     }
+                }
+            }
+        }
+        // A revealed room is never entered: drop every way into it.
+        if let Some(Reveals::Room(place)) = blocked
+            && let Some(p) = pos_of(place.map)
+        {
+            let x = Reach::node(p, place.room);
+            for list in [&mut g.full, &mut g.normal] {
+                for ys in list.iter_mut() {
+                    ys.retain(|&y| y != x);
                 }
             }
         }
