@@ -137,7 +137,9 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
     }
 }
 
-/// Something true about the scenario that a clue can tell, and what it reveals.
+/// Something true about the scenario that a clue can tell, and what it reveals. Names of what it
+/// reveals stay placeholders (`{ruler}`, `{map}`, `{room_name}`; see `frame::clue_text`), so a
+/// renamed room or ruler never leaves the clue stale.
 struct Fact {
     text: String,
     reveals: Reveals,
@@ -159,12 +161,10 @@ fn facts(s: &Scenario) -> (Vec<Fact>, Vec<Fact>) {
             if let Some(ru) = &r.ruler {
                 let weak = weak_points(ru);
                 let text = match weak.as_slice() {
-                    [] => format!("{} rules the {} and waits in room {} ({}).", ru.name, m.name, r.id, r.name),
-                    [w] => format!("{} rules the {} from room {}; its weak point is {w}.", ru.name, m.name, r.id),
+                    [] => format!("{{ruler}} rules the {{map}} and waits in room {} ({{room_name}}).", r.id),
+                    [w] => format!("{{ruler}} rules the {{map}} from room {}; its weak point is {w}.", r.id),
                     [ws @ .., last] => format!(
-                        "{} rules the {} from room {}; its weak points are {} and {last}.",
-                        ru.name,
-                        m.name,
+                        "{{ruler}} rules the {{map}} from room {}; its weak points are {} and {last}.",
                         r.id,
                         ws.join(", ")
                     ),
@@ -174,7 +174,7 @@ fn facts(s: &Scenario) -> (Vec<Fact>, Vec<Fact>) {
             for t in &r.traps {
                 if let Some(c) = t.corridor {
                     rest.push(Fact {
-                        text: format!("A secret door in {} hides the corridor {c}.", r.name),
+                        text: format!("A secret door in room {} hides the corridor {c}.", r.id),
                         reveals: Reveals::Corridor { map: m.index, corridor: c },
                         required: false,
                         ruler: false,
@@ -184,22 +184,22 @@ fn facts(s: &Scenario) -> (Vec<Fact>, Vec<Fact>) {
                     let text = format!("The {} on the {on} in room {} carries you to room {}.", t.name, r.id, dst.room);
                     rest.push(room_fact(m, r, text));
                 } else {
-                    let text = format!("Room {} ({}) hides a trap: {} (level {}).", r.id, r.name, t.name, t.level);
+                    let text = format!("Room {} ({{room_name}}) hides a trap: {} (level {}).", r.id, t.name, t.level);
                     rest.push(room_fact(m, r, text));
                 }
             }
             for b in &r.bases {
-                let text = format!("The monsters keep a {} in room {} ({}).", b.name, r.id, r.name);
+                let text = format!("The monsters keep a {} in room {} ({{room_name}}).", b.name, r.id);
                 rest.push(room_fact(m, r, text));
             }
             if r.ruler.is_none()
                 && let Some(g) = r.monsters.first()
             {
-                let text = format!("{} x{} hold room {} ({}).", g.name, g.count, r.id, r.name);
+                let text = format!("{} x{} hold room {} ({{room_name}}).", g.name, g.count, r.id);
                 rest.push(room_fact(m, r, text));
             }
             if !has_threat(r) {
-                let text = format!("Nothing lies in wait in room {} ({}): a safe place to camp.", r.id, r.name);
+                let text = format!("Nothing lies in wait in room {} ({{room_name}}): a safe place to camp.", r.id);
                 rest.push(room_fact(m, r, text));
             }
         }

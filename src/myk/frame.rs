@@ -1,8 +1,8 @@
-//! The scenario's texts that name its parts (objective, introduction, resolution), produced from
+//! The scenario's texts that name its parts (objective, introduction, resolution, clues), produced from
 //! the scenario as it stands, so a GM's edit (a renamed room or map, a removed ruler) never leaves
 //! them stale. The generator, `normalize` and the renderers all call these functions.
 
-use crate::myk::model::{Map, Room, Ruler, Scenario};
+use crate::myk::model::{Clue, Map, Reveals, Room, Ruler, Scenario};
 
 /// The last map (the objective's map) and its ruler with the ruler's room, if it has one.
 fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
@@ -52,4 +52,20 @@ pub fn fill(s: &Scenario, text: &str) -> String {
         }
     };
     text.replace("{map}", map).replace("{npc}", npc)
+}
+
+/// A clue's text with its placeholders filled from what it reveals, as the scenario stands:
+/// `{map}` (the revealed map's name), `{room_name}` (the revealed room's name) and `{ruler}` (the
+/// ruler in the revealed room, "the ruler" if there is none any more).
+pub fn clue_text(s: &Scenario, clue: &Clue) -> String {
+    let map = s.map(clue.reveals.map());
+    let room = match (map, clue.reveals) {
+        (Some(m), Reveals::Room(p)) => Some(m.room(p.room)),
+        _ => None,
+    };
+    let ruler = room.and_then(|r| r.ruler.as_ref()).map_or("the ruler", |r| r.name.as_str());
+    clue.text
+        .replace("{ruler}", ruler)
+        .replace("{room_name}", room.map_or("", |r| r.name.as_str()))
+        .replace("{map}", map.map_or("dungeon", |m| m.name.as_str()))
 }

@@ -356,7 +356,7 @@ fn texts(md: &str) -> &str {
 }
 
 #[test]
-fn objective_introduction_and_resolution_follow_renamed_rooms_maps_and_rulers() {
+fn objective_introduction_resolution_and_clues_follow_renamed_rooms_maps_and_rulers() {
     let mut s = default_scenario(110);
     let ruler = ruler_place(&s, 0).expect("ruler");
     let old_map = s.maps[0].name.clone();
@@ -369,6 +369,10 @@ fn objective_introduction_and_resolution_follow_renamed_rooms_maps_and_rulers() 
     let head = texts(&md);
     assert!(!head.contains(&old_map), "the old map name is stale in: {head}");
     assert!(head.contains(&format!("{old_ruler} waits in the Renamed Hollow.")), "{head}");
+    let clues = &md[md.find("## Clues").expect("clues")..md.find("## Map 1").expect("map")];
+    assert!(!clues.contains(&old_map), "a clue still names the old map: {clues}");
+    assert!(clues.contains(&format!("{old_ruler} rules the Renamed Hollow")), "{clues}");
+    assert!(clues.contains("(Throne of Edits)"), "{clues}");
 }
 
 #[test]
