@@ -420,3 +420,37 @@ fn format_1_clues_gain_what_they_reveal_from_their_text() {
     let reveals: Vec<String> = s.clues.iter().map(|c| c.reveals.to_string()).collect();
     assert_eq!(reveals, ["map 1 room B1", "map 1 corridor B2-C2", "map 1 corridor C1-C2", "map 1 corridor A1-B1"]);
 }
+
+#[test]
+fn a_clue_lies_in_a_used_room() {
+    let mut s = default_scenario(110);
+    let unused = s.maps[0].rooms.iter().find(|r| !r.used).map_or(RoomId::ALL[0], |r| r.id);
+    s.clues[0].at = Place { map: if s.maps[0].room(unused).used { 9 } else { 1 }, room: unused };
+    fails_with(&s, "clue.place");
+}
+
+#[test]
+fn a_weak_point_clue_on_another_map_does_not_count() {
+    // Move every clue naming map 2's weak point onto map 1: the court would learn it elsewhere.
+    for seed in 0..300 {
+        let mut s = generate(tables(), &params(vec![4; 4], 2, 7, Layout::Junction), seed).expect("generates");
+        let Some(place) = ruler_place(&s, 1) else { continue };
+        let weak: Vec<String> = s.maps[1]
+            .room(place.room)
+            .ruler
+            .as_ref()
+            .map(|r| weak_points(r).into_iter().map(String::from).collect())
+            .unwrap_or_default();
+        if weak.is_empty() {
+            continue;
+        }
+        let entry = s.maps[0].entrances.iter().find(|e| e.to.is_none()).expect("way in").room;
+        for c in s.clues.iter_mut().filter(|c| weak.iter().any(|w| c.text.contains(w.as_str()))) {
+            c.at = Place { map: 1, room: entry };
+            c.method = ClueMethod::Search;
+        }
+        fails_with(&s, "clue.weak-point");
+        return;
+    }
+    panic!("no map-2 ruler with a weak point in 300 seeds");
+}
