@@ -571,8 +571,19 @@ pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
 /// The movement graph: nodes are (map position, room) plus one node for outside the dungeon.
 pub struct Reach {
     maps: usize,
-    full: Vec<Vec<usize>>,
+    /// Each map's index, by position.
+    indices: Vec<u32>,
+    full: Vec<Vec<Edge>>,
     normal: Vec<Vec<usize>>,
+    /// What walks of `full` never pass (set by [`Reach::without`]).
+    blocked: Option<Reveals>,
+}
+
+/// A move of the court: to a node, through a corridor (map position and id) or not.
+#[derive(Clone, Copy)]
+struct Edge {
+    to: usize,
+    via: Option<(usize, CorridorId)>,
 }
 
 impl Reach {
@@ -589,18 +600,24 @@ impl Reach {
     /// is entered and left only by corridors: no teleport leads into or out of it, no Illusion Road
     /// into it.
     pub fn new(s: &Scenario, tables: &Tables) -> Reach {
-        Reach::build(s, tables, None)
+        Reach::build(s, tables)
     }
 
-    /// The graph without what a clue reveals: its room is never entered, its corridor never
-    /// travelled (nor anything it leads to), so what stays reachable is found without passing it.
+    /// The graph whose `from_outside(true)` never passes what a clue reveals (see
+    /// [`Reach::from_outside_without`]).
     pub fn without(s: &Scenario, tables: &Tables, blocked: Reveals) -> Reach {
-        Reach::build(s, tables, Some(blocked))
+        Reach { blocked: Some(blocked), ..Reach::build(s, tables) }
     }
 
-    fn build(s: &Scenario, tables: &Tables, blocked: Option<Reveals>) -> Reach {
+    fn build(s: &Scenario, tables: &Tables) -> Reach {
         let n = s.maps.len() * 9 + 1;
-        let mut g = Reach { maps: s.maps.len(), full: vec![Vec::new(); n], normal: vec![Vec::new(); n] };
+        let mut g = Reach {
+            maps: s.maps.len(),
+            indices: s.maps.iter().map(|m| m.index).collect(),
+            full: vec![Vec::new(); n],
+            normal: vec![Vec::new(); n],
+            blocked: None,
+        };
         let pos_of = |index: u32| s.maps.iter().position(|m| m.index == index);
         let route_of = |t: &crate::myk::model::PlacedTrap| tables.myk.trap(&t.name).and_then(|r| r.route);
         let warded = |p: Place| {
@@ -611,10 +628,10 @@ impl Reach {
                 m.rooms.iter().flat_map(|r| r.traps.iter()).filter_map(|t| t.corridor).collect();
             for c in &m.corridors {
                 let route = c.trap.as_ref().and_then(route_of);
-                if route == Some(Route::Closed) || blocked == Some(Reveals::Corridor { map: m.index, corridor: c.id() })
-                {
+                if route == Some(Route::Closed) {
                     continue;
                 }
+                let via = Some((p, c.id()));
                 let (a, b) = (Reach::node(p, c.a), Reach::node(p, c.b));
                 let dirs: Vec<(usize, usize)> = match c.one_way {
                     Some(d) => vec![(Reach::node(p, d.from), Reach::node(p, d.to))],
@@ -622,7 +639,7 @@ impl Reach {
                 };
                 let plain = !hidden.contains(&c.id()) && !matches!(route, Some(Route::Locked | Route::Redirect));
                 for (x, y) in dirs {
-                    g.full[x].push(y);
+                    g.full[x].push(Edge { to: y, via });
                     if plain {
                         g.normal[x].push(y);
                     }
@@ -631,8 +648,8 @@ impl Reach {
                     && let Some(dp) = pos_of(d.map)
                     && !warded(d)
                 {
-                    g.full[a].push(Reach::node(dp, d.room));
-                    g.full[b].push(Reach::node(dp, d.room));
+                    g.full[a].push(Edge { to: Reach::node(dp, d.room), via });
+                    g.full[b].push(Edge { to: Reach::node(dp, d.room), via });
                 }
             }
             for r in &m.rooms {
@@ -643,7 +660,7 @@ impl Reach {
                         && !from_warded
                         && !warded(d)
                     {
-                        g.full[Reach::node(p, r.id)].push(Reach::node(dp, d.room));
+                        g.full[Reach::node(p, r.id)].push(Edge { to: Reach::node(dp, d.room), via: None });
                     }
                 }
             }
@@ -654,33 +671,23 @@ impl Reach {
                     Some(to) => pos_of(to.map).map(|q| Reach::node(q, to.room)),
                 };
                 if let Some(t) = there {
-                    for list in [&mut g.full, &mut g.normal] {
-                        list[here].push(t);
-                        list[t].push(here);
-                    }
-                }
-            }
-        }
-        // A revealed room is never entered: drop every way into it.
-        if let Some(Reveals::Room(place)) = blocked
-            && let Some(p) = pos_of(place.map)
-        {
-            let x = Reach::node(p, place.room);
-            for list in [&mut g.full, &mut g.normal] {
-                for ys in list.iter_mut() {
-                    ys.retain(|&y| y != x);
+                    g.full[here].push(Edge { to: t, via: None });
+                    g.full[t].push(Edge { to: here, via: None });
+                    g.normal[here].push(t);
+                    g.normal[t].push(here);
                 }
             }
         }
         g
     }
 
-    fn walk(edges: &[Vec<usize>], start: usize) -> Vec<bool> {
+    /// Every node reachable from `start`; `next` says where an edge leads, or `None` to skip it.
+    fn walk<E>(edges: &[Vec<E>], start: usize, next: impl Fn(&E) -> Option<usize>) -> Vec<bool> {
         let mut seen = vec![false; edges.len()];
         let mut stack = vec![start];
         seen[start] = true;
         while let Some(x) = stack.pop() {
-            for &y in &edges[x] {
+            for y in edges[x].iter().filter_map(&next) {
                 if !seen[y] {
                     seen[y] = true;
                     stack.push(y);
@@ -690,20 +697,40 @@ impl Reach {
         seen
     }
 
-    /// Nodes reachable from outside, using every way (`full`) or plain ways only.
+    /// Nodes reachable from outside, using every way (`full`, minus what [`Reach::without`]
+    /// blocks) or plain ways only.
     pub fn from_outside(&self, full: bool) -> Vec<bool> {
-        Reach::walk(if full { &self.full } else { &self.normal }, self.outside())
+        if full { self.walk_full(self.blocked) } else { Reach::walk(&self.normal, self.outside(), |&y| Some(y)) }
+    }
+
+    /// Nodes reachable from outside by every way, never entering the revealed room nor
+    /// travelling the revealed corridor (nor where it leads): what a clue about it may be behind.
+    pub fn from_outside_without(&self, blocked: Reveals) -> Vec<bool> {
+        self.walk_full(Some(blocked))
+    }
+
+    fn walk_full(&self, blocked: Option<Reveals>) -> Vec<bool> {
+        let pos = |map: u32| self.indices.iter().position(|&i| i == map);
+        let (room, corridor) = match blocked {
+            Some(Reveals::Room(p)) => (pos(p.map).map(|q| Reach::node(q, p.room)), None),
+            Some(Reveals::Corridor { map, corridor }) => (None, pos(map).map(|q| (q, corridor))),
+            None => (None, None),
+        };
+        Reach::walk(&self.full, self.outside(), |e| {
+            let passes = Some(e.to) == room || (corridor.is_some() && e.via == corridor);
+            (!passes).then_some(e.to)
+        })
     }
 
     /// Nodes from which outside can be reached (using every way).
     pub fn back_to_outside(&self) -> Vec<bool> {
         let mut rev = vec![Vec::new(); self.full.len()];
-        for (x, ys) in self.full.iter().enumerate() {
-            for &y in ys {
-                rev[y].push(x);
+        for (x, es) in self.full.iter().enumerate() {
+            for e in es {
+                rev[e.to].push(x);
             }
         }
-        Reach::walk(&rev, self.outside())
+        Reach::walk(&rev, self.outside(), |&y| Some(y))
     }
 
     /// Whether a room of the map at position `map_pos` is set in a node list.

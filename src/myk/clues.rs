@@ -51,8 +51,12 @@ fn names_something(s: &Scenario, reveals: Reveals) -> bool {
 /// (every way the court can find) without entering the revealed room or travelling the revealed
 /// corridor.
 pub fn finds(s: &Scenario, tables: &Tables, reveals: Reveals) -> Vec<Place> {
-    let g = Reach::without(s, tables, reveals);
-    let seen = g.from_outside(true);
+    finds_in(s, &Reach::new(s, tables), reveals)
+}
+
+/// [`finds`] on a graph already built for the scenario.
+fn finds_in(s: &Scenario, g: &Reach, reveals: Reveals) -> Vec<Place> {
+    let seen = g.from_outside_without(reveals);
     s.maps
         .iter()
         .enumerate()
@@ -65,6 +69,7 @@ pub fn finds(s: &Scenario, tables: &Tables, reveals: Reveals) -> Vec<Place> {
 
 /// Every clue rule, in clue order, then the scenario-wide ones.
 pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
+    let g = Reach::new(s, tables);
     for (i, c) in s.clues.iter().enumerate() {
         let at = format!("clue {}", i + 1);
         let Some(room) = s.map(c.at.map).map(|m| m.room(c.at.room)).filter(|r| r.used) else {
@@ -90,7 +95,7 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
             ));
             continue;
         }
-        if !finds(s, tables, c.reveals).contains(&c.at) {
+        if !finds_in(s, &g, c.reveals).contains(&c.at) {
             v.push(Violation::new(
                 at,
                 "clue.behind",
@@ -236,13 +241,14 @@ pub fn place(s: &Scenario, tables: &Tables, d: &mut Dice) -> Vec<Clue> {
     }
     rest.extend(others);
     d.shuffle(&mut rest);
+    let g = Reach::new(s, tables);
     let mut out = Vec::new();
     for fact in queue.into_iter().chain(rest) {
         if !fact.required && out.len() >= n {
             continue;
         }
         let spots: Vec<Place> =
-            finds(s, tables, fact.reveals).into_iter().filter(|p| p.map == fact.reveals.map()).collect();
+            finds_in(s, &g, fact.reveals).into_iter().filter(|p| p.map == fact.reveals.map()).collect();
         let Some(&at) = d.choose(&spots) else { continue };
         let Some(room) = s.map(at.map).map(|m| m.room(at.room)) else { continue };
         // Conversation asks for monsters that will talk: not hostile ones.
