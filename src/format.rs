@@ -47,9 +47,70 @@ fn set_format(doc: &mut Value, version: u32) {
     }
 }
 
-/// Format 1 → 2 for MYK. Format 2 added `format` itself; later steps of this release add their
-/// own fields with defaults here.
-fn myk_1_to_2(_doc: &mut Value) {}
+/// Format 1 → 2 for MYK. Format 2 added `format` itself and each clue's `reveals`: it is read from
+/// the clue's text (a corridor "A1-B1", else a "room B1"; the map is the one whose corridor, ruler or
+/// trap the text names, else the clue's own). A clue whose text names neither is dropped, so the file
+/// still loads; `check` then says whether enough clues are left.
+fn myk_1_to_2(doc: &mut Value) {
+    let maps = doc.get("maps").cloned().unwrap_or(Value::Null);
+    let Some(clues) = doc.get_mut("clues").and_then(Value::as_array_mut) else { return };
+    clues.retain_mut(|clue| {
+        let text = clue.get("text").and_then(Value::as_str).unwrap_or_default().to_string();
+        let own = clue.pointer("/at/map").and_then(Value::as_u64).unwrap_or(1);
+        let Some(reveals) = infer_reveals(&maps, &text, own) else { return false };
+        if let Some(obj) = clue.as_object_mut() {
+            obj.insert("reveals".into(), reveals);
+        }
+        true
+    });
+}
+
+/// Room names "A1".."C3" at byte `i` of `t`.
+fn room_at(t: &[u8], i: usize) -> Option<String> {
+    let (a, b) = (*t.get(i)?, *t.get(i + 1)?);
+    let alone = |j: Option<&u8>| j.is_none_or(|c| !c.is_ascii_alphanumeric());
+    ((b'A'..=b'C').contains(&a) && (b'1'..=b'3').contains(&b) && alone(t.get(i + 2)) && (i == 0 || alone(t.get(i - 1))))
+        .then(|| format!("{}{}", a as char, b as char))
+}
+
+fn infer_reveals(maps: &Value, text: &str, own: u64) -> Option<Value> {
+    let t = text.as_bytes();
+    let maps: Vec<&Value> = maps.as_array().map(|m| m.iter().collect()).unwrap_or_default();
+    let index = |m: &Value| m.get("index").and_then(Value::as_u64).unwrap_or(0);
+    // The clue's own map first, then the others in order.
+    let mut order: Vec<&Value> = maps.iter().copied().filter(|m| index(m) == own).collect();
+    order.extend(maps.iter().copied().filter(|m| index(m) != own));
+    for i in 0..t.len() {
+        if let (Some(a), Some(b'-'), Some(b)) = (room_at(t, i), t.get(i + 2), room_at(t, i + 3)) {
+            let id = if a <= b { format!("{a}-{b}") } else { format!("{b}-{a}") };
+            let has = |m: &Value| {
+                m.get("corridors").and_then(Value::as_array).is_some_and(|cs| {
+                    cs.iter().any(|c| {
+                        let (x, y) = (c["a"].as_str().unwrap_or(""), c["b"].as_str().unwrap_or(""));
+                        let cid = if x <= y { format!("{x}-{y}") } else { format!("{y}-{x}") };
+                        cid == id
+                    })
+                })
+            };
+            let map = order.iter().find(|m| has(m)).map_or(own, |m| index(m));
+            return Some(serde_json::json!({ "map": map, "corridor": id }));
+        }
+    }
+    let i = text.find("room ")?;
+    let room = room_at(t, i + 5)?;
+    // The map whose room holds the ruler or trap the text names.
+    let names = |m: &Value| {
+        let r = m.get("rooms").and_then(Value::as_array).and_then(|rs| rs.iter().find(|r| r["id"] == room.as_str()));
+        r.is_some_and(|r| {
+            let ruler = r.pointer("/ruler/name").and_then(Value::as_str);
+            let traps = r.get("traps").and_then(Value::as_array).into_iter().flatten();
+            ruler.is_some_and(|n| text.contains(n))
+                || traps.filter_map(|x| x.get("name").and_then(Value::as_str)).any(|n| text.contains(n))
+        })
+    };
+    let map = order.iter().find(|m| names(m)).map_or(own, |m| index(m));
+    Some(serde_json::json!({ "map": map, "room": room }))
+}
 
 /// Format 1 → 2 for NW3.
 fn nw3_1_to_2(_doc: &mut Value) {}

@@ -3,7 +3,7 @@
 
 use crate::check::Violation;
 use crate::myk::limits;
-use crate::myk::model::{AdjustmentKind, CorridorId, Map, Place, Reaction, Room, RoomId, Scenario};
+use crate::myk::model::{AdjustmentKind, CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::{Installation, Level, Placement, Route, Stat};
 
@@ -44,24 +44,32 @@ pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
     }
     scenario_totals(s, &lim, &mut v);
     reachability(s, tables, &mut v);
-    for (i, c) in s.clues.iter().enumerate() {
-        let used = s.map(c.at.map).map(|m| m.room(c.at.room).used).unwrap_or(false);
-        if !used {
-            v.push(Violation::new(
-                format!("clue {}", i + 1),
-                "clue.place",
-                format!("map {} room {} is not a used room", c.at.map, c.at.room),
-            ));
-        }
-    }
-    if !(2..=4).contains(&s.clues.len()) {
-        v.push(Violation::new("scenario", "clues.count", format!("{} clues, expected 2-4", s.clues.len())));
-    }
+    crate::myk::clues::check(s, tables, &mut v);
+    straight_layout(s, &mut v);
     v
 }
 
 fn here(m: &Map, r: RoomId) -> String {
     format!("map {} room {r}", m.index)
+}
+
+/// A straight layout is one path: no room joins three or more corridors (seed 003 l.5135-5155).
+fn straight_layout(s: &Scenario, v: &mut Vec<Violation>) {
+    if s.params.layout != crate::myk::model::Layout::Straight {
+        return;
+    }
+    for m in &s.maps {
+        for r in m.used_rooms() {
+            let n = m.corridors.iter().filter(|c| c.id().touches(r.id)).count();
+            if n >= 3 {
+                v.push(Violation::new(
+                    here(m, r.id),
+                    "layout.straight",
+                    format!("`params.layout` is straight, but this room is a junction of {n} corridors"),
+                ));
+            }
+        }
+    }
 }
 
 /// Rooms, corridors and their places. Returns false when the map is too broken to check further.
@@ -563,8 +571,19 @@ pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
 /// The movement graph: nodes are (map position, room) plus one node for outside the dungeon.
 pub struct Reach {
     maps: usize,
-    full: Vec<Vec<usize>>,
+    /// Each map's index, by position.
+    indices: Vec<u32>,
+    full: Vec<Vec<Edge>>,
     normal: Vec<Vec<usize>>,
+    /// What walks of `full` never pass (set by [`Reach::without`]).
+    blocked: Option<Reveals>,
+}
+
+/// A move of the court: to a node, through a corridor (map position and id) or not.
+#[derive(Clone, Copy)]
+struct Edge {
+    to: usize,
+    via: Option<(usize, CorridorId)>,
 }
 
 impl Reach {
@@ -576,19 +595,43 @@ impl Reach {
     }
 
     /// Builds the graph. `full` allows every way the court can find (secret doors once found, locks
-    /// once disarmed, teleporters, illusion roads); `normal` is plain corridors and entrances only.
+    /// once disarmed, teleporters, illusion roads — a found Illusion Road is walked as a plain
+    /// corridor); `normal` is plain corridors and entrances only. A Warder's room (seed 003 l.6083)
+    /// is entered and left only by corridors: no teleport leads into or out of it, no Illusion Road
+    /// into it.
     pub fn new(s: &Scenario, tables: &Tables) -> Reach {
+        Reach::build(s, tables)
+    }
+
+    /// The graph whose `from_outside(true)` never passes what a clue reveals (see
+    /// [`Reach::from_outside_without`]).
+    pub fn without(s: &Scenario, tables: &Tables, blocked: Reveals) -> Reach {
+        Reach { blocked: Some(blocked), ..Reach::build(s, tables) }
+    }
+
+    fn build(s: &Scenario, tables: &Tables) -> Reach {
         let n = s.maps.len() * 9 + 1;
-        let mut g = Reach { maps: s.maps.len(), full: vec![Vec::new(); n], normal: vec![Vec::new(); n] };
+        let mut g = Reach {
+            maps: s.maps.len(),
+            indices: s.maps.iter().map(|m| m.index).collect(),
+            full: vec![Vec::new(); n],
+            normal: vec![Vec::new(); n],
+            blocked: None,
+        };
         let pos_of = |index: u32| s.maps.iter().position(|m| m.index == index);
+        let route_of = |t: &crate::myk::model::PlacedTrap| tables.myk.trap(&t.name).and_then(|r| r.route);
+        let warded = |p: Place| {
+            s.map(p.map).is_some_and(|m| m.room(p.room).traps.iter().any(|t| route_of(t) == Some(Route::Warded)))
+        };
         for (p, m) in s.maps.iter().enumerate() {
             let hidden: Vec<CorridorId> =
                 m.rooms.iter().flat_map(|r| r.traps.iter()).filter_map(|t| t.corridor).collect();
             for c in &m.corridors {
-                let route = c.trap.as_ref().and_then(|t| tables.myk.trap(&t.name)).and_then(|t| t.route);
+                let route = c.trap.as_ref().and_then(route_of);
                 if route == Some(Route::Closed) {
                     continue;
                 }
+                let via = Some((p, c.id()));
                 let (a, b) = (Reach::node(p, c.a), Reach::node(p, c.b));
                 let dirs: Vec<(usize, usize)> = match c.one_way {
                     Some(d) => vec![(Reach::node(p, d.from), Reach::node(p, d.to))],
@@ -596,24 +639,28 @@ impl Reach {
                 };
                 let plain = !hidden.contains(&c.id()) && !matches!(route, Some(Route::Locked | Route::Redirect));
                 for (x, y) in dirs {
-                    g.full[x].push(y);
+                    g.full[x].push(Edge { to: y, via });
                     if plain {
                         g.normal[x].push(y);
                     }
                 }
                 if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
                     && let Some(dp) = pos_of(d.map)
+                    && !warded(d)
                 {
-                    g.full[a].push(Reach::node(dp, d.room));
-                    g.full[b].push(Reach::node(dp, d.room));
+                    g.full[a].push(Edge { to: Reach::node(dp, d.room), via });
+                    g.full[b].push(Edge { to: Reach::node(dp, d.room), via });
                 }
             }
             for r in &m.rooms {
+                let from_warded = warded(Place { map: m.index, room: r.id });
                 for t in &r.traps {
                     if let Some(d) = t.destination
                         && let Some(dp) = pos_of(d.map)
+                        && !from_warded
+                        && !warded(d)
                     {
-                        g.full[Reach::node(p, r.id)].push(Reach::node(dp, d.room));
+                        g.full[Reach::node(p, r.id)].push(Edge { to: Reach::node(dp, d.room), via: None });
                     }
                 }
             }
@@ -624,22 +671,23 @@ impl Reach {
                     Some(to) => pos_of(to.map).map(|q| Reach::node(q, to.room)),
                 };
                 if let Some(t) = there {
-                    for list in [&mut g.full, &mut g.normal] {
-                        list[here].push(t);
-                        list[t].push(here);
-                    }
+                    g.full[here].push(Edge { to: t, via: None });
+                    g.full[t].push(Edge { to: here, via: None });
+                    g.normal[here].push(t);
+                    g.normal[t].push(here);
                 }
             }
         }
         g
     }
 
-    fn walk(edges: &[Vec<usize>], start: usize) -> Vec<bool> {
+    /// Every node reachable from `start`; `next` says where an edge leads, or `None` to skip it.
+    fn walk<E>(edges: &[Vec<E>], start: usize, next: impl Fn(&E) -> Option<usize>) -> Vec<bool> {
         let mut seen = vec![false; edges.len()];
         let mut stack = vec![start];
         seen[start] = true;
         while let Some(x) = stack.pop() {
-            for &y in &edges[x] {
+            for y in edges[x].iter().filter_map(&next) {
                 if !seen[y] {
                     seen[y] = true;
                     stack.push(y);
@@ -649,20 +697,40 @@ impl Reach {
         seen
     }
 
-    /// Nodes reachable from outside, using every way (`full`) or plain ways only.
+    /// Nodes reachable from outside, using every way (`full`, minus what [`Reach::without`]
+    /// blocks) or plain ways only.
     pub fn from_outside(&self, full: bool) -> Vec<bool> {
-        Reach::walk(if full { &self.full } else { &self.normal }, self.outside())
+        if full { self.walk_full(self.blocked) } else { Reach::walk(&self.normal, self.outside(), |&y| Some(y)) }
+    }
+
+    /// Nodes reachable from outside by every way, never entering the revealed room nor
+    /// travelling the revealed corridor (nor where it leads): what a clue about it may be behind.
+    pub fn from_outside_without(&self, blocked: Reveals) -> Vec<bool> {
+        self.walk_full(Some(blocked))
+    }
+
+    fn walk_full(&self, blocked: Option<Reveals>) -> Vec<bool> {
+        let pos = |map: u32| self.indices.iter().position(|&i| i == map);
+        let (room, corridor) = match blocked {
+            Some(Reveals::Room(p)) => (pos(p.map).map(|q| Reach::node(q, p.room)), None),
+            Some(Reveals::Corridor { map, corridor }) => (None, pos(map).map(|q| (q, corridor))),
+            None => (None, None),
+        };
+        Reach::walk(&self.full, self.outside(), |e| {
+            let passes = Some(e.to) == room || (corridor.is_some() && e.via == corridor);
+            (!passes).then_some(e.to)
+        })
     }
 
     /// Nodes from which outside can be reached (using every way).
     pub fn back_to_outside(&self) -> Vec<bool> {
         let mut rev = vec![Vec::new(); self.full.len()];
-        for (x, ys) in self.full.iter().enumerate() {
-            for &y in ys {
-                rev[y].push(x);
+        for (x, es) in self.full.iter().enumerate() {
+            for e in es {
+                rev[e.to].push(x);
             }
         }
-        Reach::walk(&rev, self.outside())
+        Reach::walk(&rev, self.outside(), |&y| Some(y))
     }
 
     /// Whether a room of the map at position `map_pos` is set in a node list.

@@ -160,8 +160,10 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     Ok(scenario)
 }
 
-/// Recomputes what is derived from the rest (court totals, limits, usage) after a GM's edit.
+/// Recomputes what is derived from the rest (objective, court totals, limits, usage) after a GM's
+/// edit.
 pub fn normalize(s: &mut Scenario) {
+    s.objective = crate::myk::frame::objective(s);
     s.court = limits::court(&s.court.levels);
     s.limits = limits::limits(&s.court);
     s.usage = usage(s);
@@ -370,9 +372,18 @@ impl Gen<'_> {
     fn ruler(&self, d: &mut Dice) -> Option<Ruler> {
         // A + 7, but never more than the ruler's room may hold (a tiny court: 4S + T is smaller).
         let cap = self.lim.ruler_level.min(self.lim.ruler_room_total);
-        let low = cap.saturating_sub(6).max(1);
+        // The six levels below the cap; when the bestiary has nothing that high (a court of level 30
+        // may take an A + 7 = 37 ruler, above every monster), the six below the strongest that fits.
+        let in_band = |lo: u32, hi: u32| move |m: &Monster| m.level.is_some_and(|l| (lo..=hi).contains(&l));
+        let mut low = cap.saturating_sub(6).max(1);
+        let mut top = cap;
+        if !self.tables.myk.stockable().any(in_band(low, cap)) {
+            top = self.tables.myk.stockable().filter_map(|m| m.level).filter(|&l| l <= cap).max()?;
+            low = top.saturating_sub(6).max(1);
+        }
         // Higher levels are likelier.
-        let fits = self.tables.myk.stockable().filter(|m| m.level.is_some_and(|l| (low..=cap).contains(&l)));
+        let band = in_band(low, top);
+        let fits = self.tables.myk.stockable().filter(move |m| band(m));
         let mon = d.weighted_iter(fits, |m| m.level.unwrap_or(0).saturating_sub(low) + 1)?;
         let level = mon.level.unwrap_or(1);
         let mut adjustments = Vec::new();
@@ -640,21 +651,14 @@ impl Gen<'_> {
         spent
     }
 
-    /// Title, objective, hooks, cast and clues.
+    /// Title, objective, hooks, cast and clues. The introduction and resolution keep their
+    /// `{ruler}`, `{map}` and `{npc}` placeholders: renderers fill them from the scenario as it is.
     fn frame(&self, s: &mut Scenario, d: &mut Dice) -> Result<()> {
-        let last =
-            s.maps.last().ok_or_else(|| Error::Scenario { file: "scenario".into(), message: "no maps".into() })?;
-        let (ruler_room, ruler) = last
-            .rooms
-            .iter()
-            .find_map(|r| r.ruler.as_ref().map(|x| (r, x.name.clone())))
-            .unwrap_or((&last.rooms[0], "the ruler".into()));
-        let map_name = last.name.clone();
+        if s.maps.is_empty() {
+            return Err(Error::Scenario { file: "scenario".into(), message: "no maps".into() });
+        }
         s.title = format!("The {} of {}", if s.maps.len() > 1 { "Depths" } else { "Conquest" }, s.maps[0].name);
-        s.objective = format!(
-            "Defeat {ruler}, ruler of the {map_name} (map {}, room {} \"{}\"), and make the map the kingdom's territory.",
-            last.index, ruler_room.id, ruler_room.name
-        );
+        s.objective = crate::myk::frame::objective(s);
         let n_cast = d.between(1, 3);
         for k in 0..n_cast {
             let mut nd = d.child(&format!("cast/{k}"));
@@ -681,108 +685,11 @@ impl Gen<'_> {
                 traits,
             });
         }
-        let npc = s.cast.first().map(|c| c.name.clone()).unwrap_or_default();
-        let fill = |t: String| t.replace("{ruler}", &ruler).replace("{map}", &map_name).replace("{npc}", &npc);
-        s.introduction = fill(self.roll("myk.frame.introduction", d));
-        s.resolution = format!(
-            "Success: {} Failure: {}",
-            fill(self.roll("myk.frame.success", d)),
-            fill(self.roll("myk.frame.failure", d))
-        );
-        s.clues = self.clues(s, &mut d.child("clues"));
+        s.introduction = self.roll("myk.frame.introduction", d);
+        s.resolution =
+            format!("Success: {} Failure: {}", self.roll("myk.frame.success", d), self.roll("myk.frame.failure", d));
+        s.clues = crate::myk::clues::place(s, self.tables, &mut d.child("clues"));
         Ok(())
-    }
-
-    /// 2-4 clues, each a fact of this scenario, placed in a room with a way to learn it.
-    fn clues(&self, s: &Scenario, d: &mut Dice) -> Vec<Clue> {
-        let search = self.lim.search_difficulty;
-        let mut facts: Vec<(String, Place)> = Vec::new();
-        for m in &s.maps {
-            for r in m.used_rooms() {
-                if let Some(ru) = &r.ruler {
-                    let weak = ru.adjustments.iter().find(|a| a.kind == AdjustmentKind::WeakPoint);
-                    facts.push((
-                        match weak {
-                            Some(w) => format!(
-                                "{} rules the {} from room {}; its weak point is {}.",
-                                ru.name, m.name, r.id, w.what
-                            ),
-                            None => {
-                                format!("{} rules the {} and waits in room {} ({}).", ru.name, m.name, r.id, r.name)
-                            }
-                        },
-                        Place { map: m.index, room: r.id },
-                    ));
-                }
-                for t in &r.traps {
-                    if let Some(c) = t.corridor {
-                        facts.push((
-                            format!("A secret door in {} hides the corridor {c}.", r.name),
-                            Place { map: m.index, room: r.id },
-                        ));
-                    }
-                    if let Some(dst) = t.destination {
-                        facts.push((
-                            format!(
-                                "The {} on the {} in room {} carries you to room {}.",
-                                t.name,
-                                t.object.as_deref().unwrap_or("floor"),
-                                r.id,
-                                dst.room
-                            ),
-                            Place { map: m.index, room: r.id },
-                        ));
-                    }
-                }
-            }
-            for c in &m.corridors {
-                if let Some(t) = &c.trap {
-                    facts.push((
-                        format!("The corridor {} is trapped: {} (level {}).", c.id(), t.name, t.level),
-                        Place { map: m.index, room: c.a },
-                    ));
-                }
-            }
-        }
-        let n = d.between(2, 4) as usize;
-        let mut picked: Vec<(String, Place)> = Vec::new();
-        // The ruler's fact always comes first; the rest are drawn.
-        if !facts.is_empty() {
-            picked.push(facts.remove(0));
-        }
-        d.shuffle(&mut facts);
-        picked.extend(facts.into_iter().take(n.saturating_sub(picked.len())));
-        let rooms: Vec<Place> =
-            s.maps.iter().flat_map(|m| m.used_rooms().map(move |r| Place { map: m.index, room: r.id })).collect();
-        while picked.len() < 2 {
-            let at = d.choose(&rooms).copied().unwrap_or(Place { map: 1, room: RoomId::ALL[0] });
-            picked.push((format!("The monsters of the {} fear the number {}.", s.maps[0].name, d.between(2, 12)), at));
-        }
-        picked
-            .into_iter()
-            .map(|(text, fact_at)| {
-                // The clue is found somewhere other than the fact's own room when possible.
-                let at = d.choose(&rooms).copied().filter(|p| *p != fact_at).unwrap_or(fact_at);
-                let room = s.map(at.map).map(|m| m.room(at.room));
-                let has_threat = room.is_some_and(|r| r.has_monsters() || !r.bases.is_empty());
-                let talkers = room.is_some_and(|r| r.monsters.iter().any(|g| g.reaction != Reaction::Hostile));
-                let method = match d.below(4) {
-                    0 if has_threat => ClueMethod::Threat,
-                    1 if talkers => ClueMethod::Conversation,
-                    2 => ClueMethod::Puzzle,
-                    _ => ClueMethod::Search,
-                };
-                let how = match method {
-                    ClueMethod::Search => format!("search check in the room, difficulty {search}"),
-                    ClueMethod::Threat => "defeat or drive off the room's threat".to_string(),
-                    ClueMethod::Conversation => {
-                        "talk with the room's monsters (negotiation or a Charisma check)".to_string()
-                    }
-                    ClueMethod::Puzzle => self.roll("myk.frame.puzzle", d),
-                };
-                Clue { text, at, method, how }
-            })
-            .collect()
     }
 }
 

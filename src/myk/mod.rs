@@ -1,6 +1,8 @@
 //! Make You Kingdom dungeons: maps, corridors, entrances, stocking under the limits, rule checks.
 
 pub mod check;
+pub mod clues;
+pub mod frame;
 pub mod generate;
 pub mod layout;
 pub mod limits;

@@ -267,8 +267,12 @@ pub struct Scenario {
     pub params: Params,
     pub court: Court,
     pub title: String,
+    /// Derived from the last map's ruler, room and map names (rewritten by `normalize`).
     pub objective: String,
+    /// The hook, with placeholders `{ruler}`, `{map}` and `{npc}` filled at render time from the
+    /// scenario as it stands, so renaming or removing what they name never leaves the text stale.
     pub introduction: String,
+    /// Success and failure, with the same placeholders as `introduction`.
     pub resolution: String,
     pub cast: Vec<Npc>,
     pub clues: Vec<Clue>,
@@ -329,6 +333,66 @@ pub struct Clue {
     pub method: ClueMethod,
     /// How it is learned, e.g. "search check, difficulty 11".
     pub how: String,
+    /// What the clue tells about: the court finds it without passing this room or corridor.
+    pub reveals: Reveals,
+}
+
+/// What a clue reveals: a room (`{"map": 1, "room": "B1"}`) or a corridor
+/// (`{"map": 1, "corridor": "A1-B1"}`) of a map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "RevealsFields", into = "RevealsFields")]
+pub enum Reveals {
+    Room(Place),
+    Corridor { map: u32, corridor: CorridorId },
+}
+
+impl Reveals {
+    pub fn map(self) -> u32 {
+        match self {
+            Reveals::Room(p) => p.map,
+            Reveals::Corridor { map, .. } => map,
+        }
+    }
+}
+
+impl fmt::Display for Reveals {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reveals::Room(p) => write!(f, "map {} room {}", p.map, p.room),
+            Reveals::Corridor { map, corridor } => write!(f, "map {map} corridor {corridor}"),
+        }
+    }
+}
+
+/// The JSON shape of [`Reveals`]: a map and exactly one of a room or a corridor.
+#[derive(Clone, Copy, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RevealsFields {
+    map: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    room: Option<RoomId>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    corridor: Option<CorridorId>,
+}
+
+impl TryFrom<RevealsFields> for Reveals {
+    type Error = String;
+    fn try_from(f: RevealsFields) -> Result<Self, Self::Error> {
+        match (f.room, f.corridor) {
+            (Some(room), None) => Ok(Reveals::Room(Place { map: f.map, room })),
+            (None, Some(corridor)) => Ok(Reveals::Corridor { map: f.map, corridor }),
+            _ => Err("`reveals` names either a `room` or a `corridor` (exactly one)".into()),
+        }
+    }
+}
+
+impl From<Reveals> for RevealsFields {
+    fn from(r: Reveals) -> Self {
+        match r {
+            Reveals::Room(p) => RevealsFields { map: p.map, room: Some(p.room), corridor: None },
+            Reveals::Corridor { map, corridor } => RevealsFields { map, room: None, corridor: Some(corridor) },
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -563,9 +563,10 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
         paper: paper.label().into(),
         width_mm: paper.size_mm().0,
         height_mm: paper.size_mm().1,
-        objective: s.objective.clone(),
-        introduction: s.introduction.clone(),
-        resolution: s.resolution.clone(),
+        // Produced from the scenario as it stands, so an edit never leaves these texts stale.
+        objective: crate::myk::frame::objective(s),
+        introduction: crate::myk::frame::fill(s, &s.introduction),
+        resolution: crate::myk::frame::fill(s, &s.resolution),
         court: CourtView {
             size: court.size,
             levels: court.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
@@ -579,7 +580,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
             .enumerate()
             .map(|(i, c)| ClueView {
                 number: i + 1,
-                text: c.text.clone(),
+                text: crate::myk::frame::clue_text(s, c),
                 map: c.at.map,
                 room: c.at.room.to_string(),
                 room_name: s.map(c.at.map).map(|m| m.room(c.at.room).name.clone()).unwrap_or_default(),

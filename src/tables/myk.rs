@@ -306,6 +306,9 @@ pub enum Route {
     Redirect,
     /// The corridor can never be crossed (Infinite Corridor): as if it were not there.
     Closed,
+    /// The trap's room is entered and left only by its corridors (Warder): no teleport or
+    /// redirect leads into it, no teleport out of it.
+    Warded,
 }
 
 /// A trap of the rulebook.

@@ -4,6 +4,7 @@ mod area_map;
 mod browser;
 mod cli;
 mod myk;
+mod myk_clues;
 mod myk_skills;
 mod nw3;
 mod render;

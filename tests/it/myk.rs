@@ -13,7 +13,7 @@ pub fn tables() -> &'static Tables {
     T.get_or_init(|| Tables::embedded().expect("embedded tables load"))
 }
 
-fn params(levels: Vec<u32>, maps: u32, rooms: u32, layout: Layout) -> MykParams {
+pub fn params(levels: Vec<u32>, maps: u32, rooms: u32, layout: Layout) -> MykParams {
     MykParams { levels, maps, rooms, layout }
 }
 
@@ -30,7 +30,7 @@ fn degree(s: &Scenario, map: usize, r: RoomId) -> usize {
 }
 
 /// Options drawn from a seed: every court size 1-12, levels 1-30, maps 1-20, rooms 3-9, each layout.
-fn options_for(seed: u64) -> MykParams {
+pub fn options_for(seed: u64) -> MykParams {
     let mut d = Dice::new(seed).child("test/options");
     let size = d.between(1, 12) as usize;
     let levels: Vec<u32> =

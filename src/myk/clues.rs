@@ -1,0 +1,271 @@
+//! Clues a court can find (seed 003 l.5157-5177; weak points l.6797): what each clue reveals, where
+//! it may lie, how it is learned, and the rules `check` enforces. The generator places clues with
+//! the same functions, so the two cannot drift apart.
+//!
+//! - A clue lies in a used room the court can reach from the entrance without passing what it
+//!   reveals: never behind its own secret door or trapped corridor, never in the room it reveals
+//!   (so never in the ruler's own room when it reveals the ruler).
+//! - Every weak point of every ruler is named by a clue found on that ruler's map (the book asks
+//!   the GM to plant information about the weakness).
+//! - The method fits the room: a conversation needs monsters to talk to, eliminating a threat
+//!   needs a threat (monsters, a trap or a base); searching and puzzles fit anywhere.
+//! - 2-4 clues per scenario (the book's advice), plus one for each ruler with weak points.
+
+use crate::check::Violation;
+use crate::dice::Dice;
+use crate::myk::check::Reach;
+use crate::myk::model::{AdjustmentKind, Clue, ClueMethod, Map, Place, Reaction, Reveals, Room, Ruler, Scenario};
+use crate::tables::Tables;
+
+/// The weak points of a ruler, by name. Every clue rule reads weak points through this one
+/// function, so a change in how rulers record them touches only this place.
+pub fn weak_points(ruler: &Ruler) -> Vec<&str> {
+    ruler.adjustments.iter().filter(|a| a.kind == AdjustmentKind::WeakPoint).map(|a| a.what.as_str()).collect()
+}
+
+/// Monsters, a trap or a base: something the court can eliminate.
+pub fn has_threat(r: &Room) -> bool {
+    r.has_monsters() || !r.traps.is_empty() || !r.bases.is_empty()
+}
+
+/// Whether a clue can be learned this way in this room.
+pub fn method_fits(r: &Room, method: ClueMethod) -> bool {
+    match method {
+        ClueMethod::Conversation => r.has_monsters(),
+        ClueMethod::Threat => has_threat(r),
+        ClueMethod::Search | ClueMethod::Puzzle => true,
+    }
+}
+
+/// Whether `reveals` names a used room or an existing corridor of an existing map.
+fn names_something(s: &Scenario, reveals: Reveals) -> bool {
+    match reveals {
+        Reveals::Room(p) => s.map(p.map).is_some_and(|m| m.room(p.room).used),
+        Reveals::Corridor { map, corridor } => {
+            s.map(map).is_some_and(|m| m.corridors.iter().any(|c| c.id() == corridor))
+        }
+    }
+}
+
+/// Every used room where a clue revealing `reveals` may lie: reachable from outside the dungeon
+/// (every way the court can find) without entering the revealed room or travelling the revealed
+/// corridor.
+pub fn finds(s: &Scenario, tables: &Tables, reveals: Reveals) -> Vec<Place> {
+    finds_in(s, &Reach::new(s, tables), reveals)
+}
+
+/// [`finds`] on a graph already built for the scenario.
+fn finds_in(s: &Scenario, g: &Reach, reveals: Reveals) -> Vec<Place> {
+    let seen = g.from_outside_without(reveals);
+    s.maps
+        .iter()
+        .enumerate()
+        .flat_map(|(p, m)| {
+            let seen = &seen;
+            m.used_rooms().filter(move |r| Reach::at(seen, p, r.id)).map(move |r| Place { map: m.index, room: r.id })
+        })
+        .collect()
+}
+
+/// Every clue rule, in clue order, then the scenario-wide ones.
+pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
+    let g = Reach::new(s, tables);
+    for (i, c) in s.clues.iter().enumerate() {
+        let at = format!("clue {}", i + 1);
+        let Some(room) = s.map(c.at.map).map(|m| m.room(c.at.room)).filter(|r| r.used) else {
+            v.push(Violation::new(at, "clue.place", format!("map {} room {} is not a used room", c.at.map, c.at.room)));
+            continue;
+        };
+        if !method_fits(room, c.method) {
+            let why = match c.method {
+                ClueMethod::Conversation => "there are no monsters to talk to",
+                _ => "there is no threat to eliminate",
+            };
+            v.push(Violation::new(
+                at.clone(),
+                "clue.method",
+                format!("learned by {} in map {} room {}, but {why}", c.method.label(), c.at.map, c.at.room),
+            ));
+        }
+        if !names_something(s, c.reveals) {
+            v.push(Violation::new(
+                at,
+                "clue.reveals",
+                format!("it reveals {}, which is not a used room or a corridor of the scenario", c.reveals),
+            ));
+            continue;
+        }
+        if !finds_in(s, &g, c.reveals).contains(&c.at) {
+            v.push(Violation::new(
+                at,
+                "clue.behind",
+                format!(
+                    "it lies in map {} room {}, which the court reaches only by passing what it reveals ({})",
+                    c.at.map, c.at.room, c.reveals
+                ),
+            ));
+        }
+    }
+    let mut rulers_with_weak_points = 0;
+    for m in &s.maps {
+        for r in m.rooms.iter() {
+            let Some(ru) = &r.ruler else { continue };
+            let weak = weak_points(ru);
+            if !weak.is_empty() {
+                rulers_with_weak_points += 1;
+            }
+            let ruler_room = Reveals::Room(Place { map: m.index, room: r.id });
+            for w in weak {
+                let told = s.clues.iter().any(|c| {
+                    c.at.map == m.index && c.reveals == ruler_room && c.text.to_lowercase().contains(&w.to_lowercase())
+                });
+                if !told {
+                    v.push(Violation::new(
+                        format!("map {} room {}", m.index, r.id),
+                        "clue.weak-point",
+                        format!(
+                            "no clue on map {} reveals this room and names {}'s weak point `{w}`",
+                            m.index, ru.name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    let most = 4 + rulers_with_weak_points;
+    if !(2..=most).contains(&s.clues.len()) {
+        v.push(Violation::new(
+            "scenario",
+            "clues.count",
+            format!("{} clues, expected 2-{most} (2-4, plus one per ruler with weak points)", s.clues.len()),
+        ));
+    }
+}
+
+/// Something true about the scenario that a clue can tell, and what it reveals. Names of what it
+/// reveals stay placeholders (`{ruler}`, `{map}`, `{room_name}`; see `frame::clue_text`), so a
+/// renamed room or ruler never leaves the clue stale.
+struct Fact {
+    text: String,
+    reveals: Reveals,
+    /// A ruler's weak points: the clue must be placed (on the ruler's map).
+    required: bool,
+    ruler: bool,
+}
+
+fn room_fact(m: &Map, r: &Room, text: String) -> Fact {
+    Fact { text, reveals: Reveals::Room(Place { map: m.index, room: r.id }), required: false, ruler: false }
+}
+
+/// Every fact of the scenario a clue could tell: rulers first (in map order), then the rest.
+fn facts(s: &Scenario) -> (Vec<Fact>, Vec<Fact>) {
+    let mut rulers = Vec::new();
+    let mut rest = Vec::new();
+    for m in &s.maps {
+        for r in m.used_rooms() {
+            if let Some(ru) = &r.ruler {
+                let weak = weak_points(ru);
+                let text = match weak.as_slice() {
+                    [] => format!("{{ruler}} rules the {{map}} and waits in room {} ({{room_name}}).", r.id),
+                    [w] => format!("{{ruler}} rules the {{map}} from room {}; its weak point is {w}.", r.id),
+                    [ws @ .., last] => format!(
+                        "{{ruler}} rules the {{map}} from room {}; its weak points are {} and {last}.",
+                        r.id,
+                        ws.join(", ")
+                    ),
+                };
+                rulers.push(Fact { required: !weak.is_empty(), ruler: true, ..room_fact(m, r, text) });
+            }
+            for t in &r.traps {
+                if let Some(c) = t.corridor {
+                    rest.push(Fact {
+                        text: format!("A secret door in room {} hides the corridor {c}.", r.id),
+                        reveals: Reveals::Corridor { map: m.index, corridor: c },
+                        required: false,
+                        ruler: false,
+                    });
+                } else if let Some(dst) = t.destination {
+                    let on = t.object.as_deref().unwrap_or("floor");
+                    let text = format!("The {} on the {on} in room {} carries you to room {}.", t.name, r.id, dst.room);
+                    rest.push(room_fact(m, r, text));
+                } else {
+                    let text = format!("Room {} ({{room_name}}) hides a trap: {} (level {}).", r.id, t.name, t.level);
+                    rest.push(room_fact(m, r, text));
+                }
+            }
+            for b in &r.bases {
+                let text = format!("The monsters keep a {} in room {} ({{room_name}}).", b.name, r.id);
+                rest.push(room_fact(m, r, text));
+            }
+            if r.ruler.is_none()
+                && let Some(g) = r.monsters.first()
+            {
+                let text = format!("{} x{} hold room {} ({{room_name}}).", g.name, g.count, r.id);
+                rest.push(room_fact(m, r, text));
+            }
+            if !has_threat(r) {
+                let text = format!("Nothing lies in wait in room {} ({{room_name}}): a safe place to camp.", r.id);
+                rest.push(room_fact(m, r, text));
+            }
+        }
+        for c in &m.corridors {
+            if let Some(t) = &c.trap {
+                rest.push(Fact {
+                    text: format!("The corridor {} is trapped: {} (level {}).", c.id(), t.name, t.level),
+                    reveals: Reveals::Corridor { map: m.index, corridor: c.id() },
+                    required: false,
+                    ruler: false,
+                });
+            }
+        }
+    }
+    (rulers, rest)
+}
+
+/// Places the scenario's clues: one for each ruler with weak points (on its map), the last
+/// ruler's whereabouts, then other facts drawn at random, 2-4 in all where the weak points leave
+/// room. Each lies where [`finds`] allows, on the map of what it reveals, by a method that fits.
+pub fn place(s: &Scenario, tables: &Tables, d: &mut Dice) -> Vec<Clue> {
+    let search = crate::myk::limits::limits(&s.court).search_difficulty;
+    let n = d.between(2, 4) as usize;
+    let (rulers, mut rest) = facts(s);
+    let mut queue: Vec<Fact> = Vec::new();
+    let (required, others): (Vec<Fact>, Vec<Fact>) = rulers.into_iter().partition(|f| f.required);
+    queue.extend(required);
+    // The objective's ruler: its whereabouts come first when no weak-point clue already tells them.
+    let mut others = others;
+    if !queue.iter().any(|f| f.ruler)
+        && let Some(f) = others.pop()
+    {
+        queue.push(f);
+    }
+    rest.extend(others);
+    d.shuffle(&mut rest);
+    let g = Reach::new(s, tables);
+    let mut out = Vec::new();
+    for fact in queue.into_iter().chain(rest) {
+        if !fact.required && out.len() >= n {
+            continue;
+        }
+        let spots: Vec<Place> =
+            finds_in(s, &g, fact.reveals).into_iter().filter(|p| p.map == fact.reveals.map()).collect();
+        let Some(&at) = d.choose(&spots) else { continue };
+        let Some(room) = s.map(at.map).map(|m| m.room(at.room)) else { continue };
+        // Conversation asks for monsters that will talk: not hostile ones.
+        let talkers = room.monsters.iter().any(|g| g.reaction != Reaction::Hostile);
+        let method = match d.below(4) {
+            0 if has_threat(room) => ClueMethod::Threat,
+            1 if talkers => ClueMethod::Conversation,
+            2 => ClueMethod::Puzzle,
+            _ => ClueMethod::Search,
+        };
+        let how = match method {
+            ClueMethod::Search => format!("search check in the room, difficulty {search}"),
+            ClueMethod::Threat => "defeat or drive off the room's threat".to_string(),
+            ClueMethod::Conversation => "talk with the room's monsters (negotiation or a Charisma check)".to_string(),
+            ClueMethod::Puzzle => tables.roll_text("myk.frame.puzzle", d).unwrap_or_default(),
+        };
+        out.push(Clue { text: fact.text, at, method, how, reveals: fact.reveals });
+    }
+    out
+}

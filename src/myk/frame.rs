@@ -1,0 +1,71 @@
+//! The scenario's texts that name its parts (objective, introduction, resolution, clues), produced from
+//! the scenario as it stands, so a GM's edit (a renamed room or map, a removed ruler) never leaves
+//! them stale. The generator, `normalize` and the renderers all call these functions.
+
+use crate::myk::model::{Clue, Map, Reveals, Room, Ruler, Scenario};
+
+/// The last map (the objective's map) and its ruler with the ruler's room, if it has one.
+fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
+    let last = s.maps.last()?;
+    Some((last, last.rooms.iter().find_map(|r| r.ruler.as_ref().map(|ru| (r, ru)))))
+}
+
+/// The objective: defeat the last map's ruler, or, when that map has none, say so.
+pub fn objective(s: &Scenario) -> String {
+    match last_ruler(s) {
+        Some((m, Some((room, ruler)))) => format!(
+            "Defeat {}, ruler of the {} (map {}, room {} \"{}\"), and make the map the kingdom's territory.",
+            ruler.name, m.name, m.index, room.id, room.name
+        ),
+        Some((m, None)) => format!(
+            "No ruler holds the {} (map {}): explore its rooms, deal with whatever threatens the court there, \
+             and make the map the kingdom's territory.",
+            m.name, m.index
+        ),
+        None => "The scenario has no map.".into(),
+    }
+}
+
+/// Fills the placeholders of an introduction or resolution text: `{ruler}` (the last map's
+/// ruler, or a truthful stand-in when it has none), `{map}` (the last map's name) and `{npc}` (the
+/// first of the cast).
+pub fn fill(s: &Scenario, text: &str) -> String {
+    let (map, ruler) = match last_ruler(s) {
+        Some((m, r)) => (m.name.as_str(), r.map(|(_, ru)| ru.name.clone())),
+        None => ("dungeon", None),
+    };
+    let npc = s.cast.first().map_or("a stranger", |c| c.name.as_str());
+    let text = match ruler {
+        Some(name) => text.replace("{ruler}", &name),
+        None => {
+            // The stand-in may open a sentence ("Whoever ...") or sit inside one ("whoever ...").
+            let inner = format!("whoever holds the {map}");
+            let opening = format!("Whoever holds the {map}");
+            let mut t = text.to_string();
+            if let Some(rest) = t.strip_prefix("{ruler}") {
+                t = format!("{opening}{rest}");
+            }
+            for stop in [". ", ": ", "! ", "? "] {
+                t = t.replace(&format!("{stop}{{ruler}}"), &format!("{stop}{opening}"));
+            }
+            t.replace("{ruler}", &inner)
+        }
+    };
+    text.replace("{map}", map).replace("{npc}", npc)
+}
+
+/// A clue's text with its placeholders filled from what it reveals, as the scenario stands:
+/// `{map}` (the revealed map's name), `{room_name}` (the revealed room's name) and `{ruler}` (the
+/// ruler in the revealed room, "the ruler" if there is none any more).
+pub fn clue_text(s: &Scenario, clue: &Clue) -> String {
+    let map = s.map(clue.reveals.map());
+    let room = match (map, clue.reveals) {
+        (Some(m), Reveals::Room(p)) => Some(m.room(p.room)),
+        _ => None,
+    };
+    let ruler = room.and_then(|r| r.ruler.as_ref()).map_or("the ruler", |r| r.name.as_str());
+    clue.text
+        .replace("{ruler}", ruler)
+        .replace("{room_name}", room.map_or("", |r| r.name.as_str()))
+        .replace("{map}", map.map_or("dungeon", |m| m.name.as_str()))
+}
