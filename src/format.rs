@@ -49,6 +49,9 @@ fn set_format(doc: &mut Value, version: u32) {
 
 /// Format 1 → 2 for MYK. Format 2 added `format` itself; later steps of this release add their
 /// own fields with defaults here.
+/// - Rulers' `stats` (final stat line), groups' `common_items`/`rare_items`/`relationship`, traps'
+///   `monsters` and weak-point details are serde defaults (absent = none); `render` computes a missing
+///   ruler stat line from the bestiary by name (`myk::ruler::normalize`).
 fn myk_1_to_2(_doc: &mut Value) {}
 
 /// Format 1 → 2 for NW3.

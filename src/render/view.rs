@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::myk::check::usage;
 use crate::myk::limits;
-use crate::myk::model::{AdjustmentKind, Map, Place, Reaction, Room, Scenario};
+use crate::myk::model::{Map, Place, Reaction, Room, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::{Disarm, Route};
 
@@ -119,6 +119,8 @@ pub struct TrapView {
     pub note: Option<String>,
     pub summary: String,
     pub location: String,
+    /// A Gate Keeper's monsters, with their stat lines.
+    pub ambush: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -134,6 +136,8 @@ pub struct BaseView {
     pub supplemental: Option<u32>,
     pub war_machine: bool,
     pub summary: String,
+    /// How production capacity builds up and is spent on this base.
+    pub production: String,
 }
 
 #[derive(Serialize)]
@@ -147,26 +151,13 @@ pub struct MonsterView {
     pub stats: String,
     pub skills: String,
     pub materials: String,
+    /// Items and relationship points the group carries, with the effective level they make.
+    pub gear: Option<String>,
+    /// Split Core holders among the group.
+    pub core: Option<String>,
 }
 
-#[derive(Serialize)]
-pub struct RulerView {
-    pub name: String,
-    pub level: u32,
-    pub effective_level: u32,
-    pub category: String,
-    pub stats: String,
-    pub skills: String,
-    pub materials: String,
-    pub adjustments: Vec<AdjustmentView>,
-}
-
-#[derive(Serialize)]
-pub struct AdjustmentView {
-    pub what: String,
-    pub levels: String,
-    pub summary: String,
-}
+pub use crate::render::threats::{AdjustmentView, RulerView};
 
 /// The command line that regenerates this scenario.
 pub fn command(s: &Scenario, paper: crate::render::Paper) -> String {
@@ -245,6 +236,7 @@ fn trap_view(t: &crate::myk::model::PlacedTrap, tables: &Tables, location: Strin
             t.summary.clone()
         },
         location,
+        ambush: crate::render::threats::ambush(t, tables),
     }
 }
 
@@ -445,6 +437,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                                 supplemental: rec.and_then(|x| x.supplemental),
                                 war_machine: rec.is_some_and(|x| x.war_machine),
                                 summary: rec.map(|x| x.summary.clone()).unwrap_or_default(),
+                                production: crate::render::threats::production(rec),
                             }
                         })
                         .collect();
@@ -463,49 +456,12 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                                 stats: rec.map(stat_line).unwrap_or_default(),
                                 skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
                                 materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
+                                gear: crate::render::threats::gear(g),
+                                core: crate::render::threats::core_note(g, r.id, m),
                             }
                         })
                         .collect();
-                    let ruler = r.ruler.as_ref().map(|ru| {
-                        let rec = data.monster(&ru.name);
-                        RulerView {
-                            name: ru.name.clone(),
-                            level: ru.level,
-                            effective_level: ru.effective_level,
-                            category: rec.map_or("", |x| x.category.label()).into(),
-                            stats: rec.map(stat_line).unwrap_or_default(),
-                            skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
-                            materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
-                            adjustments: ru
-                                .adjustments
-                                .iter()
-                                .map(|adj| AdjustmentView {
-                                    what: match adj.kind {
-                                        AdjustmentKind::Increase => {
-                                            format!("{} x{} ({})", adj.what, adj.times, "stat increase")
-                                        }
-                                        AdjustmentKind::Skill => format!("{} (ruler skill)", adj.what),
-                                        AdjustmentKind::WeakPoint => format!("{} (weak point)", adj.what),
-                                    },
-                                    levels: format!("{:+}", adj.levels),
-                                    summary: match adj.kind {
-                                        AdjustmentKind::Increase => data
-                                            .ruler_increases
-                                            .iter()
-                                            .find(|i| format!("{:?}", i.stat).to_lowercase() == adj.what)
-                                            .map(|i| format!("{} per step", i.step))
-                                            .unwrap_or_default(),
-                                        AdjustmentKind::Skill => {
-                                            data.ruler_skill(&adj.what).map(|x| x.summary.clone()).unwrap_or_default()
-                                        }
-                                        AdjustmentKind::WeakPoint => {
-                                            data.weak_point(&adj.what).map(|x| x.summary.clone()).unwrap_or_default()
-                                        }
-                                    },
-                                })
-                                .collect(),
-                        }
-                    });
+                    let ruler = r.ruler.as_ref().map(|ru| crate::render::threats::ruler_view(ru, s, m, tables));
                     let clues: Vec<usize> = s
                         .clues
                         .iter()

@@ -4,6 +4,7 @@ mod area_map;
 mod browser;
 mod cli;
 mod myk;
+mod myk_ruler;
 mod nw3;
 mod render;
 mod sheet;
