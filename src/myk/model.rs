@@ -490,6 +490,9 @@ pub struct Adjustment {
     /// Split Core: the monsters on the ruler's map that hold its cores.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cores: Vec<CoreHolder>,
+    /// Memory Core, Soul Core: the room of the ruler's map where the core lies hidden.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_in: Option<RoomId>,
 }
 
 impl Adjustment {
@@ -505,6 +508,7 @@ impl Adjustment {
             weaknesses: Vec::new(),
             sealed: Vec::new(),
             cores: Vec::new(),
+            hidden_in: None,
         }
     }
 }

@@ -170,8 +170,8 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
 
 /// Picks a ruler: a weak point first (it lets a monster up to its adjustment stronger rule), then
 /// the monster by its level after the weak point, then ruler skills and stat increases up to
-/// A + 7 (never more than the ruler's room may hold). `cores_fit`: whether Split Core's cores can
-/// lie in another room of the map.
+/// A + 7 (never more than the ruler's room may hold). `cores_fit`: whether a core (Split Core's
+/// holders, Memory or Soul Core's hideout) can lie in another room of the map.
 pub fn pick(tables: &Tables, court: &Court, lim: &Limits, cores_fit: bool, d: &mut Dice) -> Option<Ruler> {
     let data: &MykData = &tables.myk;
     let cap = lim.ruler_level.min(lim.ruler_room_total);

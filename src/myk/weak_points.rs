@@ -118,6 +118,9 @@ fn details(seat: &Seat, tables: &Tables, rec: &WeakPoint, a: &Adjustment, at: &s
     if !a.cores.is_empty() && need != Some(WeakNeed::Cores) {
         stray("cores", v);
     }
+    if a.hidden_in.is_some() && need != Some(WeakNeed::Hideout) {
+        stray("hidden_in", v);
+    }
     match need {
         None => {}
         Some(WeakNeed::Member) => {
@@ -198,6 +201,19 @@ fn details(seat: &Seat, tables: &Tables, rec: &WeakPoint, a: &Adjustment, at: &s
             }
         }
         Some(WeakNeed::Cores) => cores(seat, a, at, v),
+        Some(WeakNeed::Hideout) => match a.hidden_in {
+            Some(r) if r != seat.room.id && seat.map.room(r).used => {}
+            Some(r) => v.push(Violation::new(
+                at,
+                "weak-point.hideout",
+                format!("`{name}` hides its core in room {r}, which is the ruler's own room or unused"),
+            )),
+            None => v.push(Violation::new(
+                at,
+                "weak-point.hideout",
+                format!("`{name}` must name the room of the ruler's map where its core lies (`hidden_in`)"),
+            )),
+        },
     }
 }
 
@@ -253,13 +269,16 @@ impl Plan<'_> {
 }
 
 /// Draws a weak point (a third of rulers get one). `cores_fit` says whether the ruler's map has a
-/// room besides the ruler's for Split Core's core monsters.
+/// room besides the ruler's for a core (Split Core's holders, Memory or Soul Core's hideout).
 pub fn plan<'a>(data: &'a MykData, cores_fit: bool, d: &mut Dice) -> Option<Plan<'a>> {
     if !d.chance(1, 3) {
         return None;
     }
-    let open: Vec<&WeakPoint> =
-        data.weak_points.iter().filter(|w| cores_fit || w.needs != Some(WeakNeed::Cores)).collect();
+    let open: Vec<&WeakPoint> = data
+        .weak_points
+        .iter()
+        .filter(|w| cores_fit || !matches!(w.needs, Some(WeakNeed::Cores | WeakNeed::Hideout)))
+        .collect();
     let rec = *d.choose(&open)?;
     let count = match rec.needs {
         // One poison usually, sometimes two or three ("more than one thing may be poisonous").
@@ -298,7 +317,7 @@ pub fn adjustment(plan: &Plan, mon: &Monster, court_size: u32, tables: &Tables, 
             // Printed in the bestiary's order.
             a.sealed = mon.skills.iter().filter(|s| skills.contains(s)).cloned().collect();
         }
-        Some(WeakNeed::Npc | WeakNeed::Cores) | None => {}
+        Some(WeakNeed::Npc | WeakNeed::Cores | WeakNeed::Hideout) | None => {}
     }
     a.levels = levels(rec, &a);
     a
@@ -318,10 +337,24 @@ pub fn name_npcs(s: &mut Scenario, d: &mut Dice) {
     }
 }
 
+/// Memory Core, Soul Core: hides the core in another used room of the ruler's map.
+fn hide_core(m: &mut Map, ruler_room: RoomId, data: &MykData, d: &mut Dice) {
+    let rooms: Vec<RoomId> = m.used_rooms().map(|r| r.id).filter(|&r| r != ruler_room).collect();
+    let pick = d.choose(&rooms).copied();
+    if let Some(ru) = m.rooms[ruler_room.index()].ruler.as_mut() {
+        for a in &mut ru.adjustments {
+            if data.weak_point(&a.what).is_some_and(|w| w.needs == Some(WeakNeed::Hideout)) && a.hidden_in.is_none() {
+                a.hidden_in = pick;
+            }
+        }
+    }
+}
+
 /// Chooses Split Core's 2-7 core holders among the monsters in the other rooms of the ruler's map;
 /// when fewer than two stand there, first puts a small hostile group in an empty room, inside the
 /// room and map limits. Returns false when no holders could be found.
 pub fn place_cores(m: &mut Map, ruler_room: RoomId, lim: &Limits, data: &MykData, d: &mut Dice) -> bool {
+    hide_core(m, ruler_room, data, &mut d.child("hideout"));
     let wants_cores = |m: &Map| {
         m.room(ruler_room).ruler.as_ref().is_some_and(|ru| {
             ru.adjustments.iter().any(|a| data.weak_point(&a.what).is_some_and(|w| w.needs == Some(WeakNeed::Cores)))

@@ -129,6 +129,13 @@ fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tab
             a.sealed.len(),
             -a.levels
         ),
+        WeakNeed::Hideout => {
+            let r = a.hidden_in?;
+            format!(
+                "The core lies hidden in room {r} ({}); the GM gives it a form there (a cherished or hated person or thing) that the court can find and destroy.",
+                map.room(r).name
+            )
+        }
         WeakNeed::Cores => {
             let holders: Vec<String> = a
                 .cores
@@ -237,12 +244,13 @@ pub fn ambush(t: &PlacedTrap, tables: &Tables) -> Option<String> {
         .map(|g| {
             let stats = tables.myk.monster(&g.name).map_or(String::new(), |m| {
                 format!(
-                    ": Warfare {} / Range {} / Damage {} / Defense {} / HP {}",
+                    ": Warfare {} / Range {} / Damage {} / Defense {} / HP {} / {}",
                     m.warfare.unwrap_or(0),
                     m.range.unwrap_or(0),
                     m.damage.map_or("?".into(), |d| d.to_string()),
                     m.defense.unwrap_or(0),
-                    m.hp.unwrap_or(0)
+                    m.hp.unwrap_or(0),
+                    personality(m)
                 )
             });
             format!("{} x{} (level {}){stats}", g.name, g.count, g.effective_level)
@@ -286,4 +294,15 @@ pub fn core_note(g: &MonsterGroup, room: crate::myk::model::RoomId, map: &Map) -
         "{who} {what} of the ruler {} (Split Core): destroy every holder to force its Quest check",
         ruler.name
     ))
+}
+
+/// The Memory or Soul Core of the map's ruler, when it lies hidden in this room.
+pub fn hidden_core(room: crate::myk::model::RoomId, map: &Map) -> Option<String> {
+    map.rooms.iter().filter_map(|r| r.ruler.as_ref()).find_map(|ru| {
+        let a = ru.adjustments.iter().find(|a| a.hidden_in == Some(room))?;
+        Some(format!(
+            "The core of the ruler {} ({}) lies hidden here; the GM gives it a form the court can find and destroy",
+            ru.name, a.what
+        ))
+    })
 }

@@ -104,6 +104,8 @@ pub struct RoomView {
     pub monsters: Vec<MonsterView>,
     pub ruler: Option<RulerView>,
     pub clues: Vec<usize>,
+    /// A ruler's Memory or Soul Core hidden in this room.
+    pub hidden_core: Option<String>,
     pub empty: bool,
 }
 
@@ -469,7 +471,12 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                         .filter(|(_, c)| c.at == Place { map: m.index, room: r.id })
                         .map(|(i, _)| i + 1)
                         .collect();
-                    let empty = r.traps.is_empty() && r.bases.is_empty() && !r.has_monsters() && clues.is_empty();
+                    let hidden_core = crate::render::threats::hidden_core(r.id, m);
+                    let empty = r.traps.is_empty()
+                        && r.bases.is_empty()
+                        && !r.has_monsters()
+                        && clues.is_empty()
+                        && hidden_core.is_none();
                     RoomView {
                         id: r.id.to_string(),
                         name: r.name.clone(),
@@ -481,6 +488,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                         monsters,
                         ruler,
                         clues,
+                        hidden_core,
                     }
                 })
                 .collect();

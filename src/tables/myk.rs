@@ -562,6 +562,9 @@ pub enum WeakNeed {
     Sealed,
     /// 2-7 other monsters on the ruler's map holding its cores (Split Core).
     Cores,
+    /// A room of the ruler's map, other than its own, where its one core lies hidden (Memory Core,
+    /// Soul Core).
+    Hideout,
 }
 
 /// One row of the printed threat placement limit table (average level x court size).

@@ -160,6 +160,19 @@ fn split_core_holders_are_monsters_in_other_rooms_of_the_rulers_map() {
 }
 
 #[test]
+fn a_memory_or_soul_core_lies_in_another_used_room_of_the_rulers_map() {
+    let s = default_scenario(42);
+    let rr = s.maps[0].rooms[ruler_room(&s)].id;
+    let other = s.maps[0].used_rooms().find(|r| r.id != rr).unwrap().id;
+    let mut a = weak("Soul Core", -5);
+    assert!(rules(&with_adjustments(vec![a.clone()])).contains(&"weak-point.hideout"), "no room named");
+    a.hidden_in = Some(rr);
+    assert!(rules(&with_adjustments(vec![a.clone()])).contains(&"weak-point.hideout"), "the ruler's own room");
+    a.hidden_in = Some(other);
+    assert_eq!(rules(&with_adjustments(vec![a])), Vec::<&str>::new());
+}
+
+#[test]
 fn the_rulers_final_stats_include_its_increases() {
     let inc = Adjustment::new(AdjustmentKind::Increase, "hp", 2, 4);
     let mut s = with_adjustments(vec![inc]);
@@ -352,6 +365,11 @@ fn generated_weak_points_carry_their_choices_and_exact_adjustments() {
                             m.room(c.room).monsters.iter().filter(|g| g.name == c.monster).map(|g| g.count).sum();
                         assert!(there >= c.count, "seed {seed}: core holders {c:?}");
                     }
+                    0
+                }
+                Some(WeakNeed::Hideout) => {
+                    let r = a.hidden_in.expect("a hidden core's room");
+                    assert!(r != room.id && m.room(r).used, "seed {seed}: core hidden in {r}");
                     0
                 }
                 None => 0,
