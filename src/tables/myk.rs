@@ -546,6 +546,17 @@ pub struct WeakPoint {
     pub source: String,
 }
 
+impl WeakPoint {
+    /// The adjustment as printed: "-5", or "-(2 + number of poisons)".
+    pub fn adjustment_text(&self) -> String {
+        match self.needs {
+            Some(WeakNeed::Poisons) => format!("-({} + number of poisons)", self.adjustment),
+            Some(WeakNeed::Sealed) => format!("-({} + number of sealed skills)", self.adjustment),
+            _ => format!("-{}", self.adjustment),
+        }
+    }
+}
+
 /// The choice a weak point asks for; the scenario records it on the ruler's adjustment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -76,7 +76,8 @@ pub fn show(tables: &Tables, name: &str) -> Result<String> {
         return Ok(s);
     }
     if let Some(w) = m.weak_point(name) {
-        let _ = writeln!(s, "{} — weak point, level adjustment -{}\n{}", w.name, w.adjustment, w.summary);
+        let adj = w.adjustment_text();
+        let _ = writeln!(s, "{} — weak point, level adjustment {adj}\n{}", w.name, w.summary);
         return Ok(s);
     }
     if let Some(text) = tables.nw3.describe(name) {

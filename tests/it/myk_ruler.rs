@@ -401,3 +401,14 @@ fn a_format_1_ruler_gets_its_final_stat_line_on_render() {
     let rec = tables().myk.monster(&ru.name).unwrap();
     assert_eq!(stats.defense, rec.defense.unwrap() + 1, "the file's +1 Defense is in the line");
 }
+
+#[test]
+fn tables_show_prints_poison_and_sealed_with_their_variable_adjustment() {
+    let (code, out, _) = crate::run(&["tables", "show", "Poison"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("level adjustment -(2 + number of poisons)"), "{out}");
+    let (_, out, _) = crate::run(&["tables", "show", "Sealed"]);
+    assert!(out.contains("-(3 + number of sealed skills)"), "{out}");
+    let (_, out, _) = crate::run(&["tables", "show", "Karma"]);
+    assert!(out.contains("level adjustment -2\n"), "{out}");
+}
