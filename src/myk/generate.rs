@@ -287,7 +287,13 @@ impl Gen<'_> {
                 room.monsters = self.groups(d, target, a + 4, Reaction::Hostile, 2);
                 let used: u32 = room.monsters.iter().map(|g| g.count * g.effective_level).sum();
                 let data = &self.tables.myk;
-                monsters::equip(&mut room.monsters, data, a + 4, guard_room - used, &mut d.child("equip"));
+                monsters::equip(
+                    &mut room.monsters,
+                    data,
+                    a + 4,
+                    guard_room.saturating_sub(used),
+                    &mut d.child("equip"),
+                );
             }
         }
         let mut candidates: Vec<RoomId> =

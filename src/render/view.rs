@@ -220,6 +220,11 @@ fn trap_view(t: &crate::myk::model::PlacedTrap, tables: &Tables, location: Strin
     if let Some(Place { room, .. }) = t.destination {
         note.push(format!("sends the court to room {room}"));
     }
+    if t.placement == crate::tables::myk::Placement::Area {
+        note.push(
+            "when combat starts here, the GM lays it on one Area of the battlefield; one combat trap per Area".into(),
+        );
+    }
     if rec.and_then(|r| r.route) == Some(Route::Locked) {
         note.push("the corridor is closed until this is disarmed".into());
     }
