@@ -412,3 +412,10 @@ fn tables_show_prints_poison_and_sealed_with_their_variable_adjustment() {
     let (_, out, _) = crate::run(&["tables", "show", "Karma"]);
     assert!(out.contains("level adjustment -2\n"), "{out}");
 }
+
+#[test]
+fn weak_point_details_on_a_ruler_skill_are_refused() {
+    let mut sk = Adjustment::new(AdjustmentKind::Skill, "Terror", 1, 3);
+    sk.weaknesses = vec!["Silver".into()];
+    assert!(rules(&with_adjustments(vec![sk])).contains(&"ruler.adjustment"));
+}
