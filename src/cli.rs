@@ -420,6 +420,8 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
     match loaded {
         Loaded::Myk(mut s) => {
             crate::myk::generate::normalize(&mut s);
+            // Older files lack the ruler's final stat line: computed from the bestiary by name.
+            crate::myk::ruler::normalize(&mut s, tables);
             write_myk(&s, tables, &args.output, out)
         }
         Loaded::Nw3(f) => write_fortress(&f, tables, &args.output, out),

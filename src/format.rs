@@ -51,6 +51,9 @@ fn set_format(doc: &mut Value, version: u32) {
 /// the clue's text (a corridor "A1-B1", else a "room B1"; the map is the one whose corridor, ruler or
 /// trap the text names, else the clue's own). A clue whose text names neither is dropped, so the file
 /// still loads; `check` then says whether enough clues are left.
+/// - Rulers' `stats` (final stat line), groups' `common_items`/`rare_items`/`relationship`, traps'
+///   `monsters` and weak-point details are serde defaults (absent = none); `render` computes a missing
+///   ruler stat line from the bestiary by name (`myk::ruler::normalize`).
 fn myk_1_to_2(doc: &mut Value) {
     let maps = doc.get("maps").cloned().unwrap_or(Value::Null);
     let Some(clues) = doc.get_mut("clues").and_then(Value::as_array_mut) else { return };

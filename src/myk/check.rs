@@ -3,9 +3,9 @@
 
 use crate::check::Violation;
 use crate::myk::limits;
-use crate::myk::model::{AdjustmentKind, CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Scenario};
+use crate::myk::model::{CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Scenario};
 use crate::tables::Tables;
-use crate::tables::myk::{Installation, Level, Placement, Route, Stat};
+use crate::tables::myk::{Installation, Level, Placement, Route};
 
 /// All violations of the scenario, in document order.
 pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
@@ -184,17 +184,21 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
         let at = here(m, r.id);
         for t in &r.traps {
             trap(t, Some(r), None, m, data, &at, v);
+            crate::myk::traps::gate_keeper(s, t, lim, data, &at, v);
         }
         bases(r, data, &at, v);
         monsters(r, lim, data, &at, v);
         if let Some(ru) = &r.ruler {
-            ruler(ru, lim, data, &at, v);
+            let seat = crate::myk::weak_points::Seat { scenario: s, map: m, room: r, ruler: ru };
+            crate::myk::ruler::check(&seat, lim, tables, &at, v);
         }
+        crate::myk::traps::area_traps(r, &at, v);
     }
     for c in &m.corridors {
         let at = format!("map {} corridor {}", m.index, c.id());
         if let Some(t) = &c.trap {
             trap(t, None, Some(c.id()), m, data, &at, v);
+            crate::myk::traps::gate_keeper(s, t, lim, data, &at, v);
         }
         let moving = c.trap.as_ref().and_then(|t| data.trap(&t.name)).is_some_and(|t| t.route == Some(Route::OneWay));
         if moving != c.one_way.is_some() {
@@ -209,7 +213,6 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
             ));
         }
     }
-    let _ = s;
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -388,13 +391,7 @@ fn monsters(
         if g.count == 0 {
             v.push(Violation::new(at, "monster.count", format!("`{}` has a count of 0", g.name)));
         }
-        if g.effective_level < g.level {
-            v.push(Violation::new(
-                at,
-                "monster.effective-level",
-                format!("`{}` has an effective level below its level", g.name),
-            ));
-        }
+        crate::myk::monsters::check_group(g, data, at, v);
         let cap = lim.monster_level;
         if g.effective_level > cap {
             let rule = if r.ruler.is_some() { "ruler-room.others" } else { "monster.level-limit" };
@@ -406,108 +403,26 @@ fn monsters(
         }
         total += g.count * g.effective_level;
     }
-    if let Some(ru) = &r.ruler {
-        let total = total + ru.effective_level;
-        if total > lim.ruler_room_total {
+    // One limit rule for every room (`Limits::room_cap`): 4S + T beside a ruler, else by reaction.
+    let total = total + r.ruler.as_ref().map_or(0, |ru| ru.effective_level);
+    if let Some((cap, formula)) = lim.room_cap(r.ruler.is_some(), r.monsters.iter().map(|g| g.reaction))
+        && total > cap
+    {
+        if r.ruler.is_some() {
             v.push(Violation::new(
                 at,
                 "ruler-room.total",
-                format!("monster levels total {total} in the ruler's room, limit {} (4S + T)", lim.ruler_room_total),
+                format!("monster levels total {total} in the ruler's room, limit {cap} ({formula})"),
             ));
-        }
-    } else if let Some(reaction) = r.monsters.iter().map(|g| g.reaction).min_by_key(|&x| lim.room_total(x)) {
-        let cap = lim.room_total(reaction);
-        if total > cap {
-            let formula = match reaction {
-                Reaction::Hostile => "2S + T",
-                Reaction::Neutral => "3S + T",
-                Reaction::Friendly => "4S + T",
-            };
+        } else {
+            let strictest = r.monsters.iter().map(|g| g.reaction).min_by_key(|&x| lim.room_total(x));
+            let label = strictest.map_or("", Reaction::label);
             v.push(Violation::new(
                 at,
                 "room.total",
-                format!("monster levels total {total}, limit {cap} for {} monsters ({formula})", reaction.label()),
+                format!("monster levels total {total}, limit {cap} for {label} monsters ({formula})"),
             ));
         }
-    }
-}
-
-fn ruler(
-    ru: &crate::myk::model::Ruler,
-    lim: &crate::myk::model::Limits,
-    data: &crate::tables::myk::MykData,
-    at: &str,
-    v: &mut Vec<Violation>,
-) {
-    match data.monster(&ru.name) {
-        None => v.push(Violation::new(at, "ruler.unknown", format!("ruler `{}` is not in the bestiary", ru.name))),
-        Some(rec) if rec.level != Some(ru.level) => v.push(Violation::new(
-            at,
-            "ruler.level",
-            format!("ruler `{}` has level {}, the bestiary says otherwise", ru.name, ru.level),
-        )),
-        _ => {}
-    }
-    let mut sum: i64 = ru.level as i64;
-    for a in &ru.adjustments {
-        sum += a.levels as i64;
-        let bad = |msg: String| Violation::new(at, "ruler.adjustment", msg);
-        match a.kind {
-            AdjustmentKind::Skill => match data.ruler_skill(&a.what) {
-                None => v.push(bad(format!("ruler skill `{}` is not in the tables", a.what))),
-                Some(sk) => {
-                    if a.levels != sk.levels as i32 {
-                        v.push(bad(format!("ruler skill `{}` adds {} levels, not {}", a.what, sk.levels, a.levels)));
-                    }
-                    if ru.level < sk.min_level {
-                        v.push(bad(format!("ruler skill `{}` needs a ruler of level {}+", a.what, sk.min_level)));
-                    }
-                }
-            },
-            AdjustmentKind::WeakPoint => match data.weak_point(&a.what) {
-                None => v.push(bad(format!("weak point `{}` is not in the tables", a.what))),
-                Some(w) if -a.levels < w.adjustment as i32 => v.push(bad(format!(
-                    "weak point `{}` lowers the level by at least {}, not {}",
-                    a.what, w.adjustment, -a.levels
-                ))),
-                _ => {}
-            },
-            AdjustmentKind::Increase => {
-                let stat = match a.what.as_str() {
-                    "warfare" => Some(Stat::Warfare),
-                    "range" => Some(Stat::Range),
-                    "damage" => Some(Stat::Damage),
-                    "defense" => Some(Stat::Defense),
-                    "hp" => Some(Stat::Hp),
-                    _ => None,
-                };
-                match stat.and_then(|st| data.ruler_increases.iter().find(|i| i.stat == st)) {
-                    None => v.push(bad(format!("`{}` is not a stat a ruler can raise", a.what))),
-                    Some(inc) if a.times == 0 || a.levels != (inc.levels * a.times) as i32 => v.push(bad(format!(
-                        "{} x {} costs {} levels, not {}",
-                        a.times,
-                        a.what,
-                        inc.levels * a.times,
-                        a.levels
-                    ))),
-                    _ => {}
-                }
-            }
-        }
-    }
-    if sum != ru.effective_level as i64 {
-        v.push(Violation::new(
-            at,
-            "ruler.effective-level",
-            format!("effective level {} should be {sum} (level + adjustments)", ru.effective_level),
-        ));
-    }
-    if ru.effective_level > lim.ruler_level {
-        v.push(Violation::new(
-            at,
-            "ruler.level-limit",
-            format!("ruler `{}` is effective level {}, limit {} (A + 7)", ru.name, ru.effective_level, lim.ruler_level),
-        ));
     }
 }
 

@@ -7,6 +7,7 @@ use crate::myk::check::{Reach, check, usage};
 use crate::myk::layout::{Skeleton, layout};
 use crate::myk::limits;
 use crate::myk::model::*;
+use crate::myk::{monsters, ruler, traps, weak_points};
 use crate::tables::Tables;
 use crate::tables::myk::{Level, Monster, Placement, Route, Trap, TrapCategory};
 use crate::tables::roll::Count;
@@ -146,6 +147,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
         base_levels -= g.bases(&mut scenario.maps[i], share, &mut root.child(&format!("map/{}/bases", i + 1)));
     }
     g.frame(&mut scenario, &mut root.child("frame"))?;
+    weak_points::name_npcs(&mut scenario, &mut root.child("relationship"));
     scenario.usage = usage(&scenario);
     scenario.warnings = warnings;
 
@@ -274,13 +276,25 @@ impl Gen<'_> {
         let a = self.court.average_level;
         let room_cap = self.lim.rooms_with_monsters as usize;
         // The ruler: a strong monster, then skills, weak points and stat increases up to A + 7.
-        if let Some(ruler) = self.ruler(&mut d.child("ruler")) {
-            let guard_room = self.lim.ruler_room_total.saturating_sub(ruler.effective_level);
+        let cores_fit = m.used_rooms().any(|r| r.id != sk.ruler);
+        if let Some(ruler) = ruler::pick(self.tables, self.court, self.lim, cores_fit, &mut d.child("ruler")) {
             let room = &mut m.rooms[sk.ruler.index()];
             room.ruler = Some(ruler);
+            // The one room rule: beside a ruler, 4S + T whatever the guards' reaction.
+            let cap = self.lim.room_cap(true, std::iter::empty()).map_or(0, |c| c.0);
+            let guard_room = cap.saturating_sub(room.ruler.as_ref().map_or(0, |r| r.effective_level));
             if d.chance(2, 3) {
                 let target = d.between(guard_room / 3, guard_room * 2 / 3);
                 room.monsters = self.groups(d, target, a + 4, Reaction::Hostile, 2);
+                let used: u32 = room.monsters.iter().map(|g| g.count * g.effective_level).sum();
+                let data = &self.tables.myk;
+                monsters::equip(
+                    &mut room.monsters,
+                    data,
+                    a + 4,
+                    guard_room.saturating_sub(used),
+                    &mut d.child("equip"),
+                );
             }
         }
         let mut candidates: Vec<RoomId> =
@@ -303,8 +317,19 @@ impl Gen<'_> {
                 if rd.chance(1, 2) { self.encounter_groups(&mut rd, target, reaction) } else { Vec::new() };
             let groups =
                 if from_table.is_empty() { self.groups(&mut rd, target, a + 4, reaction, 3) } else { from_table };
-            m.rooms[id.index()].monsters = groups;
+            let used: u32 = groups.iter().map(|g| g.count * g.effective_level).sum();
+            let room = &mut m.rooms[id.index()];
+            room.monsters = groups;
+            monsters::equip(
+                &mut room.monsters,
+                &self.tables.myk,
+                a + 4,
+                cap.saturating_sub(used),
+                &mut rd.child("equip"),
+            );
         }
+        // Split Core: its cores go to monsters in other rooms (a small group joins if too few stand there).
+        weak_points::place_cores(m, sk.ruler, self.lim, &self.tables.myk, &mut d.child("cores"));
     }
 
     /// Groups from a random encounter row, trimmed to fit `target` levels.
@@ -332,9 +357,7 @@ impl Gen<'_> {
             // A monster standing in two positions (vanguard and rearguard) is one group in a room.
             match out.iter_mut().find(|g: &&mut MonsterGroup| g.name == mon.name) {
                 Some(g) => g.count = (g.count + count).min(9),
-                None => {
-                    out.push(MonsterGroup { name: mon.name.clone(), level: lvl, effective_level: lvl, count, reaction })
-                }
+                None => out.push(MonsterGroup::plain(&mon.name, lvl, count, reaction)),
             }
         }
         out
@@ -364,87 +387,9 @@ impl Gen<'_> {
             let count = d.between(1.max(most_count / 2), most_count);
             left -= count * lvl;
             chosen.push(mon);
-            out.push(MonsterGroup { name: mon.name.clone(), level: lvl, effective_level: lvl, count, reaction });
+            out.push(MonsterGroup::plain(&mon.name, lvl, count, reaction));
         }
         out
-    }
-
-    fn ruler(&self, d: &mut Dice) -> Option<Ruler> {
-        // A + 7, but never more than the ruler's room may hold (a tiny court: 4S + T is smaller).
-        let cap = self.lim.ruler_level.min(self.lim.ruler_room_total);
-        // The six levels below the cap; when the bestiary has nothing that high (a court of level 30
-        // may take an A + 7 = 37 ruler, above every monster), the six below the strongest that fits.
-        let in_band = |lo: u32, hi: u32| move |m: &Monster| m.level.is_some_and(|l| (lo..=hi).contains(&l));
-        let mut low = cap.saturating_sub(6).max(1);
-        let mut top = cap;
-        if !self.tables.myk.stockable().any(in_band(low, cap)) {
-            top = self.tables.myk.stockable().filter_map(|m| m.level).filter(|&l| l <= cap).max()?;
-            low = top.saturating_sub(6).max(1);
-        }
-        // Higher levels are likelier.
-        let band = in_band(low, top);
-        let fits = self.tables.myk.stockable().filter(move |m| band(m));
-        let mon = d.weighted_iter(fits, |m| m.level.unwrap_or(0).saturating_sub(low) + 1)?;
-        let level = mon.level.unwrap_or(1);
-        let mut adjustments = Vec::new();
-        let mut eff = level as i32;
-        let data = &self.tables.myk;
-        if d.chance(1, 3)
-            && let Some(w) = d.choose(&data.weak_points)
-        {
-            eff -= w.adjustment as i32;
-            adjustments.push(Adjustment {
-                kind: AdjustmentKind::WeakPoint,
-                what: w.name.clone(),
-                times: 1,
-                levels: -(w.adjustment as i32),
-            });
-        }
-        let room = |eff: i32| cap as i32 - eff;
-        let skills: Vec<_> = data.ruler_skills.iter().filter(|s| s.min_level <= level).collect();
-        let wanted_skills = d.below(3);
-        for _ in 0..wanted_skills {
-            let open: Vec<_> = skills
-                .iter()
-                .copied()
-                .filter(|s| s.levels as i32 <= room(eff) && !adjustments.iter().any(|a| a.what == s.name))
-                .collect();
-            let Some(s) = d.choose(&open) else { break };
-            eff += s.levels as i32;
-            adjustments.push(Adjustment {
-                kind: AdjustmentKind::Skill,
-                what: s.name.clone(),
-                times: 1,
-                levels: s.levels as i32,
-            });
-        }
-        if d.chance(1, 2) {
-            let open: Vec<_> = data.ruler_increases.iter().filter(|i| i.levels as i32 <= room(eff)).collect();
-            if let Some(inc) = d.choose(&open) {
-                let times = d.between(1, (room(eff) as u32 / inc.levels).clamp(1, 3));
-                eff += (inc.levels * times) as i32;
-                let what = match inc.stat {
-                    crate::tables::myk::Stat::Warfare => "warfare",
-                    crate::tables::myk::Stat::Range => "range",
-                    crate::tables::myk::Stat::Damage => "damage",
-                    crate::tables::myk::Stat::Defense => "defense",
-                    crate::tables::myk::Stat::Hp => "hp",
-                };
-                adjustments.push(Adjustment {
-                    kind: AdjustmentKind::Increase,
-                    what: what.into(),
-                    times,
-                    levels: (inc.levels * times) as i32,
-                });
-            }
-        }
-        // A weak point may take the level below 1 on paper; the limit only cares about the top.
-        let effective_level = eff.max(0) as u32;
-        if eff < 0 {
-            adjustments.retain(|a| a.kind != AdjustmentKind::WeakPoint);
-            return Some(Ruler { name: mon.name.clone(), level, effective_level: level, adjustments: Vec::new() });
-        }
-        Some(Ruler { name: mon.name.clone(), level, effective_level, adjustments })
     }
 
     /// Hides a leaf room behind a Secret Door, or reaches it by a Teleporter and leaves it by a
@@ -552,6 +497,13 @@ impl Gen<'_> {
             trap.object =
                 Some(d.choose(&rec.objects).cloned().unwrap_or_else(|| "an object of the GM's choice".into()));
         }
+        if rec.ambush {
+            // A Gate Keeper calls monsters the scenario already describes, inside the hostile limit.
+            trap.monsters = traps::ambushers(s, self.lim, &self.tables.myk, d);
+            if trap.monsters.is_empty() {
+                return None;
+            }
+        }
         if matches!(rec.route, Some(Route::Teleport | Route::Redirect)) {
             let &to = d.choose(&rooms)?;
             trap.destination = Some(Place { map: map.index, room: to });
@@ -574,7 +526,8 @@ impl Gen<'_> {
                 });
             }
             Placement::Area => {
-                let fighting: Vec<RoomId> = map.rooms.iter().filter(|r| r.has_monsters()).map(|r| r.id).collect();
+                let fighting: Vec<RoomId> =
+                    map.rooms.iter().filter(|r| r.has_monsters() && traps::area_free(r)).map(|r| r.id).collect();
                 let &r = d.choose(&fighting)?;
                 s.maps[i].rooms[r.index()].traps.push(trap);
                 undo = Box::new(move |s: &mut Scenario| {
@@ -707,6 +660,7 @@ fn placed(rec: &Trap, level: u32, object: Option<String>, converted: bool) -> Pl
         corridor: None,
         destination: None,
         summary: rec.summary.clone(),
+        monsters: Vec::new(),
     }
 }
 

@@ -39,6 +39,24 @@ impl Limits {
             Reaction::Friendly => self.room_total_friendly,
         }
     }
+
+    /// The one rule for a room's total monster level, for generator and `check` alike: the ruler's
+    /// room holds 4S + T whatever its guards' reaction (hostile guards beside a ruler do not drop it
+    /// to 2S + T; NOTES.md); any other room takes the strictest limit among its monsters' reactions.
+    /// Returns the limit and its formula, or `None` for a room without monsters.
+    pub fn room_cap(&self, has_ruler: bool, reactions: impl Iterator<Item = Reaction>) -> Option<(u32, &'static str)> {
+        if has_ruler {
+            return Some((self.ruler_room_total, "4S + T"));
+        }
+        reactions.min_by_key(|&r| self.room_total(r)).map(|r| {
+            let formula = match r {
+                Reaction::Hostile => "2S + T",
+                Reaction::Neutral => "3S + T",
+                Reaction::Friendly => "4S + T",
+            };
+            (self.room_total(r), formula)
+        })
+    }
 }
 
 #[cfg(test)]

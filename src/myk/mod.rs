@@ -7,6 +7,10 @@ pub mod generate;
 pub mod layout;
 pub mod limits;
 pub mod model;
+pub mod monsters;
+pub mod ruler;
+pub mod traps;
+pub mod weak_points;
 
 pub use check::check;
 pub use generate::{MykParams, generate};

@@ -449,6 +449,9 @@ pub struct PlacedTrap {
     pub destination: Option<Place>,
     #[serde(default)]
     pub summary: String,
+    /// The monsters a Gate Keeper brings out (monsters the scenario describes elsewhere).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub monsters: Vec<MonsterGroup>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -468,6 +471,35 @@ pub struct MonsterGroup {
     pub effective_level: u32,
     pub count: u32,
     pub reaction: Reaction,
+    /// Common items each monster of the group carries (+1 effective level each).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub common_items: u32,
+    /// Rare items each monster carries (+3 effective levels each).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rare_items: u32,
+    /// Relationship points (Affection and Hostility) each monster holds (+1 level per 2 points).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub relationship: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl MonsterGroup {
+    /// A group of `count` monsters of `level` with no items or relationships.
+    pub fn plain(name: &str, level: u32, count: u32, reaction: Reaction) -> MonsterGroup {
+        MonsterGroup {
+            name: name.to_string(),
+            level,
+            effective_level: level,
+            count,
+            reaction,
+            common_items: 0,
+            rare_items: 0,
+            relationship: 0,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -478,6 +510,21 @@ pub struct Ruler {
     /// Level plus every adjustment: what the A + 7 limit sees.
     pub effective_level: u32,
     pub adjustments: Vec<Adjustment>,
+    /// The final stat line: the bestiary's stats with every increase applied (and Celestial Body's
+    /// halved HP). Absent in older files; `render` fills it in and `check` verifies it when present.
+    #[serde(default)]
+    pub stats: Option<RulerStats>,
+}
+
+/// A ruler's stats as printed for play.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulerStats {
+    pub warfare: u32,
+    pub range: u32,
+    pub damage: String,
+    pub defense: u32,
+    pub hp: u32,
 }
 
 /// One change to a ruler's effective level: a stat increase, a ruler skill or a weak point.
@@ -492,6 +539,51 @@ pub struct Adjustment {
     pub times: u32,
     /// Levels added (negative for weak points).
     pub levels: i32,
+    /// Karma: the court member (1-based, in the order of `court.levels`) tied to the ruler.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub member: Option<u32>,
+    /// Relationship: the name of the cast NPC the ruler is bound to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub npc: Option<String>,
+    /// Poison, Anathema: results of the Weakness Table.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub weaknesses: Vec<String>,
+    /// Sealed: the ruler's own skills it cannot use.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sealed: Vec<String>,
+    /// Split Core: the monsters on the ruler's map that hold its cores.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cores: Vec<CoreHolder>,
+    /// Memory Core, Soul Core: the room of the ruler's map where the core lies hidden.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hidden_in: Option<RoomId>,
+}
+
+impl Adjustment {
+    /// An adjustment with no weak-point details.
+    pub fn new(kind: AdjustmentKind, what: &str, times: u32, levels: i32) -> Adjustment {
+        Adjustment {
+            kind,
+            what: what.to_string(),
+            times,
+            levels,
+            member: None,
+            npc: None,
+            weaknesses: Vec::new(),
+            sealed: Vec::new(),
+            cores: Vec::new(),
+            hidden_in: None,
+        }
+    }
+}
+
+/// Monsters of one group in a room of the ruler's map that each hold one of a Split Core's cores.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoreHolder {
+    pub room: RoomId,
+    pub monster: String,
+    pub count: u32,
 }
 
 fn one() -> u32 {

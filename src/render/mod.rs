@@ -40,6 +40,7 @@ pub enum Copy {
 }
 
 pub mod text;
+pub mod threats;
 pub mod view;
 
 use crate::error::{Error, Result};

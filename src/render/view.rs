@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::myk::check::usage;
 use crate::myk::limits;
-use crate::myk::model::{AdjustmentKind, Map, Place, Reaction, Room, Scenario};
+use crate::myk::model::{Map, Place, Reaction, Room, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::{Disarm, Route};
 
@@ -111,6 +111,8 @@ pub struct RoomView {
     pub monsters: Vec<MonsterView>,
     pub ruler: Option<RulerView>,
     pub clues: Vec<usize>,
+    /// A ruler's Memory or Soul Core hidden in this room.
+    pub hidden_core: Option<String>,
     pub empty: bool,
 }
 
@@ -126,6 +128,8 @@ pub struct TrapView {
     pub note: Option<String>,
     pub summary: String,
     pub location: String,
+    /// A Gate Keeper's monsters, with their stat lines.
+    pub ambush: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -141,6 +145,8 @@ pub struct BaseView {
     pub supplemental: Option<u32>,
     pub war_machine: bool,
     pub summary: String,
+    /// How production capacity builds up and is spent on this base.
+    pub production: String,
 }
 
 #[derive(Serialize)]
@@ -156,28 +162,13 @@ pub struct MonsterView {
     pub materials: String,
     /// Which Treasure Table(s) the group rolls on when defeated.
     pub treasure: String,
+    /// Items and relationship points the group carries, with the effective level they make.
+    pub gear: Option<String>,
+    /// Split Core holders among the group.
+    pub core: Option<String>,
 }
 
-#[derive(Serialize)]
-pub struct RulerView {
-    pub name: String,
-    pub level: u32,
-    pub effective_level: u32,
-    pub category: String,
-    pub stats: String,
-    pub skills: String,
-    pub materials: String,
-    /// Which Treasure Table the ruler rolls on when defeated.
-    pub treasure: String,
-    pub adjustments: Vec<AdjustmentView>,
-}
-
-#[derive(Serialize)]
-pub struct AdjustmentView {
-    pub what: String,
-    pub levels: String,
-    pub summary: String,
-}
+pub use crate::render::threats::{AdjustmentView, RulerView};
 
 /// The command line that regenerates this scenario.
 pub fn command(s: &Scenario, paper: crate::render::Paper) -> String {
@@ -238,6 +229,11 @@ fn trap_view(t: &crate::myk::model::PlacedTrap, tables: &Tables, location: Strin
     if let Some(Place { room, .. }) = t.destination {
         note.push(format!("sends the court to room {room}"));
     }
+    if t.placement == crate::tables::myk::Placement::Area {
+        note.push(
+            "when combat starts here, the GM lays it on one Area of the battlefield; one combat trap per Area".into(),
+        );
+    }
     if rec.and_then(|r| r.route) == Some(Route::Locked) {
         note.push("the corridor is closed until this is disarmed".into());
     }
@@ -256,6 +252,7 @@ fn trap_view(t: &crate::myk::model::PlacedTrap, tables: &Tables, location: Strin
             t.summary.clone()
         },
         location,
+        ambush: crate::render::threats::ambush(t, tables),
     }
 }
 
@@ -456,6 +453,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                                 supplemental: rec.and_then(|x| x.supplemental),
                                 war_machine: rec.is_some_and(|x| x.war_machine),
                                 summary: rec.map(|x| x.summary.clone()).unwrap_or_default(),
+                                production: crate::render::threats::production(rec),
                             }
                         })
                         .collect();
@@ -475,50 +473,12 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                                 skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
                                 materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
                                 treasure: super::myk_play::treasure_line(tables, g.level, g.count),
+                                gear: crate::render::threats::gear(g),
+                                core: crate::render::threats::core_note(g, r.id, m),
                             }
                         })
                         .collect();
-                    let ruler = r.ruler.as_ref().map(|ru| {
-                        let rec = data.monster(&ru.name);
-                        RulerView {
-                            name: ru.name.clone(),
-                            level: ru.level,
-                            effective_level: ru.effective_level,
-                            category: rec.map_or("", |x| x.category.label()).into(),
-                            stats: rec.map(stat_line).unwrap_or_default(),
-                            skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
-                            materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
-                            treasure: super::myk_play::treasure_line(tables, ru.level, 1),
-                            adjustments: ru
-                                .adjustments
-                                .iter()
-                                .map(|adj| AdjustmentView {
-                                    what: match adj.kind {
-                                        AdjustmentKind::Increase => {
-                                            format!("{} x{} ({})", adj.what, adj.times, "stat increase")
-                                        }
-                                        AdjustmentKind::Skill => format!("{} (ruler skill)", adj.what),
-                                        AdjustmentKind::WeakPoint => format!("{} (weak point)", adj.what),
-                                    },
-                                    levels: format!("{:+}", adj.levels),
-                                    summary: match adj.kind {
-                                        AdjustmentKind::Increase => data
-                                            .ruler_increases
-                                            .iter()
-                                            .find(|i| format!("{:?}", i.stat).to_lowercase() == adj.what)
-                                            .map(|i| format!("{} per step", i.step))
-                                            .unwrap_or_default(),
-                                        AdjustmentKind::Skill => {
-                                            data.ruler_skill(&adj.what).map(|x| x.summary.clone()).unwrap_or_default()
-                                        }
-                                        AdjustmentKind::WeakPoint => {
-                                            data.weak_point(&adj.what).map(|x| x.summary.clone()).unwrap_or_default()
-                                        }
-                                    },
-                                })
-                                .collect(),
-                        }
-                    });
+                    let ruler = r.ruler.as_ref().map(|ru| crate::render::threats::ruler_view(ru, s, m, tables));
                     let clues: Vec<usize> = s
                         .clues
                         .iter()
@@ -526,7 +486,12 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                         .filter(|(_, c)| c.at == Place { map: m.index, room: r.id })
                         .map(|(i, _)| i + 1)
                         .collect();
-                    let empty = r.traps.is_empty() && r.bases.is_empty() && !r.has_monsters() && clues.is_empty();
+                    let hidden_core = crate::render::threats::hidden_core(r.id, m);
+                    let empty = r.traps.is_empty()
+                        && r.bases.is_empty()
+                        && !r.has_monsters()
+                        && clues.is_empty()
+                        && hidden_core.is_none();
                     RoomView {
                         id: r.id.to_string(),
                         name: r.name.clone(),
@@ -538,6 +503,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                         monsters,
                         ruler,
                         clues,
+                        hidden_core,
                     }
                 })
                 .collect();

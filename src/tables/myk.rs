@@ -326,6 +326,10 @@ pub struct Trap {
     pub objects: Vec<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub route: Option<Route>,
+    /// The trap brings out monsters the scenario names when it fires (Gate Keeper); the placed
+    /// trap lists them, inside the limits of a hostile room.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ambush: bool,
     /// The effect, in our own words.
     pub summary: String,
     /// Where it stands in seed 003, e.g. "l.5658".
@@ -531,14 +535,50 @@ pub struct RulerSkill {
     pub source: String,
 }
 
-/// A ruler weak point: lowers its effective level by `adjustment`.
+/// A ruler weak point: lowers its effective level by `adjustment` (plus one per chosen thing
+/// when `needs` is `poisons` or `sealed`).
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WeakPoint {
     pub name: String,
     pub adjustment: u32,
+    /// What the GM must choose for it (the book's "choose" or "determine"), if anything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub needs: Option<WeakNeed>,
     pub summary: String,
     pub source: String,
+}
+
+impl WeakPoint {
+    /// The adjustment as printed: "-5", or "-(2 + number of poisons)".
+    pub fn adjustment_text(&self) -> String {
+        match self.needs {
+            Some(WeakNeed::Poisons) => format!("-({} + number of poisons)", self.adjustment),
+            Some(WeakNeed::Sealed) => format!("-({} + number of sealed skills)", self.adjustment),
+            _ => format!("-{}", self.adjustment),
+        }
+    }
+}
+
+/// The choice a weak point asks for; the scenario records it on the ruler's adjustment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WeakNeed {
+    /// One court member (Karma).
+    Member,
+    /// One NPC of the scenario (Relationship).
+    Npc,
+    /// One or more Weakness Table results, each adding 1 to the adjustment (Poison).
+    Poisons,
+    /// Exactly one Weakness Table result (Anathema).
+    Weakness,
+    /// 1-3 of the monster's own skills, each adding 1 to the adjustment (Sealed).
+    Sealed,
+    /// 2-7 other monsters on the ruler's map holding its cores (Split Core).
+    Cores,
+    /// A room of the ruler's map, other than its own, where its one core lies hidden (Memory Core,
+    /// Soul Core).
+    Hideout,
 }
 
 /// One row of the printed threat placement limit table (average level x court size).

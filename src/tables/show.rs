@@ -157,7 +157,8 @@ fn record(tables: &Tables, name: &str) -> Option<String> {
         return Some(s);
     }
     if let Some(w) = m.weak_point(name) {
-        let _ = writeln!(s, "{} — weak point, level adjustment -{}\n{}", w.name, w.adjustment, w.summary);
+        let adj = w.adjustment_text();
+        let _ = writeln!(s, "{} — weak point, level adjustment {adj}\n{}", w.name, w.summary);
         return Some(s);
     }
     tables.nw3.describe(name)

@@ -5,6 +5,7 @@ mod browser;
 mod cli;
 mod myk;
 mod myk_clues;
+mod myk_ruler;
 mod myk_skills;
 mod nw3;
 mod render;

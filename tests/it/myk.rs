@@ -183,6 +183,7 @@ fn too_many_trap_levels_break_the_10a_limit() {
         corridor: None,
         destination: None,
         summary: String::new(),
+        monsters: Vec::new(),
     };
     s.maps[0].corridors[c].trap = Some(pit.clone());
     for r in 0..9 {
@@ -223,12 +224,12 @@ fn a_ruler_above_a_plus_7_is_refused_and_adjustments_must_add_up() {
     let mut s = default_scenario(6);
     let r = s.maps[0].rooms.iter().position(|r| r.ruler.is_some()).unwrap();
     let ruler = s.maps[0].rooms[r].ruler.as_mut().unwrap();
-    ruler.adjustments.push(dungeonsmith::myk::model::Adjustment {
-        kind: dungeonsmith::myk::model::AdjustmentKind::Skill,
-        what: "Purgatory".into(),
-        times: 1,
-        levels: 3,
-    });
+    ruler.adjustments.push(dungeonsmith::myk::model::Adjustment::new(
+        dungeonsmith::myk::model::AdjustmentKind::Skill,
+        "Purgatory",
+        1,
+        3,
+    ));
     let found = rules(&s);
     assert!(found.contains(&"ruler.effective-level"), "{found:?}");
     let ruler = s.maps[0].rooms[r].ruler.as_mut().unwrap();
@@ -292,6 +293,7 @@ fn a_one_way_corridor_that_strands_the_court_is_refused() {
             corridor: None,
             destination: None,
             summary: String::new(),
+            monsters: Vec::new(),
         }
     });
     for c in s.maps[0].corridors.iter_mut().filter(|c| c.a == ruler_room || c.b == ruler_room) {

@@ -184,12 +184,7 @@ fn every_weak_point_of_a_ruler_needs_a_clue_on_its_map() {
     let ruler = ruler_place(&s, 0).expect("a ruler");
     let w = &tables().myk.weak_points[0];
     let ru = s.maps[0].rooms[ruler.room.index()].ruler.as_mut().expect("ruler");
-    ru.adjustments.push(Adjustment {
-        kind: AdjustmentKind::WeakPoint,
-        what: w.name.clone(),
-        times: 1,
-        levels: -(w.adjustment as i32),
-    });
+    ru.adjustments.push(Adjustment::new(AdjustmentKind::WeakPoint, &w.name, 1, -(w.adjustment as i32)));
     ru.effective_level = (ru.effective_level as i32 - w.adjustment as i32).max(0) as u32;
     s.clues.retain(|c| !c.text.contains(&w.name));
     fails_with(&s, "clue.weak-point");
@@ -278,6 +273,7 @@ fn warder() -> PlacedTrap {
         corridor: None,
         destination: None,
         summary: rec.summary.clone(),
+        monsters: Vec::new(),
     }
 }
 

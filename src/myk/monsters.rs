@@ -1,0 +1,107 @@
+//! Monster equipment and relationships (seed 003 l.6493-6507): what they add to a group's
+//! effective level, how many items a monster may carry, and the generator's occasional gifts, all
+//! inside the placement limits. `check` and the generator share these functions.
+
+use crate::check::Violation;
+use crate::dice::Dice;
+use crate::myk::model::MonsterGroup;
+use crate::tables::myk::{MonsterCategory, MykData};
+
+/// Levels one common item adds for the placement limits.
+pub const COMMON_ITEM_LEVELS: u32 = 1;
+/// Levels one rare item adds.
+pub const RARE_ITEM_LEVELS: u32 = 3;
+/// Relationship points that add one level.
+pub const RELATIONSHIP_POINTS_PER_LEVEL: u32 = 2;
+
+/// The level each monster of the group counts as: its level, +1 per common item, +3 per rare
+/// item, +1 per 2 relationship points (odd points round down: a half step adds nothing).
+pub fn effective_level(g: &MonsterGroup) -> u32 {
+    g.level
+        + g.common_items * COMMON_ITEM_LEVELS
+        + g.rare_items * RARE_ITEM_LEVELS
+        + g.relationship / RELATIONSHIP_POINTS_PER_LEVEL
+}
+
+/// How many items one monster may equip: Human monsters 3, every other kind 2 (l.6497).
+pub fn item_slots(category: MonsterCategory) -> u32 {
+    if category == MonsterCategory::Human { 3 } else { 2 }
+}
+
+/// The group's items and effective level, checked against the bestiary record.
+pub fn check_group(g: &MonsterGroup, data: &MykData, at: &str, v: &mut Vec<Violation>) {
+    let want = effective_level(g);
+    if g.effective_level != want {
+        v.push(Violation::new(
+            at,
+            "monster.effective-level",
+            format!(
+                "`{}` has effective level {}, should be {want} (level {} + {} common item(s) + 3 x {} rare + {} relationship point(s) / 2)",
+                g.name, g.effective_level, g.level, g.common_items, g.rare_items, g.relationship
+            ),
+        ));
+    }
+    if let Some(rec) = data.monster(&g.name) {
+        let slots = item_slots(rec.category);
+        if g.common_items + g.rare_items > slots {
+            v.push(Violation::new(
+                at,
+                "monster.items",
+                format!(
+                    "`{}` carries {} items each; a {} monster may equip {slots}",
+                    g.name,
+                    g.common_items + g.rare_items,
+                    rec.category.label()
+                ),
+            ));
+        }
+    }
+}
+
+/// Now and then gives one group of a room items or relationship points, when the raised level still
+/// fits the one-monster limit and the room's total (`room_left` levels remain free). Returns the
+/// levels it added to the room.
+pub fn equip(groups: &mut [MonsterGroup], data: &MykData, monster_cap: u32, room_left: u32, d: &mut Dice) -> u32 {
+    if groups.is_empty() || !d.chance(1, 5) {
+        return 0;
+    }
+    let i = d.below(groups.len() as u32) as usize;
+    let g = &mut groups[i];
+    let slots = data.monster(&g.name).map_or(2, |m| item_slots(m.category));
+    // (common, rare, relationship) for one monster; the cheapest gifts are the likeliest.
+    let (common, rare, rel) = match d.below(6) {
+        0..=2 => (1, 0, 0),
+        3 => (2.min(slots), 0, 0),
+        4 => (0, 1, 0),
+        _ => (0, 0, 2 * d.between(1, 2)),
+    };
+    let before = effective_level(g);
+    let mut trial = g.clone();
+    trial.common_items += common;
+    trial.rare_items += rare;
+    trial.relationship += rel;
+    let after = effective_level(&trial);
+    let added = (after - before) * g.count;
+    if trial.common_items + trial.rare_items > slots || after > monster_cap || added > room_left {
+        return 0;
+    }
+    trial.effective_level = after;
+    *g = trial;
+    added
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::myk::model::Reaction;
+
+    #[test]
+    fn items_and_relationship_points_raise_the_effective_level_as_the_book_counts_them() {
+        let mut g = MonsterGroup::plain("Goblin", 2, 3, Reaction::Hostile);
+        assert_eq!(effective_level(&g), 2);
+        g.common_items = 1;
+        g.rare_items = 1;
+        g.relationship = 5;
+        assert_eq!(effective_level(&g), 2 + 1 + 3 + 2);
+    }
+}
