@@ -89,6 +89,8 @@ pub enum Format {
     Svg,
     Md,
     Html,
+    /// Universal VTT maps (`*.dd2vtt`) for Foundry, Owlbear Rodeo, Fantasy Grounds, Arkenforge.
+    Uvtt,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -286,6 +288,7 @@ impl OutputArgs {
                 Format::Svg => render::Format::Svg,
                 Format::Md => render::Format::Md,
                 Format::Html => render::Format::Html,
+                Format::Uvtt => render::Format::Uvtt,
             })
             .collect();
         f.sort();

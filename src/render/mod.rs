@@ -3,6 +3,8 @@
 
 pub mod area_map;
 pub mod fortress_view;
+pub mod plan;
+pub mod raster;
 pub mod sheet;
 pub mod summary;
 pub mod svgkit;
@@ -39,6 +41,7 @@ pub enum Copy {
 }
 
 pub mod text;
+pub mod uvtt;
 pub mod view;
 
 use crate::error::{Error, Result};
@@ -54,6 +57,8 @@ pub enum Format {
     Svg,
     Md,
     Html,
+    /// Universal VTT maps (`*.dd2vtt`).
+    Uvtt,
 }
 
 /// How to render: which formats, on which paper, with which templates.
@@ -109,6 +114,12 @@ pub fn render_myk(
             out.push(Artifact::new(format!("myk-{seed}.html"), opts.templates.render("myk.html", &v)?));
         }
     }
+    if wants(Format::Uvtt) {
+        for m in &s.maps {
+            let name = format!("myk-{seed}-map{}.dd2vtt", m.index);
+            out.push(Artifact::new(name.clone(), uvtt::uvtt(&plan::myk_plan(m), &name)?));
+        }
+    }
     Ok(out)
 }
 
@@ -149,6 +160,10 @@ pub fn render_fortress(
     if wants(Format::Html) {
         let v = fortress_view::fortress_view(f, opts.paper, (strip_prolog(&svg.0), strip_prolog(&svg.1)));
         out.push(Artifact::new(format!("fortress-{seed}.html"), opts.templates.render("fortress.html", &v)?));
+    }
+    if wants(Format::Uvtt) {
+        let name = format!("fortress-{seed}.dd2vtt");
+        out.push(Artifact::new(name.clone(), uvtt::uvtt(&plan::fortress_plan(f), &name)?));
     }
     Ok(out)
 }

@@ -8,6 +8,7 @@ mod nw3;
 mod render;
 mod sheet;
 mod tables;
+mod vtt;
 
 /// Runs the program in-process: (exit code, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {
