@@ -91,6 +91,8 @@ pub enum Format {
     Html,
     /// Universal VTT maps (`*.dd2vtt`) for Foundry, Owlbear Rodeo, Fantasy Grounds, Arkenforge.
     Uvtt,
+    /// Udonarium room data (a zip to drop on Udonarium's window).
+    Udonarium,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -289,6 +291,7 @@ impl OutputArgs {
                 Format::Md => render::Format::Md,
                 Format::Html => render::Format::Html,
                 Format::Uvtt => render::Format::Uvtt,
+                Format::Udonarium => render::Format::Udonarium,
             })
             .collect();
         f.sort();

@@ -41,6 +41,7 @@ pub enum Copy {
 }
 
 pub mod text;
+pub mod udonarium;
 pub mod uvtt;
 pub mod view;
 
@@ -59,6 +60,8 @@ pub enum Format {
     Html,
     /// Universal VTT maps (`*.dd2vtt`).
     Uvtt,
+    /// Udonarium room data (a zip).
+    Udonarium,
 }
 
 /// How to render: which formats, on which paper, with which templates.
@@ -120,6 +123,11 @@ pub fn render_myk(
             out.push(Artifact::new(name.clone(), uvtt::uvtt(&plan::myk_plan(m), &name)?));
         }
     }
+    if wants(Format::Udonarium) {
+        let name = format!("myk-{seed}-udonarium.zip");
+        let zip = udonarium::myk(s, tables, opts.paper, opts.templates, &name)?;
+        out.push(Artifact::new(name, zip));
+    }
     Ok(out)
 }
 
@@ -164,6 +172,11 @@ pub fn render_fortress(
     if wants(Format::Uvtt) {
         let name = format!("fortress-{seed}.dd2vtt");
         out.push(Artifact::new(name.clone(), uvtt::uvtt(&plan::fortress_plan(f), &name)?));
+    }
+    if wants(Format::Udonarium) {
+        let name = format!("fortress-{seed}-udonarium.zip");
+        let zip = udonarium::fortress(f, tables, opts.paper, opts.templates, &name)?;
+        out.push(Artifact::new(name, zip));
     }
     Ok(out)
 }

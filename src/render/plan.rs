@@ -143,13 +143,21 @@ impl Plan {
     /// The players' view as SVG, `ppg` pixels per grid cell: rock, floor, a faint grid, walls,
     /// doors (a secret door is drawn as wall) and the room labels. User text is escaped.
     pub fn svg(&self, ppg: u32) -> String {
+        self.svg_with(ppg, 0)
+    }
+
+    /// [`Plan::svg`] with `extra` blank columns on the right (room for notes on a tabletop).
+    pub fn svg_with(&self, ppg: u32, extra: u32) -> String {
         let mut s = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">\n",
-            self.w * ppg,
+            (self.w + extra) * ppg,
             self.h * ppg,
-            self.w,
+            self.w + extra,
             self.h
         );
+        if extra > 0 {
+            s += &format!("<rect x=\"{}\" width=\"{extra}\" height=\"{}\" fill=\"#d9d4c8\"/>\n", self.w, self.h);
+        }
         s += &format!("<rect width=\"{}\" height=\"{}\" fill=\"{ROCK}\"/>\n", self.w, self.h);
         // Floor: one rectangle per run of floor cells in a row.
         let mut d = String::new();
@@ -169,11 +177,11 @@ impl Plan {
         }
         s += &format!("<path fill=\"{FLOOR}\" d=\"{d}\"/>\n");
         let mut g = String::new();
-        for x in 1..self.w {
+        for x in 1..self.w + extra {
             g += &format!("M{x} 0V{}", self.h);
         }
         for y in 1..self.h {
-            g += &format!("M0 {y}H{}", self.w);
+            g += &format!("M0 {y}H{}", self.w + extra);
         }
         s += &format!(
             "<path fill=\"none\" stroke=\"#000000\" stroke-opacity=\"0.15\" stroke-width=\"0.03\" d=\"{g}\"/>\n"

@@ -8,6 +8,7 @@ mod nw3;
 mod render;
 mod sheet;
 mod tables;
+mod udonarium;
 mod vtt;
 
 /// Runs the program in-process: (exit code, stdout, stderr).
