@@ -93,6 +93,8 @@ pub enum Format {
     Uvtt,
     /// Udonarium room data (a zip to drop on Udonarium's window).
     Udonarium,
+    /// One print-ready PDF: GM sheets, scenario text, players' sheets.
+    Pdf,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -292,6 +294,7 @@ impl OutputArgs {
                 Format::Html => render::Format::Html,
                 Format::Uvtt => render::Format::Uvtt,
                 Format::Udonarium => render::Format::Udonarium,
+                Format::Pdf => render::Format::Pdf,
             })
             .collect();
         f.sort();

@@ -5,6 +5,7 @@ mod browser;
 mod cli;
 mod myk;
 mod nw3;
+mod pdf;
 mod render;
 mod sheet;
 mod tables;

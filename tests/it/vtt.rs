@@ -212,7 +212,7 @@ fn outputs(tag: &str, args: &[&str]) -> Vec<(String, Vec<u8>)> {
 }
 
 /// The export formats this module's tests cover.
-pub(crate) const EXPORTS: &str = "uvtt,udonarium";
+pub(crate) const EXPORTS: &str = "uvtt,udonarium,pdf";
 
 #[test]
 fn exports_are_byte_identical_per_seed_and_from_render() {
