@@ -191,3 +191,33 @@ fn fortress_udonarium_room_has_every_enemy_and_area_note() {
     assert_eq!(notes, areas.len() + 1, "a note per area and one for the fortress");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn names_with_markup_are_escaped_in_udonarium_and_pdf() {
+    let dir = temp("udon-esc");
+    let d = dir.to_str().unwrap();
+    assert_eq!(run(&["myk", "--seed", "8", "--format", "json", "--out", d]).0, 0);
+    let path = dir.join("myk-8.json");
+    let mut s: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let evil = "<b>Tom & \"Jerry's\"</b>\nline";
+    s["title"] = evil.into();
+    for r in s["maps"][0]["rooms"].as_array_mut().unwrap() {
+        if r["used"] == true {
+            r["name"] = evil.into();
+        }
+    }
+    std::fs::write(&path, serde_json::to_string(&s).unwrap()).unwrap();
+    let out = dir.join("out");
+    let (code, _, err) =
+        run(&["render", path.to_str().unwrap(), "--format", "udonarium,pdf", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let room = unzip(&std::fs::read(out.join("myk-8-udonarium.zip")).unwrap());
+    check_room(&room, "escaped");
+    let doc = Document::parse(&room.xml).unwrap();
+    let titles: Vec<&str> =
+        doc.descendants().filter(|n| n.attribute("name") == Some("title")).filter_map(|n| n.text()).collect();
+    assert!(titles.contains(&evil), "the title reads back unchanged: {titles:?}");
+    let pdf = std::fs::read(out.join("myk-8.pdf")).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"), "a PDF");
+    std::fs::remove_dir_all(&dir).ok();
+}
