@@ -89,6 +89,12 @@ pub enum Format {
     Svg,
     Md,
     Html,
+    /// Universal VTT maps (`*.dd2vtt`) for Foundry, Owlbear Rodeo, Fantasy Grounds, Arkenforge.
+    Uvtt,
+    /// Udonarium room data (a zip to drop on Udonarium's window).
+    Udonarium,
+    /// One print-ready PDF: GM sheets, scenario text, players' sheets.
+    Pdf,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -286,6 +292,9 @@ impl OutputArgs {
                 Format::Svg => render::Format::Svg,
                 Format::Md => render::Format::Md,
                 Format::Html => render::Format::Html,
+                Format::Uvtt => render::Format::Uvtt,
+                Format::Udonarium => render::Format::Udonarium,
+                Format::Pdf => render::Format::Pdf,
             })
             .collect();
         f.sort();

@@ -4,6 +4,9 @@
 pub mod area_map;
 pub mod fortress_view;
 pub mod myk_play;
+pub mod pdf;
+pub mod plan;
+pub mod raster;
 pub mod sheet;
 pub mod summary;
 pub mod svgkit;
@@ -41,6 +44,8 @@ pub enum Copy {
 
 pub mod text;
 pub mod threats;
+pub mod udonarium;
+pub mod uvtt;
 pub mod view;
 
 use crate::error::{Error, Result};
@@ -56,6 +61,12 @@ pub enum Format {
     Svg,
     Md,
     Html,
+    /// Universal VTT maps (`*.dd2vtt`).
+    Uvtt,
+    /// Udonarium room data (a zip).
+    Udonarium,
+    /// One print-ready PDF.
+    Pdf,
 }
 
 /// How to render: which formats, on which paper, with which templates.
@@ -85,7 +96,7 @@ pub fn render_myk(
     if wants(Format::Json) {
         out.push(Artifact::new(format!("myk-{seed}.json"), json(s)?));
     }
-    let need_svg = wants(Format::Svg) || wants(Format::Html);
+    let need_svg = wants(Format::Svg) || wants(Format::Html) || wants(Format::Pdf);
     let svgs: Vec<(String, String)> = if need_svg {
         s.maps
             .iter()
@@ -111,6 +122,25 @@ pub fn render_myk(
             out.push(Artifact::new(format!("myk-{seed}.html"), opts.templates.render("myk.html", &v)?));
         }
     }
+    if wants(Format::Uvtt) {
+        for m in &s.maps {
+            let name = format!("myk-{seed}-map{}.dd2vtt", m.index);
+            out.push(Artifact::new(name.clone(), uvtt::uvtt(&plan::myk_plan(m), &name)?));
+        }
+    }
+    if wants(Format::Pdf) {
+        let name = format!("myk-{seed}.pdf");
+        let md = opts.templates.render("myk.md", &view::myk_view(s, tables, opts.paper, &[]))?;
+        let mut pages: Vec<String> = svgs.iter().map(|(gm, _)| gm.clone()).collect();
+        pages.extend(pdf::text_pages(&md, opts.paper, &format!("{} \u{00b7} seed {seed}", s.title)));
+        pages.extend(svgs.iter().map(|(_, players)| players.clone()));
+        out.push(Artifact::new(name.clone(), pdf::pdf(&pages, opts.paper, &s.title, &name)?));
+    }
+    if wants(Format::Udonarium) {
+        let name = format!("myk-{seed}-udonarium.zip");
+        let zip = udonarium::myk(s, tables, opts.paper, opts.templates, &name)?;
+        out.push(Artifact::new(name, zip));
+    }
     Ok(out)
 }
 
@@ -135,7 +165,7 @@ pub fn render_fortress(
     if wants(Format::Json) {
         out.push(Artifact::new(format!("fortress-{seed}.json"), json(f)?));
     }
-    let svg = if wants(Format::Svg) || wants(Format::Html) {
+    let svg = if wants(Format::Svg) || wants(Format::Html) || wants(Format::Pdf) {
         (map(f, tables, opts.paper, Copy::Gm), map(f, tables, opts.paper, Copy::Players))
     } else {
         (String::new(), String::new())
@@ -151,6 +181,24 @@ pub fn render_fortress(
     if wants(Format::Html) {
         let v = fortress_view::fortress_view(f, opts.paper, (strip_prolog(&svg.0), strip_prolog(&svg.1)));
         out.push(Artifact::new(format!("fortress-{seed}.html"), opts.templates.render("fortress.html", &v)?));
+    }
+    if wants(Format::Uvtt) {
+        let name = format!("fortress-{seed}.dd2vtt");
+        out.push(Artifact::new(name.clone(), uvtt::uvtt(&plan::fortress_plan(f), &name)?));
+    }
+    if wants(Format::Pdf) {
+        let name = format!("fortress-{seed}.pdf");
+        let v = fortress_view::fortress_view(f, opts.paper, (String::new(), String::new()));
+        let md = opts.templates.render("fortress.md", &v)?;
+        let mut pages = vec![svg.0.clone()];
+        pages.extend(pdf::text_pages(&md, opts.paper, &format!("{} \u{00b7} seed {seed}", f.title)));
+        pages.push(svg.1.clone());
+        out.push(Artifact::new(name.clone(), pdf::pdf(&pages, opts.paper, &f.title, &name)?));
+    }
+    if wants(Format::Udonarium) {
+        let name = format!("fortress-{seed}-udonarium.zip");
+        let zip = udonarium::fortress(f, tables, opts.paper, opts.templates, &name)?;
+        out.push(Artifact::new(name, zip));
     }
     Ok(out)
 }

@@ -8,9 +8,12 @@ mod myk_clues;
 mod myk_ruler;
 mod myk_skills;
 mod nw3;
+mod pdf;
 mod render;
 mod sheet;
 mod tables;
+mod udonarium;
+mod vtt;
 
 /// Runs the program in-process: (exit code, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {
