@@ -3,11 +3,14 @@
 mod area_map;
 mod browser;
 mod cli;
+mod fuzz;
 mod myk;
 mod nw3;
 mod render;
+mod scale;
 mod sheet;
 mod tables;
+mod trust;
 
 /// Runs the program in-process: (exit code, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {
