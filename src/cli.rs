@@ -551,10 +551,9 @@ fn tables_command(tables: &Tables, action: &TablesCommand, out: &mut dyn Write, 
             let chain: Vec<String> =
                 steps.iter().map(|s| format!("{} {} {}", s.table.name, s.table.dice.label(), s.outcome)).collect();
             let result = steps.last().map(|s| s.row.text()).unwrap_or_default();
-            writeln!(out, "{} -> {result}", chain.join(" -> "))?;
-            if let Some(note) = crate::tables::placeholders::explain(&result) {
-                writeln!(out, "{note}")?;
-            }
+            // One line, the placeholders explained at its end.
+            let note = crate::tables::placeholders::explain(&result).map(|n| format!(" {n}")).unwrap_or_default();
+            writeln!(out, "{} -> {result}{note}", chain.join(" -> "))?;
             Ok(0)
         }
     }

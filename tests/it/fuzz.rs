@@ -15,7 +15,7 @@ use proptest::test_runner::{Config, FileFailurePersistence};
 use serde_json::Value;
 
 /// Cases per fuzz test (each one a full CLI run in a debug build).
-const CASES: u32 = 300;
+const CASES: u32 = 256;
 /// Cases for the table fuzzers (each also loads and validates every table).
 const TABLE_CASES: u32 = 80;
 

@@ -1,8 +1,9 @@
 //! Scale: 100,000 MYK dungeons and 100,000 Fortresses across the option space, each written to
 //! JSON, read back and checked by the same rules `check` runs; and a few hundred runs made twice
-//! to prove every format byte-identical. Both halves run on every CI run (`cargo test`): the
-//! generator is compiled with optimisations in the test profile (Cargo.toml), and the work is
-//! split over two threads, the CI machine's cores.
+//! to prove every format byte-identical. A debug build needs most of an hour for this, so these
+//! tests are `#[ignore]`d in `cargo test` and CI runs them on every run in a release build:
+//! `cargo test --release --locked --test it -- --ignored scale::` (see .ci/run and the README). The work
+//! is split over two threads, the CI machine's cores.
 
 use dungeonsmith::dice::Dice;
 use dungeonsmith::myk::MykParams;
@@ -46,6 +47,7 @@ fn spread(n: u64, case: &(dyn Fn(u64) -> Option<String> + Sync)) -> Vec<String> 
 }
 
 #[test]
+#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
 fn a_hundred_thousand_myk_dungeons_across_the_options_pass_check() {
     let tables = Tables::load(None).unwrap();
     let failures = spread(SCALE, &|i| {
@@ -63,6 +65,7 @@ fn a_hundred_thousand_myk_dungeons_across_the_options_pass_check() {
 }
 
 #[test]
+#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
 fn a_hundred_thousand_fortresses_across_the_options_pass_check() {
     let tables = Tables::load(None).unwrap();
     let failures = spread(SCALE, &|i| {
@@ -116,6 +119,7 @@ fn twice(tag: &str, args: &[String]) -> Option<String> {
 }
 
 #[test]
+#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
 fn the_same_seed_twice_writes_byte_identical_files_in_every_format() {
     let failures = spread(TWICE, &|i| {
         let p = myk_params(i);
