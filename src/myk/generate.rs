@@ -672,11 +672,11 @@ impl Gen<'_> {
             let mut traits: Vec<String> =
                 (0..2).map(|t| self.roll(TRAITS[(nd.below(4) + t) as usize % 4], &mut nd)).collect();
             // Two traits say two things: a repeat is rolled again, table by table, until it differs.
-            for t in 0..TRAITS.len() {
+            for table in TRAITS {
                 if traits[1] != traits[0] {
                     break;
                 }
-                traits[1] = self.roll(TRAITS[t], &mut nd);
+                traits[1] = self.roll(table, &mut nd);
             }
             s.cast.push(Npc {
                 name,
