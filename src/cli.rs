@@ -75,9 +75,9 @@ pub struct OutputArgs {
     /// Formats to write, comma-separated.
     #[arg(long, value_enum, value_delimiter = ',', default_value = "json,svg,md,html")]
     pub format: Vec<Format>,
-    /// Paper size of the map sheets.
-    #[arg(long, value_enum, default_value = "a4")]
-    pub paper: Paper,
+    /// Paper size of the map sheets [default: a4; `render`: the paper the scenario was made for].
+    #[arg(long, value_enum)]
+    pub paper: Option<Paper>,
     /// Load templates from this folder; any file there replaces the built-in one of that name.
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
@@ -205,11 +205,32 @@ fn clap_error(e: &clap::Error, stdout: &mut dyn Write, stderr: &mut dyn Write) -
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 }
         }
         _ => {
-            let text = e.render().to_string();
-            let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error: invalid arguments");
-            let _ = writeln!(stderr, "{line}");
+            let _ = writeln!(stderr, "{}", clap_line(e));
             2
         }
+    }
+}
+
+/// Clap's message as one line: its first line, plus what the point is when clap puts that on the
+/// lines below (the missing arguments, the valid values).
+fn clap_line(e: &clap::Error) -> String {
+    use clap::error::ErrorKind;
+    let text = e.render().to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("error: invalid arguments").to_string();
+    match e.kind() {
+        ErrorKind::MissingRequiredArgument => {
+            let missing: Vec<&str> = lines.take_while(|l| !l.starts_with("Usage:")).collect();
+            format!("{first} {}", missing.join(", "))
+        }
+        ErrorKind::InvalidValue => match lines.find(|l| l.starts_with("[possible values:")) {
+            Some(values) => {
+                let values = values.trim_start_matches("[possible values:").trim_end_matches(']').trim();
+                format!("{first}; use one of: {values}")
+            }
+            None => first,
+        },
+        _ => first,
     }
 }
 
@@ -253,6 +274,16 @@ impl MykArgs {
     pub fn params(&self) -> Result<MykParams> {
         let levels = match (&self.levels, self.level) {
             (Some(levels), _) => {
+                // Blame `--levels` itself, not the `--level`/`--court-size` it stands for.
+                if let Some(l) = levels.iter().find(|l| !(1..=30).contains(*l)) {
+                    return Err(Error::Option { option: "--levels", message: format!("level {l}; levels run 1-30") });
+                }
+                if levels.len() > 12 {
+                    return Err(Error::Option {
+                        option: "--levels",
+                        message: format!("{} levels; a court has 1-12 members", levels.len()),
+                    });
+                }
                 if let Some(size) = self.court_size
                     && size as usize != levels.len()
                 {
@@ -301,11 +332,12 @@ impl OutputArgs {
         f.dedup();
         f
     }
-    fn paper(&self) -> render::Paper {
-        match self.paper {
+    /// The paper asked for, if any (a scenario remembers its own; see `render_command`).
+    fn paper(&self) -> Option<render::Paper> {
+        self.paper.map(|p| match p {
             Paper::A4 => render::Paper::A4,
             Paper::Letter => render::Paper::Letter,
-        }
+        })
     }
 }
 
@@ -313,7 +345,7 @@ impl OutputArgs {
 fn write_myk(s: &crate::myk::Scenario, tables: &Tables, o: &OutputArgs, out: &mut dyn Write) -> Outcome {
     let templates = Templates::load(o.templates.as_deref())?;
     let formats = o.formats();
-    let opts = render::RenderOptions { formats: &formats, paper: o.paper(), templates: &templates };
+    let opts = render::RenderOptions { formats: &formats, paper: s.params.paper, templates: &templates };
     let artifacts = render::render_myk(s, tables, &opts, &render::sheet::myk_sheet)?;
     for path in write_all(&o.out, &artifacts)? {
         writeln!(out, "{}", path.display())?;
@@ -325,7 +357,7 @@ fn write_myk(s: &crate::myk::Scenario, tables: &Tables, o: &OutputArgs, out: &mu
 fn write_fortress(f: &crate::nw3::Fortress, tables: &Tables, o: &OutputArgs, out: &mut dyn Write) -> Outcome {
     let templates = Templates::load(o.templates.as_deref())?;
     let formats = o.formats();
-    let opts = render::RenderOptions { formats: &formats, paper: o.paper(), templates: &templates };
+    let opts = render::RenderOptions { formats: &formats, paper: f.paper, templates: &templates };
     let artifacts = render::render_fortress(f, tables, &opts, &render::area_map::fortress_map)?;
     for path in write_all(&o.out, &artifacts)? {
         writeln!(out, "{}", path.display())?;
@@ -338,7 +370,8 @@ fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, e
     params.validate()?;
     Templates::load(args.output.templates.as_deref())?;
     let seed = pick_seed(args.seed, err);
-    let fortress = crate::nw3::generate(tables, &params, seed)?;
+    let mut fortress = crate::nw3::generate(tables, &params, seed)?;
+    fortress.paper = args.output.paper().unwrap_or_default();
     let code = write_fortress(&fortress, tables, &args.output, out)?;
     writeln!(
         err,
@@ -356,10 +389,9 @@ fn myk_command(tables: &Tables, args: &MykArgs, out: &mut dyn Write, err: &mut d
     // Templates are read before any work, so a bad --templates folder fails fast.
     Templates::load(args.output.templates.as_deref())?;
     let seed = pick_seed(args.seed, err);
-    let scenario = crate::myk::generate(tables, &params, seed)?;
-    for w in &scenario.warnings {
-        writeln!(err, "warning: {w}")?;
-    }
+    let mut scenario = crate::myk::generate(tables, &params, seed)?;
+    // The warnings are printed once, with the summary below.
+    scenario.params.paper = args.output.paper().unwrap_or_default();
     let code = write_myk(&scenario, tables, &args.output, out)?;
     write!(err, "{}", crate::render::summary::myk_summary(&scenario))?;
     Ok(code)
@@ -375,8 +407,7 @@ impl Loaded {
     /// Reads and parses a scenario file; the `system` field says which model it is.
     fn read(path: &Path) -> Result<Loaded> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::ReadFile { file: file.clone(), reason: e.to_string().to_lowercase() })?;
+        let text = crate::input::read_text(path, crate::input::SCENARIO_LIMIT)?;
         let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
         let system = value.get("system").and_then(|s| s.as_str()).map(str::to_string);
         if let Some(system @ ("myk" | "nw3")) = system.as_deref() {
@@ -406,6 +437,18 @@ impl Loaded {
         }
     }
 
+    /// Why the renderer cannot draw this scenario at all, if it cannot: a shape no rule fix-up
+    /// gives meaning to (the sheet has exactly nine rooms, A1..C3, in order).
+    fn undrawable(&self) -> Option<String> {
+        match self {
+            Loaded::Myk(s) => s.maps.iter().find_map(|m| {
+                let in_order = m.rooms.len() == 9 && m.rooms.iter().enumerate().all(|(i, r)| r.id.index() == i);
+                (!in_order).then(|| format!("map {} does not list its nine rooms A1..C3 in order", m.index))
+            }),
+            Loaded::Nw3(_) => None,
+        }
+    }
+
     /// Every rule violation (the generators' own checks).
     fn check(&self, tables: &Tables) -> Vec<crate::check::Violation> {
         match self {
@@ -426,14 +469,25 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
         writeln!(err, "{file}: {} violation(s); nothing written (use --force to render anyway)", violations.len())?;
         return Ok(1);
     }
+    if let Some(problem) = loaded.undrawable() {
+        let file = args.file.display();
+        writeln!(err, "{file}: {problem}; nothing written (even --force cannot draw it)")?;
+        return Ok(1);
+    }
+    // `--paper` overrides the paper the scenario was made for, and is remembered in the JSON.
+    let paper = args.output.paper();
     match loaded {
         Loaded::Myk(mut s) => {
             crate::myk::generate::normalize(&mut s);
             // Older files lack the ruler's final stat line: computed from the bestiary by name.
             crate::myk::ruler::normalize(&mut s, tables);
+            s.params.paper = paper.unwrap_or(s.params.paper);
             write_myk(&s, tables, &args.output, out)
         }
-        Loaded::Nw3(f) => write_fortress(&f, tables, &args.output, out),
+        Loaded::Nw3(mut f) => {
+            f.paper = paper.unwrap_or(f.paper);
+            write_fortress(&f, tables, &args.output, out)
+        }
     }
 }
 
@@ -500,6 +554,9 @@ fn tables_command(tables: &Tables, action: &TablesCommand, out: &mut dyn Write, 
         TablesCommand::Show { name } => {
             let text = crate::tables::show::show(tables, name)?;
             write!(out, "{text}")?;
+            if let Some(note) = crate::tables::placeholders::explain(&text) {
+                writeln!(out, "{note}")?;
+            }
             Ok(0)
         }
         TablesCommand::Roll { name, seed } => {
@@ -510,7 +567,9 @@ fn tables_command(tables: &Tables, action: &TablesCommand, out: &mut dyn Write, 
             let chain: Vec<String> =
                 steps.iter().map(|s| format!("{} {} {}", s.table.name, s.table.dice.label(), s.outcome)).collect();
             let result = steps.last().map(|s| s.row.text()).unwrap_or_default();
-            writeln!(out, "{} -> {result}", chain.join(" -> "))?;
+            // One line, the placeholders explained at its end.
+            let note = crate::tables::placeholders::explain(&result).map(|n| format!(" {n}")).unwrap_or_default();
+            writeln!(out, "{} -> {result}{note}", chain.join(" -> "))?;
             Ok(0)
         }
     }

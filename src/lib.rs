@@ -9,6 +9,7 @@ pub mod cli;
 pub mod dice;
 pub mod error;
 pub mod format;
+pub mod input;
 pub mod myk;
 pub mod nw3;
 pub mod output;

@@ -1,9 +1,14 @@
-//! The only writer: artifacts in memory → files, each through a temporary file and a rename, so an
-//! interrupted run never leaves a half-written file under the final name.
+//! The only writer: artifacts in memory → files, all or nothing. Every file is first written in
+//! full to a temporary file named for this run (`.NAME.PID-N.tmp`, so two runs into one folder
+//! never share one), and only when all of them are written are they renamed into place. On any
+//! error every temporary file of the run is removed and no final name is touched. A run killed
+//! mid-write can leave its hidden `.tmp` files behind; they are never read, and the next run into
+//! the folder removes those whose process is gone.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::error::{Error, Result};
 
@@ -20,37 +25,92 @@ impl Artifact {
     }
 }
 
+/// Runs within this process (threads, in-process tests) told apart in temporary names.
+static RUNS: AtomicU64 = AtomicU64::new(0);
+
+fn werr(file: &Path, e: std::io::Error) -> Error {
+    Error::Write { file: file.display().to_string(), reason: e.to_string().to_lowercase() }
+}
+
 /// Writes every artifact into `dir` (created if missing). Returns the paths written, in order.
-/// Nothing is renamed into place until every temporary file is fully written.
+/// Nothing is renamed into place until every temporary file is fully written; on error nothing
+/// of this run is left behind (not even the folder, if this run created it).
 pub fn write_all(dir: &Path, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
-    let werr = |file: &Path, e: std::io::Error| Error::Write {
-        file: file.display().to_string(),
-        reason: e.to_string().to_lowercase(),
-    };
+    let created = !dir.exists();
     fs::create_dir_all(dir).map_err(|e| werr(dir, e))?;
-    let mut staged = Vec::new();
+    remove_stale_temps(dir);
+    let run = format!("{}-{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed));
+    let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let result = stage(dir, artifacts, &run, &mut staged).and_then(|()| commit(&mut staged));
+    if result.is_err() {
+        for (tmp, _) in &staged {
+            let _ = fs::remove_file(tmp);
+        }
+        if created {
+            let _ = fs::remove_dir(dir); // only if empty
+        }
+    }
+    result
+}
+
+/// Writes each artifact to its temporary file; refuses a final name held by a folder before any
+/// rename, so a run fails whole rather than half renamed.
+fn stage(dir: &Path, artifacts: &[Artifact], run: &str, staged: &mut Vec<(PathBuf, PathBuf)>) -> Result<()> {
     for a in artifacts {
         let path = dir.join(&a.name);
-        let tmp = dir.join(format!(".{}.tmp", a.name));
-        let written = fs::File::create(&tmp).and_then(|mut f| {
-            f.write_all(&a.bytes)?;
-            f.sync_all()
-        });
-        if let Err(e) = written {
-            let _ = fs::remove_file(&tmp);
-            for (t, _) in &staged {
-                let _ = fs::remove_file(t);
-            }
+        if path.is_dir() {
+            return Err(Error::Write { file: path.display().to_string(), reason: "a folder has that name".into() });
+        }
+        let tmp = dir.join(format!(".{}.{run}.tmp", a.name));
+        staged.push((tmp.clone(), path.clone()));
+        fs::File::create(&tmp)
+            .and_then(|mut f| {
+                f.write_all(&a.bytes)?;
+                f.sync_all()
+            })
+            .map_err(|e| werr(&path, e))?;
+    }
+    Ok(())
+}
+
+/// Renames every staged file into place; what is renamed leaves `staged`.
+fn commit(staged: &mut Vec<(PathBuf, PathBuf)>) -> Result<Vec<PathBuf>> {
+    let mut done = Vec::new();
+    while !staged.is_empty() {
+        let (tmp, path) = staged.remove(0);
+        if let Err(e) = fs::rename(&tmp, &path) {
+            staged.insert(0, (tmp, path.clone()));
             return Err(werr(&path, e));
         }
-        staged.push((tmp, path));
-    }
-    let mut done = Vec::new();
-    for (tmp, path) in staged {
-        fs::rename(&tmp, &path).map_err(|e| werr(&path, e))?;
         done.push(path);
     }
     Ok(done)
+}
+
+/// Removes `.NAME.PID-N.tmp` files left by runs whose process is gone (killed mid-write). Only
+/// where running processes can be seen (/proc); elsewhere they stay, hidden and never read.
+fn remove_stale_temps(dir: &Path) {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else { return };
+    let me = std::process::id();
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        let Some(pid) = temp_pid(&name) else { continue };
+        if pid != me && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The process id in a temporary name `.NAME.PID-N.tmp`, if `name` is one.
+fn temp_pid(name: &str) -> Option<u32> {
+    let inner = name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (_, run) = inner.rsplit_once('.')?;
+    let (pid, n) = run.split_once('-')?;
+    n.parse::<u64>().ok()?;
+    pid.parse().ok()
 }
 
 #[cfg(test)]

@@ -20,6 +20,18 @@ pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
         v.push(Violation::new("scenario", "court.size", "the court has no members"));
         return v;
     }
+    if s.court.size as usize != s.court.levels.len() {
+        // The levels decide the court; a size that disagrees is an edit that did not take.
+        v.push(Violation::new(
+            "scenario",
+            "court.size",
+            format!(
+                "`court.size` is {} but `court.levels` lists {} levels; list one level per member",
+                s.court.size,
+                s.court.levels.len()
+            ),
+        ));
+    }
     let lim = limits::limits(&court);
     if s.maps.is_empty() {
         v.push(Violation::new("scenario", "structure.maps", "the scenario has no maps"));

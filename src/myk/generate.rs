@@ -112,6 +112,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
             maps: params.maps,
             rooms: params.rooms,
             layout: params.layout,
+            paper: Default::default(),
         },
         court: court.clone(),
         title: String::new(),
@@ -622,14 +623,17 @@ impl Gen<'_> {
                 .map(|(_, e)| e.trim_end_matches(')').split(',').map(str::trim).filter(|x| !x.is_empty()).collect())
                 .unwrap_or_default();
             let name = nd.choose(&examples).map_or_else(|| kind.clone(), |e| e.to_string());
-            let traits = (0..2)
-                .map(|t| {
-                    let table =
-                        ["myk.npc.personality", "myk.npc.appearance", "myk.npc.ability", "myk.npc.special_trait"]
-                            [(nd.below(4) + t) as usize % 4];
-                    self.roll(table, &mut nd)
-                })
-                .collect();
+            const TRAITS: [&str; 4] =
+                ["myk.npc.personality", "myk.npc.appearance", "myk.npc.ability", "myk.npc.special_trait"];
+            let mut traits: Vec<String> =
+                (0..2).map(|t| self.roll(TRAITS[(nd.below(4) + t) as usize % 4], &mut nd)).collect();
+            // Two traits say two things: a repeat is rolled again, table by table, until it differs.
+            for table in TRAITS {
+                if traits[1] != traits[0] {
+                    break;
+                }
+                traits[1] = self.roll(table, &mut nd);
+            }
             s.cast.push(Npc {
                 name,
                 role: self.roll("myk.frame.role", &mut nd),

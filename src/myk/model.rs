@@ -303,6 +303,9 @@ pub struct Params {
     pub maps: u32,
     pub rooms: u32,
     pub layout: Layout,
+    /// The paper the sheets were made for; `render` keeps it (files without it are A4).
+    #[serde(default)]
+    pub paper: crate::render::Paper,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -751,6 +751,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             tables: tables.version.clone(),
         },
         params: *params,
+        paper: Default::default(),
         party: Party { size: party, cl },
         title: fill(common.title, &place, &ruler.name, &common.core.name),
         trailer: fill(common.trailer, &place, &ruler.name, &common.core.name),

@@ -26,6 +26,9 @@ pub struct Fortress {
     pub seed: u64,
     pub generator: Generator,
     pub params: FortressParams,
+    /// The paper the maps were made for; `render` keeps it (files without it are A4).
+    #[serde(default)]
+    pub paper: crate::render::Paper,
     pub party: Party,
     pub title: String,
     /// The handout's trailer line.

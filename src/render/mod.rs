@@ -12,9 +12,11 @@ pub mod summary;
 pub mod svgkit;
 
 /// Paper for the printable sheets; sizes in millimetres.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Paper {
+    /// The default, and what files written before the paper was remembered were made for.
+    #[default]
     A4,
     Letter,
 }

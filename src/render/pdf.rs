@@ -36,7 +36,8 @@ struct Line {
 }
 
 /// Markdown inline markup removed: emphasis stars, code ticks; a backslash keeps the next
-/// character as it is.
+/// character as it is; the entities the Markdown writer uses for user text (`&amp;`, `&lt;`,
+/// `&gt;`) become their characters again.
 fn plain(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut chars = s.chars();
@@ -51,7 +52,7 @@ fn plain(s: &str) -> String {
             c => out.push(c),
         }
     }
-    out
+    out.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
 }
 
 /// The Markdown text as wrapped lines for a column `max` mm wide.

@@ -66,11 +66,29 @@ fn advance(c: char, bold: bool) -> u32 {
 
 /// Width in mm of `text` at `size` mm.
 pub(crate) fn width(text: &str, size: f64, bold: bool) -> f64 {
-    text.chars().map(|c| f64::from(advance(c, bold))).sum::<f64>() * size / 2048.0
+    units_mm(text.chars().map(|c| u64::from(advance(c, bold))).sum(), size)
+}
+
+/// A width in 1/2048 em (a whole number, so sums are exact and order-free) as mm at `size` mm.
+fn units_mm(units: u64, size: f64) -> f64 {
+    units as f64 * size / 2048.0
 }
 
 pub(crate) fn fits(text: &str, max: f64, size: f64, bold: bool) -> bool {
     width(text, size, bold) <= max
+}
+
+/// Running widths of `chars` in 1/2048 em: entry `n` is the width of the first `n` characters.
+/// Fitting reads widths from here, so fitting a long text stays linear in its length.
+fn prefix_units(chars: &[char], bold: bool) -> Vec<u64> {
+    let mut acc = 0;
+    let mut out = Vec::with_capacity(chars.len() + 1);
+    out.push(0);
+    for &c in chars {
+        acc += u64::from(advance(c, bold));
+        out.push(acc);
+    }
+    out
 }
 
 /// `text`, shortened with an ellipsis to fit `max` mm ("" if not even the ellipsis fits).
@@ -79,14 +97,29 @@ pub(crate) fn ellipsize(text: &str, max: f64, size: f64, bold: bool) -> String {
         return text.to_string();
     }
     let chars: Vec<char> = text.chars().collect();
-    for n in (0..chars.len()).rev() {
-        let head: String = chars[..n].iter().collect();
-        let cand = format!("{}\u{2026}", head.trim_end());
-        if fits(&cand, max, size, bold) {
-            return cand;
+    let widths = prefix_units(&chars, bold);
+    let dots = u64::from(advance('\u{2026}', bold));
+    // The longest head (trailing spaces dropped) that fits with the ellipsis; widths only grow
+    // with the head, so one scan from the left finds it.
+    let mut best = None;
+    let mut kept = 0; // the head of `n` characters without its trailing spaces
+    for n in 0..chars.len() {
+        if n > 0 && !chars[n - 1].is_whitespace() {
+            kept = n;
         }
+        if units_mm(widths[kept] + dots, size) > max {
+            break;
+        }
+        best = Some(kept);
     }
-    String::new()
+    match best {
+        Some(m) => {
+            let mut cand: String = chars[..m].iter().collect();
+            cand.push('\u{2026}');
+            cand
+        }
+        None => String::new(),
+    }
 }
 
 /// Word-wraps `text` into at most `lines` lines of `max` mm; the last line is ellipsized if the
@@ -98,28 +131,43 @@ pub(crate) fn wrap(text: &str, max: f64, size: f64, bold: bool, lines: usize) ->
 
 /// [`wrap`] over given words (a word may hold spaces that must not break, e.g. "(lv 14)").
 pub(crate) fn wrap_words(words: &[&str], max: f64, size: f64, bold: bool, lines: usize) -> Vec<String> {
+    if lines == 0 {
+        return Vec::new();
+    }
+    let space = u64::from(advance(' ', bold));
     let mut out: Vec<String> = Vec::new();
     let mut cur = String::new();
+    let mut cur_units = 0;
     for &word in words {
-        let cand = if cur.is_empty() { word.to_string() } else { format!("{cur} {word}") };
-        if fits(&cand, max, size, bold) {
-            cur = cand;
+        let chars: Vec<char> = word.chars().collect();
+        let widths = prefix_units(&chars, bold);
+        let word_units = widths[chars.len()];
+        let cand_units = if cur.is_empty() { word_units } else { cur_units + space + word_units };
+        if units_mm(cand_units, size) <= max {
+            if !cur.is_empty() {
+                cur.push(' ');
+            }
+            cur.push_str(word);
+            cur_units = cand_units;
             continue;
         }
         if !cur.is_empty() {
             out.push(std::mem::take(&mut cur));
         }
-        // Break a word that is longer than a whole line.
-        let mut rest: Vec<char> = word.chars().collect();
-        while !fits(&rest.iter().collect::<String>(), max, size, bold) {
-            let mut n = rest.len().saturating_sub(1).max(1);
-            while n > 1 && !fits(&rest[..n].iter().collect::<String>(), max, size, bold) {
-                n -= 1;
+        // Break a word that is longer than a whole line: each piece is the longest head that
+        // fits (at least one character, at most all but one; one each when `max` leaves no room).
+        let mut start = 0;
+        while start < chars.len() && units_mm(widths[chars.len()] - widths[start], size) > max {
+            let rest = chars.len() - start;
+            let mut n = 1;
+            while n + 1 < rest && units_mm(widths[start + n + 1] - widths[start], size) <= max {
+                n += 1;
             }
-            out.push(rest[..n].iter().collect());
-            rest.drain(..n);
+            out.push(chars[start..start + n].iter().collect());
+            start += n;
         }
-        cur = rest.into_iter().collect();
+        cur = chars[start..].iter().collect();
+        cur_units = widths[chars.len()] - widths[start];
     }
     if !cur.is_empty() {
         out.push(cur);
@@ -154,6 +202,14 @@ pub(crate) fn fit_line(cands: &[(String, String)], max: f64, size: f64) -> Strin
     } else {
         format!("{head}{tail}")
     }
+}
+
+/// `text` without the characters XML 1.0 forbids (control characters other than tab and line
+/// breaks, U+FFFE, U+FFFF): a hand-edited name may hold them, and one would make the SVG unreadable.
+pub(crate) fn xml_chars(text: &str) -> String {
+    text.chars()
+        .filter(|&c| !matches!(c, '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{fffe}' | '\u{ffff}'))
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -254,7 +310,7 @@ impl Label {
             t.assign("stroke-linejoin", "round");
             t.assign("paint-order", "stroke");
         }
-        t.append(TextContent::new(self.text.clone()));
+        t.append(TextContent::new(xml_chars(&self.text)));
         t
     }
 }
@@ -394,7 +450,7 @@ impl Canvas {
             .set("width", format!("{}mm", mm(self.w)))
             .set("height", format!("{}mm", mm(self.h)))
             .set("viewBox", format!("0 0 {} {}", mm(self.w), mm(self.h)))
-            .add(Title::new(title.to_string()));
+            .add(Title::new(xml_chars(title)));
         let doc = if defs.is_empty() {
             doc
         } else {

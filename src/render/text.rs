@@ -30,10 +30,7 @@ impl Templates {
             names.sort();
             for p in names {
                 let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
-                let text = fs::read_to_string(&p).map_err(|e| Error::ReadFile {
-                    file: p.display().to_string(),
-                    reason: e.to_string().to_lowercase(),
-                })?;
+                let text = crate::input::read_text(&p, crate::input::TEXT_LIMIT)?;
                 match files.iter_mut().find(|(n, _)| *n == name) {
                     Some(slot) => slot.1 = text,
                     None => files.push((name, text)),
@@ -42,7 +39,25 @@ impl Templates {
         }
         let mut env = Environment::new();
         env.set_undefined_behavior(UndefinedBehavior::Strict);
-        env.set_auto_escape_callback(|name| if name.ends_with(".html") { AutoEscape::Html } else { AutoEscape::None });
+        env.set_auto_escape_callback(|name| {
+            if name.ends_with(".html") {
+                AutoEscape::Html
+            } else if name.ends_with(".md") {
+                AutoEscape::Custom(MARKDOWN.into())
+            } else {
+                AutoEscape::None
+            }
+        });
+        env.set_formatter(|out, state, value| {
+            if *state.auto_escape() == AutoEscape::Custom(MARKDOWN.into()) && !value.is_safe() {
+                // Markdown passes inline HTML through to whatever renders it: user text (a room
+                // named `<script>`) is written with its HTML characters as entities.
+                out.write_str(&markdown_escape(&value.to_string()))?;
+                Ok(())
+            } else {
+                minijinja::escape_formatter(out, state, value)
+            }
+        });
         env.set_syntax(
             minijinja::syntax::SyntaxConfig::builder()
                 .trim_blocks(true)
@@ -64,6 +79,23 @@ impl Templates {
         tmpl.render(Value::from(minijinja::value::Serde(ctx)))
             .map_err(|e| Error::Template { name: name.to_string(), message: one_line(&e) })
     }
+}
+
+/// The auto-escape mode of `.md` templates.
+const MARKDOWN: &str = "markdown";
+
+/// `text` with the characters that start HTML in Markdown written as entities.
+fn markdown_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 fn one_line(e: &minijinja::Error) -> String {

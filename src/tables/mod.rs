@@ -7,6 +7,7 @@
 pub mod encounters;
 pub mod myk;
 pub mod nw3;
+pub mod placeholders;
 pub mod roll;
 pub mod show;
 pub mod skills;
@@ -103,8 +104,7 @@ impl Tables {
         let mut files = Vec::new();
         for p in paths {
             let rel = p.strip_prefix(dir).unwrap_or(&p).to_string_lossy().replace('\\', "/");
-            let text = fs::read_to_string(&p)
-                .map_err(|e| Error::ReadFile { file: p.display().to_string(), reason: io_reason(&e) })?;
+            let text = crate::input::read_text(&p, crate::input::TEXT_LIMIT)?;
             files.push((rel, text));
         }
         Tables::from_files(dir.display().to_string(), &files)

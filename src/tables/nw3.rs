@@ -364,6 +364,14 @@ const MAX_SPD: u32 = 50;
 /// Largest base damage dice of a trap.
 const MAX_DICE: u32 = 20;
 
+/// The files (joined for a message) holding each collection that is checked as a whole.
+struct Sources {
+    bands: String,
+    enemies: String,
+    objects: String,
+    area_kinds: String,
+}
+
 /// Which file each record came from, for error messages.
 struct Origin<'a> {
     file: &'a str,
@@ -519,6 +527,17 @@ impl Nw3Data {
         }
         let any = !files.is_empty();
         let last_file = files.last().map(|(p, _)| p.clone()).unwrap_or_default();
+        // Which files hold the records a whole-collection error is about, so it names them.
+        let holders = |has: &dyn Fn(&Nw3File) -> bool| -> String {
+            let named: Vec<&str> = files.iter().filter(|(_, f)| has(f)).map(|(p, _)| p.as_str()).collect();
+            if named.is_empty() { last_file.clone() } else { named.join("`, `") }
+        };
+        let sources = Sources {
+            bands: holders(&|f| !f.band.is_empty()),
+            enemies: holders(&|f| !f.enemy.is_empty()),
+            objects: holders(&|f| !f.object.is_empty()),
+            area_kinds: holders(&|f| !f.area_kind.is_empty()),
+        };
         for (_, f) in files {
             d.bands.extend(f.band);
             d.areas.extend(f.area);
@@ -538,14 +557,15 @@ impl Nw3Data {
         if !any {
             return Ok(d);
         }
-        d.validate_whole(&last_file)?;
+        d.validate_whole(&last_file, &sources)?;
         Ok(d)
     }
 
     /// Checks across files: every collection present, bands covering every level once, an enemy
     /// group for every level, a release device and another object.
-    fn validate_whole(&self, file: &str) -> Result<()> {
+    fn validate_whole(&self, file: &str, sources: &Sources) -> Result<()> {
         let err = |message: String| Error::TableFile { file: file.to_string(), message };
+        let err_in = |file: &str, message: String| Error::TableFile { file: file.to_string(), message };
         let counts = [
             ("[[nw3.band]]", self.bands.len(), 1),
             ("[[nw3.area]]", self.areas.len(), 1),
@@ -573,22 +593,28 @@ impl Nw3Data {
         for cl in CL_MIN..=CL_MAX {
             let n = self.bands.iter().filter(|b| b.cl.contains(cl)).count();
             if n != 1 {
-                return Err(err(format!(
-                    "character level {cl} is in {n} difficulty bands; every level {CL_MIN}-{CL_MAX} needs exactly one"
-                )));
+                return Err(err_in(
+                    &sources.bands,
+                    format!(
+                        "character level {cl} is in {n} difficulty bands; every level {CL_MIN}-{CL_MAX} needs exactly one"
+                    ),
+                ));
             }
             if !self.enemies.iter().any(|e| e.cl.contains(cl)) {
-                return Err(err(format!("no NW3 enemy group suits character level {cl}")));
+                return Err(err_in(&sources.enemies, format!("no NW3 enemy group suits character level {cl}")));
             }
         }
         if !self.objects.iter().any(|o| o.release) {
-            return Err(err("NW3 objects need a Gate Release Device (`release = true`)".into()));
+            return Err(err_in(&sources.objects, "NW3 objects need a Gate Release Device (`release = true`)".into()));
         }
         if !self.objects.iter().any(|o| !o.release) {
-            return Err(err("NW3 objects need at least one object that is not a release device".into()));
+            return Err(err_in(
+                &sources.objects,
+                "NW3 objects need at least one object that is not a release device".into(),
+            ));
         }
         if self.area_kinds.iter().map(|k| k.weight).sum::<u32>() == 0 {
-            return Err(err("NW3 area kind weights are all 0".into()));
+            return Err(err_in(&sources.area_kinds, "NW3 area kind weights are all 0".into()));
         }
         Ok(())
     }

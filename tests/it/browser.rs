@@ -85,3 +85,61 @@ fn the_html_booklet_prints_to_pdf_with_a_page_per_sheet_and_the_map_text() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A word of a PDF page, in points: page number, page width, left, top, right.
+type WordBox = (usize, f64, f64, f64, f64);
+
+/// Every word of `pdf` (pdftotext -bbox).
+fn word_boxes(pdftotext: &Path, pdf: &Path) -> Vec<WordBox> {
+    let xml =
+        String::from_utf8(Command::new(pdftotext).arg("-bbox").arg(pdf).arg("-").output().unwrap().stdout).unwrap();
+    let attr = |line: &str, name: &str| -> f64 {
+        let Some(at) = line.find(&format!("{name}=\"")) else { return 0.0 };
+        line[at + name.len() + 2..].split('"').next().and_then(|v| v.parse().ok()).unwrap_or(0.0)
+    };
+    let (mut page, mut width) = (0, 0.0);
+    let mut out = Vec::new();
+    for line in xml.lines().map(str::trim_start) {
+        if line.starts_with("<page") {
+            page += 1;
+            width = attr(line, "width");
+        } else if line.starts_with("<word") {
+            out.push((page, width, attr(line, "xMin"), attr(line, "yMin"), attr(line, "xMax")));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_letter_booklet_keeps_every_word_inside_the_right_margin() {
+    let Some((chromium, _, pdftotext)) = tools() else {
+        eprintln!("skipped: chromium or poppler-utils not installed");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("dungeonsmith-letter-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.join("out");
+    let (code, _, err) =
+        run(&["myk", "--seed", "42", "--paper", "letter", "--out", out.to_str().unwrap(), "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    // A hand-edited room with names no line can hold.
+    let file = out.join("myk-42.json");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    v["maps"][0]["rooms"][1]["name"] = "Y".repeat(150).into();
+    v["maps"][0]["rooms"][1]["environment"] = "Z".repeat(150).into();
+    std::fs::write(&file, v.to_string()).unwrap();
+    let (code, _, err) = run(&["render", file.to_str().unwrap(), "--format", "html", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let pdf = dir.join("letter.pdf");
+    print_to_pdf(&chromium, &out.join("myk-42.html"), &pdf, &dir.join("profile"));
+    let words = word_boxes(&pdftotext, &pdf);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(words.len() > 500 && words.iter().all(|w| (w.1 - 612.0).abs() < 1.0), "Letter pages with the text");
+    // Text pages have 14 mm margins; the map sheets are drawn edge to edge (their text starts
+    // above that margin), so they are left out.
+    let margin = 14.0 / 25.4 * 72.0;
+    let sheets: Vec<usize> = words.iter().filter(|w| w.3 < margin - 1.0).map(|w| w.0).collect();
+    assert!(!sheets.is_empty(), "the map sheets are there");
+    let over: Vec<&WordBox> = words.iter().filter(|w| !sheets.contains(&w.0) && w.4 > w.1 - margin + 0.5).collect();
+    assert!(over.is_empty(), "words past the right margin: {over:?}");
+}

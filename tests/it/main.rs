@@ -3,6 +3,7 @@
 mod area_map;
 mod browser;
 mod cli;
+mod fuzz;
 mod myk;
 mod myk_clues;
 mod myk_ruler;
@@ -10,8 +11,10 @@ mod myk_skills;
 mod nw3;
 mod pdf;
 mod render;
+mod scale;
 mod sheet;
 mod tables;
+mod trust;
 mod udonarium;
 mod vtt;
 

@@ -142,10 +142,13 @@ fn a_booklet_gives_the_effect_of_every_skill_of_every_monster_it_shows() {
         for name in monsters_of(&s) {
             let m = t.myk.monster(&name).unwrap();
             for label in &m.skills {
-                let entry = format!("- **{label}** — ");
+                // The Markdown writes user and table text with `&`, `<`, `>` as entities.
+                let md_label = label.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+                let entry = format!("- **{md_label}** — ");
                 assert!(section.contains(&entry), "seed {seed}: {name}'s {label} not in the skills section");
                 if let Some(SkillRef::Known(k)) = t.myk.skills.for_label(label) {
-                    assert!(section.contains(&k.effect), "seed {seed}: effect of {label} missing");
+                    let effect = k.effect.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+                    assert!(section.contains(&effect), "seed {seed}: effect of {label} missing");
                 }
             }
         }

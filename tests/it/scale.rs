@@ -1,0 +1,155 @@
+//! Scale: 100,000 MYK dungeons and 100,000 Fortresses across the option space, each written to
+//! JSON, read back and checked by the same rules `check` runs; and a few hundred runs made twice
+//! to prove every format byte-identical. A debug build needs most of an hour for this, so these
+//! tests are `#[ignore]`d in `cargo test` and CI runs them on every run in a release build:
+//! `cargo test --release --locked --test it -- --ignored scale::` (see .ci/run and the README). The work
+//! is split over two threads, the CI machine's cores.
+
+use dungeonsmith::dice::Dice;
+use dungeonsmith::myk::MykParams;
+use dungeonsmith::myk::model::Layout;
+use dungeonsmith::nw3::FortressParams;
+use dungeonsmith::tables::Tables;
+
+/// Scenarios per system.
+const SCALE: u64 = 100_000;
+/// Seeds rendered twice per system in every format.
+const TWICE: u64 = 150;
+const THREADS: u64 = 2;
+
+/// The MYK options for case `i`: court of 1-12 at levels 1-30, 1-20 maps (mostly few), 3-9 rooms,
+/// every layout. Picked by a dice stream of their own, so the cases are fixed.
+fn myk_params(i: u64) -> MykParams {
+    let mut d = Dice::new(i).child("scale/myk");
+    let size = d.between(1, 12) as usize;
+    let levels =
+        if d.below(2) == 0 { vec![d.between(1, 30); size] } else { (0..size).map(|_| d.between(1, 30)).collect() };
+    let maps = if d.below(10) == 0 { d.between(4, 20) } else { d.between(1, 3) };
+    let rooms = d.between(3, 9);
+    let layout = [Layout::Straight, Layout::Junction, Layout::Mixed][d.below(3) as usize];
+    MykParams { levels, maps, rooms, layout }
+}
+
+/// The Fortress options for case `i`: party 1-8, CL 1-20, 3-40 areas.
+fn fortress_params(i: u64) -> FortressParams {
+    let mut d = Dice::new(i).child("scale/nw3");
+    FortressParams { party: d.between(1, 8), cl: d.between(1, 20), areas: d.between(3, 40) }
+}
+
+/// Runs `case` over 0..n on [`THREADS`] threads; returns every failure message.
+fn spread(n: u64, case: &(dyn Fn(u64) -> Option<String> + Sync)) -> Vec<String> {
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|t| s.spawn(move || (t..n).step_by(THREADS as usize).filter_map(case).collect::<Vec<_>>()))
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a scale thread panicked")).collect()
+    })
+}
+
+#[test]
+#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
+fn a_hundred_thousand_myk_dungeons_across_the_options_pass_check() {
+    let tables = Tables::load(None).unwrap();
+    let failures = spread(SCALE, &|i| {
+        let p = myk_params(i);
+        let s = match dungeonsmith::myk::generate(&tables, &p, i) {
+            Ok(s) => s,
+            Err(e) => return Some(format!("seed {i} {p:?}: {e}")),
+        };
+        let json = serde_json::to_string(&s).expect("serialises");
+        let back: dungeonsmith::myk::Scenario = serde_json::from_str(&json).expect("reads back");
+        let v = dungeonsmith::myk::check(&back, &tables);
+        (!v.is_empty()).then(|| format!("seed {i} {p:?}: {}", v[0]))
+    });
+    assert!(failures.is_empty(), "{} of {SCALE} fail, first: {}", failures.len(), failures[0]);
+}
+
+#[test]
+#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
+fn a_hundred_thousand_fortresses_across_the_options_pass_check() {
+    let tables = Tables::load(None).unwrap();
+    let failures = spread(SCALE, &|i| {
+        let p = fortress_params(i);
+        let f = match dungeonsmith::nw3::generate(&tables, &p, i) {
+            Ok(f) => f,
+            Err(e) => return Some(format!("seed {i} {p:?}: {e}")),
+        };
+        let json = serde_json::to_string(&f).expect("serialises");
+        let back: dungeonsmith::nw3::Fortress = serde_json::from_str(&json).expect("reads back");
+        let v = dungeonsmith::nw3::check(&back, &tables);
+        (!v.is_empty()).then(|| format!("seed {i} {p:?}: {}", v[0]))
+    });
+    assert!(failures.is_empty(), "{} of {SCALE} fail, first: {}", failures.len(), failures[0]);
+}
+
+/// Every file of one run, by name.
+fn files(dir: &std::path::Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            (p.file_name().unwrap().to_string_lossy().to_string(), std::fs::read(&p).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// Runs `args` into two fresh folders and says where the outputs differ, if they do.
+fn twice(tag: &str, args: &[String]) -> Option<String> {
+    let base = std::env::temp_dir().join(format!("ds-twice-{tag}-{}", std::process::id()));
+    let mut runs = Vec::new();
+    for k in 0..2 {
+        let dir = base.join(k.to_string());
+        let mut a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let d = dir.to_string_lossy().to_string();
+        a.extend(["--out", &d]);
+        let (code, _, err) = crate::run(&a);
+        if code != 0 {
+            std::fs::remove_dir_all(&base).ok();
+            return Some(format!("{args:?}: exit {code}: {err}"));
+        }
+        runs.push(files(&dir));
+    }
+    std::fs::remove_dir_all(&base).ok();
+    if runs[0].len() < 5 {
+        return Some(format!("{args:?}: only {} files", runs[0].len()));
+    }
+    (runs[0] != runs[1]).then(|| format!("{args:?}: the two runs differ"))
+}
+
+#[test]
+#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
+fn the_same_seed_twice_writes_byte_identical_files_in_every_format() {
+    let failures = spread(TWICE, &|i| {
+        let p = myk_params(i);
+        let levels: Vec<String> = p.levels.iter().map(u32::to_string).collect();
+        let paper = if i % 2 == 0 { "a4" } else { "letter" };
+        let layout = p.layout.label().to_string();
+        let mut args: Vec<String> =
+            ["myk", "--seed", &i.to_string(), "--levels", &levels.join(",")].iter().map(|s| s.to_string()).collect();
+        let maps = p.maps.min(3).to_string();
+        let rooms = p.rooms.to_string();
+        args.extend(["--maps", &maps, "--rooms", &rooms, "--layout", &layout, "--paper", paper].map(String::from));
+        let myk = twice(&format!("myk-{i}"), &args);
+        let f = fortress_params(i);
+        let args: Vec<String> = [
+            "fortress",
+            "--seed",
+            &i.to_string(),
+            "--party",
+            &f.party.to_string(),
+            "--cl",
+            &f.cl.to_string(),
+            "--areas",
+            &f.areas.to_string(),
+            "--paper",
+            paper,
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        myk.or_else(|| twice(&format!("nw3-{i}"), &args))
+    });
+    assert!(failures.is_empty(), "{} of {TWICE} seeds differ, first: {}", failures.len(), failures[0]);
+}

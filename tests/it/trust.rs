@@ -1,0 +1,305 @@
+//! Trust under bad input: every command in issue 11 gives one clear line or a correct result.
+//! Render never panics, input size is bounded, a run writes all or nothing, user text cannot break
+//! SVG or Markdown, errors name the right file and option, and the edit loop remembers the paper.
+
+use std::path::{Path, PathBuf};
+
+use crate::run;
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ds-trust-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> String {
+    p.to_string_lossy().to_string()
+}
+
+fn fuzz_case(name: &str) -> String {
+    format!("{}/tests/data/fuzz/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut n: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| r.map(|e| e.unwrap().file_name().to_string_lossy().to_string()).collect())
+        .unwrap_or_default();
+    n.sort();
+    n
+}
+
+fn svgs_parse(dir: &Path) {
+    for n in names(dir).iter().filter(|n| n.ends_with(".svg")) {
+        let text = std::fs::read_to_string(dir.join(n)).unwrap();
+        roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{n} does not parse: {e}"));
+    }
+}
+
+/// A one-map MYK scenario JSON for `seed` with `edit` applied, written to `dir/case.json`.
+fn edited(dir: &Path, seed: &str, edit: impl FnOnce(&mut serde_json::Value)) -> String {
+    let (code, _, err) = run(&["myk", "--seed", seed, "--format", "json", "--out", &s(dir)]);
+    assert_eq!(code, 0, "{err}");
+    let path = dir.join(format!("myk-{seed}.json"));
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    edit(&mut v);
+    let file = dir.join("case.json");
+    std::fs::write(&file, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    std::fs::remove_file(path).unwrap();
+    s(&file)
+}
+
+#[test]
+fn render_force_refuses_a_map_without_its_nine_rooms_in_one_line_instead_of_panicking() {
+    let d = temp("nine");
+    let out = d.join("out");
+    let (code, _, err) = run(&["render", "--force", &fuzz_case("myk-map-with-seven-rooms.json"), "--out", &s(&out)]);
+    assert_eq!(code, 1, "{err}");
+    let last = err.lines().last().unwrap();
+    assert!(last.contains("map 1 does not list its nine rooms A1..C3 in order"), "{err}");
+    assert!(!out.exists(), "nothing written");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn render_force_draws_a_trapped_corridor_listed_a_hundred_times() {
+    let d = temp("dup");
+    let f = fuzz_case("myk-trapped-corridor-listed-101-times.json");
+    let (code, _, err) = run(&["render", "--force", &f, "--out", &s(&d)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("[corridor.duplicate]"), "the violations are still listed: {err}");
+    svgs_parse(&d);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn an_endless_input_is_refused_at_the_documented_limit() {
+    let (code, out, err) = run(&["check", "/dev/zero"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err, "error: cannot read `/dev/zero`: larger than 8 MiB, the most dungeonsmith reads\n");
+}
+
+#[test]
+fn a_room_name_of_ten_thousand_characters_renders_cut_to_fit() {
+    let d = temp("long");
+    let (code, _, err) = run(&["render", &fuzz_case("myk-room-name-of-10000-characters.json"), "--out", &s(&d)]);
+    assert_eq!(code, 0, "{err}");
+    svgs_parse(&d);
+    let sheet = std::fs::read_to_string(d.join("myk-1-map1.svg")).unwrap();
+    assert!(!sheet.contains(&"x".repeat(200)), "the name is cut to the room, not drawn across the page");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_folder_in_the_way_of_one_file_fails_the_run_before_any_file_is_written() {
+    let d = temp("half");
+    std::fs::create_dir_all(d.join("myk-1.md")).unwrap();
+    let (code, out, err) = run(&["myk", "--seed", "1", "--out", &s(&d)]);
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(err.contains("myk-1.md`: a folder has that name"), "{err}");
+    assert_eq!(names(&d), ["myk-1.md"], "no new file and no temporary file beside the old ones");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_failed_run_leaves_no_folder_it_created() {
+    let d = temp("created");
+    std::fs::write(d.join("file"), "x").unwrap();
+    let out = d.join("new");
+    std::fs::create_dir_all(out.join("myk-2.html")).unwrap();
+    let (code, _, _) = run(&["myk", "--seed", "2", "--out", &s(&out)]);
+    assert_eq!(code, 2);
+    assert_eq!(names(&out), ["myk-2.html"]);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn runs_into_one_folder_at_once_all_succeed_and_leave_no_temporary_file() {
+    let d = temp("together");
+    let dir = s(&d);
+    let codes: Vec<i32> = std::thread::scope(|sc| {
+        let runs: Vec<_> = (0..6)
+            .map(|_| sc.spawn(|| run(&["myk", "--seed", "4", "--format", "json,md,html", "--out", &dir]).0))
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    assert_eq!(codes, [0; 6]);
+    assert_eq!(names(&d), ["myk-4.html", "myk-4.json", "myk-4.md"]);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn temporary_files_of_a_killed_run_are_removed_by_the_next_run() {
+    let d = temp("stale");
+    // No process has this id (above Linux's pid_max), as after a run killed mid-write.
+    std::fs::write(d.join(".myk-5.md.99999999-0.tmp"), "half").unwrap();
+    std::fs::write(d.join(".notes.tmp"), "not ours").unwrap();
+    let (code, _, err) = run(&["myk", "--seed", "5", "--format", "md", "--out", &s(&d)]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(names(&d), [".notes.tmp", "myk-5.md"]);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_control_character_in_a_name_never_reaches_the_svg() {
+    let d = temp("control");
+    let (code, _, err) = run(&["render", &fuzz_case("myk-control-character-in-names.json"), "--out", &s(&d)]);
+    assert_eq!(code, 0, "{err}");
+    svgs_parse(&d);
+    let sheet = std::fs::read_to_string(d.join("myk-1-map1.svg")).unwrap();
+    assert!(sheet.contains("badname") && !sheet.contains('\u{1}'));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn markdown_escapes_html_in_user_text() {
+    let d = temp("md");
+    let f = edited(&d, "6", |v| v["maps"][0]["rooms"][0]["name"] = "<script>alert(1)</script> & co".into());
+    let (code, _, err) = run(&["render", &f, "--format", "md", "--out", &s(&d)]);
+    assert_eq!(code, 0, "{err}");
+    let md = std::fs::read_to_string(d.join("myk-6.md")).unwrap();
+    assert!(!md.contains("<script>"), "raw HTML reached the Markdown");
+    assert!(md.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; co"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// A copy of the built-in tables with `file` rewritten by `edit`.
+fn tables_copy(d: &Path, file: &str, edit: impl Fn(&str) -> String) -> String {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tables");
+    let dst = d.join("tables");
+    let mut stack = vec![src.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let p = e.unwrap().path();
+            let rel = p.strip_prefix(&src).unwrap();
+            if p.is_dir() {
+                stack.push(p.clone());
+                std::fs::create_dir_all(dst.join(rel)).unwrap();
+            } else {
+                let text = std::fs::read_to_string(&p).unwrap();
+                let text = if rel == Path::new(file) { edit(&text) } else { text };
+                std::fs::write(dst.join(rel), text).unwrap();
+            }
+        }
+    }
+    s(&dst)
+}
+
+#[test]
+fn area_kind_weights_all_zero_blame_the_file_that_holds_them() {
+    let d = temp("weights");
+    let t = tables_copy(&d, "nw3/areas.toml", |text| {
+        text.lines().map(|l| if l.starts_with("weight = ") { "weight = 0" } else { l }).collect::<Vec<_>>().join("\n")
+    });
+    let (code, _, err) = run(&["--tables", &t, "fortress", "--seed", "1", "--out", &s(&d.join("out"))]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "error: `nw3/areas.toml`: NW3 area kind weights are all 0\n");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn render_keeps_the_paper_the_scenario_was_made_for() {
+    let d = temp("paper");
+    for (cmd, stem) in [("myk", "myk-8"), ("fortress", "fortress-8")] {
+        let (code, _, err) = run(&[cmd, "--seed", "8", "--paper", "letter", "--format", "json", "--out", &s(&d)]);
+        assert_eq!(code, 0, "{err}");
+        let json = std::fs::read_to_string(d.join(format!("{stem}.json"))).unwrap();
+        assert!(json.contains("\"paper\": \"letter\""), "{cmd}: the JSON remembers the paper");
+        let out = d.join(format!("{cmd}-out"));
+        let (code, _, err) = run(&["render", &s(&d.join(format!("{stem}.json"))), "--out", &s(&out)]);
+        assert_eq!(code, 0, "{err}");
+        let sheet = names(&out).into_iter().find(|n| n.ends_with(".svg") && !n.contains("players")).unwrap();
+        let svg = std::fs::read_to_string(out.join(sheet)).unwrap();
+        assert!(svg.contains("width=\"215.9mm\""), "{cmd}: Letter, not A4");
+        let md = std::fs::read_to_string(out.join(format!("{stem}.md"))).unwrap();
+        assert!(md.contains("--paper letter"), "{cmd}: the regenerate line keeps --paper letter");
+        // An explicit --paper on render wins, and is remembered.
+        let (code, _, _) = run(&["render", &s(&d.join(format!("{stem}.json"))), "--paper", "a4", "--out", &s(&out)]);
+        assert_eq!(code, 0);
+        assert!(std::fs::read_to_string(out.join(format!("{stem}.json"))).unwrap().contains("\"paper\": \"a4\""));
+    }
+    // A format-1 file (no paper) renders on A4.
+    let f1 = format!("{}/tests/data/format1/myk-42.json", env!("CARGO_MANIFEST_DIR"));
+    let out = d.join("f1");
+    let (code, _, err) = run(&["render", "--force", &f1, "--format", "svg", "--out", &s(&out)]);
+    assert_eq!(code, 0, "{err}");
+    assert!(std::fs::read_to_string(out.join("myk-42-map1.svg")).unwrap().contains("width=\"210mm\""));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_court_size_that_disagrees_with_its_levels_fails_check() {
+    let d = temp("court");
+    let f = edited(&d, "9", |v| v["court"]["size"] = 12.into());
+    let (code, out, _) = run(&["check", &f]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("`court.size` is 12 but `court.levels` lists 4 levels"), "{out}");
+    assert!(out.contains("[court.size]"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_range_warning_is_printed_once() {
+    let d = temp("warn");
+    let (code, _, err) = run(&["myk", "--seed", "1", "--court-size", "1", "--format", "json", "--out", &s(&d)]);
+    assert_eq!(code, 0);
+    assert_eq!(err.matches("court size 1 is outside the book's table").count(), 1, "{err}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn an_npc_never_has_the_same_trait_twice() {
+    let tables = dungeonsmith::tables::Tables::load(None).unwrap();
+    let params = dungeonsmith::myk::MykParams {
+        levels: vec![2; 4],
+        maps: 1,
+        rooms: 9,
+        layout: dungeonsmith::myk::model::Layout::Mixed,
+    };
+    let mut npcs = 0;
+    for seed in 1..=400 {
+        let s = dungeonsmith::myk::generate(&tables, &params, seed).unwrap();
+        for c in &s.cast {
+            npcs += 1;
+            assert_ne!(c.traits[0], c.traits[1], "seed {seed}: {}", c.name);
+        }
+    }
+    assert!(npcs > 400);
+}
+
+#[test]
+fn tables_say_what_their_placeholders_stand_for() {
+    let (code, out, _) = run(&["tables", "roll", "myk.frame.introduction", "--seed", "1"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 1, "a roll is one line: {out}");
+    assert!(out.contains("{map},") || out.contains("{map} "), "{out}");
+    assert!(out.contains("(filled in when a scenario is made: {map} is the map's name"), "{out}");
+    let (code, out, _) = run(&["tables", "show", "Shutter Guillotine"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("{damage} is the trap's damage dice"), "{out}");
+}
+
+#[test]
+fn check_without_a_file_names_the_missing_argument() {
+    let (code, _, err) = run(&["check"]);
+    assert_eq!(code, 2);
+    assert_eq!(err, "error: the following required arguments were not provided: <FILE>\n");
+}
+
+#[test]
+fn an_unknown_layout_lists_the_valid_ones() {
+    let (code, _, err) = run(&["myk", "--layout", "spiral"]);
+    assert_eq!(code, 2);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("'spiral'") && err.contains("use one of: straight, junction, mixed"), "{err}");
+}
+
+#[test]
+fn bad_levels_blame_the_levels_option() {
+    let (code, _, err) = run(&["myk", "--levels", "2,0,3"]);
+    assert_eq!((code, err.as_str()), (2, "error: option `--levels`: level 0; levels run 1-30\n"));
+    let thirteen = ["1"; 13].join(",");
+    let (code, _, err) = run(&["myk", "--levels", &thirteen]);
+    assert_eq!((code, err.as_str()), (2, "error: option `--levels`: 13 levels; a court has 1-12 members\n"));
+}
