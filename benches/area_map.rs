@@ -20,7 +20,8 @@ fn bench(c: &mut Criterion) {
     c.bench_function("nw3 GM area map, a 10,000-character name", |b| {
         b.iter(|| std::hint::black_box(fortress_map(&long, &tables, Paper::A4, Copy::Gm)))
     });
-    let mut doubled = generate(&tables, &FortressParams { areas: 3, ..FortressParams::default() }, 9).expect("generates");
+    let mut doubled =
+        generate(&tables, &FortressParams { areas: 3, ..FortressParams::default() }, 9).expect("generates");
     doubled.gates = vec![doubled.gates[0].clone(); 2000];
     c.bench_function("nw3 GM area map, 2,000 doubled gates", |b| {
         b.iter(|| std::hint::black_box(fortress_map(&doubled, &tables, Paper::A4, Copy::Gm)))
