@@ -34,20 +34,24 @@ pub(super) struct Level {
     pub(super) channel: f64,
     /// Gap between cells in a row.
     pub(super) gap: f64,
+    /// Extra channel height when gates with notes leave a row (the tightest levels have none:
+    /// their notes find room beside the lines or are listed).
+    pub(super) note_room: f64,
 }
 
 /// From roomy to the smallest legible (text 2.5 mm, about 7 pt: see [`super::MIN_TEXT`]); each
 /// is tried with every label width in [`LABEL_WIDTHS`] (wide labels take fewer lines but may
 /// push a layer onto two rows).
 /// `label_w` here is unused: each level is tried with every width.
-pub(super) const LEVELS: [Level; 7] = [
-    Level { name: 3.5, info: 3.0, r: 6.5, number: 5.5, label_w: 34.0, channel: 10.0, gap: 3.5 },
-    Level { name: 3.2, info: 2.8, r: 5.0, number: 4.6, label_w: 34.0, channel: 8.0, gap: 3.0 },
-    Level { name: 2.9, info: 2.6, r: 4.4, number: 4.0, label_w: 30.0, channel: 6.5, gap: 2.6 },
-    Level { name: 2.6, info: 2.5, r: 3.9, number: 3.6, label_w: 26.0, channel: 5.5, gap: 2.2 },
-    Level { name: 2.5, info: 2.5, r: 3.5, number: 3.2, label_w: 22.0, channel: 4.5, gap: 2.0 },
-    Level { name: 2.5, info: 2.5, r: 3.4, number: 3.1, label_w: 17.0, channel: 3.5, gap: 1.8 },
-    Level { name: 2.5, info: 2.5, r: 3.2, number: 3.0, label_w: 17.0, channel: 2.6, gap: 1.6 },
+pub(super) const LEVELS: [Level; 8] = [
+    Level { name: 3.5, info: 3.0, r: 6.5, number: 5.5, label_w: 34.0, channel: 10.0, gap: 3.5, note_room: 2.5 },
+    Level { name: 3.2, info: 2.8, r: 5.0, number: 4.6, label_w: 34.0, channel: 8.0, gap: 3.0, note_room: 2.5 },
+    Level { name: 2.9, info: 2.6, r: 4.4, number: 4.0, label_w: 30.0, channel: 6.5, gap: 2.6, note_room: 2.5 },
+    Level { name: 2.6, info: 2.5, r: 3.9, number: 3.6, label_w: 26.0, channel: 5.5, gap: 2.2, note_room: 2.5 },
+    Level { name: 2.5, info: 2.5, r: 3.5, number: 3.2, label_w: 22.0, channel: 4.5, gap: 2.0, note_room: 2.5 },
+    Level { name: 2.5, info: 2.5, r: 3.4, number: 3.1, label_w: 17.0, channel: 3.5, gap: 1.8, note_room: 2.5 },
+    Level { name: 2.5, info: 2.5, r: 3.2, number: 3.0, label_w: 17.0, channel: 2.6, gap: 1.6, note_room: 0.0 },
+    Level { name: 2.5, info: 2.5, r: 3.0, number: 2.8, label_w: 17.0, channel: 2.0, gap: 1.4, note_room: 0.0 },
 ];
 
 /// Label widths to try at each level (mm), widest first, none wider than the level's own.
@@ -63,6 +67,7 @@ impl Level {
             label_w: self.label_w,
             channel: self.channel * k,
             gap: self.gap * k,
+            note_room: 0.0,
         }
     }
 }
@@ -71,8 +76,6 @@ impl Level {
 pub(super) const STUB: f64 = 0.8;
 /// Room above the first row, for the arrow into the Entrance.
 const TOP_PAD: f64 = 6.0;
-/// Extra channel height when gates with notes leave a row.
-const NOTE_ROOM: f64 = 2.5;
 /// The tallest a channel's slanted part grows when the page has room to spare.
 const MAX_CHANNEL: f64 = 22.0;
 const SWEEPS: usize = 4;
@@ -290,7 +293,7 @@ fn try_level(
         .collect();
     let nrows = rows.len();
     let channel_needed = |r: usize| r + 1 < nrows || same_row[r];
-    let base = |r: usize| lv.channel + NOTE_ROOM * notes_in[r].min(1) as f64;
+    let base = |r: usize| lv.channel + lv.note_room * notes_in[r].min(1) as f64;
     let fixed: f64 = TOP_PAD
         + band_h.iter().sum::<f64>()
         + (0..nrows).filter(|&r| channel_needed(r)).map(|r| 2.0 * STUB + base(r)).sum::<f64>();
