@@ -7,8 +7,9 @@
 //!   broken by id, to cut crossings.
 //! - Coordinates are on a fixed grid in abstract units: neighbouring slots are 2 units apart and
 //!   every layer is centred on the widest one, so `x = 2 × slot + (width − layer size)` and
-//!   `y = 2 × layer`. Positions are whole numbers and never shared; the renderer multiplies them
-//!   by its own spacing.
+//!   `y = 2 × layer`. Positions are whole numbers and never shared. The area map
+//!   ([`crate::render::area_map`]) takes the layers and the order within them, and places the
+//!   areas across by its own measure (labels, gates passing through).
 
 use serde::Serialize;
 

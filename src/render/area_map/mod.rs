@@ -1,0 +1,327 @@
+//! NW3 Fortress area maps as print-ready SVG: the GM's copy (every area and gate, in rows from
+//! the Entrance at the top to the Fortress Core at the bottom, with a legend and a footer that
+//! regenerates it) and the players' copy (the title, the trailer, the Entrance and room to draw
+//! the fortress and take notes).
+//!
+//! Conventions are the MYK sheets' ([`crate::render::sheet`], shared through
+//! [`crate::render::svgkit`]): 1 unit = 1 mm, every number on a 0.1 mm grid, DejaVu Sans widths,
+//! user text escaped by the `svg` crate's text node, ids prefixed per sheet.
+//!
+//! The GM's map keeps three promises, by construction and checked by tests on the SVG itself:
+//! no gate line crosses a circle other than its own two, an area's label or a note; no two texts
+//! overlap; everything stays on the page. How:
+//! 1. [`placement`]: each area is a cell (circle, label to its right) in a row; rows are the
+//!    layout's layers, a layer too wide for the page dealt out over several rows; a gate that
+//!    passes a row gets a narrow cell of its own there. Between rows run channels that hold
+//!    only gate lines. Sizes come from the roomiest level at which the map fits; text is never
+//!    smaller than [`MIN_TEXT`] for anything the generator makes.
+//! 2. [`routing`]: each gate leaves its circle vertically from a port of its own, crosses each
+//!    channel in one straight slanted piece and passes rows in its own cell. Lines cross only
+//!    in channels (crossings between gates are kept few by the barycenter ordering).
+//! 3. Marks ("S", arrow, bars, cross) and notes ("event in 4", "Danger Sense 15", "×2") go at the
+//!    first spot along the line that is free of every other line, label, circle and note; a note
+//!    with no free spot, and a gate beyond the ports a circle offers (hand-edited files only),
+//!    is listed under the legend instead ("gate 3–4 (closed): event in 3").
+//!
+//! Everything is linear or n log n in the areas and gates (each mark and note checks every line
+//! once per spot tried), and user text is cut to [`labels::MAX_CHARS`] before it is measured, so
+//! any file renders quickly.
+
+mod furniture;
+mod geometry;
+mod labels;
+mod placement;
+mod players;
+mod routing;
+
+use crate::nw3::layout::layout;
+use crate::nw3::model::{AreaKind, Fortress, GateKind};
+use crate::render::svgkit::{Anchor, Bbox, Canvas, Label};
+use crate::render::{Copy, Paper};
+use crate::tables::Tables;
+
+use furniture::{
+    Look, draw_circle, draw_footer, draw_gate_line, draw_head, draw_legend, draw_mark, entrance_arrow, footer,
+    footer_height, gate_note, has_badge, kind_word, legend_height, mark_half,
+};
+use geometry::{Disc, Poly, Pt, union};
+use labels::{block_height, cap, stack};
+use placement::{label_x, place};
+use players::draw_players;
+use routing::{BOTTOM_PORTS, Board, TOP_PORTS, fallback_mark, mark_and_note, route};
+
+/// Page margins (mm) and the title block's height.
+const MARGIN: f64 = 10.0;
+const TOP: f64 = 10.0;
+const BOTTOM: f64 = 8.0;
+const HEAD: f64 = 17.0;
+/// No text on the map is smaller than this font size (mm): 2.5 mm is about 7 pt, a cap height of
+/// 1.8 mm, the size of a printed footnote; the map shrinks its circles, labels and channels to
+/// fit a big fortress on the page, but not its text below this. Only a hand-edited file far
+/// beyond the generator's 40 areas is drawn smaller (see [`placement`]).
+pub const MIN_TEXT: f64 = 2.5;
+/// Footer and legend text.
+const FOOT: f64 = 2.5;
+const FOOT_STEP: f64 = 3.4;
+const LEGEND_TEXT: f64 = 2.6;
+const LEGEND_STEP: f64 = 4.4;
+const LEGEND_COLS: usize = 3;
+const NOTE_STEP: f64 = 3.6;
+/// At most this many lines listed under the legend; the rest point to the booklet.
+const MAX_LISTED: usize = 24;
+/// Gate line width.
+const GATE_W: f64 = 0.4;
+
+/// A drawn map and what the tests check.
+struct Drawn {
+    canvas: Canvas,
+    /// Every area circle (cx, cy, r).
+    #[cfg_attr(not(test), allow(dead_code))]
+    circles: Vec<Disc>,
+    /// Every gate drawn: (from, to) as area indices, and its line.
+    #[cfg_attr(not(test), allow(dead_code))]
+    routes: Vec<(usize, usize, Poly)>,
+    /// Area names and gate notes that went under the legend.
+    listed: Vec<String>,
+}
+
+/// Which gates are drawn: (gate index, area a, area b) for every gate between two different
+/// existing areas, as long as both circles have a port free on the side it leaves from; the
+/// rest (only in hand-edited files) are listed.
+fn drawable(f: &Fortress) -> (Vec<(usize, usize, usize)>, Vec<usize>) {
+    let mut by_id: Vec<(u32, usize)> = f.areas.iter().enumerate().map(|(i, a)| (a.id, i)).collect();
+    by_id.sort_by_key(|p| p.0);
+    by_id.dedup_by_key(|p| p.0);
+    let index = |id: u32| by_id.binary_search_by_key(&id, |p| p.0).ok().map(|i| by_id[i].1);
+    let l = layout(f);
+    let rank = |i: usize| l.nodes.get(i).map_or(0, |p| p.layer);
+    let (mut top, mut bottom) = (vec![0usize; f.areas.len()], vec![0usize; f.areas.len()]);
+    let (mut drawn, mut left_out) = (Vec::new(), Vec::new());
+    for (gi, g) in f.gates.iter().enumerate() {
+        let (Some(a), Some(b)) = (index(g.from), index(g.to)) else { continue };
+        if a == b {
+            continue;
+        }
+        // A gate within a layer may end up between two rows of it: count it on both sides.
+        let (ra, rb) = (rank(a), rank(b));
+        let ends = [(a, ra.cmp(&rb)), (b, rb.cmp(&ra))];
+        let fits = ends.iter().all(|&(i, o)| match o {
+            std::cmp::Ordering::Less => bottom[i] < BOTTOM_PORTS,
+            std::cmp::Ordering::Greater => top[i] < TOP_PORTS,
+            std::cmp::Ordering::Equal => bottom[i] < BOTTOM_PORTS && top[i] < TOP_PORTS,
+        });
+        if !fits {
+            left_out.push(gi);
+            continue;
+        }
+        for (i, o) in ends {
+            if o.is_le() {
+                bottom[i] += 1;
+            }
+            if o.is_ge() {
+                top[i] += 1;
+            }
+        }
+        drawn.push((gi, a, b));
+    }
+    (drawn, left_out)
+}
+
+/// The GM's map, laid out with room for `notes` lines of notes under the legend.
+fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
+    let (w, h) = paper.size_mm();
+    let mut c = Canvas { w, h, id: format!("nw3-{}-gm", f.seed), shapes: Vec::new(), labels: Vec::new() };
+    draw_head(
+        &mut c,
+        &cap(&f.title),
+        &format!("Night Wizard 3rd Edition Fortress \u{00b7} {} areas, {} gates", f.areas.len(), f.gates.len()),
+        &format!("GM copy \u{00b7} party of {}, CL {}", f.party.size, f.party.cl),
+    );
+    let foot = footer(f, paper, Copy::Gm);
+    let footer_top = h - BOTTOM - footer_height(foot.len());
+    let legend_top = footer_top - 2.0 - legend_height(f, notes);
+    let region = Bbox { x0: MARGIN, y0: TOP + HEAD + 1.0, x1: w - MARGIN, y1: legend_top - 2.0 };
+
+    let (gates, left_out) = drawable(f);
+    let noted: Vec<bool> = f.gates.iter().map(|g| gate_note(g).is_some()).collect();
+    let placed = place(f, &gates, &noted, &region);
+    let lv = placed.level;
+    let badged: Vec<bool> = f.areas.iter().map(|a| has_badge(Look::of(f, a))).collect();
+    let lines = route(&placed, &badged);
+
+    // Areas: circles, badges, labels and the arrow into the Entrance.
+    let reach = placed
+        .edges
+        .iter()
+        .map(|e| if f.gates[e.gate].kind == GateKind::Damaged { 0.9 } else { GATE_W / 2.0 })
+        .collect();
+    let mut board = Board { region, lines, reach, boxes: Vec::new(), discs: Vec::new() };
+    let mut circle_nodes = Canvas { w, h, id: String::new(), shapes: Vec::new(), labels: Vec::new() };
+    let mut circles = Vec::with_capacity(f.areas.len());
+    let mut area_labels: Vec<Label> = Vec::new();
+    for (i, a) in f.areas.iter().enumerate() {
+        let look = Look::of(f, a);
+        let (cx, cy) = placed.centre(i);
+        circles.push((cx, cy, lv.r));
+        board.discs.push((cx, cy, lv.r));
+        let id = format!("{}-area-{i}", c.id);
+        let b = draw_circle(&mut circle_nodes, look, a.optional, (cx, cy, lv.r), Some((a.id, lv.number)), Some(id));
+        board.discs.extend(b);
+        let (lines, _) = &placed.blocks[i];
+        let labels = stack(label_x(cx, lv.r, badged[i]), cy - block_height(lines) / 2.0, Anchor::Start, lines);
+        if let Some(b) = union(labels.iter().map(Label::bbox)) {
+            board.boxes.push(b);
+        }
+        area_labels.extend(labels);
+        let has_top = placed.edges.iter().any(|e| {
+            e.chain.last() == Some(&placed.item_of[i]) && e.chain.len() > 1 && {
+                let u = e.chain[0];
+                placed.items[u].row != placed.items[placed.item_of[i]].row
+            }
+        });
+        if a.kind == AreaKind::Entrance && !has_top {
+            let len = 5.0_f64.min(lv.r * 1.4);
+            entrance_arrow(&mut circle_nodes, cx, cy - lv.r, len);
+            board.boxes.push(Bbox { x0: cx - 1.2, y0: cy - lv.r - len, x1: cx + 1.2, y1: cy - lv.r });
+        }
+    }
+
+    // Marks and notes: noted gates first (they need the most room), then arrows.
+    let mut order: Vec<usize> =
+        (0..placed.edges.len()).filter(|&e| f.gates[placed.edges[e].gate].kind != GateKind::Normal).collect();
+    order.sort_by_key(|&e| {
+        let rank = match f.gates[placed.edges[e].gate].kind {
+            GateKind::Closed => 0,
+            GateKind::Secret => 1,
+            GateKind::Damaged => 2,
+            GateKind::OneWay | GateKind::Normal => 3,
+        };
+        (rank, placed.edges[e].gate)
+    });
+    let mut marks: Vec<(usize, Pt, Pt)> = Vec::new();
+    let mut holes: Vec<Vec<(Pt, f64)>> = vec![Vec::new(); placed.edges.len()];
+    let mut note_labels = Vec::new();
+    let mut listed_notes = Vec::new();
+    let note_size = lv.info;
+    for e in order {
+        let gi = placed.edges[e].gate;
+        let g = &f.gates[gi];
+        let m = mark_half(g.kind, g.uses);
+        let note = gate_note(g);
+        let found = mark_and_note(&board, e, m, note.as_ref(), note_size);
+        let (at, note_label) = match found {
+            Some(mk) => (Some((mk.at, mk.dir)), mk.note),
+            // No free spot: an arrow or bars still go on the line; an "S" (text) does not.
+            None if matches!(g.kind, GateKind::OneWay | GateKind::Closed) => (fallback_mark(&board.lines[e]), None),
+            None => (None, None),
+        };
+        if let Some((p, tg)) = at
+            && m > 0.0
+        {
+            board.discs.push((p.0, p.1, m));
+            if matches!(g.kind, GateKind::Secret | GateKind::Damaged) {
+                holes[e].push((p, m + 0.1));
+            }
+            marks.push((gi, p, tg));
+        }
+        match (note, note_label) {
+            (Some(_), Some(lb)) => {
+                board.boxes.push(lb.bbox());
+                note_labels.push(lb);
+            }
+            (Some(n), None) => listed_notes
+                .push(((g.from, g.to), format!("gate {}\u{2013}{} ({}): {}", g.from, g.to, kind_word(g.kind), n.0))),
+            _ => {}
+        }
+    }
+    for gi in left_out {
+        let g = &f.gates[gi];
+        let n = gate_note(g).map(|n| format!(": {}", n.0)).unwrap_or_default();
+        listed_notes
+            .push(((g.from, g.to), format!("gate {}\u{2013}{} ({}) not drawn{n}", g.from, g.to, kind_word(g.kind))));
+    }
+    listed_notes.sort();
+    // Identical lines (doubled gates in a hand-edited file) once, with a count.
+    let mut listed: Vec<String> = Vec::new();
+    let mut run = 0;
+    for (k, (_, t)) in listed_notes.iter().enumerate() {
+        run += 1;
+        if listed_notes.get(k + 1).is_none_or(|(_, next)| next != t) {
+            listed.push(if run > 1 { format!("{t} (\u{00d7}{run})") } else { t.clone() });
+            run = 0;
+        }
+    }
+
+    // Gate lines first, then circles over their ends, marks, and all text on top.
+    let mut routes = Vec::new();
+    for (e, edge) in placed.edges.iter().enumerate() {
+        let g = &f.gates[edge.gate];
+        let id = format!("{}-gate-{}", c.id, edge.gate);
+        draw_gate_line(&mut c, g.kind, &board.lines[e], &holes[e], Some(id));
+        let (u, v) = (edge.chain[0], edge.chain[edge.chain.len() - 1]);
+        let (a, b) = (placed.items[u].area.unwrap_or(0), placed.items[v].area.unwrap_or(0));
+        routes.push((a, b, board.lines[e].clone()));
+    }
+    c.shapes.append(&mut circle_nodes.shapes);
+    c.labels.append(&mut circle_nodes.labels);
+    for (gi, p, tg) in marks {
+        let g = &f.gates[gi];
+        draw_mark(&mut c, g.kind, g.uses, p, tg);
+    }
+    c.labels.extend(area_labels);
+    c.labels.extend(note_labels);
+
+    // Only as many notes as there is room for (the caller makes room for all of them).
+    let shown: Vec<String> = if listed.len() > notes && notes > 0 {
+        let mut v = listed[..notes - 1].to_vec();
+        v.push(format!("+ {} more: see the booklet", listed.len() + 1 - notes));
+        v
+    } else if listed.len() > notes {
+        Vec::new()
+    } else {
+        listed.clone()
+    };
+    draw_legend(&mut c, f, legend_top, &shown);
+    draw_footer(&mut c, &foot, footer_top);
+    Drawn { canvas: c, circles, routes, listed }
+}
+
+/// Draws the GM's map, listing under the legend the gate notes that found no room on the map.
+fn gm_map(f: &Fortress, paper: Paper) -> Drawn {
+    // Room under the legend only grows, so this settles; a map that still wants more after a few
+    // rounds shows what fits and points to the booklet.
+    let mut notes = 0;
+    let mut d = draw_gm(f, paper, notes);
+    for _ in 0..4 {
+        let want = d.listed.len().min(MAX_LISTED);
+        if want <= notes {
+            break;
+        }
+        notes = want;
+        d = draw_gm(f, paper, notes);
+    }
+    d
+}
+
+/// The area map of a fortress as a standalone SVG document (1 unit = 1 mm): for the GM, every
+/// area and gate with a legend and a footer; for the players, the title, the trailer, the Entrance
+/// and room for their own map and notes. Same fortress and paper, same bytes.
+///
+/// `tables` is not read: everything the map shows is in the fortress (so an edited JSON file
+/// draws as written); it is taken to match the other renderers.
+pub fn fortress_map(f: &Fortress, _tables: &Tables, paper: Paper, copy: Copy) -> String {
+    match copy {
+        Copy::Gm => {
+            let title = format!("{} \u{2014} area map (GM)", cap(&f.title));
+            gm_map(f, paper).canvas.finish(&title, Vec::new())
+        }
+        Copy::Players => {
+            let title = format!("{} \u{2014} area map (players)", cap(&f.title));
+            let (c, defs) = draw_players(f, paper);
+            c.finish(&title, defs)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

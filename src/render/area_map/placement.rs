@@ -1,0 +1,464 @@
+//! Where every area goes: rows of cells (a circle with its label to the right), and channels
+//! between the rows that only gate lines use.
+//!
+//! - Rows start as the layout's layers ([`crate::nw3::layout()`]: gates from the Entrance, ordered
+//!   by barycenter sweeps). A layer too wide for the page is dealt out over several rows.
+//! - A gate joining rows more than one apart passes the rows between through a narrow cell of its
+//!   own (a "dummy"), so it never runs over an area or a label; the rows, dummies included, are
+//!   ordered again by barycenter sweeps.
+//! - Across, each row is placed as near as it can to the mean position of its neighbours in the
+//!   rows above and below (least squares under "keep the order, keep the gaps": pool adjacent
+//!   violators, linear), so most gates run straight down.
+//! - Down, each row is as tall as its tallest cell; each channel holds the gates' slanted pieces
+//!   and grows when gates with notes cross it. Sizes come from the first [`Level`] at which the
+//!   map fits the region; a map that fits at none (only hand-edited files far beyond what the
+//!   generator makes) is scaled down further until it fits, so nothing ever overlaps.
+
+use crate::nw3::layout::layout;
+use crate::nw3::model::Fortress;
+use crate::render::svgkit::{Bbox, snap};
+
+use super::furniture::{Look, has_badge};
+use super::labels::{Line, area_block, block_height, block_width};
+
+/// Sizes for one map (mm).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Level {
+    pub(super) name: f64,
+    pub(super) info: f64,
+    pub(super) r: f64,
+    pub(super) number: f64,
+    /// Widest label.
+    pub(super) label_w: f64,
+    /// Height of a channel's slanted part, before room for notes.
+    pub(super) channel: f64,
+    /// Gap between cells in a row.
+    pub(super) gap: f64,
+    /// Extra channel height when gates with notes leave a row (the tightest levels have none:
+    /// their notes find room beside the lines or are listed).
+    pub(super) note_room: f64,
+}
+
+/// From roomy to the smallest legible (text 2.5 mm, about 7 pt: see [`super::MIN_TEXT`]); each
+/// is tried with every label width in [`LABEL_WIDTHS`] (wide labels take fewer lines but may
+/// push a layer onto two rows).
+/// `label_w` here is unused: each level is tried with every width.
+pub(super) const LEVELS: [Level; 8] = [
+    Level { name: 3.5, info: 3.0, r: 6.5, number: 5.5, label_w: 34.0, channel: 10.0, gap: 3.5, note_room: 2.5 },
+    Level { name: 3.2, info: 2.8, r: 5.0, number: 4.6, label_w: 34.0, channel: 8.0, gap: 3.0, note_room: 2.5 },
+    Level { name: 2.9, info: 2.6, r: 4.4, number: 4.0, label_w: 30.0, channel: 6.5, gap: 2.6, note_room: 2.5 },
+    Level { name: 2.6, info: 2.5, r: 3.9, number: 3.6, label_w: 26.0, channel: 5.5, gap: 2.2, note_room: 2.5 },
+    Level { name: 2.5, info: 2.5, r: 3.5, number: 3.2, label_w: 22.0, channel: 4.5, gap: 2.0, note_room: 2.5 },
+    Level { name: 2.5, info: 2.5, r: 3.4, number: 3.1, label_w: 17.0, channel: 3.5, gap: 1.8, note_room: 2.5 },
+    Level { name: 2.5, info: 2.5, r: 3.2, number: 3.0, label_w: 17.0, channel: 2.6, gap: 1.6, note_room: 0.0 },
+    Level { name: 2.5, info: 2.5, r: 3.0, number: 2.8, label_w: 17.0, channel: 2.0, gap: 1.4, note_room: 0.0 },
+];
+
+/// Label widths to try at each level (mm), widest first, none wider than the level's own.
+const LABEL_WIDTHS: [f64; 5] = [34.0, 30.0, 26.0, 22.0, 18.0];
+
+impl Level {
+    fn scaled(self, k: f64) -> Level {
+        Level {
+            name: self.name * k,
+            info: self.info * k,
+            r: self.r * k,
+            number: self.number * k,
+            label_w: self.label_w,
+            channel: self.channel * k,
+            gap: self.gap * k,
+            note_room: 0.0,
+        }
+    }
+}
+
+/// Vertical stub between a row and the slanted part of a channel (mm).
+pub(super) const STUB: f64 = 0.8;
+/// Room above the first row, for the arrow into the Entrance.
+const TOP_PAD: f64 = 6.0;
+/// The tallest a channel's slanted part grows when the page has room to spare.
+const MAX_CHANNEL: f64 = 22.0;
+const SWEEPS: usize = 4;
+
+/// One cell in a row: an area or a gate passing through.
+#[derive(Clone, Debug)]
+pub(super) struct Item {
+    /// The area (index in the fortress), or `None` for a gate passing through.
+    pub(super) area: Option<usize>,
+    pub(super) row: usize,
+    /// Centre of the circle (or the passing line) across.
+    pub(super) x: f64,
+    /// Extent to the left and right of `x`.
+    pub(super) left: f64,
+    pub(super) right: f64,
+}
+
+/// A gate as drawn: the items it passes, from the upper end down.
+#[derive(Clone, Debug)]
+pub(super) struct Edge {
+    /// Index in `Fortress::gates`.
+    pub(super) gate: usize,
+    /// Items from the upper area through its dummies to the lower area; two items in one row
+    /// for a gate inside a row.
+    pub(super) chain: Vec<usize>,
+}
+
+/// The placed map.
+pub(super) struct Placed {
+    pub(super) level: Level,
+    pub(super) items: Vec<Item>,
+    pub(super) edges: Vec<Edge>,
+    /// Per row: the band's top and bottom, and the circles' centre line.
+    pub(super) bands: Vec<(f64, f64, f64)>,
+    /// Per row: the slanted part of the channel below it (top, bottom), if any.
+    pub(super) channels: Vec<Option<(f64, f64)>>,
+    /// Per area: the item, and the label's lines and characters cut from its name.
+    pub(super) item_of: Vec<usize>,
+    pub(super) blocks: Vec<(Vec<Line>, usize)>,
+}
+
+impl Placed {
+    /// Every area at the region's corner, no gates: only for a map nothing else can place.
+    fn empty(level: Level, n: usize) -> Placed {
+        let items = (0..n).map(|a| Item { area: Some(a), row: 0, x: 0.0, left: 0.0, right: 0.0 }).collect();
+        Placed {
+            level,
+            items,
+            edges: Vec::new(),
+            bands: vec![(0.0, 0.0, 0.0)],
+            channels: vec![None],
+            item_of: (0..n).collect(),
+            blocks: vec![(Vec::new(), 0); n],
+        }
+    }
+
+    pub(super) fn centre(&self, area: usize) -> (f64, f64) {
+        let it = &self.items[self.item_of[area]];
+        (it.x, self.bands[it.row].2)
+    }
+}
+
+/// The label's left edge for an area at `cx`: clear of the circle and its badge.
+pub(super) fn label_x(cx: f64, r: f64, badged: bool) -> f64 {
+    // The badge sits on the rim at the upper right, or (to clear a wide number) at most its own
+    // radius further out.
+    let rb = badge_r(r);
+    let badge_right = if badged { cx + (r + rb) * std::f64::consts::FRAC_1_SQRT_2 + rb + 0.6 } else { cx };
+    (cx + r + 1.0).max(badge_right)
+}
+
+/// The radius of an area's badge.
+pub(super) fn badge_r(r: f64) -> f64 {
+    (r * 0.42).clamp(1.5, 2.6).min(r * 0.6)
+}
+
+/// Places the areas joined by `gates` (pairs of area indices, by gate index) in `region`.
+/// `noted` says which gates carry a note.
+pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool], region: &Bbox) -> Placed {
+    for level in LEVELS {
+        for w in LABEL_WIDTHS {
+            for budget in [0.85, 1.0] {
+                if let Some(p) = try_level(f, gates, noted, region, Level { label_w: w, ..level }, budget) {
+                    return p;
+                }
+            }
+        }
+    }
+    // Far more than the generator ever makes: smaller still, until it fits.
+    let mut k = 0.96;
+    loop {
+        if let Some(p) = try_level(f, gates, noted, region, LEVELS[LEVELS.len() - 1].scaled(k), 1.0) {
+            return p;
+        }
+        if k < 0.02 {
+            // Cannot happen for a page-sized region, but never loop for ever: draw it as it is.
+            let lv = LEVELS[LEVELS.len() - 1].scaled(k);
+            return try_level(f, gates, noted, &Bbox { x1: f64::MAX / 4.0, y1: f64::MAX / 4.0, ..*region }, lv, 1.0)
+                .unwrap_or_else(|| Placed::empty(lv, f.areas.len()));
+        }
+        k *= 0.96;
+    }
+}
+
+/// The map at level `lv`, with layers dealt over several rows when wider than `budget` of the
+/// region (room is left for the gates passing through), if it fits.
+fn try_level(
+    f: &Fortress,
+    gates: &[(usize, usize, usize)],
+    noted: &[bool],
+    region: &Bbox,
+    lv: Level,
+    budget: f64,
+) -> Option<Placed> {
+    let n = f.areas.len();
+    let avail = region.x1 - region.x0;
+    let l = layout(f);
+    // Labels and cells.
+    let label_w = lv.label_w.min(avail * 0.45).max(10.0);
+    let mut blocks = Vec::with_capacity(n);
+    let mut extents = Vec::with_capacity(n);
+    for a in &f.areas {
+        let look = Look::of(f, a);
+        let (lines, lost) = area_block(a, look.word(), label_w, lv.name, lv.info);
+        let right = label_x(0.0, lv.r, has_badge(look)) + block_width(&lines);
+        let h = block_height(&lines).max(2.0 * lv.r);
+        extents.push((lv.r, right, h));
+        blocks.push((lines, lost));
+    }
+    // Rows: each layer, dealt out over as many rows as it needs.
+    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); l.layers as usize];
+    let mut nodes: Vec<(u32, u32, usize)> = l.nodes.iter().enumerate().map(|(i, p)| (p.layer, p.slot, i)).collect();
+    nodes.sort_unstable();
+    for (layer, _, i) in nodes {
+        layers[layer as usize].push(i);
+    }
+    let budget = avail * budget;
+    let width_of = |row: &[usize]| -> f64 {
+        row.iter().map(|&i| extents[i].0 + extents[i].1).sum::<f64>() + lv.gap * row.len().saturating_sub(1) as f64
+    };
+    let mut rows: Vec<Vec<usize>> = Vec::new();
+    for layer in layers {
+        let mut m = 1;
+        loop {
+            let parts: Vec<Vec<usize>> =
+                (0..m).map(|k| layer.iter().copied().skip(k).step_by(m).collect::<Vec<usize>>()).collect();
+            if m >= layer.len().max(1) || parts.iter().all(|p| width_of(p) <= budget) {
+                rows.extend(parts.into_iter().filter(|p| !p.is_empty()));
+                break;
+            }
+            m += 1;
+        }
+    }
+    let mut items: Vec<Item> = Vec::new();
+    let mut item_of = vec![0; n];
+    for (ri, row) in rows.iter_mut().enumerate() {
+        for i in row.iter_mut() {
+            item_of[*i] = items.len();
+            items.push(Item { area: Some(*i), row: ri, x: 0.0, left: extents[*i].0, right: extents[*i].1 });
+            *i = items.len() - 1;
+        }
+    }
+    // Edges, with a dummy in every row a gate passes.
+    let half = (0.4 + lv.gap * 0.5).max(0.6);
+    let mut edges = Vec::with_capacity(gates.len());
+    let mut same_row = vec![false; rows.len()];
+    let mut notes_in = vec![0usize; rows.len()];
+    for &(gi, a, b) in gates {
+        let (mut u, mut v) = (item_of[a], item_of[b]);
+        if items[u].row > items[v].row {
+            std::mem::swap(&mut u, &mut v);
+        }
+        let (ru, rv) = (items[u].row, items[v].row);
+        let mut chain = vec![u];
+        for (r, row) in rows.iter_mut().enumerate().take(rv).skip(ru + 1) {
+            items.push(Item { area: None, row: r, x: 0.0, left: half, right: half });
+            row.push(items.len() - 1);
+            chain.push(items.len() - 1);
+        }
+        chain.push(v);
+        if ru == rv {
+            same_row[ru] = true;
+        }
+        if noted.get(gi).copied().unwrap_or(false) {
+            notes_in[ru] += 1;
+        }
+        edges.push(Edge { gate: gi, chain });
+    }
+    // Neighbours of each item in the rows above and below.
+    let mut up: Vec<Vec<usize>> = vec![Vec::new(); items.len()];
+    let mut down: Vec<Vec<usize>> = vec![Vec::new(); items.len()];
+    for e in &edges {
+        for w in e.chain.windows(2) {
+            if items[w[0]].row + 1 == items[w[1]].row {
+                down[w[0]].push(w[1]);
+                up[w[1]].push(w[0]);
+            }
+        }
+    }
+    order_rows(&mut rows, &items, &up, &down);
+    // Too wide even so: the next level.
+    for row in &rows {
+        let w: f64 = row.iter().map(|&i| items[i].left + items[i].right).sum::<f64>()
+            + lv.gap * row.len().saturating_sub(1) as f64;
+        if w > avail {
+            return None;
+        }
+    }
+    place_across(&rows, &mut items, &up, &down, region, lv.gap);
+
+    // Down: bands and channels.
+    let band_h: Vec<f64> = rows
+        .iter()
+        .map(|row| row.iter().filter_map(|&i| items[i].area.map(|a| extents[a].2)).fold(2.0 * lv.r, f64::max))
+        .collect();
+    let nrows = rows.len();
+    let channel_needed = |r: usize| r + 1 < nrows || same_row[r];
+    let base = |r: usize| lv.channel + lv.note_room * notes_in[r].min(1) as f64;
+    let fixed: f64 = TOP_PAD
+        + band_h.iter().sum::<f64>()
+        + (0..nrows).filter(|&r| channel_needed(r)).map(|r| 2.0 * STUB + base(r)).sum::<f64>();
+    let avail_h = region.y1 - region.y0;
+    if fixed > avail_h + 1e-9 {
+        return None;
+    }
+    // Spare height goes to the channels (steeper lines read better), up to a limit.
+    let count = (0..nrows).filter(|&r| channel_needed(r)).count();
+    let extra =
+        if count == 0 { 0.0 } else { ((avail_h - fixed) / count as f64).min(MAX_CHANNEL - lv.channel).max(0.0) };
+    // A map that leaves room even so sits a little above the middle of the region.
+    let left = (avail_h - fixed - extra * count as f64).max(0.0);
+    let mut y = region.y0 + TOP_PAD + left / 3.0;
+    let mut bands = Vec::with_capacity(nrows);
+    let mut channels = Vec::with_capacity(nrows);
+    for (r, &bh) in band_h.iter().enumerate() {
+        let (top, bottom) = (snap(y), snap(y + bh));
+        bands.push((top, bottom, snap((top + bottom) / 2.0)));
+        y = bottom;
+        if channel_needed(r) {
+            let h = base(r) + extra;
+            channels.push(Some((snap(y + STUB), snap(y + STUB + h))));
+            y += 2.0 * STUB + h;
+        } else {
+            channels.push(None);
+        }
+    }
+    for it in &mut items {
+        it.x = snap(it.x);
+    }
+    Some(Placed { level: lv, items, edges, bands, channels, item_of, blocks })
+}
+
+/// Barycenter sweeps over the final rows (dummies included): each row sorted by the mean
+/// position of its neighbours in the row above (going down) or below (going up), ties kept in
+/// the current order.
+fn order_rows(rows: &mut [Vec<usize>], items: &[Item], up: &[Vec<usize>], down: &[Vec<usize>]) {
+    let mut pos = vec![0usize; items.len()];
+    let renumber = |row: &[usize], pos: &mut [usize]| {
+        for (s, &i) in row.iter().enumerate() {
+            pos[i] = s;
+        }
+    };
+    for row in rows.iter() {
+        renumber(row, &mut pos);
+    }
+    let sort = |row: &mut Vec<usize>, refs: &[Vec<usize>], pos: &[usize]| {
+        let mut keyed: Vec<(u64, usize, usize)> = row
+            .iter()
+            .map(|&i| {
+                let nb = &refs[i];
+                let key = if nb.is_empty() {
+                    pos[i] as u64 * 1000
+                } else {
+                    nb.iter().map(|&j| pos[j] as u64 * 1000).sum::<u64>() / nb.len() as u64
+                };
+                (key, pos[i], i)
+            })
+            .collect();
+        keyed.sort_unstable();
+        row.clear();
+        row.extend(keyed.into_iter().map(|k| k.2));
+    };
+    // Dummies start at the end of their row; the first downward sweep puts them in place.
+    let n = rows.len();
+    for _ in 0..SWEEPS {
+        for row in rows.iter_mut().skip(1) {
+            sort(row, up, &pos);
+            renumber(row, &mut pos);
+        }
+        for row in rows.iter_mut().take(n.saturating_sub(1)).rev() {
+            sort(row, down, &pos);
+            renumber(row, &mut pos);
+        }
+    }
+    // End on a downward sweep, so the Entrance's children follow it.
+    for row in rows.iter_mut().skip(1) {
+        sort(row, up, &pos);
+        renumber(row, &mut pos);
+    }
+}
+
+/// Positions across: each row as near as it can be to where its neighbours want it.
+fn place_across(
+    rows: &[Vec<usize>],
+    items: &mut [Item],
+    up: &[Vec<usize>],
+    down: &[Vec<usize>],
+    region: &Bbox,
+    gap: f64,
+) {
+    let centre = (region.x0 + region.x1) / 2.0;
+    // Start spread evenly.
+    for row in rows {
+        let w = region.x1 - region.x0;
+        let desired: Vec<f64> = (0..row.len()).map(|k| region.x0 + w * (k as f64 + 0.5) / row.len() as f64).collect();
+        fit_row(row, items, &desired, region, gap);
+    }
+    let mean = |items: &[Item], nb: &[usize], own: f64| {
+        if nb.is_empty() { own } else { nb.iter().map(|&j| items[j].x).sum::<f64>() / nb.len() as f64 }
+    };
+    for pass in 0..4 {
+        let order: Vec<usize> = if pass % 2 == 0 { (0..rows.len()).collect() } else { (0..rows.len()).rev().collect() };
+        for r in order {
+            let row = &rows[r];
+            let desired: Vec<f64> = row
+                .iter()
+                .map(|&i| {
+                    let both: Vec<usize> = up[i].iter().chain(&down[i]).copied().collect();
+                    let nb: &[usize] = if pass < 2 { if pass == 0 { &up[i] } else { &down[i] } } else { &both };
+                    mean(items, nb, items[i].x)
+                })
+                .collect();
+            fit_row(row, items, &desired, region, gap);
+        }
+    }
+    // A map narrower than the region sits in its middle.
+    let (lo, hi) = items
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), it| (lo.min(it.x - it.left), hi.max(it.x + it.right)));
+    if lo.is_finite() {
+        let shift = centre - (lo + hi) / 2.0;
+        let shift = shift.min(region.x1 - hi).max(region.x0 - lo);
+        for it in items.iter_mut() {
+            it.x += shift;
+        }
+    }
+}
+
+/// Least squares positions for one row: as near `desired` as keeping the order, the gaps and the
+/// region allow (pool adjacent violators over positions shifted by the room each item needs).
+fn fit_row(row: &[usize], items: &mut [Item], desired: &[f64], region: &Bbox, gap: f64) {
+    if row.is_empty() {
+        return;
+    }
+    // Offsets: item k must be at least c[k] right of item 0.
+    let mut c = vec![0.0; row.len()];
+    for k in 1..row.len() {
+        let (a, b) = (&items[row[k - 1]], &items[row[k]]);
+        c[k] = c[k - 1] + a.right + gap + b.left;
+    }
+    // Blocks of (sum, count) whose means rise.
+    let mut blocks: Vec<(f64, f64, usize)> = Vec::new();
+    for k in 0..row.len() {
+        let mut cur = (desired[k] - c[k], 1.0, 1usize);
+        while let Some(&(s, n, m)) = blocks.last() {
+            if s / n >= cur.0 / cur.1 {
+                blocks.pop();
+                cur = (cur.0 + s, cur.1 + n, cur.2 + m);
+            } else {
+                break;
+            }
+        }
+        blocks.push(cur);
+    }
+    let lo = region.x0 + items[row[0]].left;
+    let last = row[row.len() - 1];
+    let hi = region.x1 - items[last].right - c[row.len() - 1];
+    let mut k = 0;
+    for (s, n, m) in blocks {
+        let y = (s / n).min(hi).max(lo);
+        for _ in 0..m {
+            items[row[k]].x = y + c[k];
+            k += 1;
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! Gate lines, and the marks and notes on them.
+//!
+//! Every line leaves its circle straight down (or up) from a port of its own on the circle's
+//! lower (upper) half, runs down the short stub to its channel, crosses the channel in one
+//! straight slanted piece, and goes straight down through any row it passes (in its own narrow
+//! cell) or into the port of the circle it joins. A gate inside a row dips into the channel below
+//! it in a V. So lines meet other lines only in the channels, where nothing else is drawn: no
+//! line can cross a circle or a label. Ports on a circle are ordered by where their lines go, so
+//! lines do not cross next to a circle.
+//!
+//! Marks and notes come after, each at the first free spot along its line (checked exactly
+//! against every line, label, circle and note); a note that finds none is listed under the
+//! legend.
+
+use crate::render::svgkit::{ASCENT, Bbox, DESCENT, Label, txt};
+
+use super::geometry::{Disc, Poly, Pt, disc_hits_box, grow, inside};
+use super::placement::Placed;
+
+/// Ports a circle offers on its upper and lower half.
+pub(super) const TOP_PORTS: usize = 4;
+pub(super) const BOTTOM_PORTS: usize = 6;
+
+/// The line of every placed edge, in `placed.edges` order.
+pub(super) fn route(placed: &Placed, badged: &[bool]) -> Vec<Poly> {
+    let items = &placed.items;
+    let r = placed.level.r;
+    // (edge, partner's x) per port side of each item.
+    let mut top: Vec<Vec<(f64, usize)>> = vec![Vec::new(); items.len()];
+    let mut bottom: Vec<Vec<(f64, usize)>> = vec![Vec::new(); items.len()];
+    for (ei, e) in placed.edges.iter().enumerate() {
+        let (u, v) = (e.chain[0], e.chain[e.chain.len() - 1]);
+        if items[u].row == items[v].row {
+            bottom[u].push((items[v].x, ei));
+            bottom[v].push((items[u].x, ei));
+        } else {
+            bottom[u].push((items[e.chain[1]].x, ei));
+            top[v].push((items[e.chain[e.chain.len() - 2]].x, ei));
+        }
+    }
+    // Port offsets across, per (edge, end): end 0 is the upper (or left-listed) end.
+    let mut port: Vec<[f64; 2]> = vec![[0.0; 2]; placed.edges.len()];
+    let spread = |list: &mut Vec<(f64, usize)>, lo: f64, hi: f64| -> Vec<(usize, f64)> {
+        list.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let k = list.len();
+        if k == 0 {
+            return Vec::new();
+        }
+        let step = if k == 1 { 0.0 } else { (0.4 * r).min((hi - lo) / (k - 1) as f64) };
+        let total = step * (k - 1) as f64;
+        let start = (-total / 2.0).clamp(lo, (hi - total).max(lo));
+        list.iter().enumerate().map(|(j, &(_, e))| (e, start + step * j as f64)).collect()
+    };
+    for (i, it) in items.iter().enumerate() {
+        let Some(a) = it.area else { continue };
+        let hi_top = if badged[a] { 0.1 * r } else { 0.75 * r };
+        for (e, dx) in spread(&mut bottom[i], -0.75 * r, 0.75 * r) {
+            let end = usize::from(placed.edges[e].chain[0] != i);
+            port[e][end] = dx;
+        }
+        for (e, dx) in spread(&mut top[i], -0.75 * r, hi_top) {
+            port[e][1] = dx;
+        }
+    }
+    let on_circle = |item: usize, dx: f64, below: bool| -> Pt {
+        let cy = placed.bands[items[item].row].2;
+        let dy = (r * r - dx * dx).max(0.0).sqrt();
+        (items[item].x + dx, if below { cy + dy } else { cy - dy })
+    };
+    placed
+        .edges
+        .iter()
+        .enumerate()
+        .map(|(ei, e)| {
+            let (u, v) = (e.chain[0], e.chain[e.chain.len() - 1]);
+            let row = items[u].row;
+            let Some((ya, yb)) = placed.channels[row] else { return Poly::new(Vec::new()) };
+            if items[u].row == items[v].row {
+                let (p, q) = (on_circle(u, port[ei][0], true), on_circle(v, port[ei][1], true));
+                let mid = (p.0 + q.0) / 2.0;
+                let depth = (yb - ya) * 0.75;
+                return Poly::new(vec![p, (p.0, ya), (mid, ya + depth), (q.0, ya), q]);
+            }
+            let start = on_circle(u, port[ei][0], true);
+            let end = on_circle(v, port[ei][1], false);
+            let mut pts = vec![start];
+            let mut x = start.0;
+            for k in 0..e.chain.len() - 1 {
+                let Some((ya, yb)) = placed.channels[items[e.chain[k]].row] else { continue };
+                let next = if k + 2 == e.chain.len() { end.0 } else { items[e.chain[k + 1]].x };
+                pts.push((x, ya));
+                pts.push((next, yb));
+                x = next;
+            }
+            pts.push(end);
+            Poly::new(pts)
+        })
+        .collect()
+}
+
+/// Everything already on the map that a mark or note must keep clear of.
+pub(super) struct Board {
+    pub(super) region: Bbox,
+    pub(super) lines: Vec<Poly>,
+    /// How far each line's ink reaches beyond its path (a damaged gate's zigzag: further).
+    pub(super) reach: Vec<f64>,
+    pub(super) boxes: Vec<Bbox>,
+    pub(super) discs: Vec<Disc>,
+}
+
+impl Board {
+    /// Inside the region and clear of every line, box and circle.
+    pub(super) fn free(&self, b: &Bbox) -> bool {
+        inside(b, &self.region)
+            && !self.boxes.iter().any(|o| o.overlaps(&grow(b, 0.3)))
+            && !self.discs.iter().any(|&d| disc_hits_box(d, b, 0.4))
+            && !self.lines.iter().zip(&self.reach).any(|(l, &k)| l.hits_box(&grow(b, k + 0.25)))
+    }
+
+    /// A mark of half size `m` at `p` on line `own`: clear of other lines, boxes and circles.
+    fn mark_free(&self, p: Pt, m: f64, own: usize) -> bool {
+        let b = Bbox { x0: p.0 - m, y0: p.1 - m, x1: p.0 + m, y1: p.1 + m };
+        inside(&b, &self.region)
+            && !self.boxes.iter().any(|o| o.overlaps(&grow(&b, 0.3)))
+            && !self.discs.iter().any(|&d| disc_hits_box(d, &b, 0.4))
+            && self.lines.iter().zip(&self.reach).enumerate().all(|(i, (l, &k))| i == own || l.dist_to(p) > m + k + 0.4)
+    }
+}
+
+/// Points along a line where a mark may go, best first: the middles of its longest pieces
+/// (the slanted ones in the channels), then further along them.
+fn mark_candidates(line: &Poly, m: f64) -> Vec<(Pt, Pt)> {
+    let mut pieces: Vec<(usize, f64)> =
+        line.segments().enumerate().map(|(i, (a, b))| (i, super::geometry::dist(a, b))).collect();
+    pieces.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    let starts: Vec<f64> = line
+        .segments()
+        .scan(0.0, |s, (a, b)| {
+            let here = *s;
+            *s += super::geometry::dist(a, b);
+            Some(here)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for t in [0.5, 0.3, 0.7, 0.15, 0.85] {
+        for &(i, len) in &pieces {
+            if len < 2.0 * m + 0.6 {
+                continue;
+            }
+            let s = starts[i] + (len * t).clamp(m + 0.3, len - m - 0.3);
+            let (p, dir) = line.at(s);
+            out.push(((crate::render::svgkit::snap(p.0), crate::render::svgkit::snap(p.1)), dir));
+        }
+    }
+    out
+}
+
+/// A note of `size` mm beside a mark of half size `m` at `p`: the labels to try, best first.
+fn note_candidates(p: Pt, m: f64, size: f64, note: &(String, String)) -> Vec<Label> {
+    let d = m.max(0.9) + 0.8;
+    let mut out = Vec::new();
+    for text in [&note.0, &note.1] {
+        for dy in [0.0, -2.0, 2.0, -4.0, 4.0] {
+            let y = p.1 + 0.36 * size + dy;
+            out.push(txt(p.0 + d, y, size, text.clone()).halo().label);
+            out.push(txt(p.0 - d, y, size, text.clone()).end().halo().label);
+        }
+        out.push(txt(p.0, p.1 - d - DESCENT * size, size, text.clone()).middle().halo().label);
+        out.push(txt(p.0, p.1 + d + ASCENT * size, size, text.clone()).middle().halo().label);
+    }
+    out
+}
+
+/// A placed mark: where, the line's direction there, and the note beside it if it found room.
+pub(super) struct Marked {
+    pub(super) at: Pt,
+    pub(super) dir: Pt,
+    pub(super) note: Option<Label>,
+}
+
+/// The mark (half size `m`, 0 for none) and note of line `own`: the first mark spot with room
+/// for its note, else the first free mark spot (the note is then listed), else `None`.
+pub(super) fn mark_and_note(
+    board: &Board,
+    own: usize,
+    m: f64,
+    note: Option<&(String, String)>,
+    size: f64,
+) -> Option<Marked> {
+    let line = &board.lines[own];
+    let m_eff = m.max(0.8);
+    let cands = mark_candidates(line, m_eff);
+    let mut first_free: Option<(Pt, Pt)> = None;
+    for &(p, dir) in &cands {
+        if !board.mark_free(p, m_eff, own) {
+            continue;
+        }
+        first_free.get_or_insert((p, dir));
+        let Some(note) = note else { return Some(Marked { at: p, dir, note: None }) };
+        for label in note_candidates(p, m, size, note) {
+            let b = label.bbox();
+            let mark_box = Bbox { x0: p.0 - m_eff, y0: p.1 - m_eff, x1: p.0 + m_eff, y1: p.1 + m_eff };
+            if !b.overlaps(&grow(&mark_box, 0.2)) && board.free(&b) {
+                return Some(Marked { at: p, dir, note: Some(label) });
+            }
+        }
+    }
+    first_free.map(|(at, dir)| Marked { at, dir, note: None })
+}
+
+/// Where a mark goes when no spot is free: the middle of the line's longest piece.
+pub(super) fn fallback_mark(line: &Poly) -> Option<(Pt, Pt)> {
+    mark_candidates(line, 0.0).into_iter().next()
+}
