@@ -9,6 +9,8 @@ pub mod generate;
 pub mod layout;
 pub mod model;
 pub(crate) mod net;
+pub mod params;
+pub mod rules;
 
 pub use check::check;
 pub use generate::{FortressParams, generate};

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::nw3::generate::FortressParams;
+use crate::nw3::params::FortressParams;
 use crate::tables::nw3::{EntranceKind, Rank};
 
 /// The game system tag; always `"nw3"` for a Fortress.
