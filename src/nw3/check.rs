@@ -30,6 +30,7 @@
 //! | `event.chart`, `event.unknown`, `event.difficulty`, `event.ruler` | events match the chart, the tables and the Ruler |
 //! | `ruler.initiative`, `ruler.area` | the Ruler's SPD + 7; its encounter is an Event area with the Ruler event |
 //! | `logic.count`, `logic.duplicate` | one or two different Logics |
+//! | `enemy.body`, `enemy.attack`, `enemy.stats`, `enemy.defence`, `enemy.ambush`, `danger-sense.difficulty` | enemy combat data and Danger Sense (see `check_combat.rs`) |
 //!
 //! How the party moves (see `net.rs`): closed gates open once their event area or device area has
 //! been visited; secret gates count as found when their event is cleared, never on a Danger Sense
@@ -57,6 +58,7 @@ pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
     let sound = check_structure(f, &mut v);
     check_gates(f, tables, &mut v);
     check_content(f, tables, &mut v);
+    crate::nw3::check_combat::check_combat(f, tables, &mut v);
     if sound && let Some(net) = Net::new(f) {
         check_paths(f, &net, &mut v);
     }

@@ -29,6 +29,7 @@ use petgraph::graph::{NodeIndex, UnGraph};
 use crate::dice::Dice;
 use crate::error::{Error, Result};
 use crate::nw3::check::{chart_row, check, split_chart};
+use crate::nw3::combat;
 use crate::nw3::model::{
     Area, AreaKind, Core, Enemy, EnemyGroup, EntranceCondition, Event, EventKind, Fortress, Gate, GateKind, GateRef,
     Generator, Logic, Object, Opener, Party, Ruler, System, Trap,
@@ -596,6 +597,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             trap: None,
             enemies: Vec::new(),
             objects: Vec::new(),
+            danger_sense: None,
         };
         let chart_event = |dice: &mut Dice| -> Option<Event> {
             let roll = dice.nd6(2);
@@ -615,15 +617,23 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             let r = &d.enemies[i];
             Some(EnemyGroup {
                 name: r.name.clone(),
+                description: r.description.clone(),
+                ambush: r.ambush,
                 members: r
                     .members
                     .iter()
-                    .map(|m| Enemy {
-                        name: m.name.clone(),
-                        rank: m.rank,
-                        count: m.count.resolve(party),
-                        spd: m.spd,
-                        initiative: m.spd + ANY_SEVEN,
+                    .map(|m| {
+                        let b = combat::member_block(d, m, cl, party);
+                        Enemy {
+                            name: m.name.clone(),
+                            rank: m.rank,
+                            count: m.count.resolve(party),
+                            spd: m.spd,
+                            initiative: m.spd + ANY_SEVEN,
+                            stats: Some(b.stats),
+                            attacks: b.attacks,
+                            skills: b.skills,
+                        }
                     })
                     .collect(),
             })
@@ -693,10 +703,12 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
                 }
             }
         }
+        area.danger_sense = Some(combat::danger_sense(&area).0);
         areas.push(area);
     }
 
     gates.sort_by_key(|g| (g.from, g.to));
+    let ruler_block = combat::ruler_block(d, ruler, cl, party);
     let place = areas[0].name.clone();
     let mut f = Fortress {
         system: System::Nw3,
@@ -719,6 +731,9 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             spd: ruler.spd,
             initiative: ruler.spd + ANY_SEVEN,
             area: s.id[s.ruler()],
+            stats: Some(ruler_block.stats),
+            attacks: ruler_block.attacks,
+            skills: ruler_block.skills,
         },
         logic: common.logic.iter().map(|l| Logic { name: l.name.clone(), effect: l.effect.clone() }).collect(),
         entrance_condition: EntranceCondition { kind: common.entrance.kind, text: common.entrance.text.clone() },

@@ -6,6 +6,7 @@
 
 pub mod myk;
 pub mod nw3;
+pub mod nw3_combat;
 pub mod roll;
 pub mod show;
 

@@ -5,6 +5,7 @@ mod browser;
 mod cli;
 mod myk;
 mod nw3;
+mod nw3_combat;
 mod render;
 mod sheet;
 mod tables;
