@@ -82,6 +82,8 @@ pub struct AreaView {
     pub event: Option<String>,
     pub event_text: Option<String>,
     pub event_judge: Option<String>,
+    /// The Ruler is met here (its stat block is printed in the climax).
+    pub ruler: bool,
     pub trap: Option<String>,
     pub trap_judges: Option<String>,
     /// "Danger Sense 12 (the default)".
@@ -226,6 +228,7 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
                 format!("{tag} — {}", e.name)
             }),
             event_text: a.event.as_ref().map(|e| e.text.clone()),
+            ruler: a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler),
             event_judge: a.event.as_ref().and_then(|e| match (&e.judge, e.difficulty) {
                 (Some(j), Some(d)) => Some(format!("{j} judge, difficulty {d}")),
                 (Some(j), None) => Some(format!("{j} judge")),
@@ -255,7 +258,8 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
                         ambush: if g.ambush {
                             format!(
                                 "Lies in ambush: each PC present makes a Danger Sense judge, difficulty {} (best \
-                                 Perception {best} + {AMBUSH_BONUS}); those who fail are caught off guard",
+                                 Perception {best} + {AMBUSH_BONUS}); those who fail are caught off guard (our suggestion: \
+                                 -3 to their Count in the first round)",
                                 best + AMBUSH_BONUS
                             )
                         } else {
