@@ -72,15 +72,22 @@ pub fn damage_of_1296(attack: u32, defence: u32) -> u64 {
     diff_counts().iter().enumerate().map(|(k, n)| (margin + k as i64 - 10).max(0) as u64 * n).sum()
 }
 
-/// A Boss's Body: the party's expected damage in a round times [`FIGHT_ROUNDS`], rounded up,
-/// against the Boss's EVA and the mean of its PDEF and MDEF.
-pub fn boss_body(cl: u32, party: u32, eva: u32, pdef: u32, mdef: u32) -> u32 {
-    let (cl, party) = clamp(cl, party);
+/// The Body that `pcs` model PCs of level `cl` wear down in `rounds` rounds on average: their
+/// expected damage in a round (hit chance against `eva` times the mean damage against the mean of
+/// `pdef` and `mdef`) times the rounds, rounded up, at least 1.
+pub fn worn_down_in(cl: u32, pcs: u32, rounds: u64, eva: u32, pdef: u32, mdef: u32) -> u32 {
     let pc = model_pc(cl);
     let def = (pdef + mdef) / 2;
-    let num = u64::from(party) * hits_of_1296(pc.accuracy, eva) * damage_of_1296(pc.attack, def) * FIGHT_ROUNDS;
+    let num = u64::from(pcs) * hits_of_1296(pc.accuracy, eva) * damage_of_1296(pc.attack, def) * rounds;
     let body = num.div_ceil(1296 * 1296);
     u32::try_from(body).unwrap_or(u32::MAX).max(1)
+}
+
+/// A Boss's Body (seed 000 ~l.1060-1075): the whole party's expected damage in a round times
+/// [`FIGHT_ROUNDS`].
+pub fn boss_body(cl: u32, party: u32, eva: u32, pdef: u32, mdef: u32) -> u32 {
+    let (cl, party) = clamp(cl, party);
+    worn_down_in(cl, party, FIGHT_ROUNDS, eva, pdef, mdef)
 }
 
 /// The stat block, attacks and skills of one enemy.
@@ -123,9 +130,11 @@ pub fn block(
     let eva = nat(i64::from(pc.accuracy) - eva_pen + i64::from(t.eva));
     let pdef = nat(def + i64::from(t.pdef));
     let mdef = nat(def + i64::from(t.mdef));
+    // Lesser foes by the same measure as the Boss: a Mob falls to one PC in 2 rounds, a Guest to
+    // two PCs in 3 (their numbers, not their Body, grow with the party).
     let body = match rank {
-        Rank::Mob => pc.body / 2,
-        Rank::Guest => pc.body,
+        Rank::Mob => worn_down_in(cl, 1, 2, eva, pdef, mdef),
+        Rank::Guest => worn_down_in(cl, 2, 3, eva, pdef, mdef),
         Rank::Boss => boss_body(cl, party, eva, pdef, mdef),
     };
     let (mind, perception) = match rank {

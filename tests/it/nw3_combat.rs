@@ -179,6 +179,10 @@ fn a_typo_in_a_hand_edited_stat_block_names_the_field() {
 /// The mean party damage per round against a Boss, straight from the dice (all 6^4 rolls of
 /// each judge), independent of the library's integer arithmetic.
 fn expected_boss_body(cl: u32, party: u32, eva: u32, pdef: u32, mdef: u32) -> f64 {
+    expected_worn_down(cl, party, FIGHT_ROUNDS as f64, eva, pdef, mdef)
+}
+
+fn expected_worn_down(cl: u32, party: u32, rounds: f64, eva: u32, pdef: u32, mdef: u32) -> f64 {
     let pc = model_pc(cl);
     let def = f64::from((pdef + mdef) / 2);
     let (mut hits, mut dmg) = (0u32, 0.0f64);
@@ -196,7 +200,7 @@ fn expected_boss_body(cl: u32, party: u32, eva: u32, pdef: u32, mdef: u32) -> f6
             }
         }
     }
-    f64::from(party) * f64::from(hits) / 1296.0 * dmg / 1296.0 * FIGHT_ROUNDS as f64
+    f64::from(party) * f64::from(hits) / 1296.0 * dmg / 1296.0 * rounds
 }
 
 #[test]
@@ -212,6 +216,16 @@ fn a_boss_body_is_the_party_damage_per_round_times_the_rounds_at_the_extremes() 
             let attack = model_pc(cl).attack;
             assert!(s.pdef < attack + 5 && s.mdef < attack + 5, "{} at CL {cl}", r.name);
             assert!(s.pdef < attack && s.mdef < attack, "{} at CL {cl}: the party does damage", r.name);
+        }
+    }
+    // Lesser foes by the same measure: a Mob is worn down by one PC in 2 rounds, a Guest by two in 3.
+    let d = &tables().nw3;
+    for (cl, party) in [(1, 1), (20, 8)] {
+        for m in d.enemies.iter().flat_map(|e| &e.members) {
+            let s = dungeonsmith::nw3::combat::member_block(d, m, cl, party).stats;
+            let (pcs, rounds) = if m.rank == Rank::Mob { (1, 2.0) } else { (2, 3.0) };
+            let want = expected_worn_down(cl, pcs, rounds, s.eva, s.pdef, s.mdef).ceil() as u32;
+            assert_eq!(s.body, want.max(1), "{} at CL {cl}", m.name);
         }
     }
     // A lone CL 1 PC faces a Boss it can bring down in about five rounds; eight CL 20 PCs face one
