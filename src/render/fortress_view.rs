@@ -245,7 +245,16 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
             }),
             danger_sense: {
                 let (n, why) = a.danger_sense.map_or_else(|| danger_sense(a), |n| (n, danger_sense(a).1));
-                format!("Danger Sense {n} ({})", why.label())
+                let mut line = format!("Danger Sense {n} ({})", why.label());
+                for g in &f.gates {
+                    let other = if g.from == a.id { g.to } else { g.from };
+                    if let (GateKind::Secret, Some(Opener::DangerSense(d)), true) =
+                        (g.kind, g.opened_by, g.from == a.id || g.to == a.id)
+                    {
+                        line.push_str(&format!("; {d} to find the secret gate to area {other}"));
+                    }
+                }
+                line
             },
             enemies: a
                 .enemies
