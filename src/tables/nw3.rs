@@ -927,6 +927,42 @@ mod tests {
         assert!(e.contains("efect"), "{e}");
     }
 
+    /// The embedded tables with one file's text changed.
+    fn embedded_with(path: &str, edit: impl Fn(&str) -> String) -> Result<Tables> {
+        let files: Vec<(String, String)> = crate::tables::EMBEDDED_TABLES
+            .iter()
+            .map(|(p, t)| (p.to_string(), if *p == path { edit(t) } else { t.to_string() }))
+            .collect();
+        Tables::from_files("test".into(), &files)
+    }
+
+    #[test]
+    fn an_enemy_needs_attacks_and_known_skills_and_small_tweaks() {
+        let no_attacks = embedded_with("nw3/enemies.toml", |t| {
+            t.replacen(
+                "attacks = [ { name = \"Bite\", kind = \"physical\", range = \"close\", target = \"single\" } ]",
+                "attacks = []",
+                1,
+            )
+        });
+        let e = no_attacks.unwrap_err().to_string();
+        assert!(e.contains("Moon-Struck Strays") && e.contains("`Stray Dog Mob` has no `attacks`"), "{e}");
+        let e = embedded_with("nw3/enemies.toml", |t| t.replacen("\"Pack Hunter\"]", "\"Pack Hunterr\"]", 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`Pack Hunterr`"), "{e}");
+        let e = embedded_with("nw3/enemies.toml", |t| {
+            t.replacen("tweak = { perception = 2 }", "tweak = { perception = 9 }", 1)
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`tweak.perception` 9"), "{e}");
+        let e = embedded_with("nw3/enemies.toml", |t| t.replacen("range = \"close\"", "range = \"melee\"", 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("melee"), "{e}");
+    }
+
     #[test]
     fn a_bad_level_range_is_refused() {
         let e = load("[[nw3.band]]\nname = \"b\"\ncl = \"7-4\"\nlow = 1\nhigh = 2\n").unwrap_err().to_string();
