@@ -13,7 +13,8 @@ use crate::check::Violation;
 use crate::nw3::combat::{self, Block, DEFENCE_GAP, danger_sense, model_pc};
 use crate::nw3::model::{Attack, Fortress, Skill, Stats};
 use crate::tables::Tables;
-use crate::tables::nw3::Rank;
+use crate::tables::nw3::{Nw3Data, Rank};
+use crate::tables::nw3_combat::{AttackRecord, StatTweak};
 
 /// One fighter as the file has it.
 struct Fighter<'a> {
@@ -32,7 +33,16 @@ fn summary(s: &Stats) -> String {
 }
 
 /// The rules one fighter must obey; `want` is the tables' block when the tables know it.
-fn fighter(place: &str, x: &Fighter, want: Option<Block>, cl: u32, v: &mut Vec<Violation>) {
+/// What the tables give for a fighter: its records, built into a block only for a message.
+struct Want<'a> {
+    d: &'a Nw3Data,
+    attacks: &'a [AttackRecord],
+    skills: &'a [String],
+    tweak: &'a StatTweak,
+    party: u32,
+}
+
+fn fighter(place: &str, x: &Fighter, want: Option<Want>, cl: u32, v: &mut Vec<Violation>) {
     let name = x.name;
     match x.stats {
         None => v.push(Violation::new(place, "enemy.body", format!("{name} has no stat block (no Body)"))),
@@ -45,14 +55,16 @@ fn fighter(place: &str, x: &Fighter, want: Option<Block>, cl: u32, v: &mut Vec<V
     if let (Some(s), Some(w)) = (x.stats, &want)
         && !x.attacks.is_empty()
     {
-        if *s != w.stats {
+        let stats = combat::stats(x.rank, w.attacks, w.tweak, cl, w.party);
+        if *s != stats {
             v.push(Violation::new(
                 place,
                 "enemy.stats",
-                format!("{name} at CL {cl} has {}; the tables give {}", summary(s), summary(&w.stats)),
+                format!("{name} at CL {cl} has {}; the tables give {}", summary(s), summary(&stats)),
             ));
         }
-        if x.attacks != w.attacks.as_slice() || x.skills != w.skills.as_slice() {
+        if !combat::same_moves(w.d, (w.attacks, w.skills), &stats, cl, x.attacks, x.skills) {
+            let w: Block = combat::block(w.d, x.rank, w.attacks, w.skills, w.tweak, cl, w.party);
             let names =
                 |a: &[Attack]| a.iter().map(|a| format!("{} {}/{}", a.name, a.accuracy, a.damage)).collect::<Vec<_>>();
             v.push(Violation::new(
@@ -108,7 +120,7 @@ pub(crate) fn check_combat(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>
             for m in &g.members {
                 let want = record
                     .and_then(|r| r.members.iter().find(|rm| rm.name == m.name && rm.rank == m.rank))
-                    .map(|rm| combat::member_block(d, rm, cl, party));
+                    .map(|rm| Want { d, attacks: &rm.attacks, skills: &rm.skills, tweak: &rm.tweak, party });
                 let x = Fighter {
                     name: &m.name,
                     rank: m.rank,
@@ -134,7 +146,7 @@ pub(crate) fn check_combat(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>
         }
     }
     let r = &f.ruler;
-    let want = d.ruler(&r.name).map(|rr| combat::ruler_block(d, rr, cl, party));
+    let want = d.ruler(&r.name).map(|rr| Want { d, attacks: &rr.attacks, skills: &rr.skills, tweak: &rr.tweak, party });
     let x =
         Fighter { name: &r.name, rank: Rank::Boss, stats: r.stats.as_ref(), attacks: &r.attacks, skills: &r.skills };
     fighter("ruler", &x, want, cl, v);

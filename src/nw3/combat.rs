@@ -46,7 +46,11 @@ pub fn model_pc(cl: u32) -> ModelPc {
 }
 
 /// Entry `k` counts the rolls of (2D6, 2D6), of 1296, whose difference (first minus second) is
-/// `k - 10`.
+/// `k - 10` ([`diff_counts`] derives it; a test holds the two equal).
+const DIFF: [u64; 21] = [1, 4, 10, 20, 35, 56, 80, 104, 125, 140, 146, 140, 125, 104, 80, 56, 35, 20, 10, 4, 1];
+
+/// [`DIFF`] counted from the dice.
+#[cfg(test)]
 fn diff_counts() -> [u64; 21] {
     let mut d = [0u64; 21];
     for a in 2..=12i64 {
@@ -62,14 +66,14 @@ fn diff_counts() -> [u64; 21] {
 /// attacker, seed 002).
 pub fn hits_of_1296(accuracy: u32, evasion: u32) -> u64 {
     let need = i64::from(evasion) - i64::from(accuracy);
-    diff_counts().iter().enumerate().filter(|(k, _)| *k as i64 - 10 >= need).map(|(_, n)| n).sum()
+    DIFF.iter().enumerate().filter(|(k, _)| *k as i64 - 10 >= need).map(|(_, n)| n).sum()
 }
 
 /// Sum over the 1296 outcomes of max(0, (2D6 + `attack`) - (2D6 + `defence`)): 1296 times the
 /// mean HP damage of a hit.
 pub fn damage_of_1296(attack: u32, defence: u32) -> u64 {
     let margin = i64::from(attack) - i64::from(defence);
-    diff_counts().iter().enumerate().map(|(k, n)| (margin + k as i64 - 10).max(0) as u64 * n).sum()
+    DIFF.iter().enumerate().map(|(k, n)| (margin + k as i64 - 10).max(0) as u64 * n).sum()
 }
 
 /// The Body that `pcs` model PCs of level `cl` wear down in `rounds` rounds on average: their
@@ -102,16 +106,8 @@ fn nat(v: i64) -> u32 {
     u32::try_from(v.max(0)).unwrap_or(u32::MAX)
 }
 
-/// The numbers for an enemy of `rank` whose main kind is that of its first attack.
-pub fn block(
-    d: &Nw3Data,
-    rank: Rank,
-    attacks: &[AttackRecord],
-    skills: &[String],
-    tweak: &StatTweak,
-    cl: u32,
-    party: u32,
-) -> Block {
+/// The stat block of an enemy of `rank` whose main kind is that of its first attack.
+pub fn stats(rank: Rank, attacks: &[AttackRecord], tweak: &StatTweak, cl: u32, party: u32) -> Stats {
     let (cl, party) = clamp(cl, party);
     let pc = model_pc(cl);
     let c = i64::from(cl);
@@ -142,7 +138,7 @@ pub fn block(
         Rank::Guest => (10 + 2 * cl, 3 + cl / 3),
         Rank::Boss => (20 + 3 * cl, 4 + cl / 3),
     };
-    let stats = Stats {
+    Stats {
         pacc: nat(p_acc + i64::from(t.pacc)),
         patk: nat(p_atk + i64::from(t.patk)),
         pdef,
@@ -153,25 +149,87 @@ pub fn block(
         body,
         mind,
         perception: nat(i64::from(perception) + i64::from(t.perception)),
+    }
+}
+
+/// An attack's Hit Check and damage numbers for a stat block.
+fn attack_numbers(a: &AttackRecord, s: &Stats) -> (u32, u32) {
+    let (hit, dmg) = match a.kind {
+        AttackKind::Physical => (s.pacc, s.patk),
+        AttackKind::Magical => (s.macc, s.matk),
     };
+    (nat(i64::from(hit) + i64::from(a.accuracy)), nat(i64::from(dmg) + i64::from(a.damage)))
+}
+
+/// `{rating}` for a level: 1 + CL / 5.
+fn rating(cl: u32) -> u32 {
+    1 + cl.clamp(CL_MIN, CL_MAX) / 5
+}
+
+/// True when `text` is `template` with every `{rating}` replaced by `rating` (no allocation).
+fn is_filled(text: &str, template: &str, rating: &str) -> bool {
+    let mut rest = text;
+    for (i, part) in template.split("{rating}").enumerate() {
+        if i > 0 {
+            let Some(r) = rest.strip_prefix(rating) else { return false };
+            rest = r;
+        }
+        let Some(r) = rest.strip_prefix(part) else { return false };
+        rest = r;
+    }
+    rest.is_empty()
+}
+
+/// True when `attacks` and `skills` are what the records give for the stat block `s` (what
+/// `check` compares, without building the block).
+pub fn same_moves(
+    d: &Nw3Data,
+    records: (&[AttackRecord], &[String]),
+    s: &Stats,
+    cl: u32,
+    attacks: &[Attack],
+    skills: &[Skill],
+) -> bool {
+    let (ar, sr) = records;
+    // `{rating}` is 1 to 5 (CL 1-20), one digit.
+    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+    let rating_str = DIGITS[rating(cl) as usize % 10];
+    let attacks_ok = ar.len() == attacks.len()
+        && ar.iter().zip(attacks).all(|(rec, a)| {
+            let (hit, dmg) = attack_numbers(rec, s);
+            rec.name == a.name
+                && rec.kind == a.kind
+                && rec.range == a.range
+                && rec.target == a.target
+                && (hit, dmg) == (a.accuracy, a.damage)
+        });
+    let mut want = sr.iter().filter_map(|name| d.enemy_skill(name));
+    let skills_ok = skills.iter().all(|k| {
+        want.next()
+            .is_some_and(|w| w.name == k.name && w.timing == k.timing && is_filled(&k.effect, &w.effect, rating_str))
+    }) && want.next().is_none();
+    attacks_ok && skills_ok
+}
+
+/// The numbers for an enemy of `rank` whose main kind is that of its first attack.
+pub fn block(
+    d: &Nw3Data,
+    rank: Rank,
+    attacks: &[AttackRecord],
+    skills: &[String],
+    tweak: &StatTweak,
+    cl: u32,
+    party: u32,
+) -> Block {
+    let stats = stats(rank, attacks, tweak, cl, party);
     let attacks = attacks
         .iter()
         .map(|a| {
-            let (hit, dmg) = match a.kind {
-                AttackKind::Physical => (stats.pacc, stats.patk),
-                AttackKind::Magical => (stats.macc, stats.matk),
-            };
-            Attack {
-                name: a.name.clone(),
-                kind: a.kind,
-                range: a.range,
-                target: a.target,
-                accuracy: nat(i64::from(hit) + i64::from(a.accuracy)),
-                damage: nat(i64::from(dmg) + i64::from(a.damage)),
-            }
+            let (accuracy, damage) = attack_numbers(a, &stats);
+            Attack { name: a.name.clone(), kind: a.kind, range: a.range, target: a.target, accuracy, damage }
         })
         .collect();
-    let rating = (1 + cl / 5).to_string();
+    let rating = rating(cl).to_string();
     let skills = skills
         .iter()
         .filter_map(|name| d.enemy_skill(name))
@@ -271,7 +329,8 @@ mod tests {
 
     #[test]
     fn the_dice_tables_sum_to_every_outcome() {
-        assert_eq!(diff_counts().iter().sum::<u64>(), 1296);
+        assert_eq!(diff_counts(), DIFF);
+        assert_eq!(DIFF.iter().sum::<u64>(), 1296);
         // Equal values: the attacker wins every tie, so more than half the rolls.
         assert_eq!(hits_of_1296(10, 10), (1296 + 146) / 2);
         // A margin of 0 still deals damage when the attacker rolls higher.

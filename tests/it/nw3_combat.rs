@@ -93,6 +93,16 @@ fn a_stat_block_off_the_formula_fails_enemy_stats() {
     let mut f = fortress_with(false);
     f.ruler.skills.pop();
     assert_eq!(rules(&f), vec!["enemy.stats"]);
+    let mut f = fortress_with(false);
+    f.ruler.skills[0].effect.push('!');
+    assert_eq!(rules(&f), vec!["enemy.stats"]);
+    let mut f = fortress_with(false);
+    let paper = f.areas.iter_mut().flat_map(|a| &mut a.enemies).flat_map(|g| &mut g.members);
+    if let Some(k) = paper.flat_map(|m| &mut m.skills).find(|k| k.effect.contains("1D6")) {
+        // A `{rating}` filled with the wrong number.
+        k.effect = k.effect.replacen("1D6", "2D6", 1);
+        assert_eq!(rules(&f), vec!["enemy.stats"]);
+    }
 }
 
 #[test]
