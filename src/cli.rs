@@ -404,8 +404,9 @@ enum Loaded {
 }
 
 impl Loaded {
-    /// Reads and parses a scenario file; the `system` field says which model it is.
-    fn read(path: &Path) -> Result<Loaded> {
+    /// Reads and parses a scenario file; the `system` field says which model it is. What an
+    /// older NW3 file lacks (enemy stat blocks, Danger Sense) is filled from `tables`.
+    fn read(path: &Path, tables: &Tables) -> Result<Loaded> {
         let file = path.display().to_string();
         let text = crate::input::read_text(path, crate::input::SCENARIO_LIMIT)?;
         let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
@@ -420,7 +421,10 @@ impl Loaded {
                         Ok(Loaded::Myk(serde_json::from_value(value).map_err(|e| upgraded_error(&file, version, &e))?))
                     }
                     _ => {
-                        Ok(Loaded::Nw3(serde_json::from_value(value).map_err(|e| upgraded_error(&file, version, &e))?))
+                        let mut f: Box<crate::nw3::Fortress> =
+                            serde_json::from_value(value).map_err(|e| upgraded_error(&file, version, &e))?;
+                        crate::nw3::combat::fill_from_tables(&mut f, tables);
+                        Ok(Loaded::Nw3(f))
                     }
                 };
             }
@@ -459,7 +463,7 @@ impl Loaded {
 }
 
 fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-    let loaded = Loaded::read(&args.file)?;
+    let loaded = Loaded::read(&args.file, tables)?;
     let violations = loaded.check(tables);
     for v in &violations {
         writeln!(err, "{v}")?;
@@ -503,7 +507,7 @@ fn json_error(file: &str, e: &serde_json::Error) -> Error {
 }
 
 fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outcome {
-    let violations = Loaded::read(&args.file)?.check(tables);
+    let violations = Loaded::read(&args.file, tables)?.check(tables);
     let file = args.file.display();
     if violations.is_empty() {
         writeln!(out, "{file}: ok, every rule and limit holds")?;

@@ -115,5 +115,8 @@ fn infer_reveals(maps: &Value, text: &str, own: u64) -> Option<Value> {
     Some(serde_json::json!({ "map": map, "room": room }))
 }
 
-/// Format 1 → 2 for NW3.
+/// Format 1 → 2 for NW3. Format-1 fortresses have no enemy stat blocks, group descriptions,
+/// ambushes or Danger Sense difficulties; those fields parse as empty, and the loader then fills
+/// them from the tables by enemy name and the party in `params`
+/// ([`crate::nw3::combat::fill_from_tables`]), which needs the tables this step has not got.
 fn nw3_1_to_2(_doc: &mut Value) {}

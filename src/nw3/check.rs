@@ -30,6 +30,7 @@
 //! | `event.chart`, `event.unknown`, `event.difficulty`, `event.ruler` | events match the chart, the tables and the Ruler |
 //! | `ruler.initiative`, `ruler.area` | the Ruler's SPD + 7; its encounter is an Event area with the Ruler event |
 //! | `logic.count`, `logic.duplicate` | one or two different Logics |
+//! | `enemy.body`, `enemy.attack`, `enemy.stats`, `enemy.defence`, `enemy.ambush`, `danger-sense.difficulty` | enemy combat data and Danger Sense (see `check_combat.rs`) |
 //!
 //! How the party moves (see `net.rs`): closed gates open once their event area or device area has
 //! been visited; secret gates count as found when their event is cleared, never on a Danger Sense
@@ -40,15 +41,15 @@
 
 use crate::check::Violation;
 use crate::dice::DiceKind;
-use crate::nw3::generate::{AREAS, CL, PARTY};
 use crate::nw3::model::{Area, AreaKind, EventKind, Fortress, Gate, GateKind, Opener};
 use crate::nw3::net::{GUARANTEED, Mode, Net, OPTIMISTIC, STRANDED, Set, bit, has};
+use crate::nw3::params::{AREAS, CL, PARTY};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data};
 use crate::tables::roll::{RollTable, Row};
 
-/// The Danger Sense difficulty that reveals a secret gate.
-pub const DANGER_SENSE: u32 = 15;
+pub use crate::nw3::rules::DANGER_SENSE;
+use crate::nw3::rules::{ANY_SEVEN, APPEARANCE_BASE, APPEARANCE_PER_GATE};
 
 /// Every broken rule of the fortress, in a stable order (empty when it is sound).
 pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
@@ -57,6 +58,7 @@ pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
     let sound = check_structure(f, &mut v);
     check_gates(f, tables, &mut v);
     check_content(f, tables, &mut v);
+    crate::nw3::check_combat::check_combat(f, tables, &mut v);
     if sound && let Some(net) = Net::new(f) {
         check_paths(f, &net, &mut v);
     }
@@ -503,7 +505,7 @@ fn check_content(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
                 ));
             }
             for m in &g.members {
-                if m.initiative != m.spd.saturating_add(7) {
+                if m.initiative != m.spd.saturating_add(ANY_SEVEN) {
                     v.push(Violation::new(
                         place,
                         "enemy.initiative",
@@ -512,7 +514,7 @@ fn check_content(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
                             m.name,
                             m.initiative,
                             m.spd,
-                            m.spd.saturating_add(7)
+                            m.spd.saturating_add(ANY_SEVEN)
                         ),
                     ));
                 }
@@ -587,7 +589,7 @@ fn check_content(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
             }
         }
     }
-    if f.ruler.initiative != f.ruler.spd.saturating_add(7) {
+    if f.ruler.initiative != f.ruler.spd.saturating_add(ANY_SEVEN) {
         v.push(Violation::new(
             "ruler",
             "ruler.initiative",
@@ -595,7 +597,7 @@ fn check_content(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
                 "the Ruler's initiative is {}, but Any Seven gives SPD {} + 7 = {}",
                 f.ruler.initiative,
                 f.ruler.spd,
-                f.ruler.spd.saturating_add(7)
+                f.ruler.spd.saturating_add(ANY_SEVEN)
             ),
         ));
     }
@@ -713,7 +715,7 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
     let dist = net.distances(e);
     for (i, a) in f.areas.iter().enumerate() {
         if let Some(d) = dist[i] {
-            let want = 8 + 2 * d;
+            let want = APPEARANCE_BASE + APPEARANCE_PER_GATE * d;
             if a.appearance_difficulty != want {
                 v.push(Violation::new(
                     area_place(a.id),

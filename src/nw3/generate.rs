@@ -24,69 +24,27 @@
 //! Entrance condition, title and trailer. If the check should ever fail, the gates are re-rolled
 //! from `nw3/gates/1`, `/2`, `/3`; the last resort is all-normal gates, which always passes.
 
-use std::ops::RangeInclusive;
-
 use petgraph::graph::{NodeIndex, UnGraph};
-use serde::{Deserialize, Serialize};
 
 use crate::dice::Dice;
 use crate::error::{Error, Result};
-use crate::nw3::check::{DANGER_SENSE, chart_row, check, split_chart};
+use crate::nw3::check::{chart_row, check, split_chart};
+use crate::nw3::combat;
 use crate::nw3::model::{
     Area, AreaKind, Core, Enemy, EnemyGroup, EntranceCondition, Event, EventKind, Fortress, Gate, GateKind, GateRef,
     Generator, Logic, Object, Opener, Party, Ruler, System, Trap,
 };
 use crate::nw3::net::{GUARANTEED, Net, OPTIMISTIC, has};
+pub use crate::nw3::params::{AREAS, CL, FortressParams, PARTY};
+use crate::nw3::rules::{ANY_SEVEN, APPEARANCE_BASE, APPEARANCE_PER_GATE, DANGER_SENSE};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, CoreRecord, EntranceRecord, LogicRecord, Nw3Data, RandomKind, RulerRecord};
 use crate::tables::roll::RollTable;
-
-/// Party size (`--party`).
-pub const PARTY: RangeInclusive<u32> = 1..=8;
-/// Character level (`--cl`).
-pub const CL: RangeInclusive<u32> = 1..=20;
-/// Number of areas (`--areas`).
-pub const AREAS: RangeInclusive<u32> = 3..=40;
 
 /// The most gates an area gets from the shape (loops and branches stop there).
 const MAX_DEGREE: usize = 4;
 /// Gate plans tried before falling back to all-normal gates.
 const ATTEMPTS: u32 = 4;
-
-/// What the GM asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FortressParams {
-    /// Number of PCs (1-8).
-    pub party: u32,
-    /// Character level (1-20).
-    pub cl: u32,
-    /// Number of areas (3-40).
-    pub areas: u32,
-}
-
-impl Default for FortressParams {
-    fn default() -> Self {
-        FortressParams { party: 4, cl: 3, areas: 10 }
-    }
-}
-
-impl FortressParams {
-    /// An error naming the option when a value is out of range.
-    pub fn validate(&self) -> Result<()> {
-        for (option, value, range) in
-            [("--party", self.party, PARTY), ("--cl", self.cl, CL), ("--areas", self.areas, AREAS)]
-        {
-            if !range.contains(&value) {
-                return Err(Error::Option {
-                    option,
-                    message: format!("must be {} to {}, got {value}", range.start(), range.end()),
-                });
-            }
-        }
-        Ok(())
-    }
-}
 
 /// Generates the fortress for a seed. The result always passes [`check`].
 pub fn generate(tables: &Tables, params: &FortressParams, seed: u64) -> Result<Fortress> {
@@ -639,6 +597,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             trap: None,
             enemies: Vec::new(),
             objects: Vec::new(),
+            danger_sense: None,
         };
         let chart_event = |dice: &mut Dice| -> Option<Event> {
             let roll = dice.nd6(2);
@@ -658,15 +617,23 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             let r = &d.enemies[i];
             Some(EnemyGroup {
                 name: r.name.clone(),
+                description: r.description.clone(),
+                ambush: r.ambush,
                 members: r
                     .members
                     .iter()
-                    .map(|m| Enemy {
-                        name: m.name.clone(),
-                        rank: m.rank,
-                        count: m.count.resolve(party),
-                        spd: m.spd,
-                        initiative: m.spd + 7,
+                    .map(|m| {
+                        let b = combat::member_block(d, m, cl, party);
+                        Enemy {
+                            name: m.name.clone(),
+                            rank: m.rank,
+                            count: m.count.resolve(party),
+                            spd: m.spd,
+                            initiative: m.spd + ANY_SEVEN,
+                            stats: Some(b.stats),
+                            attacks: b.attacks,
+                            skills: b.skills,
+                        }
                     })
                     .collect(),
             })
@@ -736,10 +703,12 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
                 }
             }
         }
+        area.danger_sense = Some(combat::danger_sense(&area).0);
         areas.push(area);
     }
 
     gates.sort_by_key(|g| (g.from, g.to));
+    let ruler_block = combat::ruler_block(d, ruler, cl, party);
     let place = areas[0].name.clone();
     let mut f = Fortress {
         system: System::Nw3,
@@ -761,8 +730,11 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             description: ruler.description.clone(),
             motive: common.motive.to_string(),
             spd: ruler.spd,
-            initiative: ruler.spd + 7,
+            initiative: ruler.spd + ANY_SEVEN,
             area: s.id[s.ruler()],
+            stats: Some(ruler_block.stats),
+            attacks: ruler_block.attacks,
+            skills: ruler_block.skills,
         },
         logic: common.logic.iter().map(|l| Logic { name: l.name.clone(), effect: l.effect.clone() }).collect(),
         entrance_condition: EntranceCondition { kind: common.entrance.kind, text: common.entrance.text.clone() },
@@ -784,7 +756,7 @@ pub fn derive_paths(f: &mut Fortress) {
     let maybe = net.reach(e, 0, OPTIMISTIC);
     for (i, a) in f.areas.iter_mut().enumerate() {
         if let Some(d) = dist[i] {
-            a.appearance_difficulty = 8 + 2 * d;
+            a.appearance_difficulty = APPEARANCE_BASE + APPEARANCE_PER_GATE * d;
         }
         a.optional = a.kind != AreaKind::Core && !has(sure, i) && has(maybe, i);
     }

@@ -5,15 +5,19 @@
 //! [`layout`](layout::layout) places the areas on a grid for the area map.
 
 pub mod check;
+mod check_combat;
+pub mod combat;
 pub mod generate;
 pub mod layout;
 pub mod model;
 pub(crate) mod net;
+pub mod params;
+pub mod rules;
 
 pub use check::check;
 pub use generate::{FortressParams, generate};
 pub use layout::{Layout, Placement, layout};
 pub use model::{
-    Area, AreaKind, Core, Enemy, EnemyGroup, EntranceCondition, Event, EventKind, Fortress, Gate, GateKind, GateRef,
-    Generator, Logic, Object, Opener, Party, Ruler, System, Trap,
+    Area, AreaKind, Attack, Core, Enemy, EnemyGroup, EntranceCondition, Event, EventKind, Fortress, Gate, GateKind,
+    GateRef, Generator, Logic, Object, Opener, Party, Ruler, Skill, Stats, System, Trap,
 };

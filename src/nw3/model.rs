@@ -6,8 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::nw3::generate::FortressParams;
+use crate::nw3::params::FortressParams;
 use crate::tables::nw3::{EntranceKind, Rank};
+use crate::tables::nw3_combat::{AttackKind, Reach, Target, Timing};
 
 /// The game system tag; always `"nw3"` for a Fortress.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,6 +77,13 @@ pub struct Ruler {
     pub initiative: u32,
     /// The area of the Ruler encounter.
     pub area: u32,
+    /// It fights as a Boss: stat block, attacks and skills (see [`Enemy`]).
+    #[serde(default)]
+    pub stats: Option<Stats>,
+    #[serde(default)]
+    pub attacks: Vec<Attack>,
+    #[serde(default)]
+    pub skills: Vec<Skill>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -148,6 +156,10 @@ pub struct Area {
     pub enemies: Vec<EnemyGroup>,
     #[serde(default)]
     pub objects: Vec<Object>,
+    /// The Danger Sense difficulty here: the trap's Removal Value, an ambusher's Perception + 7,
+    /// or 12 (see [`crate::nw3::combat::danger_sense`]).
+    #[serde(default)]
+    pub danger_sense: Option<u32>,
 }
 
 /// Where an area's event comes from.
@@ -194,6 +206,12 @@ pub struct Trap {
 #[serde(deny_unknown_fields)]
 pub struct EnemyGroup {
     pub name: String,
+    /// What the GM describes (from the tables).
+    #[serde(default)]
+    pub description: String,
+    /// The group lies in wait (Danger Sense: its best Perception + 7).
+    #[serde(default)]
+    pub ambush: bool,
     pub members: Vec<Enemy>,
 }
 
@@ -206,6 +224,56 @@ pub struct Enemy {
     pub spd: u32,
     /// Any Seven: SPD + 7.
     pub initiative: u32,
+    /// Combat stats for the party's level and size (null only in files that lack them; `check`
+    /// then reports `enemy.body`).
+    #[serde(default)]
+    pub stats: Option<Stats>,
+    #[serde(default)]
+    pub attacks: Vec<Attack>,
+    #[serde(default)]
+    pub skills: Vec<Skill>,
+}
+
+/// An enemy's Combat Stats (seed 000 ~l.290-380) and Perception, for one character (a Mob
+/// character stands for ten or more bodies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stats {
+    pub pacc: u32,
+    pub patk: u32,
+    pub pdef: u32,
+    pub macc: u32,
+    pub matk: u32,
+    pub mdef: u32,
+    pub eva: u32,
+    /// Maximum HP.
+    pub body: u32,
+    /// Maximum MP.
+    pub mind: u32,
+    /// For its ambushes: Danger Sense against it is Perception + 7.
+    pub perception: u32,
+}
+
+/// One attack: Hit Check 2D6 + `accuracy` against the target's 2D6 + EVA; on a hit, 2D6 +
+/// `damage` against 2D6 + PDEF (physical) or MDEF (magical), the excess is HP damage.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Attack {
+    pub name: String,
+    pub kind: AttackKind,
+    pub range: Reach,
+    pub target: Target,
+    pub accuracy: u32,
+    pub damage: u32,
+}
+
+/// An enemy skill: when it is used and what it does (our own words).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Skill {
+    pub name: String,
+    pub timing: Timing,
+    pub effect: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

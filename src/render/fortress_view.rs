@@ -3,7 +3,11 @@
 
 use serde::Serialize;
 
-use crate::nw3::model::{AreaKind, EventKind, Fortress, GateKind, Opener};
+use crate::nw3::combat::danger_sense;
+use crate::nw3::model::{AreaKind, Attack, EventKind, Fortress, GateKind, Opener, Skill, Stats};
+use crate::nw3::rules::{AMBUSH_BONUS, DANGER_SENSE, DANGER_SENSE_DEFAULT, LOGIC_REMOVAL_PRANA};
+use crate::tables::nw3::Rank;
+use crate::tables::nw3_combat::AttackKind;
 
 #[derive(Serialize)]
 pub struct FortressView {
@@ -22,6 +26,8 @@ pub struct FortressView {
     pub entrance_condition: String,
     pub core: crate::nw3::model::Core,
     pub judges: Vec<(String, String)>,
+    /// Prana a PC pays to shed one Logic.
+    pub logic_prana: u32,
     pub areas: Vec<AreaView>,
     pub climax: String,
     pub svg: String,
@@ -38,6 +44,31 @@ pub struct RulerView {
     pub motive: String,
     pub initiative: String,
     pub area: u32,
+    /// Its stat block as a Boss (printed in the climax).
+    pub block: FighterView,
+}
+
+/// An enemy group as the booklet prints it.
+#[derive(Serialize)]
+pub struct GroupView {
+    pub name: String,
+    pub description: String,
+    /// "Lies in ambush: Danger Sense 12 (best Perception 5 + 7)", or empty.
+    pub ambush: String,
+    pub members: Vec<FighterView>,
+}
+
+/// One enemy's full stat block.
+#[derive(Serialize)]
+pub struct FighterView {
+    /// "Stray Dog Mob ×2".
+    pub name: String,
+    /// "Mob — each one character standing for ten or more".
+    pub rank: String,
+    /// (label, value) in the book's order: PACC ... Perception, SPD, initiative.
+    pub stats: Vec<(String, String)>,
+    pub attacks: Vec<String>,
+    pub skills: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -51,9 +82,13 @@ pub struct AreaView {
     pub event: Option<String>,
     pub event_text: Option<String>,
     pub event_judge: Option<String>,
+    /// The Ruler is met here (its stat block is printed in the climax).
+    pub ruler: bool,
     pub trap: Option<String>,
     pub trap_judges: Option<String>,
-    pub enemies: Vec<String>,
+    /// "Danger Sense 12 (the default)".
+    pub danger_sense: String,
+    pub enemies: Vec<GroupView>,
     pub objects: Vec<String>,
     pub gates: Vec<String>,
 }
@@ -102,6 +137,73 @@ fn gate_text(f: &Fortress, here: u32, g: &crate::nw3::model::Gate) -> Option<Str
     Some(format!("to area {other} ({name}){how}"))
 }
 
+fn stat_pairs(s: Option<&Stats>, spd: u32, initiative: u32) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = match s {
+        Some(s) => [
+            ("PACC", s.pacc),
+            ("PATK", s.patk),
+            ("PDEF", s.pdef),
+            ("MACC", s.macc),
+            ("MATK", s.matk),
+            ("MDEF", s.mdef),
+            ("EVA", s.eva),
+            ("Body", s.body),
+            ("Mind", s.mind),
+            ("Perception", s.perception),
+        ]
+        .into_iter()
+        .map(|(k, n)| (k.to_string(), n.to_string()))
+        .collect(),
+        None => vec![("Stats".into(), "missing".into())],
+    };
+    v.push(("SPD".into(), spd.to_string()));
+    v.push(("Initiative".into(), initiative.to_string()));
+    v
+}
+
+fn attack_line(a: &Attack) -> String {
+    let def = match a.kind {
+        AttackKind::Physical => "PDEF",
+        AttackKind::Magical => "MDEF",
+    };
+    format!(
+        "{} — {}, range {}, {}: hit 2D6+{} vs the target's 2D6+EVA; damage 2D6+{} minus the target's 2D6+{def}",
+        a.name,
+        a.kind.label(),
+        a.range.label(),
+        a.target.label(),
+        a.accuracy,
+        a.damage
+    )
+}
+
+fn skill_line(k: &Skill) -> String {
+    format!("{} ({}): {}", k.name, k.timing.label(), k.effect)
+}
+
+fn fighter_view(
+    name: String,
+    rank: Rank,
+    stats: Option<&Stats>,
+    spd: u32,
+    initiative: u32,
+    attacks: &[Attack],
+    skills: &[Skill],
+) -> FighterView {
+    let rank = match rank {
+        Rank::Mob => "Mob — one character standing for ten or more foes".to_string(),
+        Rank::Guest => "Guest".to_string(),
+        Rank::Boss => "Boss".to_string(),
+    };
+    FighterView {
+        name,
+        rank,
+        stats: stat_pairs(stats, spd, initiative),
+        attacks: attacks.iter().map(attack_line).collect(),
+        skills: skills.iter().map(skill_line).collect(),
+    }
+}
+
 /// Builds the view; `svg` is the (GM, players) map for inlining in HTML.
 pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, String)) -> FortressView {
     let cl = f.party.cl;
@@ -126,6 +228,7 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
                 format!("{tag} — {}", e.name)
             }),
             event_text: a.event.as_ref().map(|e| e.text.clone()),
+            ruler: a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler),
             event_judge: a.event.as_ref().and_then(|e| match (&e.judge, e.difficulty) {
                 (Some(j), Some(d)) => Some(format!("{j} judge, difficulty {d}")),
                 (Some(j), None) => Some(format!("{j} judge")),
@@ -134,29 +237,59 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
             trap: a.trap.as_ref().map(|t| format!("{}: {}", t.name, t.effect)),
             trap_judges: a.trap.as_ref().map(|t| {
                 format!(
-                    "Detection Value {} (Perception judge); Removal Value {} (Finesse judge; Danger Sense at {})",
+                    "Detection Value {} (Perception judge, Trap Identification); Removal Value {} (Finesse judge; \
+                     Danger Sense at {}); if nobody identifies it, it goes off; a fumbled removal sets it off on the \
+                     one trying; left in place, it may reset and go off again whenever the area is entered",
                     t.detection, t.removal, t.removal
                 )
             }),
+            danger_sense: {
+                let (n, why) = a.danger_sense.map_or_else(|| danger_sense(a), |n| (n, danger_sense(a).1));
+                let mut line = format!("Danger Sense {n} ({})", why.label());
+                for g in &f.gates {
+                    let other = if g.from == a.id { g.to } else { g.from };
+                    if let (GateKind::Secret, Some(Opener::DangerSense(d)), true) =
+                        (g.kind, g.opened_by, g.from == a.id || g.to == a.id)
+                    {
+                        line.push_str(&format!("; {d} to find the secret gate to area {other}"));
+                    }
+                }
+                line
+            },
             enemies: a
                 .enemies
                 .iter()
                 .map(|g| {
-                    let members: Vec<String> = g
-                        .members
-                        .iter()
-                        .map(|m| {
+                    let best = g.members.iter().filter_map(|m| m.stats.map(|s| s.perception)).max().unwrap_or(0);
+                    GroupView {
+                        name: g.name.clone(),
+                        description: g.description.clone(),
+                        ambush: if g.ambush {
                             format!(
-                                "{} ×{} ({}, SPD {}, initiative {})",
-                                m.name,
-                                m.count,
-                                m.rank.label(),
-                                m.spd,
-                                m.initiative
+                                "Lies in ambush: each PC present makes a Danger Sense judge, difficulty {} (best \
+                                 Perception {best} + {AMBUSH_BONUS}); those who fail are caught off guard (our suggestion: \
+                                 -3 to their Count in the first round)",
+                                best + AMBUSH_BONUS
                             )
-                        })
-                        .collect();
-                    format!("{}: {}", g.name, members.join("; "))
+                        } else {
+                            String::new()
+                        },
+                        members: g
+                            .members
+                            .iter()
+                            .map(|m| {
+                                fighter_view(
+                                    format!("{} ×{}", m.name, m.count),
+                                    m.rank,
+                                    m.stats.as_ref(),
+                                    m.spd,
+                                    m.initiative,
+                                    &m.attacks,
+                                    &m.skills,
+                                )
+                            })
+                            .collect(),
+                    }
                 })
                 .collect(),
             objects: a
@@ -189,15 +322,36 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
             motive: f.ruler.motive.clone(),
             initiative: format!("SPD {}; initiative by Any Seven = {}", f.ruler.spd, f.ruler.initiative),
             area: f.ruler.area,
+            block: fighter_view(
+                f.ruler.name.clone(),
+                Rank::Boss,
+                f.ruler.stats.as_ref(),
+                f.ruler.spd,
+                f.ruler.initiative,
+                &f.ruler.attacks,
+                &f.ruler.skills,
+            ),
         },
         logic: f.logic.clone(),
         entrance_condition: format!("{} — {}", f.entrance_condition.kind.label(), f.entrance_condition.text),
         core: f.core.clone(),
         judges: vec![
-            ("Appearance (finding an area)".into(), "8 + 2 per gate from the Entrance (listed per area)".into()),
             (
-                "Danger Sense (secret gates, avoiding traps)".into(),
-                "15 for secret gates; a trap's Removal Value".into(),
+                "Appearance (a PC outside joins the current area)".into(),
+                "8 + 2 per gate from the Entrance (listed per area)".into(),
+            ),
+            (
+                "Danger Sense (listed per area)".into(),
+                format!(
+                    "{DANGER_SENSE_DEFAULT} by default; an ambusher's Perception + {AMBUSH_BONUS}; {DANGER_SENSE} \
+                     to find a secret gate; a trap's Removal Value"
+                ),
+            ),
+            ("Trap Identification (Perception)".into(), "the trap's Detection Value".into()),
+            ("Trap Removal (Finesse)".into(), "the trap's Removal Value".into()),
+            (
+                "Attack (enemy or PC)".into(),
+                "hit: 2D6 + PACC/MACC vs 2D6 + EVA (ties hit); damage: 2D6 + PATK/MATK minus 2D6 + PDEF/MDEF".into(),
             ),
             ("Judges".into(), "2D6 + modifier ≥ difficulty; GM critical on 10, fumble on 5".into()),
             ("Enemy initiative".into(), "Any Seven: SPD + 7".into()),
@@ -206,6 +360,7 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
                 "0-9 simple, 10-12 ordinary, 13-15 challenging, 16-20 hard, 21-30 expert, 31+ master".into(),
             ),
         ],
+        logic_prana: LOGIC_REMOVAL_PRANA,
         areas,
         climax: format!(
             "{} ({}) makes its stand in area {}; the {} lies in area {core_area}. Breaking the Core ends the Dive.",

@@ -7,6 +7,7 @@
 pub mod encounters;
 pub mod myk;
 pub mod nw3;
+pub mod nw3_combat;
 pub mod placeholders;
 pub mod roll;
 pub mod show;

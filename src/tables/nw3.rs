@@ -23,6 +23,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::tables::nw3_combat::{AttackRecord, SkillRecord, StatTweak};
 
 /// Lowest and highest character level the generator accepts.
 pub const CL_MIN: u32 = 1;
@@ -169,12 +170,14 @@ pub struct TrapRecord {
     pub effect: String,
 }
 
-/// Mob (one character standing for ten or more lesser enemies) or Guest (a full character).
+/// Mob (one character standing for ten or more lesser enemies), Guest (a full character) or
+/// Boss (the climax's foe: the Ruler, or a member a table marks so).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Rank {
     Mob,
     Guest,
+    Boss,
 }
 
 impl Rank {
@@ -182,6 +185,7 @@ impl Rank {
         match self {
             Rank::Mob => "Mob",
             Rank::Guest => "Guest",
+            Rank::Boss => "Boss",
         }
     }
 }
@@ -221,6 +225,13 @@ pub struct MemberRecord {
     pub count: Headcount,
     /// SPD; enemies take initiative by Any Seven: SPD + 7.
     pub spd: u32,
+    /// Its attacks (the first one's kind is its main kind).
+    pub attacks: Vec<AttackRecord>,
+    /// Names of its skills (`[[nw3.enemy_skill]]`).
+    #[serde(default)]
+    pub skills: Vec<String>,
+    #[serde(default)]
+    pub tweak: StatTweak,
 }
 
 /// An enemy group for Enemy areas and the Core's guardians.
@@ -230,6 +241,9 @@ pub struct EnemyRecord {
     pub name: String,
     /// Character levels it suits.
     pub cl: ClRange,
+    /// The group lies in wait: Danger Sense against it is its best Perception + 7.
+    #[serde(default)]
+    pub ambush: bool,
     pub description: String,
     pub members: Vec<MemberRecord>,
 }
@@ -252,6 +266,13 @@ pub struct RulerRecord {
     pub name: String,
     pub title: String,
     pub spd: u32,
+    /// Its attacks as a Boss (the first one's kind is its main kind).
+    pub attacks: Vec<AttackRecord>,
+    /// Names of its skills (`[[nw3.enemy_skill]]`).
+    #[serde(default)]
+    pub skills: Vec<String>,
+    #[serde(default)]
+    pub tweak: StatTweak,
     pub description: String,
     /// What happens when the party meets it (the Ruler encounter event).
     pub encounter: String,
@@ -317,6 +338,8 @@ pub struct Nw3File {
     #[serde(default)]
     pub enemy: Vec<EnemyRecord>,
     #[serde(default)]
+    pub enemy_skill: Vec<SkillRecord>,
+    #[serde(default)]
     pub object: Vec<ObjectRecord>,
     #[serde(default)]
     pub ruler: Vec<RulerRecord>,
@@ -342,6 +365,7 @@ pub struct Nw3Data {
     pub events: Vec<EventRecord>,
     pub traps: Vec<TrapRecord>,
     pub enemies: Vec<EnemyRecord>,
+    pub enemy_skills: Vec<SkillRecord>,
     pub objects: Vec<ObjectRecord>,
     pub rulers: Vec<RulerRecord>,
     pub motives: Vec<TextRecord>,
@@ -363,6 +387,7 @@ const MAX_OFFSET: i32 = 5;
 const MAX_SPD: u32 = 50;
 /// Largest base damage dice of a trap.
 const MAX_DICE: u32 = 20;
+use crate::tables::nw3_combat::MAX_TWEAK;
 
 /// The files (joined for a message) holding each collection that is checked as a whole.
 struct Sources {
@@ -386,6 +411,62 @@ impl Origin<'_> {
 fn need_text(o: &Origin, kind: &'static str, entry: &str, field: &str, text: &str) -> Result<()> {
     if text.trim().is_empty() {
         return Err(o.entry(kind, entry, format!("has no `{field}`")));
+    }
+    Ok(())
+}
+
+/// "Bite (physical, Close)", comma-separated.
+fn attack_names(attacks: &[AttackRecord]) -> String {
+    attacks
+        .iter()
+        .map(|a| format!("{} ({}, {})", a.name, a.kind.label(), a.range.label()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Attacks present and named, tweaks within bounds, for a member or a Ruler.
+fn check_fighter(
+    o: &Origin,
+    kind: &'static str,
+    entry: &str,
+    who: &str,
+    attacks: &[AttackRecord],
+    tweak: &StatTweak,
+) -> Result<()> {
+    if attacks.is_empty() {
+        return Err(o.entry(kind, entry, format!("`{who}` has no `attacks`")));
+    }
+    for a in attacks {
+        need_text(o, kind, entry, "attacks.name", &a.name)?;
+        if a.accuracy.abs() > MAX_TWEAK || a.damage.abs() > MAX_TWEAK {
+            return Err(o.entry(
+                kind,
+                entry,
+                format!("attack `{}` of `{who}` shifts accuracy or damage beyond ±{MAX_TWEAK}", a.name),
+            ));
+        }
+    }
+    if let Some((field, v)) = tweak.out_of_range() {
+        return Err(o.entry(kind, entry, format!("`{who}` has `tweak.{field}` {v}, beyond ±{MAX_TWEAK}")));
+    }
+    Ok(())
+}
+
+/// Skill effects may use `{rating}` (1 + CL / 5) and no other placeholder.
+fn check_skill_placeholders(o: &Origin, entry: &str, text: &str) -> Result<()> {
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        let word = rest[start..].find('}').map(|e| &rest[start..start + e + 1]);
+        match word {
+            Some("{rating}") => {}
+            // Bad Statuses are written {BS: Name} in the rules; they stay as they are.
+            Some(w) if w.starts_with("{BS: ") => {}
+            Some(w) => {
+                return Err(o.entry("NW3 enemy skill", entry, format!("uses `{w}`; only `{{rating}}` may appear")));
+            }
+            None => return Err(o.entry("NW3 enemy skill", entry, "has a `{` without a closing `}`")),
+        }
+        rest = &rest[start + 1..];
     }
     Ok(())
 }
@@ -491,7 +572,13 @@ impl Nw3Data {
                     if m.count == Headcount::Fixed(0) {
                         return Err(o.entry("NW3 enemy group", &e.name, format!("member `{}` has count 0", m.name)));
                     }
+                    check_fighter(&o, "NW3 enemy group", &e.name, &m.name, &m.attacks, &m.tweak)?;
                 }
+            }
+            for k in &f.enemy_skill {
+                unique("NW3 enemy skill", &k.name)?;
+                need_text(&o, "NW3 enemy skill", &k.name, "effect", &k.effect)?;
+                check_skill_placeholders(&o, &k.name, &k.effect)?;
             }
             for x in &f.object {
                 unique("NW3 object", &x.name)?;
@@ -505,6 +592,7 @@ impl Nw3Data {
                 if r.spd > MAX_SPD {
                     return Err(o.entry("NW3 ruler", &r.name, format!("SPD {} is above {MAX_SPD}", r.spd)));
                 }
+                check_fighter(&o, "NW3 ruler", &r.name, &r.name, &r.attacks, &r.tweak)?;
             }
             for m in &f.motive {
                 need_text(&o, "NW3 motive", &m.text, "text", &m.text)?;
@@ -546,6 +634,7 @@ impl Nw3Data {
             d.events.extend(f.event);
             d.traps.extend(f.trap);
             d.enemies.extend(f.enemy);
+            d.enemy_skills.extend(f.enemy_skill);
             d.objects.extend(f.object);
             d.rulers.extend(f.ruler);
             d.motives.extend(f.motive);
@@ -602,6 +691,13 @@ impl Nw3Data {
             }
             if !self.enemies.iter().any(|e| e.cl.contains(cl)) {
                 return Err(err_in(&sources.enemies, format!("no NW3 enemy group suits character level {cl}")));
+            }
+        }
+        let skill_names = self.enemies.iter().flat_map(|e| e.members.iter().map(move |m| (&e.name, &m.skills)));
+        let ruler_skills = self.rulers.iter().map(|r| (&r.name, &r.skills));
+        for (who, skills) in skill_names.chain(ruler_skills) {
+            if let Some(s) = skills.iter().find(|s| self.enemy_skill(s).is_none()) {
+                return Err(err(format!("`{who}` names the enemy skill `{s}`, which no [[nw3.enemy_skill]] defines")));
             }
         }
         if !self.objects.iter().any(|o| o.release) {
@@ -683,6 +779,10 @@ impl Nw3Data {
                     m.spd,
                     m.spd + 7
                 );
+                let _ = writeln!(s, "    attacks: {}; skills: {}", attack_names(&m.attacks), m.skills.join(", "));
+            }
+            if e.ambush {
+                let _ = writeln!(s, "Lies in ambush (Danger Sense: best Perception + 7).");
             }
             let _ = writeln!(s, "{}", e.description);
         } else if let Some(o) = self.object(name) {
@@ -693,6 +793,11 @@ impl Nw3Data {
             let _ = writeln!(s, "{} — {}, SPD {}, initiative {} (Any Seven)", r.name, r.title, r.spd, r.spd + 7);
             let _ = writeln!(s, "{}", r.description);
             let _ = writeln!(s, "Encounter: {}", r.encounter);
+            let _ =
+                writeln!(s, "Fights as a Boss; attacks: {}; skills: {}", attack_names(&r.attacks), r.skills.join(", "));
+        } else if let Some(k) = self.enemy_skill(name) {
+            let _ = writeln!(s, "{} — NW3 enemy skill ({})", k.name, k.timing.label());
+            let _ = writeln!(s, "{}", k.effect);
         } else if let Some(l) = self.logic(name) {
             let _ = writeln!(s, "{} — Lunar Casket Logic", l.name);
             let _ = writeln!(s, "{}", l.effect);
@@ -713,6 +818,9 @@ impl Nw3Data {
     }
     pub fn enemy(&self, name: &str) -> Option<&EnemyRecord> {
         self.enemies.iter().find(|t| t.name == name)
+    }
+    pub fn enemy_skill(&self, name: &str) -> Option<&SkillRecord> {
+        self.enemy_skills.iter().find(|t| t.name == name)
     }
     pub fn object(&self, name: &str) -> Option<&ObjectRecord> {
         self.objects.iter().find(|t| t.name == name)
@@ -843,6 +951,42 @@ mod tests {
     fn an_unknown_field_is_an_error() {
         let e = load("[[nw3.logic]]\nname = \"x\"\neffect = \"y\"\nefect = \"z\"\n").unwrap_err().to_string();
         assert!(e.contains("efect"), "{e}");
+    }
+
+    /// The embedded tables with one file's text changed.
+    fn embedded_with(path: &str, edit: impl Fn(&str) -> String) -> Result<Tables> {
+        let files: Vec<(String, String)> = crate::tables::EMBEDDED_TABLES
+            .iter()
+            .map(|(p, t)| (p.to_string(), if *p == path { edit(t) } else { t.to_string() }))
+            .collect();
+        Tables::from_files("test".into(), &files)
+    }
+
+    #[test]
+    fn an_enemy_needs_attacks_and_known_skills_and_small_tweaks() {
+        let no_attacks = embedded_with("nw3/enemies.toml", |t| {
+            t.replacen(
+                "attacks = [ { name = \"Bite\", kind = \"physical\", range = \"close\", target = \"single\" } ]",
+                "attacks = []",
+                1,
+            )
+        });
+        let e = no_attacks.unwrap_err().to_string();
+        assert!(e.contains("Moon-Struck Strays") && e.contains("`Stray Dog Mob` has no `attacks`"), "{e}");
+        let e = embedded_with("nw3/enemies.toml", |t| t.replacen("\"Pack Hunter\"]", "\"Pack Hunterr\"]", 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`Pack Hunterr`"), "{e}");
+        let e = embedded_with("nw3/enemies.toml", |t| {
+            t.replacen("tweak = { perception = 2 }", "tweak = { perception = 9 }", 1)
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`tweak.perception` 9"), "{e}");
+        let e = embedded_with("nw3/enemies.toml", |t| t.replacen("range = \"close\"", "range = \"melee\"", 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("melee"), "{e}");
     }
 
     #[test]

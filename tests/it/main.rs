@@ -9,6 +9,7 @@ mod myk_clues;
 mod myk_ruler;
 mod myk_skills;
 mod nw3;
+mod nw3_combat;
 mod pdf;
 mod render;
 mod scale;

@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::OnceLock;
 
+use dungeonsmith::nw3::combat::danger_sense;
 use dungeonsmith::nw3::generate::derive_paths;
 use dungeonsmith::nw3::{
     Area, AreaKind, Event, EventKind, Fortress, FortressParams, Gate, GateKind, GateRef, Object, Opener, Trap, check,
@@ -311,6 +312,7 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                 trap: None,
                 enemies: vec![],
                 objects: vec![],
+                danger_sense: None,
             };
             match kind {
                 AreaKind::Event if ruler.is_none() => {
@@ -358,6 +360,7 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                 }
                 _ => {}
             }
+            a.danger_sense = Some(danger_sense(&a).0);
             a
         })
         .collect();
@@ -582,7 +585,8 @@ fn content_must_match_the_tables_and_the_level() {
 
     let mut f = base.clone();
     f.areas[trap_area].trap = None;
-    assert_eq!(rules(&f), vec!["area.content"]);
+    // Without its trap the area's Danger Sense falls back to 12, so that is reported too.
+    assert_eq!(rules(&f), vec!["area.content", "danger-sense.difficulty"]);
 
     let mut f = base.clone();
     f.logic.clear();

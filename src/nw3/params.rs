@@ -1,0 +1,50 @@
+//! What the GM asks a Fortress for (party size, character level, number of areas) and the ranges
+//! each may take. Its own module so that the model and `check` need not reach into the generator.
+
+use std::ops::RangeInclusive;
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// Party size (`--party`).
+pub const PARTY: RangeInclusive<u32> = 1..=8;
+/// Character level (`--cl`).
+pub const CL: RangeInclusive<u32> = 1..=20;
+/// Number of areas (`--areas`).
+pub const AREAS: RangeInclusive<u32> = 3..=40;
+
+/// What the GM asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FortressParams {
+    /// Number of PCs (1-8).
+    pub party: u32,
+    /// Character level (1-20).
+    pub cl: u32,
+    /// Number of areas (3-40).
+    pub areas: u32,
+}
+
+impl Default for FortressParams {
+    fn default() -> Self {
+        FortressParams { party: 4, cl: 3, areas: 10 }
+    }
+}
+
+impl FortressParams {
+    /// An error naming the option when a value is out of range.
+    pub fn validate(&self) -> Result<()> {
+        for (option, value, range) in
+            [("--party", self.party, PARTY), ("--cl", self.cl, CL), ("--areas", self.areas, AREAS)]
+        {
+            if !range.contains(&value) {
+                return Err(Error::Option {
+                    option,
+                    message: format!("must be {} to {}, got {value}", range.start(), range.end()),
+                });
+            }
+        }
+        Ok(())
+    }
+}
