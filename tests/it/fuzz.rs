@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence};
+use proptest::test_runner::{Config, FileFailurePersistence, RngSeed};
 use serde_json::Value;
 
 /// Cases per fuzz test (each one a full CLI run in a debug build).
@@ -238,8 +238,19 @@ pub fn render_and_check(file: &Path, out: &Path) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// A fixed seed, so CI runs the same cases every time and never fails by chance (found failures are
+/// committed under tests/data/fuzz/); `FUZZ_SEED=n FUZZ_CASES=m cargo test --test it fuzz::`
+/// explores other cases.
 fn config(cases: u32) -> Config {
-    Config { cases, failure_persistence: Some(Box::new(FileFailurePersistence::Off)), ..Config::default() }
+    let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
+    let seed = env("FUZZ_SEED").unwrap_or(0x5EED);
+    let cases = env("FUZZ_CASES").map_or(cases, |n| n.min(u64::from(u32::MAX)) as u32);
+    Config {
+        cases,
+        rng_seed: RngSeed::Fixed(seed),
+        failure_persistence: Some(Box::new(FileFailurePersistence::Off)),
+        ..Config::default()
+    }
 }
 
 proptest! {
