@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::myk::model::{Room, Scenario};
-use crate::nw3::model::{Area, Fortress};
+use crate::nw3::model::{Area, Attack, Fortress, Skill, Stats};
 use crate::render::plan::{Plan, PlanRoom};
 use crate::render::text::Templates;
 use crate::render::{Copy, Paper, view};
@@ -54,10 +54,19 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
             ("Effective level".to_string(), r.effective_level.to_string()),
             ("Category".to_string(), rv.category.clone()),
         ];
-        stats.extend(record_stats(rec));
+        // The final stat line (increases applied) when the file has it, else the bestiary's.
+        match &r.stats {
+            Some(fin) => stats.extend([
+                ("Warfare".to_string(), fin.warfare.to_string()),
+                ("Range".to_string(), fin.range.to_string()),
+                ("Damage".to_string(), fin.damage.clone()),
+                ("Defense".to_string(), fin.defense.to_string()),
+            ]),
+            None => stats.extend(record_stats(rec)),
+        }
         out.push(Piece {
             name: r.name.clone(),
-            hp: rec.and_then(|m| m.hp).map(|hp| hp + extra),
+            hp: r.stats.as_ref().map(|x| x.hp).or_else(|| rec.and_then(|m| m.hp).map(|hp| hp + extra)),
             stats,
             note: format!("Ruler. {}. Skills: {}.", rv.stats, rv.skills),
             colour: "#b8860b",
@@ -98,28 +107,93 @@ fn record_stats(rec: Option<&crate::tables::myk::Monster>) -> Vec<(String, Strin
     .collect()
 }
 
-/// The pieces of one NW3 area: one per enemy line of each group.
-pub fn nw3_pieces(area: &Area) -> Vec<Piece> {
+/// The pieces of one NW3 area: one per enemy line of each group, and the Ruler in its own area.
+/// Body is the HP resource; the other combat stats, attacks and skills go on the sheet.
+pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
     let mut out = Vec::new();
+    if f.ruler.area == area.id {
+        let r = &f.ruler;
+        let mut stats = vec![
+            ("Title".to_string(), r.title.clone()),
+            ("Rank".to_string(), "Boss".to_string()),
+            ("SPD".to_string(), r.spd.to_string()),
+            ("Initiative".to_string(), r.initiative.to_string()),
+        ];
+        stats.extend(combat_stats(r.stats.as_ref()));
+        out.push(Piece {
+            name: r.name.clone(),
+            hp: r.stats.map(|x| x.body),
+            stats,
+            note: nw3_note(&r.name, "Boss", r.spd, r.initiative, r.stats.as_ref(), &r.attacks, &r.skills),
+            colour: "#b8860b",
+        });
+    }
     for g in &area.enemies {
         for e in &g.members {
             let name = if e.count > 1 { format!("{} x{}", e.name, e.count) } else { e.name.clone() };
+            let mut stats = vec![
+                ("Group".to_string(), g.name.clone()),
+                ("Rank".to_string(), e.rank.label().to_string()),
+                ("Count".to_string(), e.count.to_string()),
+                ("SPD".to_string(), e.spd.to_string()),
+                ("Initiative".to_string(), e.initiative.to_string()),
+            ];
+            stats.extend(combat_stats(e.stats.as_ref()));
             out.push(Piece {
                 name,
-                hp: None,
-                stats: vec![
-                    ("Group".to_string(), g.name.clone()),
-                    ("Rank".to_string(), e.rank.label().to_string()),
-                    ("Count".to_string(), e.count.to_string()),
-                    ("SPD".to_string(), e.spd.to_string()),
-                    ("Initiative".to_string(), e.initiative.to_string()),
-                ],
-                note: format!("{} ({}), SPD {}, initiative {}.", e.name, e.rank.label(), e.spd, e.initiative),
+                hp: e.stats.map(|x| x.body),
+                stats,
+                note: nw3_note(&e.name, e.rank.label(), e.spd, e.initiative, e.stats.as_ref(), &e.attacks, &e.skills),
                 colour: "#5b3f8c",
             });
         }
     }
     out
+}
+
+/// An NW3 stat block's numbers in sheet order (Body is the HP resource).
+fn combat_stats(s: Option<&Stats>) -> Vec<(String, String)> {
+    let Some(s) = s else { return Vec::new() };
+    [
+        ("PACC", s.pacc),
+        ("PATK", s.patk),
+        ("PDEF", s.pdef),
+        ("MACC", s.macc),
+        ("MATK", s.matk),
+        ("MDEF", s.mdef),
+        ("EVA", s.eva),
+        ("Mind", s.mind),
+        ("Perception", s.perception),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect()
+}
+
+/// The whole stat block as one text: stats, attacks and skills.
+fn nw3_note(
+    name: &str,
+    rank: &str,
+    spd: u32,
+    initiative: u32,
+    stats: Option<&Stats>,
+    attacks: &[Attack],
+    skills: &[Skill],
+) -> String {
+    let mut n = format!("{name} ({rank}), SPD {spd}, initiative {initiative}.");
+    if let Some(s) = stats {
+        n.push_str(&format!(
+            " PACC {} / PATK {} / PDEF {} / MACC {} / MATK {} / MDEF {} / EVA {} / Body {} / Mind {} / Perception {}.",
+            s.pacc, s.patk, s.pdef, s.macc, s.matk, s.mdef, s.eva, s.body, s.mind, s.perception
+        ));
+    }
+    for a in attacks {
+        n.push_str(&format!("\nAttack: {}: hit 2D6+{}, damage 2D6+{}.", a.name, a.accuracy, a.damage));
+    }
+    for k in skills {
+        n.push_str(&format!("\nSkill: {}: {}", k.name, k.effect));
+    }
+    n
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -351,7 +425,7 @@ pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templat
         let ctx = serde_json::json!({ "a": av });
         notes.push((format!("{}. {}", av.id, av.name), templates.render("udonarium-area.j2", &ctx)?));
         if let Some(a) = f.area(av.id) {
-            pieces.push((a.id.to_string(), nw3_pieces(a)));
+            pieces.push((a.id.to_string(), nw3_pieces(f, a)));
         }
     }
     room.plan_table(&f.title, &plan, &notes, &pieces, true, what)?;

@@ -177,7 +177,7 @@ fn fortress_udonarium_room_has_every_enemy_and_area_note() {
     let (code, _, err) = run(&["fortress", "--seed", "7", "--format", "json,udonarium", "--out", d]);
     assert_eq!(code, 0, "{err}");
     let room = unzip(&std::fs::read(dir.join("fortress-7-udonarium.zip")).unwrap());
-    let (tables, chars, notes, _) = check_room(&room, "fortress 7");
+    let (tables, chars, notes, hp) = check_room(&room, "fortress 7");
     let f: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("fortress-7.json")).unwrap()).unwrap();
     let areas = f["areas"].as_array().unwrap();
     assert_eq!(tables, 2, "the plan and the players' handout");
@@ -187,7 +187,8 @@ fn fortress_udonarium_room_has_every_enemy_and_area_note() {
         .map(|g| g["members"].as_array().unwrap().len())
         .sum();
     assert!(enemies > 0, "seed 7 has enemies");
-    assert_eq!(chars, enemies, "one piece per enemy line");
+    assert_eq!(chars, enemies + 1, "one piece per enemy line, and the Ruler");
+    assert_eq!(hp, chars, "every enemy and the Ruler has Body, so every piece has an HP resource");
     assert_eq!(notes, areas.len() + 1, "a note per area and one for the fortress");
     std::fs::remove_dir_all(&dir).ok();
 }
