@@ -126,6 +126,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
         limits: lim.clone(),
         usage: usage_zero(),
         warnings: Vec::new(),
+        notes: String::new(),
     };
     let mut budget = Budget { number: lim.traps_number, levels: lim.traps_total_level };
     for (i, special) in specials.iter().enumerate() {
@@ -236,7 +237,7 @@ impl Gen<'_> {
             r.environment = self.roll("myk.environment", &mut rd);
         }
         let corridors = sk.corridors.iter().map(|c| Corridor { a: c.0, b: c.1, trap: None, one_way: None }).collect();
-        Ok(Map { index, name, rooms, corridors, entrances: Vec::new() })
+        Ok(Map { index, name, rooms, corridors, entrances: Vec::new(), notes: String::new() })
     }
 
     fn complete_monster(&self, name: &str) -> Option<&Monster> {

@@ -284,6 +284,9 @@ pub struct Scenario {
     /// Notes for the GM, e.g. options outside the book's range.
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// The GM's own notes, printed in the booklet (absent or empty: none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -407,6 +410,9 @@ pub struct Map {
     pub rooms: Vec<Room>,
     pub corridors: Vec<Corridor>,
     pub entrances: Vec<Entrance>,
+    /// The GM's own notes, printed in the booklet (absent or empty: none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -426,6 +432,9 @@ pub struct Room {
     pub monsters: Vec<MonsterGroup>,
     #[serde(default)]
     pub ruler: Option<Ruler>,
+    /// The GM's own notes, printed in the booklet (absent or empty: none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -483,6 +492,9 @@ pub struct MonsterGroup {
     /// Relationship points (Affection and Hostility) each monster holds (+1 level per 2 points).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub relationship: u32,
+    /// The GM's own notes, printed in the booklet (absent or empty: none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -501,6 +513,7 @@ impl MonsterGroup {
             common_items: 0,
             rare_items: 0,
             relationship: 0,
+            notes: String::new(),
         }
     }
 }
@@ -710,6 +723,7 @@ impl Room {
             bases: Vec::new(),
             monsters: Vec::new(),
             ruler: None,
+            notes: String::new(),
         }
     }
 

@@ -598,6 +598,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             enemies: Vec::new(),
             objects: Vec::new(),
             danger_sense: None,
+            notes: String::new(),
         };
         let chart_event = |dice: &mut Dice| -> Option<Event> {
             let roll = dice.nd6(2);
@@ -636,6 +637,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
                         }
                     })
                     .collect(),
+                notes: String::new(),
             })
         };
         let object = |i: usize, opens: Option<GateRef>| Object {
@@ -741,6 +743,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
         core: Core { name: common.core.name.clone(), description: common.core.description.clone() },
         areas,
         gates,
+        notes: String::new(),
     };
     derive_paths(&mut f);
     f

@@ -44,6 +44,9 @@ pub struct Fortress {
     pub areas: Vec<Area>,
     /// Sorted by (from, to).
     pub gates: Vec<Gate>,
+    /// The GM's own notes, printed in the booklet (absent or empty: none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 /// Which program and tables made it.
@@ -160,6 +163,9 @@ pub struct Area {
     /// or 12 (see [`crate::nw3::combat::danger_sense`]).
     #[serde(default)]
     pub danger_sense: Option<u32>,
+    /// The GM's own notes, printed in the booklet (absent or empty: none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 /// Where an area's event comes from.
@@ -213,6 +219,9 @@ pub struct EnemyGroup {
     #[serde(default)]
     pub ambush: bool,
     pub members: Vec<Enemy>,
+    /// The GM's own notes, printed in the booklet (absent or empty: none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -34,6 +34,8 @@ pub struct FortressView {
     pub players_svg: String,
     pub svg_file: String,
     pub players_svg_file: String,
+    /// The GM's own notes from the file (empty: none).
+    pub notes: String,
 }
 
 #[derive(Serialize)]
@@ -56,6 +58,8 @@ pub struct GroupView {
     /// "Lies in ambush: Danger Sense 12 (best Perception 5 + 7)", or empty.
     pub ambush: String,
     pub members: Vec<FighterView>,
+    /// The GM's own notes from the file (empty: none).
+    pub notes: String,
 }
 
 /// One enemy's full stat block.
@@ -91,6 +95,8 @@ pub struct AreaView {
     pub enemies: Vec<GroupView>,
     pub objects: Vec<String>,
     pub gates: Vec<String>,
+    /// The GM's own notes from the file (empty: none).
+    pub notes: String,
 }
 
 /// The command line that regenerates this fortress.
@@ -289,6 +295,7 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
                                 )
                             })
                             .collect(),
+                        notes: g.notes.clone(),
                     }
                 })
                 .collect(),
@@ -301,6 +308,7 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
                 })
                 .collect(),
             gates: f.gates.iter().filter_map(|g| gate_text(f, a.id, g)).collect(),
+            notes: a.notes.clone(),
         })
         .collect();
     let core_area = f.core_area().map_or(0, |a| a.id);
@@ -315,6 +323,7 @@ pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, St
         height_mm: paper.size_mm().1,
         party: format!("{} characters of CL {cl}", f.party.size),
         trailer: f.trailer.clone(),
+        notes: f.notes.clone(),
         ruler: RulerView {
             name: f.ruler.name.clone(),
             title: f.ruler.title.clone(),

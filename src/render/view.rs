@@ -36,6 +36,8 @@ pub struct MykView {
     /// The Treasure Tables the scenario's monsters and rulers roll on.
     pub treasure_tables: Vec<super::myk_play::TableView>,
     pub negotiation: Option<super::myk_play::TableView>,
+    /// The GM's own notes from the file (empty: none).
+    pub notes: String,
 }
 
 #[derive(Serialize)]
@@ -98,6 +100,8 @@ pub struct MapView {
     pub players_svg: String,
     pub rooms: Vec<RoomView>,
     pub unused: Vec<String>,
+    /// The GM's own notes from the file (empty: none).
+    pub notes: String,
 }
 
 #[derive(Serialize)]
@@ -114,6 +118,8 @@ pub struct RoomView {
     /// A ruler's Memory or Soul Core hidden in this room.
     pub hidden_core: Option<String>,
     pub empty: bool,
+    /// The GM's own notes from the file (empty: none).
+    pub notes: String,
 }
 
 #[derive(Serialize)]
@@ -166,6 +172,8 @@ pub struct MonsterView {
     pub gear: Option<String>,
     /// Split Core holders among the group.
     pub core: Option<String>,
+    /// The GM's own notes from the file (empty: none).
+    pub notes: String,
 }
 
 pub use crate::render::threats::{AdjustmentView, RulerView};
@@ -475,6 +483,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                                 treasure: super::myk_play::treasure_line(tables, g.level, g.count),
                                 gear: crate::render::threats::gear(g),
                                 core: crate::render::threats::core_note(g, r.id, m),
+                                notes: g.notes.clone(),
                             }
                         })
                         .collect();
@@ -504,6 +513,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                         ruler,
                         clues,
                         hidden_core,
+                        notes: r.notes.clone(),
                     }
                 })
                 .collect();
@@ -517,6 +527,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                 players_svg,
                 rooms,
                 unused: m.rooms.iter().filter(|r| !r.used).map(|r| r.id.to_string()).collect(),
+                notes: m.notes.clone(),
             }
         })
         .collect();
@@ -588,6 +599,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
         skills: super::myk_play::skills(s, tables),
         treasure_tables: super::myk_play::treasure_tables(s, tables),
         negotiation: super::myk_play::negotiation(tables),
+        notes: s.notes.clone(),
     }
 }
 

@@ -8,6 +8,7 @@ mod myk;
 mod myk_clues;
 mod myk_ruler;
 mod myk_skills;
+mod notes;
 mod nw3;
 mod nw3_combat;
 mod pdf;

@@ -313,6 +313,7 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                 enemies: vec![],
                 objects: vec![],
                 danger_sense: None,
+                notes: String::new(),
             };
             match kind {
                 AreaKind::Event if ruler.is_none() => {
