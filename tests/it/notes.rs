@@ -38,6 +38,19 @@ fn check_and_render(json: &Path, out: &Path) {
     assert_eq!(code, 0, "{err}");
 }
 
+/// The text of every element of the Udonarium room that `render --format udonarium` writes.
+fn udonarium_texts(json: &Path, out: &Path, zip_name: &str) -> Vec<String> {
+    let (code, _, err) =
+        run(&["render", json.to_str().unwrap(), "--format", "udonarium", "--out", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let bytes = std::fs::read(out.join(zip_name)).unwrap();
+    let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip");
+    let mut xml = String::new();
+    std::io::Read::read_to_string(&mut z.by_name("data.xml").expect("data.xml"), &mut xml).expect("utf-8");
+    let doc = roxmltree::Document::parse(&xml).expect("well-formed xml");
+    doc.descendants().filter_map(|n| n.text()).map(str::to_string).collect()
+}
+
 fn assert_printed(text: &str, what: &str, places: &[&str]) {
     assert!(!text.contains("<script>"), "a raw <script> reached the {what}");
     for at in places {
@@ -69,6 +82,8 @@ fn myk_notes_at_every_level_survive_check_and_render_and_are_printed_escaped() {
     assert!(md.contains("## GM notes"), "the scenario's notes have a heading");
     assert_printed(&md, "markdown", &places);
     assert_printed(&read(&out.join("myk-42.html")), "html", &places);
+    let texts = udonarium_texts(&json, &d.join("udon"), "myk-42-udonarium.zip");
+    assert!(texts.iter().any(|t| t.contains(&note("room note"))), "the room note is in its Udonarium note");
     std::fs::remove_dir_all(&d).ok();
 }
 
@@ -94,6 +109,8 @@ fn nw3_notes_on_fortress_area_and_enemy_group_survive_check_and_render_and_are_p
     assert!(md.contains("## GM notes"), "the fortress's notes have a heading");
     assert_printed(&md, "markdown", &places);
     assert_printed(&read(&out.join("fortress-7.html")), "html", &places);
+    let texts = udonarium_texts(&json, &d.join("udon"), "fortress-7-udonarium.zip");
+    assert!(texts.iter().any(|t| t.contains(&note("area note"))), "the area note is in its Udonarium note");
     std::fs::remove_dir_all(&d).ok();
 }
 
