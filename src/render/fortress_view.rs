@@ -143,7 +143,8 @@ fn gate_text(f: &Fortress, here: u32, g: &crate::nw3::model::Gate) -> Option<Str
     Some(format!("to area {other} ({name}){how}"))
 }
 
-fn stat_pairs(s: Option<&Stats>, spd: u32, initiative: u32) -> Vec<(String, String)> {
+/// An enemy's numbers in stat-block order (also the Udonarium sheet's).
+pub(crate) fn stat_pairs(s: Option<&Stats>, spd: u32, initiative: u32) -> Vec<(String, String)> {
     let mut v: Vec<(String, String)> = match s {
         Some(s) => [
             ("PACC", s.pacc),
@@ -167,7 +168,7 @@ fn stat_pairs(s: Option<&Stats>, spd: u32, initiative: u32) -> Vec<(String, Stri
     v
 }
 
-fn attack_line(a: &Attack) -> String {
+pub(crate) fn attack_line(a: &Attack) -> String {
     let def = match a.kind {
         AttackKind::Physical => "PDEF",
         AttackKind::Magical => "MDEF",

@@ -17,6 +17,7 @@ use sha2::{Digest, Sha256};
 use crate::error::{Error, Result};
 use crate::myk::model::{Room, Scenario};
 use crate::nw3::model::{Area, Attack, Fortress, Skill, Stats};
+use crate::render::fortress_view::{attack_line, stat_pairs};
 use crate::render::plan::{Plan, PlanRoom};
 use crate::render::text::Templates;
 use crate::render::{Copy, Paper, view};
@@ -113,18 +114,13 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
     let mut out = Vec::new();
     if f.ruler.area == area.id {
         let r = &f.ruler;
-        let mut stats = vec![
-            ("Title".to_string(), r.title.clone()),
-            ("Rank".to_string(), "Boss".to_string()),
-            ("SPD".to_string(), r.spd.to_string()),
-            ("Initiative".to_string(), r.initiative.to_string()),
-        ];
-        stats.extend(combat_stats(r.stats.as_ref()));
+        let mut stats = vec![("Title".to_string(), r.title.clone()), ("Rank".to_string(), "Boss".to_string())];
+        stats.extend(combat_stats(r.stats.as_ref(), r.spd, r.initiative));
         out.push(Piece {
             name: r.name.clone(),
             hp: r.stats.map(|x| x.body),
             stats,
-            note: nw3_note(&r.name, "Boss", r.spd, r.initiative, r.stats.as_ref(), &r.attacks, &r.skills),
+            note: nw3_note(&r.name, "Boss", &stat_pairs(r.stats.as_ref(), r.spd, r.initiative), &r.attacks, &r.skills),
             colour: "#b8860b",
         });
     }
@@ -135,15 +131,19 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
                 ("Group".to_string(), g.name.clone()),
                 ("Rank".to_string(), e.rank.label().to_string()),
                 ("Count".to_string(), e.count.to_string()),
-                ("SPD".to_string(), e.spd.to_string()),
-                ("Initiative".to_string(), e.initiative.to_string()),
             ];
-            stats.extend(combat_stats(e.stats.as_ref()));
+            stats.extend(combat_stats(e.stats.as_ref(), e.spd, e.initiative));
             out.push(Piece {
                 name,
                 hp: e.stats.map(|x| x.body),
                 stats,
-                note: nw3_note(&e.name, e.rank.label(), e.spd, e.initiative, e.stats.as_ref(), &e.attacks, &e.skills),
+                note: nw3_note(
+                    &e.name,
+                    e.rank.label(),
+                    &stat_pairs(e.stats.as_ref(), e.spd, e.initiative),
+                    &e.attacks,
+                    &e.skills,
+                ),
                 colour: "#5b3f8c",
             });
         }
@@ -151,44 +151,17 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
     out
 }
 
-/// An NW3 stat block's numbers in sheet order (Body is the HP resource).
-fn combat_stats(s: Option<&Stats>) -> Vec<(String, String)> {
-    let Some(s) = s else { return Vec::new() };
-    [
-        ("PACC", s.pacc),
-        ("PATK", s.patk),
-        ("PDEF", s.pdef),
-        ("MACC", s.macc),
-        ("MATK", s.matk),
-        ("MDEF", s.mdef),
-        ("EVA", s.eva),
-        ("Mind", s.mind),
-        ("Perception", s.perception),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_string(), v.to_string()))
-    .collect()
+/// An NW3 stat block's numbers in sheet order, less Body (the HP resource).
+fn combat_stats(s: Option<&Stats>, spd: u32, initiative: u32) -> Vec<(String, String)> {
+    stat_pairs(s, spd, initiative).into_iter().filter(|(k, _)| k != "Body").collect()
 }
 
 /// The whole stat block as one text: stats, attacks and skills.
-fn nw3_note(
-    name: &str,
-    rank: &str,
-    spd: u32,
-    initiative: u32,
-    stats: Option<&Stats>,
-    attacks: &[Attack],
-    skills: &[Skill],
-) -> String {
-    let mut n = format!("{name} ({rank}), SPD {spd}, initiative {initiative}.");
-    if let Some(s) = stats {
-        n.push_str(&format!(
-            " PACC {} / PATK {} / PDEF {} / MACC {} / MATK {} / MDEF {} / EVA {} / Body {} / Mind {} / Perception {}.",
-            s.pacc, s.patk, s.pdef, s.macc, s.matk, s.mdef, s.eva, s.body, s.mind, s.perception
-        ));
-    }
+fn nw3_note(name: &str, rank: &str, pairs: &[(String, String)], attacks: &[Attack], skills: &[Skill]) -> String {
+    let line: Vec<String> = pairs.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let mut n = format!("{name} ({rank}): {}.", line.join(" / "));
     for a in attacks {
-        n.push_str(&format!("\nAttack: {}: hit 2D6+{}, damage 2D6+{}.", a.name, a.accuracy, a.damage));
+        n.push_str(&format!("\nAttack: {}", attack_line(a)));
     }
     for k in skills {
         n.push_str(&format!("\nSkill: {}: {}", k.name, k.effect));
