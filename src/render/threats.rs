@@ -103,6 +103,11 @@ fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tab
         return Some("The HP in the stat line is already halved.".into());
     }
     let need = tables.myk.weak_point(&a.what).and_then(|w| w.needs)?;
+    // "Adjustment 2 + 3 poison(s) = 5.": the fixed part plus one per chosen item.
+    let sum = |n: usize, what: &str| {
+        let fixed = tables.myk.weak_point(&a.what).map_or(0, |w| w.adjustment);
+        format!("Adjustment {fixed} + {n} {what} = {}.", -a.levels)
+    };
     Some(match need {
         WeakNeed::Member => {
             let m = a.member?;
@@ -117,20 +122,14 @@ fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tab
             format!("Bound to {n}{role}: while {n} is on the battlefield, the ruler is Cursed.")
         }
         WeakNeed::Poisons => format!(
-            "Poisons (the GM fixes the specific kind): {}. Adjustment {} + {} poison(s) = {}.",
+            "Poisons (the GM fixes the specific kind): {}. {}",
             a.weaknesses.join("; "),
-            tables.myk.weak_point(&a.what).map_or(0, |w| w.adjustment),
-            a.weaknesses.len(),
-            -a.levels
+            sum(a.weaknesses.len(), "poison(s)")
         ),
         WeakNeed::Weakness => format!("It shuns: {} (the GM fixes the specific kind).", a.weaknesses.join("; ")),
-        WeakNeed::Sealed => format!(
-            "Sealed skills (unusable): {}. Adjustment {} + {} sealed = {}.",
-            a.sealed.join(", "),
-            tables.myk.weak_point(&a.what).map_or(0, |w| w.adjustment),
-            a.sealed.len(),
-            -a.levels
-        ),
+        WeakNeed::Sealed => {
+            format!("Sealed skills (unusable): {}. {}", a.sealed.join(", "), sum(a.sealed.len(), "sealed"))
+        }
         WeakNeed::Hideout => {
             let r = a.hidden_in?;
             format!(

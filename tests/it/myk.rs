@@ -279,23 +279,7 @@ fn a_one_way_corridor_that_strands_the_court_is_refused() {
             }
         }
     }
-    let moving = moving.unwrap_or_else(|| {
-        let rec = tables().myk.traps.iter().find(|t| t.name == "Moving Floor").unwrap();
-        dungeonsmith::myk::model::PlacedTrap {
-            name: rec.name.clone(),
-            category: rec.category,
-            level: 1,
-            placement: rec.placement,
-            activation: rec.activation,
-            disarm: rec.disarm.to_string(),
-            object: None,
-            converted: false,
-            corridor: None,
-            destination: None,
-            summary: String::new(),
-            monsters: Vec::new(),
-        }
-    });
+    let moving = moving.unwrap_or_else(|| placed_trap("Moving Floor", 1, Vec::new()));
     for c in s.maps[0].corridors.iter_mut().filter(|c| c.a == ruler_room || c.b == ruler_room) {
         let other = if c.a == ruler_room { c.b } else { c.a };
         c.trap = Some(moving.clone());
@@ -343,4 +327,27 @@ fn a_room_base_must_be_alone_but_for_one_addition() {
     s.maps[0].rooms[r].bases = vec![placed.clone(), placed];
     let found = rules(&s);
     assert!(found.contains(&"base.installation"), "{found:?}");
+}
+
+/// A trap from the tables placed by hand at `level`, as hand-made test scenarios need one.
+pub fn placed_trap(
+    name: &str,
+    level: u32,
+    monsters: Vec<dungeonsmith::myk::model::MonsterGroup>,
+) -> dungeonsmith::myk::model::PlacedTrap {
+    let rec = tables().myk.trap(name).expect("trap in the tables");
+    dungeonsmith::myk::model::PlacedTrap {
+        name: rec.name.clone(),
+        category: rec.category,
+        level,
+        placement: rec.placement,
+        activation: rec.activation,
+        disarm: rec.disarm.to_string(),
+        object: None,
+        converted: false,
+        corridor: None,
+        destination: None,
+        summary: String::new(),
+        monsters,
+    }
 }

@@ -228,21 +228,7 @@ fn items_and_relationships_must_be_counted_in_the_effective_level() {
 }
 
 fn gate_keeper(monsters: Vec<MonsterGroup>) -> dungeonsmith::myk::model::PlacedTrap {
-    let rec = tables().myk.trap("Gate Keeper").expect("Gate Keeper record");
-    dungeonsmith::myk::model::PlacedTrap {
-        name: rec.name.clone(),
-        category: rec.category,
-        level: 5,
-        placement: rec.placement,
-        activation: rec.activation,
-        disarm: rec.disarm.to_string(),
-        object: None,
-        converted: false,
-        corridor: None,
-        destination: None,
-        summary: String::new(),
-        monsters,
-    }
+    crate::myk::placed_trap("Gate Keeper", 5, monsters)
 }
 
 #[test]
