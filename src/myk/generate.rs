@@ -127,6 +127,8 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
         usage: usage_zero(),
         warnings: Vec::new(),
         notes: String::new(),
+        frame_locked: false,
+        rerolls: Vec::new(),
     };
     let mut budget = Budget { number: lim.traps_number, levels: lim.traps_total_level };
     for (i, special) in specials.iter().enumerate() {
@@ -237,7 +239,7 @@ impl Gen<'_> {
             r.environment = self.roll("myk.environment", &mut rd);
         }
         let corridors = sk.corridors.iter().map(|c| Corridor { a: c.0, b: c.1, trap: None, one_way: None }).collect();
-        Ok(Map { index, name, rooms, corridors, entrances: Vec::new(), notes: String::new() })
+        Ok(Map { index, name, rooms, corridors, entrances: Vec::new(), notes: String::new(), locked: false })
     }
 
     fn complete_monster(&self, name: &str) -> Option<&Monster> {

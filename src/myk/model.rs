@@ -287,6 +287,12 @@ pub struct Scenario {
     /// The GM's own notes, printed in the booklet (absent or empty: none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// Kept as it is when the rest is rolled anew (`--from`): title, objective, hooks, cast, clues.
+    #[serde(default, skip_serializing_if = "crate::edit::is_false")]
+    pub frame_locked: bool,
+    /// Every reroll made since generation, in order (replayed after generating from the seed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rerolls: Vec<crate::edit::Reroll>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -413,6 +419,9 @@ pub struct Map {
     /// The GM's own notes, printed in the booklet (absent or empty: none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// Kept exactly when the rest is rolled anew (`--from`).
+    #[serde(default, skip_serializing_if = "crate::edit::is_false")]
+    pub locked: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -435,6 +444,9 @@ pub struct Room {
     /// The GM's own notes, printed in the booklet (absent or empty: none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// Kept exactly when the rest is rolled anew (`--from`).
+    #[serde(default, skip_serializing_if = "crate::edit::is_false")]
+    pub locked: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -724,6 +736,7 @@ impl Room {
             monsters: Vec::new(),
             ruler: None,
             notes: String::new(),
+            locked: false,
         }
     }
 

@@ -599,6 +599,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             objects: Vec::new(),
             danger_sense: None,
             notes: String::new(),
+            locked: false,
         };
         let chart_event = |dice: &mut Dice| -> Option<Event> {
             let roll = dice.nd6(2);
@@ -744,6 +745,8 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
         areas,
         gates,
         notes: String::new(),
+        frame_locked: false,
+        rerolls: Vec::new(),
     };
     derive_paths(&mut f);
     f

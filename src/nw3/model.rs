@@ -47,6 +47,12 @@ pub struct Fortress {
     /// The GM's own notes, printed in the booklet (absent or empty: none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// Kept as it is when the rest is rolled anew (`--from`): title, trailer, ruler, logic.
+    #[serde(default, skip_serializing_if = "crate::edit::is_false")]
+    pub frame_locked: bool,
+    /// Every reroll made since generation, in order (replayed after generating from the seed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rerolls: Vec<crate::edit::Reroll>,
 }
 
 /// Which program and tables made it.
@@ -166,6 +172,9 @@ pub struct Area {
     /// The GM's own notes, printed in the booklet (absent or empty: none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// Kept exactly when the rest is rolled anew (`--from`).
+    #[serde(default, skip_serializing_if = "crate::edit::is_false")]
+    pub locked: bool,
 }
 
 /// Where an area's event comes from.

@@ -314,6 +314,7 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                 objects: vec![],
                 danger_sense: None,
                 notes: String::new(),
+                locked: false,
             };
             match kind {
                 AreaKind::Event if ruler.is_none() => {
