@@ -41,6 +41,12 @@ pub enum Error {
     #[error("`{file}`: {message}")]
     Scenario { file: String, message: String },
 
+    #[error("cannot reroll `{part}`: {message}")]
+    Nw3Reroll { part: String, message: String },
+
+    #[error("cannot regenerate the fortress: {message}")]
+    Nw3Regenerate { message: String },
+
     #[error("cannot write `{file}`: {reason}")]
     Write { file: String, reason: String },
 

@@ -3,6 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub mod nw3;
+
 /// One reroll as the scenario records it, replayed in order after generation: the part's path
 /// (e.g. `map1/B2/monsters`, `area5/enemies`, `frame`) and which reroll of that part it was
 /// (1 for the first), so the part's dice stream is `seed + path + n`.
