@@ -40,6 +40,8 @@ pub enum Command {
     Check(CheckArgs),
     /// Re-render every output format from an (edited) scenario JSON file.
     Render(RenderArgs),
+    /// The GM's workbench: a local web page with live sheets, rerolls, locks and permalinks.
+    Serve(ServeArgs),
     /// List, show and roll the random tables.
     Tables {
         #[command(subcommand)]
@@ -159,6 +161,19 @@ pub struct FortressArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on.
+    #[arg(long, value_name = "N", default_value_t = 8470)]
+    pub port: u16,
+    /// The address to listen on; only this machine can reach the default.
+    #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the desktop's browser (best effort).
+    #[arg(long)]
+    pub open: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The scenario JSON file (generated or hand-edited).
     pub file: PathBuf,
@@ -266,6 +281,11 @@ fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome 
         Command::Fortress(args) => fortress_command(&tables()?, args, stdout, stderr),
         Command::Check(args) => check_command(&tables()?, args, stdout),
         Command::Render(args) => render_command(&tables()?, args, stdout, stderr),
+        Command::Serve(args) => {
+            crate::serve::address(&args.host, args.port)?;
+            crate::serve::run(tables()?, &args.host, args.port, args.open, stdout)?;
+            Ok(0)
+        }
     }
 }
 

@@ -14,11 +14,13 @@ mod nw3_combat;
 mod pdf;
 mod render;
 mod scale;
+mod serve;
 mod sheet;
 mod tables;
 mod trust;
 mod udonarium;
 mod vtt;
+mod workbench;
 
 /// Runs the program in-process: (exit code, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {
