@@ -11,7 +11,7 @@ use tower::ServiceExt;
 fn bench(c: &mut Criterion) {
     let router = dungeonsmith::serve::router(Tables::embedded().expect("embedded tables load")).expect("router");
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime");
-    let mut ask = |uri: &'static str| {
+    let ask = |uri: &'static str| {
         let router = router.clone();
         runtime.block_on(async move {
             let res = router.oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();

@@ -59,7 +59,10 @@ async fn wait_query(c: &Client, ready: impl Fn(&str) -> bool) -> String {
         if !q.is_empty() && ready(&q) {
             return q;
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "the page never showed the expected scenario (last: {q:?})");
+        if start.elapsed() > Duration::from_secs(20) {
+            let message = c.find(Locator::Id("message-text")).await.unwrap().text().await.unwrap_or_default();
+            panic!("the page never showed the expected scenario (last: {q:?}; message: {message:?})");
+        }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
@@ -95,6 +98,13 @@ fn room(s: &Value, id: &str) -> Value {
 
 fn other_rooms(s: &Value, id: &str) -> Vec<Value> {
     s["maps"][0]["rooms"].as_array().unwrap().iter().filter(|r| r["id"] != id).cloned().collect()
+}
+
+/// Saves what the browser shows into the folder `WORKBENCH_SCREENSHOTS` names, if it does (to look at).
+async fn screenshot(c: &Client, name: &str) {
+    if let Some(dir) = std::env::var_os("WORKBENCH_SCREENSHOTS") {
+        std::fs::write(PathBuf::from(dir).join(name), c.screenshot().await.unwrap()).unwrap();
+    }
 }
 
 async fn gm_sheet(c: &Client) -> String {
@@ -141,6 +151,7 @@ async fn session(c: Client, base: String, dir: PathBuf) {
     kept["locked"] = json!(true);
     assert_eq!(room(&regenerated, "B1"), kept, "the locked room is kept exactly");
     assert_ne!(other_rooms(&regenerated, "B1"), other_rooms(&rerolled, "B1"), "the rest is rolled anew");
+    screenshot(&c, "myk.png").await;
 
     // A refused edit: rerolling the locked room says why in the page and changes nothing.
     click(&c, "[data-room=\"map1/B1\"]").await;
@@ -168,10 +179,6 @@ async fn session(c: Client, base: String, dir: PathBuf) {
     let (code, out, _) = crate::run(&["check", file.to_str().unwrap()]);
     assert_eq!(code, 0, "the downloaded scenario passes check: {out}");
 
-    if let Some(path) = std::env::var_os("WORKBENCH_SCREENSHOT") {
-        std::fs::write(path, c.screenshot().await.unwrap()).unwrap();
-    }
-
     // A fortress: reroll one area, only that area changes.
     c.goto(&format!("{base}/?game=nw3&seed=7")).await.unwrap();
     wait_query(&c, |q| q.starts_with("game=nw3&seed=7&")).await;
@@ -186,6 +193,7 @@ async fn session(c: Client, base: String, dir: PathBuf) {
     for i in (0..a.len()).filter(|&i| i != 2) {
         assert_eq!(a[i], b[i], "area {} is as it was", i + 1);
     }
+    screenshot(&c, "nw3.png").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
