@@ -40,6 +40,9 @@ pub enum Command {
     Check(CheckArgs),
     /// Re-render every output format from an (edited) scenario JSON file.
     Render(RenderArgs),
+    /// Roll one part of a scenario anew (a room or part of it, a map, an area, the frame) and
+    /// write the scenario with its renders; the part is recorded in the file's `rerolls`.
+    Reroll(RerollArgs),
     /// The GM's workbench: a local web page with live sheets, rerolls, locks and permalinks.
     Serve(ServeArgs),
     /// List, show and roll the random tables.
@@ -138,6 +141,14 @@ pub struct MykArgs {
     /// How the corridors join the rooms.
     #[arg(long, value_enum, default_value = "mixed")]
     pub layout: LayoutArg,
+    /// Roll everything unlocked anew from this scenario's options, keeping its locked rooms, maps
+    /// and frame exactly.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["court_size", "level", "levels", "maps", "rooms", "layout"])]
+    pub from: Option<PathBuf>,
+    /// After generating, reroll this part (e.g. `map1/B2/monsters`, `map1`, `frame`); repeat for
+    /// more, in order. The same seed, options and list give the same scenario.
+    #[arg(long = "reroll", value_name = "PART")]
+    pub rerolls: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -156,6 +167,34 @@ pub struct FortressArgs {
     /// Number of areas, 3-40.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub areas: u32,
+    /// Roll everything unlocked anew from this fortress's options, keeping its locked areas (and
+    /// frame) exactly.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["party", "cl", "areas"])]
+    pub from: Option<PathBuf>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct RerollArgs {
+    /// The scenario JSON file.
+    pub file: PathBuf,
+    /// Make You Kingdom: the map (1 for the first); alone, the whole map is rolled anew.
+    #[arg(long, value_name = "N")]
+    pub map: Option<u32>,
+    /// Make You Kingdom: a room of that map, A1..C3.
+    #[arg(long, value_name = "ROOM")]
+    pub room: Option<String>,
+    /// Night Wizard 3rd: the area's id.
+    #[arg(long, value_name = "N")]
+    pub area: Option<u32>,
+    /// The frame: title, objective, hooks, cast and clues (MYK); see the README for NW3.
+    #[arg(long)]
+    pub frame: bool,
+    /// Which part: a MYK room's monsters|traps|bases|name, an NW3 area's enemies|trap|event|objects,
+    /// or all of it [default: all].
+    #[arg(long, value_name = "PART")]
+    pub part: Option<String>,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -281,6 +320,7 @@ fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome 
         Command::Fortress(args) => fortress_command(&tables()?, args, stdout, stderr),
         Command::Check(args) => check_command(&tables()?, args, stdout),
         Command::Render(args) => render_command(&tables()?, args, stdout, stderr),
+        Command::Reroll(args) => reroll_command(&tables()?, args, stdout, stderr),
         Command::Serve(args) => {
             crate::serve::address(&args.host, args.port)?;
             crate::serve::run(tables()?, &args.host, args.port, args.open, stdout)?;
@@ -390,8 +430,18 @@ fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, e
     params.validate()?;
     Templates::load(args.output.templates.as_deref())?;
     let seed = pick_seed(args.seed, err);
-    let mut fortress = crate::nw3::generate(tables, &params, seed)?;
-    fortress.paper = args.output.paper().unwrap_or_default();
+    let mut fortress = match &args.from {
+        Some(file) => {
+            let from = read_fortress(file, tables)?;
+            let mut f = crate::edit::nw3::regenerate(tables, &from, seed)?;
+            f.paper = args.output.paper().unwrap_or(from.paper);
+            f
+        }
+        None => crate::nw3::generate(tables, &params, seed)?,
+    };
+    if let Some(paper) = args.output.paper() {
+        fortress.paper = paper;
+    }
     let code = write_fortress(&fortress, tables, &args.output, out)?;
     writeln!(
         err,
@@ -406,12 +456,24 @@ fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, e
 
 fn myk_command(tables: &Tables, args: &MykArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let params = args.params()?;
+    let rerolls: Vec<crate::edit::myk::MykPart> = args.rerolls.iter().map(|p| p.parse()).collect::<Result<_>>()?;
     // Templates are read before any work, so a bad --templates folder fails fast.
     Templates::load(args.output.templates.as_deref())?;
+    let from = match &args.from {
+        Some(file) => Some(read_myk(file, tables)?),
+        None => None,
+    };
     let seed = pick_seed(args.seed, err);
-    let mut scenario = crate::myk::generate(tables, &params, seed)?;
+    let mut scenario = match &from {
+        Some(from) => crate::edit::myk::regenerate(tables, from, seed)?,
+        None => crate::myk::generate(tables, &params, seed)?,
+    };
+    for part in &rerolls {
+        crate::edit::myk::reroll(tables, &mut scenario, part)?;
+    }
     // The warnings are printed once, with the summary below.
-    scenario.params.paper = args.output.paper().unwrap_or_default();
+    let paper = from.as_ref().map_or_else(Default::default, |f| f.params.paper);
+    scenario.params.paper = args.output.paper().unwrap_or(paper);
     let code = write_myk(&scenario, tables, &args.output, out)?;
     write!(err, "{}", crate::render::summary::myk_summary(&scenario))?;
     Ok(code)
@@ -511,6 +573,154 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
         Loaded::Nw3(mut f) => {
             f.paper = paper.unwrap_or(f.paper);
             write_fortress(&f, tables, &args.output, out)
+        }
+    }
+}
+
+/// Reads a scenario file that must be a Make You Kingdom one (for `myk --from`).
+fn read_myk(file: &Path, tables: &Tables) -> Result<crate::myk::Scenario> {
+    match Loaded::read(file, tables)? {
+        Loaded::Myk(s) => Ok(*s),
+        Loaded::Nw3(_) => Err(Error::Option {
+            option: "--from",
+            message: format!("`{}` is a Night Wizard fortress; use `fortress --from`", file.display()),
+        }),
+    }
+}
+
+/// Reads a scenario file that must be a Night Wizard one (for `fortress --from`).
+fn read_fortress(file: &Path, tables: &Tables) -> Result<crate::nw3::Fortress> {
+    match Loaded::read(file, tables)? {
+        Loaded::Nw3(f) => Ok(*f),
+        Loaded::Myk(_) => Err(Error::Option {
+            option: "--from",
+            message: format!("`{}` is a Make You Kingdom scenario; use `myk --from`", file.display()),
+        }),
+    }
+}
+
+/// `reroll FILE.json (--map N [--room B2] | --area N | --frame) [--part P]`: the part from the
+/// options, checked against the file's system, then rerolled and written with its renders.
+fn reroll_command(tables: &Tables, args: &RerollArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
+    let loaded = Loaded::read(&args.file, tables)?;
+    Templates::load(args.output.templates.as_deref())?;
+    let paper = args.output.paper();
+    match loaded {
+        Loaded::Myk(mut s) => {
+            let part = myk_part(args)?;
+            crate::edit::myk::reroll(tables, &mut s, &part)?;
+            s.params.paper = paper.unwrap_or(s.params.paper);
+            let code = write_myk(&s, tables, &args.output, out)?;
+            writeln!(err, "rerolled `{part}` of {}", args.file.display())?;
+            Ok(code)
+        }
+        Loaded::Nw3(mut f) => {
+            let part = nw3_part(args)?;
+            crate::edit::nw3::reroll(tables, &mut f, &part)?;
+            f.paper = paper.unwrap_or(f.paper);
+            let code = write_fortress(&f, tables, &args.output, out)?;
+            writeln!(err, "rerolled `{part}` of {}", args.file.display())?;
+            Ok(code)
+        }
+    }
+}
+
+/// The MYK part the reroll options name; invalid combinations name the option at fault.
+fn myk_part(args: &RerollArgs) -> Result<crate::edit::myk::MykPart> {
+    use crate::edit::myk::{MykPart, RoomPart};
+    let file = args.file.display();
+    if args.area.is_some() {
+        return Err(Error::Option {
+            option: "--area",
+            message: format!("`{file}` is a Make You Kingdom scenario; use `--map N [--room B2]` or `--frame`"),
+        });
+    }
+    let part = args.part.as_deref();
+    match (args.map, &args.room, args.frame) {
+        (None, Some(_), _) => {
+            Err(Error::Option { option: "--room", message: "needs `--map N`, the map the room is on".into() })
+        }
+        (Some(_), _, true) => {
+            Err(Error::Option { option: "--frame", message: "rerolls the frame; leave out `--map`".into() })
+        }
+        (None, None, false) => Err(Error::Option {
+            option: "--map",
+            message: format!("say what to reroll in `{file}`: `--map N [--room B2]` or `--frame`"),
+        }),
+        (None, None, true) | (Some(_), None, false) => {
+            if let Some(p) = part.filter(|p| *p != "all") {
+                let what = if args.frame { "the frame" } else { "a whole map" };
+                return Err(Error::Option {
+                    option: "--part",
+                    message: format!(
+                        "`{p}` is a part of a room; {what} is rerolled whole (use `--room` for a room's parts)"
+                    ),
+                });
+            }
+            Ok(if args.frame { MykPart::Frame } else { MykPart::Map(args.map.unwrap_or(1)) })
+        }
+        (Some(map), Some(room), false) => {
+            let room = room.parse().map_err(|message| Error::Option { option: "--room", message })?;
+            let what = match part {
+                None => RoomPart::All,
+                Some(p) => RoomPart::named(p).ok_or_else(|| Error::Option {
+                    option: "--part",
+                    message: format!(
+                        "`{p}` is not a part of a Make You Kingdom room; use monsters, traps, bases, name or all"
+                    ),
+                })?,
+            };
+            Ok(MykPart::Room { map, room, what })
+        }
+    }
+}
+
+/// The NW3 part the reroll options name; invalid combinations name the option at fault.
+fn nw3_part(args: &RerollArgs) -> Result<crate::edit::nw3::Nw3Part> {
+    use crate::edit::nw3::{AreaPart, Nw3Part};
+    let file = args.file.display();
+    if let Some(option) = [(args.map.is_some(), "--map"), (args.room.is_some(), "--room")]
+        .into_iter()
+        .find_map(|(given, o)| given.then_some(o))
+    {
+        return Err(Error::Option {
+            option,
+            message: format!("`{file}` is a Night Wizard fortress; use `--area N` or `--frame`"),
+        });
+    }
+    let part = args.part.as_deref();
+    match (args.area, args.frame) {
+        (Some(_), true) => {
+            Err(Error::Option { option: "--frame", message: "rerolls the frame; leave out `--area`".into() })
+        }
+        (None, false) => Err(Error::Option {
+            option: "--area",
+            message: format!("say what to reroll in `{file}`: `--area N` or `--frame`"),
+        }),
+        (None, true) => match part.filter(|p| *p != "all") {
+            Some(p) => Err(Error::Option {
+                option: "--part",
+                message: format!("`{p}` is a part of an area; the frame is rerolled whole"),
+            }),
+            None => Ok(Nw3Part::Frame),
+        },
+        (Some(id), false) => {
+            let what = match part.unwrap_or("all") {
+                "all" => AreaPart::All,
+                "enemies" => AreaPart::Enemies,
+                "trap" => AreaPart::Trap,
+                "event" => AreaPart::Event,
+                "objects" => AreaPart::Objects,
+                p => {
+                    return Err(Error::Option {
+                        option: "--part",
+                        message: format!(
+                            "`{p}` is not a part of a Night Wizard area; use enemies, trap, event, objects or all"
+                        ),
+                    });
+                }
+            };
+            Ok(Nw3Part::Area { id, what })
         }
     }
 }

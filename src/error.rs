@@ -41,6 +41,10 @@ pub enum Error {
     #[error("`{file}`: {message}")]
     Scenario { file: String, message: String },
 
+    /// A reroll or regenerate that cannot be done: `what` names the request (`reroll `map1/B2``).
+    #[error("{what}: {message}")]
+    Edit { what: String, message: String },
+
     #[error("cannot write `{file}`: {reason}")]
     Write { file: String, reason: String },
 

@@ -222,6 +222,14 @@ fn facts(s: &Scenario) -> (Vec<Fact>, Vec<Fact>) {
     (rulers, rest)
 }
 
+/// Whether the clue still tells something true of the scenario as it stands: one of the facts the
+/// generator would draw clues from has the clue's text and reveals the same thing. A reroll uses it
+/// to see which clues its change made false (those follow the change).
+pub fn tells_truth(s: &Scenario, clue: &Clue) -> bool {
+    let (rulers, rest) = facts(s);
+    rulers.iter().chain(&rest).any(|f| f.reveals == clue.reveals && f.text == clue.text)
+}
+
 /// Places the scenario's clues: one for each ruler with weak points (on its map), the last
 /// ruler's whereabouts, then other facts drawn at random, 2-4 in all where the weak points leave
 /// room. Each lies where [`finds`] allows, on the map of what it reveals, by a method that fits.

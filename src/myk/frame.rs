@@ -10,6 +10,12 @@ fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
     Some((last, last.rooms.iter().find_map(|r| r.ruler.as_ref().map(|ru| (r, ru)))))
 }
 
+/// The title the generator gives: named after the first map (a reroll of that map renames it).
+pub fn title(s: &Scenario) -> String {
+    let first = s.maps.first().map_or("", |m| m.name.as_str());
+    format!("The {} of {first}", if s.maps.len() > 1 { "Depths" } else { "Conquest" })
+}
+
 /// The objective: defeat the last map's ruler, or, when that map has none, say so.
 pub fn objective(s: &Scenario) -> String {
     match last_ruler(s) {

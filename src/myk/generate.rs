@@ -69,12 +69,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     let root = Dice::new(seed).child("myk");
     let court = limits::court(&params.levels);
     let lim = limits::limits(&court);
-    let g = Gen {
-        tables,
-        court: &court,
-        lim: &lim,
-        encounters: format!("myk.encounters.level{}", court.average_level.clamp(1, 6)),
-    };
+    let g = Gen::new(tables, &court, &lim);
 
     let mut maps = Vec::with_capacity(params.maps as usize);
     let mut specials: Vec<Option<(RoomId, CorridorId)>> = Vec::new();
@@ -187,13 +182,15 @@ fn usage_zero() -> Usage {
     }
 }
 
+/// What is left of the scenario-wide trap limits (number, total level).
 #[derive(Clone, Copy, Debug)]
-struct Budget {
-    number: u32,
-    levels: u32,
+pub(crate) struct Budget {
+    pub(crate) number: u32,
+    pub(crate) levels: u32,
 }
 
-struct Gen<'a> {
+/// The generator's pieces, callable one part at a time (the workbench's rerolls use them too).
+pub(crate) struct Gen<'a> {
     tables: &'a Tables,
     /// The random encounter table for the court's level.
     encounters: String,
@@ -201,13 +198,17 @@ struct Gen<'a> {
     lim: &'a Limits,
 }
 
-impl Gen<'_> {
+impl<'a> Gen<'a> {
+    pub(crate) fn new(tables: &'a Tables, court: &'a Court, lim: &'a Limits) -> Gen<'a> {
+        Gen { tables, court, lim, encounters: format!("myk.encounters.level{}", court.average_level.clamp(1, 6)) }
+    }
+
     fn roll(&self, table: &str, d: &mut Dice) -> String {
         self.tables.roll_text(table, d).unwrap_or_default()
     }
 
     /// A place name: a flair word and a place word (the book's two rolls).
-    fn place_name(&self, d: &mut Dice) -> String {
+    pub(crate) fn place_name(&self, d: &mut Dice) -> String {
         let mut first = self.roll("myk.names.flair", d);
         // Rows that ask for the GM's favourite or another table: the generator takes the GM's part.
         match first.as_str() {
@@ -229,17 +230,21 @@ impl Gen<'_> {
         }
     }
 
-    fn map_sheet(&self, index: u32, sk: &Skeleton, d: &mut Dice) -> Result<Map> {
+    pub(crate) fn map_sheet(&self, index: u32, sk: &Skeleton, d: &mut Dice) -> Result<Map> {
         let name = self.place_name(d);
         let mut rooms: Vec<Room> = RoomId::ALL.iter().map(|&id| Room::empty(id)).collect();
         for r in rooms.iter_mut().filter(|r| sk.used[r.id.index()]) {
-            let mut rd = d.child(r.id.name());
             r.used = true;
-            r.name = self.place_name(&mut rd);
-            r.environment = self.roll("myk.environment", &mut rd);
+            self.name_room(r, &mut d.child(r.id.name()));
         }
         let corridors = sk.corridors.iter().map(|c| Corridor { a: c.0, b: c.1, trap: None, one_way: None }).collect();
         Ok(Map { index, name, rooms, corridors, entrances: Vec::new(), notes: String::new(), locked: false })
+    }
+
+    /// A used room's name and environment.
+    pub(crate) fn name_room(&self, r: &mut Room, rd: &mut Dice) {
+        r.name = self.place_name(rd);
+        r.environment = self.roll("myk.environment", rd);
     }
 
     fn complete_monster(&self, name: &str) -> Option<&Monster> {
@@ -276,30 +281,14 @@ impl Gen<'_> {
     }
 
     /// The ruler, guards in the ruler's room, and monster groups in other rooms (within A + 2 rooms).
-    fn populate(&self, m: &mut Map, sk: &Skeleton, d: &mut Dice) {
-        let a = self.court.average_level;
+    pub(crate) fn populate(&self, m: &mut Map, sk: &Skeleton, d: &mut Dice) {
         let room_cap = self.lim.rooms_with_monsters as usize;
         // The ruler: a strong monster, then skills, weak points and stat increases up to A + 7.
         let cores_fit = m.used_rooms().any(|r| r.id != sk.ruler);
         if let Some(ruler) = ruler::pick(self.tables, self.court, self.lim, cores_fit, &mut d.child("ruler")) {
             let room = &mut m.rooms[sk.ruler.index()];
             room.ruler = Some(ruler);
-            // The one room rule: beside a ruler, 4S + T whatever the guards' reaction.
-            let cap = self.lim.room_cap(true, std::iter::empty()).map_or(0, |c| c.0);
-            let guard_room = cap.saturating_sub(room.ruler.as_ref().map_or(0, |r| r.effective_level));
-            if d.chance(2, 3) {
-                let target = d.between(guard_room / 3, guard_room * 2 / 3);
-                room.monsters = self.groups(d, target, a + 4, Reaction::Hostile, 2);
-                let used: u32 = room.monsters.iter().map(|g| g.count * g.effective_level).sum();
-                let data = &self.tables.myk;
-                monsters::equip(
-                    &mut room.monsters,
-                    data,
-                    a + 4,
-                    guard_room.saturating_sub(used),
-                    &mut d.child("equip"),
-                );
-            }
+            self.guards(room, d);
         }
         let mut candidates: Vec<RoomId> =
             m.used_rooms().map(|r| r.id).filter(|&r| r != sk.ruler && Some(r) != sk.special.map(|s| s.0)).collect();
@@ -307,33 +296,45 @@ impl Gen<'_> {
         let used = m.used_rooms().count();
         let want = (used * 3 / 5).clamp(1, room_cap).saturating_sub(1);
         for id in candidates.into_iter().take(want) {
-            let mut rd = d.child(id.name());
-            let reaction = *rd
-                .weighted(&[Reaction::Hostile, Reaction::Neutral, Reaction::Friendly], |r| match r {
-                    Reaction::Hostile => 5,
-                    Reaction::Neutral => 3,
-                    Reaction::Friendly => 2,
-                })
-                .unwrap_or(&Reaction::Hostile);
-            let cap = self.lim.room_total(reaction);
-            let target = rd.between(cap / 2, cap);
-            let from_table =
-                if rd.chance(1, 2) { self.encounter_groups(&mut rd, target, reaction) } else { Vec::new() };
-            let groups =
-                if from_table.is_empty() { self.groups(&mut rd, target, a + 4, reaction, 3) } else { from_table };
-            let used: u32 = groups.iter().map(|g| g.count * g.effective_level).sum();
-            let room = &mut m.rooms[id.index()];
-            room.monsters = groups;
-            monsters::equip(
-                &mut room.monsters,
-                &self.tables.myk,
-                a + 4,
-                cap.saturating_sub(used),
-                &mut rd.child("equip"),
-            );
+            self.stock_room(&mut m.rooms[id.index()], &mut d.child(id.name()));
         }
         // Split Core: its cores go to monsters in other rooms (a small group joins if too few stand there).
         weak_points::place_cores(m, sk.ruler, self.lim, &self.tables.myk, &mut d.child("cores"));
+    }
+
+    /// Guards beside the room's ruler (two times in three), within 4S + T with the ruler.
+    pub(crate) fn guards(&self, room: &mut Room, d: &mut Dice) {
+        let a = self.court.average_level;
+        // The one room rule: beside a ruler, 4S + T whatever the guards' reaction.
+        let cap = self.lim.room_cap(true, std::iter::empty()).map_or(0, |c| c.0);
+        let guard_room = cap.saturating_sub(room.ruler.as_ref().map_or(0, |r| r.effective_level));
+        if d.chance(2, 3) {
+            let target = d.between(guard_room / 3, guard_room * 2 / 3);
+            room.monsters = self.groups(d, target, a + 4, Reaction::Hostile, 2);
+            let used: u32 = room.monsters.iter().map(|g| g.count * g.effective_level).sum();
+            let data = &self.tables.myk;
+            monsters::equip(&mut room.monsters, data, a + 4, guard_room.saturating_sub(used), &mut d.child("equip"));
+        }
+    }
+
+    /// Monster groups for a room without a ruler: a reaction, then groups from the encounter table
+    /// or the bestiary within the room's limit for that reaction, then items.
+    pub(crate) fn stock_room(&self, room: &mut Room, rd: &mut Dice) {
+        let a = self.court.average_level;
+        let reaction = *rd
+            .weighted(&[Reaction::Hostile, Reaction::Neutral, Reaction::Friendly], |r| match r {
+                Reaction::Hostile => 5,
+                Reaction::Neutral => 3,
+                Reaction::Friendly => 2,
+            })
+            .unwrap_or(&Reaction::Hostile);
+        let cap = self.lim.room_total(reaction);
+        let target = rd.between(cap / 2, cap);
+        let from_table = if rd.chance(1, 2) { self.encounter_groups(rd, target, reaction) } else { Vec::new() };
+        let groups = if from_table.is_empty() { self.groups(rd, target, a + 4, reaction, 3) } else { from_table };
+        let used: u32 = groups.iter().map(|g| g.count * g.effective_level).sum();
+        room.monsters = groups;
+        monsters::equip(&mut room.monsters, &self.tables.myk, a + 4, cap.saturating_sub(used), &mut rd.child("equip"));
     }
 
     /// Groups from a random encounter row, trimmed to fit `target` levels.
@@ -369,7 +370,14 @@ impl Gen<'_> {
 
     /// Up to `most` groups of bestiary monsters of level ≤ `cap`, totalling at most `target` levels.
     /// Monsters near the court's level are likelier.
-    fn groups(&self, d: &mut Dice, target: u32, cap: u32, reaction: Reaction, most: u32) -> Vec<MonsterGroup> {
+    pub(crate) fn groups(
+        &self,
+        d: &mut Dice,
+        target: u32,
+        cap: u32,
+        reaction: Reaction,
+        most: u32,
+    ) -> Vec<MonsterGroup> {
         let a = self.court.average_level as i64;
         let mut left = target;
         let mut out: Vec<MonsterGroup> = Vec::new();
@@ -398,7 +406,7 @@ impl Gen<'_> {
 
     /// Hides a leaf room behind a Secret Door, or reaches it by a Teleporter and leaves it by a
     /// Moving Floor, when the scenario's trap budget allows.
-    fn special_movement(
+    pub(crate) fn special_movement(
         &self,
         s: &mut Scenario,
         i: usize,
@@ -446,10 +454,24 @@ impl Gen<'_> {
     }
 
     /// Rolls traps for one map within its share of the budget. Returns what it spent.
-    fn traps(&self, s: &mut Scenario, i: usize, share: Budget, d: &mut Dice) -> Budget {
-        let a = self.court.average_level;
+    pub(crate) fn traps(&self, s: &mut Scenario, i: usize, share: Budget, d: &mut Dice) -> Budget {
         let used = s.maps[i].used_rooms().count() as u32;
         let want = d.between(used / 3 + 1, used * 2 / 3 + 2).min(share.number);
+        self.traps_in(s, i, share, want, None, d)
+    }
+
+    /// Rolls up to `want` traps for one map within `share`, only in room `only` when given (no
+    /// corridor traps then). Returns what it spent.
+    pub(crate) fn traps_in(
+        &self,
+        s: &mut Scenario,
+        i: usize,
+        share: Budget,
+        want: u32,
+        only: Option<RoomId>,
+        d: &mut Dice,
+    ) -> Budget {
+        let a = self.court.average_level;
         let mut spent = Budget { number: 0, levels: 0 };
         let categories = TrapCategory::ALL;
         for _ in 0..want * 4 {
@@ -473,7 +495,7 @@ impl Gen<'_> {
             }
             let convert =
                 rec.placement == Placement::Room && rec.route.is_none() && level + 3 <= left && d.chance(1, 6);
-            if let Some(lvl) = self.place_trap(s, i, rec, level, convert, d) {
+            if let Some(lvl) = self.place_trap(s, i, rec, level, convert, only, d) {
                 spent.number += 1;
                 spent.levels += lvl;
             }
@@ -481,8 +503,9 @@ impl Gen<'_> {
         spent
     }
 
-    /// Puts one trap where its placement allows; undoes it if it would break reachability.
-    /// Returns the level spent.
+    /// Puts one trap where its placement allows (in room `only` when given); undoes it if it would
+    /// break reachability. Returns the level spent.
+    #[allow(clippy::too_many_arguments)]
     fn place_trap(
         &self,
         s: &mut Scenario,
@@ -490,10 +513,12 @@ impl Gen<'_> {
         rec: &Trap,
         level: u32,
         convert: bool,
+        only: Option<RoomId>,
         d: &mut Dice,
     ) -> Option<u32> {
         let map = &s.maps[i];
         let rooms: Vec<RoomId> = map.used_rooms().map(|r| r.id).collect();
+        let here: Vec<RoomId> = rooms.iter().copied().filter(|&r| only.is_none_or(|o| o == r)).collect();
         let placement = if convert { Placement::Event } else { rec.placement };
         let level = if convert { level + 3 } else { level };
         let mut trap = placed(rec, level, None, convert);
@@ -515,6 +540,9 @@ impl Gen<'_> {
         let undo: Box<dyn Fn(&mut Scenario)>;
         match placement {
             Placement::Corridor => {
+                if only.is_some() {
+                    return None;
+                }
                 let open: Vec<usize> = (0..map.corridors.len()).filter(|&c| map.corridors[c].trap.is_none()).collect();
                 let &c = d.choose(&open)?;
                 let corridor = &mut s.maps[i].corridors[c];
@@ -530,8 +558,12 @@ impl Gen<'_> {
                 });
             }
             Placement::Area => {
-                let fighting: Vec<RoomId> =
-                    map.rooms.iter().filter(|r| r.has_monsters() && traps::area_free(r)).map(|r| r.id).collect();
+                let fighting: Vec<RoomId> = map
+                    .rooms
+                    .iter()
+                    .filter(|r| r.has_monsters() && traps::area_free(r) && here.contains(&r.id))
+                    .map(|r| r.id)
+                    .collect();
                 let &r = d.choose(&fighting)?;
                 s.maps[i].rooms[r.index()].traps.push(trap);
                 undo = Box::new(move |s: &mut Scenario| {
@@ -539,7 +571,7 @@ impl Gen<'_> {
                 });
             }
             Placement::Room | Placement::Event => {
-                let &r = d.choose(&rooms)?;
+                let &r = d.choose(&here)?;
                 if rec.route == Some(Route::Hidden) {
                     let hidden: Vec<CorridorId> =
                         map.rooms.iter().flat_map(|x| x.traps.iter()).filter_map(|t| t.corridor).collect();
@@ -565,7 +597,7 @@ impl Gen<'_> {
     }
 
     /// The reachability rules of `check`, on the scenario as it stands.
-    fn reachable(&self, s: &Scenario) -> bool {
+    pub(crate) fn reachable(&self, s: &Scenario) -> bool {
         let g = Reach::new(s, self.tables);
         let (fwd, normal, back) = (g.from_outside(true), g.from_outside(false), g.back_to_outside());
         s.maps.iter().enumerate().all(|(p, m)| {
@@ -579,6 +611,11 @@ impl Gen<'_> {
 
     /// Rolls bases on the 2D6 table within `share` levels. Returns the levels spent.
     fn bases(&self, m: &mut Map, share: u32, d: &mut Dice) -> u32 {
+        self.bases_in(m, share, None, d)
+    }
+
+    /// Rolls bases within `share` levels, only in room `only` when given. Returns the levels spent.
+    pub(crate) fn bases_in(&self, m: &mut Map, share: u32, only: Option<RoomId>, d: &mut Dice) -> u32 {
         let Some(table) = self.tables.roll_table("myk.bases") else { return 0 };
         let mut spent = 0;
         for _ in 0..6 {
@@ -594,6 +631,7 @@ impl Gen<'_> {
             use crate::tables::myk::Installation;
             let rooms: Vec<RoomId> = m
                 .used_rooms()
+                .filter(|r| only.is_none_or(|o| o == r.id))
                 .filter(|r| match rec.installation {
                     Installation::Room => r.bases.is_empty(),
                     Installation::Addition => r.bases.len() < 2,
@@ -610,11 +648,11 @@ impl Gen<'_> {
 
     /// Title, objective, hooks, cast and clues. The introduction and resolution keep their
     /// `{ruler}`, `{map}` and `{npc}` placeholders: renderers fill them from the scenario as it is.
-    fn frame(&self, s: &mut Scenario, d: &mut Dice) -> Result<()> {
+    pub(crate) fn frame(&self, s: &mut Scenario, d: &mut Dice) -> Result<()> {
         if s.maps.is_empty() {
             return Err(Error::Scenario { file: "scenario".into(), message: "no maps".into() });
         }
-        s.title = format!("The {} of {}", if s.maps.len() > 1 { "Depths" } else { "Conquest" }, s.maps[0].name);
+        s.title = crate::myk::frame::title(s);
         s.objective = crate::myk::frame::objective(s);
         let n_cast = d.between(1, 3);
         for k in 0..n_cast {

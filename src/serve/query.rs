@@ -158,6 +158,8 @@ impl Request {
                     maps: opt_u32("maps")?.unwrap_or(1),
                     rooms: opt_u32("rooms")?.unwrap_or(9),
                     layout,
+                    from: None,
+                    rerolls: Vec::new(),
                     output: OutputArgs { out: PathBuf::new(), format: Vec::new(), paper: None, templates: None },
                 };
                 Game::Myk(args.params().map_err(|e| ServeError::BadRequest(e.to_string()))?)

@@ -68,7 +68,11 @@ fn target(built: &Built, path: &str) -> Result<Target, ServeError> {
                 None => (path, None),
             };
             let n: u32 = map.strip_prefix("map").and_then(|n| n.parse().ok()).ok_or_else(|| unknown("part"))?;
-            let m = s.maps.iter().position(|m| m.index == n).ok_or_else(|| unknown("map"))?;
+            let m = s
+                .maps
+                .iter()
+                .position(|m| m.index == n)
+                .ok_or_else(|| ServeError::BadRequest(format!("unknown map `{map}`")))?;
             match room {
                 None => Ok(Target::Map(m)),
                 Some(r) => {
@@ -87,10 +91,16 @@ fn target(built: &Built, path: &str) -> Result<Target, ServeError> {
 
 fn apply(tables: &Tables, built: &mut Built, op: &Op) -> Result<(), ServeError> {
     match op {
-        Op::Reroll(path) => match built {
-            Built::Myk(s) => edits::myk_reroll(tables, s, path),
-            Built::Nw3(f) => edits::nw3_reroll(tables, f, path),
-        },
+        Op::Reroll(path) => {
+            // A map, room or area the scenario does not have is a bad request, not a refusal.
+            let base: Vec<&str> = path.split('/').collect();
+            let depth = if matches!(built, Built::Myk(_)) { 2 } else { 1 };
+            target(built, &base[..base.len().min(depth)].join("/"))?;
+            match built {
+                Built::Myk(s) => edits::myk_reroll(tables, s, path),
+                Built::Nw3(f) => edits::nw3_reroll(tables, f, path),
+            }
+        }
         Op::Regenerate(seed) => {
             *built = match built {
                 Built::Myk(s) => Built::Myk(Box::new(edits::myk_regenerate(tables, s, *seed)?)),

@@ -13,6 +13,7 @@ mod nw3;
 mod nw3_combat;
 mod pdf;
 mod render;
+mod reroll;
 mod scale;
 mod serve;
 mod sheet;

@@ -255,3 +255,61 @@ async fn a_room_the_map_does_not_use_cannot_be_locked_or_renamed() {
     let a = get(&format!("/api/scenario?seed=3&rooms=4&op=rename:{unused}:Hall")).await;
     assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
 }
+
+/// The scenario JSON a query downloads.
+async fn scenario_file(query: &str) -> Value {
+    let seed = get(&format!("/api/scenario?{query}")).await.json()["seed"].as_u64().unwrap();
+    let a = get(&format!("/download/myk-{seed}.json?{query}")).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    a.json()
+}
+
+fn rooms_but(s: &Value, id: &str) -> Vec<Value> {
+    s["maps"][0]["rooms"].as_array().unwrap().iter().filter(|r| r["id"] != id).cloned().collect()
+}
+
+fn room_of(s: &Value, id: &str) -> Value {
+    s["maps"][0]["rooms"].as_array().unwrap().iter().find(|r| r["id"] == id).unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_reroll_in_the_query_changes_that_room_only_and_is_recorded() {
+    let before = scenario_file("seed=42").await;
+    let after = scenario_file("seed=42&op=reroll:map1/B1").await;
+    assert_ne!(room_of(&after, "B1"), room_of(&before, "B1"));
+    assert_eq!(rooms_but(&after, "B1"), rooms_but(&before, "B1"));
+    assert_eq!(after["rerolls"], serde_json::json!([{"part": "map1/B1", "n": 1}]));
+    let v = get("/api/scenario?seed=42&op=reroll:map1/B1/monsters").await.json();
+    assert_eq!(v["check"].as_array().unwrap().len(), 0, "{}", v["check"]);
+}
+
+#[tokio::test]
+async fn rerolling_a_locked_room_is_refused_with_a_409_naming_it() {
+    let a = get("/api/scenario?seed=42&op=lock:map1/B1&op=reroll:map1/B1/traps").await;
+    assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
+    assert!(a.text().starts_with("edit 2 `reroll:map1/B1/traps`: "), "{}", a.text());
+    assert!(a.text().contains("lock"), "{}", a.text());
+}
+
+#[tokio::test]
+async fn a_reroll_of_a_part_the_scenario_lacks_is_a_400() {
+    for (uri, expected) in [
+        ("/api/scenario?seed=42&op=reroll:map3/B1", "unknown map `map3`"),
+        ("/api/scenario?seed=42&op=reroll:map1/Q7", "unknown room `map1/Q7`"),
+        ("/api/scenario?seed=42&op=reroll:map1/B1/dragons", "part `map1/B1/dragons`"),
+    ] {
+        let a = get(uri).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{uri}: {}", a.text());
+        assert!(a.text().contains(expected), "{uri}: {}", a.text());
+    }
+}
+
+#[tokio::test]
+async fn regenerating_the_rest_keeps_the_locked_room_exactly() {
+    let locked = scenario_file("seed=42&op=lock:map1/B1").await;
+    let regen = scenario_file("seed=42&op=lock:map1/B1&op=regen:777").await;
+    assert_eq!(room_of(&regen, "B1"), room_of(&locked, "B1"));
+    assert_ne!(rooms_but(&regen, "B1"), rooms_but(&locked, "B1"));
+    let v = get("/api/scenario?seed=42&op=lock:map1/B1&op=regen:777").await.json();
+    assert_eq!(v["check"].as_array().unwrap().len(), 0, "{}", v["check"]);
+}

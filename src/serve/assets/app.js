@@ -109,7 +109,8 @@ function part(path) {
 function draw() {
   document.title = view.title + ' \u2014 dungeonsmith workbench';
   $('#title').textContent = view.title;
-  $('#seedinfo').textContent = 'seed ' + view.seed;
+  const first = new URLSearchParams(view.query).get('seed');
+  $('#seedinfo').textContent = 'seed ' + view.seed + (first !== String(view.seed) ? ' (regenerated from ' + first + ')' : '');
   fillForm(view.query);
   if (!$('#regen-seed').value) $('#regen-seed').value = randomSeed();
   if (sheetIndex >= view.sheets.length) sheetIndex = 0;
@@ -208,7 +209,7 @@ function drawCheck() {
 
 function drawLimits() {
   $('#limits').replaceChildren(
-    el('tr', {}, el('th', {}, 'limit'), el('th', {}, 'max'), el('th', {}, 'used')),
+    el('tr', {}, el('th', {}, 'limit'), el('th', { class: 'num' }, 'max'), el('th', { class: 'num' }, 'used')),
     ...view.limits.map((l) => el('tr', {}, el('td', {}, l.what), el('td', { class: 'num' }, l.limit), el('td', { class: 'num' }, l.used))));
 }
 
