@@ -45,6 +45,12 @@ pub enum Error {
     #[error("{what}: {message}")]
     Edit { what: String, message: String },
 
+    #[error("cannot reroll `{part}`: {message}")]
+    Nw3Reroll { part: String, message: String },
+
+    #[error("cannot regenerate the fortress: {message}")]
+    Nw3Regenerate { message: String },
+
     #[error("cannot write `{file}`: {reason}")]
     Write { file: String, reason: String },
 

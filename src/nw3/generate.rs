@@ -28,15 +28,16 @@ use petgraph::graph::{NodeIndex, UnGraph};
 
 use crate::dice::Dice;
 use crate::error::{Error, Result};
-use crate::nw3::check::{chart_row, check, split_chart};
+use crate::nw3::check::check;
 use crate::nw3::combat;
 use crate::nw3::model::{
-    Area, AreaKind, Core, Enemy, EnemyGroup, EntranceCondition, Event, EventKind, Fortress, Gate, GateKind, GateRef,
-    Generator, Logic, Object, Opener, Party, Ruler, System, Trap,
+    Area, AreaKind, Core, EntranceCondition, Fortress, Gate, GateKind, GateRef, Generator, Logic, Opener, Party, Ruler,
+    System,
 };
 use crate::nw3::net::{GUARANTEED, Net, OPTIMISTIC, has};
 pub use crate::nw3::params::{AREAS, CL, FortressParams, PARTY};
 use crate::nw3::rules::{ANY_SEVEN, APPEARANCE_BASE, APPEARANCE_PER_GATE, DANGER_SENSE};
+use crate::nw3::stock::{Stocking, Used, stock};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, CoreRecord, EntranceRecord, LogicRecord, Nw3Data, RandomKind, RulerRecord};
 use crate::tables::roll::RollTable;
@@ -396,21 +397,22 @@ impl Plan {
     }
 }
 
-/// Fortress-wide picks that do not depend on the gate plan.
-struct Common<'t> {
-    ruler: &'t RulerRecord,
-    motive: &'t str,
-    logic: Vec<&'t LogicRecord>,
-    entrance: &'t EntranceRecord,
-    core: &'t CoreRecord,
-    title: &'t str,
-    trailer: &'t str,
+/// Fortress-wide picks that do not depend on the gate plan (the workbench rolls them again on
+/// its own stream to reroll the `frame`).
+pub(crate) struct Common<'t> {
+    pub ruler: &'t RulerRecord,
+    pub motive: &'t str,
+    pub logic: Vec<&'t LogicRecord>,
+    pub entrance: &'t EntranceRecord,
+    pub core: &'t CoreRecord,
+    pub title: &'t str,
+    pub trailer: &'t str,
     /// Location index per area id - 1.
-    names: Vec<usize>,
+    pub names: Vec<usize>,
 }
 
 impl<'t> Common<'t> {
-    fn roll(d: &'t Nw3Data, root: &Dice) -> Common<'t> {
+    pub(crate) fn roll(d: &'t Nw3Data, root: &Dice) -> Common<'t> {
         let mut r = root.child("nw3/ruler");
         let ruler = r.choose(&d.rulers).expect("validated: rulers");
         let motive = r.choose(&d.motives).expect("validated: motives").text.as_str();
@@ -434,26 +436,10 @@ impl<'t> Common<'t> {
     }
 }
 
-/// Picks an index from `len` items: a random start, then the first that fits and is unused, else
-/// the first that fits. Marks it used.
-fn pick(dice: &mut Dice, used: &mut [bool], fits: impl Fn(usize) -> bool) -> Option<usize> {
-    let len = used.len();
-    if len == 0 {
-        return None;
-    }
-    let start = dice.below(len as u32) as usize;
-    let found = (0..len)
-        .map(|k| (start + k) % len)
-        .find(|&i| fits(i) && !used[i])
-        .or_else(|| (0..len).map(|k| (start + k) % len).find(|&i| fits(i)))?;
-    used[found] = true;
-    Some(found)
-}
-
-const NUMERALS: [&str; 8] = ["", " II", " III", " IV", " V", " VI", " VII", " VIII"];
+pub(crate) const NUMERALS: [&str; 8] = ["", " II", " III", " IV", " V", " VI", " VII", " VIII"];
 
 /// A title or trailer with `{place}`, `{ruler}` and `{core}` filled in, in one pass.
-fn fill(pattern: &str, place: &str, ruler: &str, core: &str) -> String {
+pub(crate) fn fill(pattern: &str, place: &str, ruler: &str, core: &str) -> String {
     let mut out = String::with_capacity(pattern.len() + 48);
     let mut rest = pattern;
     while let Some(i) = rest.find('{') {
@@ -566,11 +552,8 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
         };
     }
 
-    let mut used_traps = vec![false; d.traps.len()];
-    let mut used_events = vec![false; d.events.len()];
-    let mut used_enemies = vec![false; d.enemies.len()];
-    let mut used_objects = vec![false; d.objects.len()];
-    let release = d.objects.iter().position(|o| o.release).expect("validated: a release device");
+    let mut used = Used::new(d);
+    let stocking = Stocking { d, chart, cl, party };
     let ruler = common.ruler;
     let mut areas: Vec<Area> = Vec::with_capacity(s.n);
     let mut stream = String::with_capacity(16);
@@ -601,118 +584,14 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             notes: String::new(),
             locked: false,
         };
-        let chart_event = |dice: &mut Dice| -> Option<Event> {
-            let roll = dice.nd6(2);
-            let row = chart_row(chart, roll)?;
-            let (name, text) = split_chart(row.result.as_deref()?);
-            Some(Event {
-                kind: EventKind::Chart,
-                roll: Some(roll),
-                name: name.to_string(),
-                text: text.to_string(),
-                judge: None,
-                difficulty: None,
-            })
-        };
-        let enemy_group = |dice: &mut Dice, used: &mut [bool]| -> Option<EnemyGroup> {
-            let i = pick(dice, used, |i| d.enemies[i].cl.contains(cl))?;
-            let r = &d.enemies[i];
-            Some(EnemyGroup {
-                name: r.name.clone(),
-                description: r.description.clone(),
-                ambush: r.ambush,
-                members: r
-                    .members
-                    .iter()
-                    .map(|m| {
-                        let b = combat::member_block(d, m, cl, party);
-                        Enemy {
-                            name: m.name.clone(),
-                            rank: m.rank,
-                            count: m.count.resolve(party),
-                            spd: m.spd,
-                            initiative: m.spd + ANY_SEVEN,
-                            stats: Some(b.stats),
-                            attacks: b.attacks,
-                            skills: b.skills,
-                        }
-                    })
-                    .collect(),
-                notes: String::new(),
-            })
-        };
-        let object = |i: usize, opens: Option<GateRef>| Object {
-            name: d.objects[i].name.clone(),
-            effect: d.objects[i].effect.clone(),
-            opens,
-        };
-        match kind {
-            AreaKind::Entrance => {}
-            AreaKind::Normal => area.event = chart_event(&mut dice),
-            AreaKind::Object => {
-                if let Some(r) = device_refs[node] {
-                    area.objects.push(object(release, Some(r)));
-                    if dice.chance(1, 3)
-                        && let Some(i) = pick(&mut dice, &mut used_objects, |i| !d.objects[i].release)
-                    {
-                        area.objects.push(object(i, None));
-                    }
-                } else if let Some(i) = pick(&mut dice, &mut used_objects, |i| !d.objects[i].release) {
-                    area.objects.push(object(i, None));
-                }
-                area.event = chart_event(&mut dice);
-            }
-            AreaKind::Trap => {
-                if let Some(i) = pick(&mut dice, &mut used_traps, |_| true) {
-                    let t = &d.traps[i];
-                    area.trap = Some(Trap {
-                        name: t.name.clone(),
-                        detection: d.value(cl, t.detection).unwrap_or(0),
-                        removal: d.value(cl, t.removal).unwrap_or(0),
-                        effect: Nw3Data::trap_effect(t, cl),
-                    });
-                }
-            }
-            AreaKind::Event if plan.role[node] == Role::Ruler => {
-                area.event = Some(Event {
-                    kind: EventKind::Ruler,
-                    roll: None,
-                    name: ruler.name.clone(),
-                    text: ruler.encounter.clone(),
-                    judge: None,
-                    difficulty: None,
-                });
-            }
-            AreaKind::Event => {
-                if let Some(i) = pick(&mut dice, &mut used_events, |_| true) {
-                    let r = &d.events[i];
-                    area.event = Some(Event {
-                        kind: EventKind::Scenario,
-                        roll: None,
-                        name: r.name.clone(),
-                        text: r.text.clone(),
-                        judge: Some(r.judge.clone()),
-                        difficulty: d.value(cl, r.offset),
-                    });
-                }
-            }
-            AreaKind::Enemy => area.enemies.extend(enemy_group(&mut dice, &mut used_enemies)),
-            AreaKind::Core => {
-                area.enemies.extend(enemy_group(&mut dice, &mut used_enemies));
-                if dice.chance(1, 3)
-                    && let Some(i) = pick(&mut dice, &mut used_objects, |i| !d.objects[i].release)
-                {
-                    area.objects.push(object(i, None));
-                }
-            }
-        }
-        area.danger_sense = Some(combat::danger_sense(&area).0);
+        let ruler_here = (plan.role[node] == Role::Ruler).then_some(ruler);
+        stock(&stocking, &mut area, device_refs[node], ruler_here, &mut dice, &mut used);
         areas.push(area);
     }
 
     gates.sort_by_key(|g| (g.from, g.to));
-    let ruler_block = combat::ruler_block(d, ruler, cl, party);
     let place = areas[0].name.clone();
+    let frame = frame(d, common, &place, cl, party, s.id[s.ruler()]);
     let mut f = Fortress {
         system: System::Nw3,
         format: crate::format::CURRENT,
@@ -725,23 +604,12 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
         params: *params,
         paper: Default::default(),
         party: Party { size: party, cl },
-        title: fill(common.title, &place, &ruler.name, &common.core.name),
-        trailer: fill(common.trailer, &place, &ruler.name, &common.core.name),
-        ruler: Ruler {
-            name: ruler.name.clone(),
-            title: ruler.title.clone(),
-            description: ruler.description.clone(),
-            motive: common.motive.to_string(),
-            spd: ruler.spd,
-            initiative: ruler.spd + ANY_SEVEN,
-            area: s.id[s.ruler()],
-            stats: Some(ruler_block.stats),
-            attacks: ruler_block.attacks,
-            skills: ruler_block.skills,
-        },
-        logic: common.logic.iter().map(|l| Logic { name: l.name.clone(), effect: l.effect.clone() }).collect(),
-        entrance_condition: EntranceCondition { kind: common.entrance.kind, text: common.entrance.text.clone() },
-        core: Core { name: common.core.name.clone(), description: common.core.description.clone() },
+        title: frame.title,
+        trailer: frame.trailer,
+        ruler: frame.ruler,
+        logic: frame.logic,
+        entrance_condition: frame.entrance_condition,
+        core: frame.core,
         areas,
         gates,
         notes: String::new(),
@@ -750,6 +618,42 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
     };
     derive_paths(&mut f);
     f
+}
+
+/// The fortress-wide parts (what the workbench calls the `frame`), built from the picks.
+pub(crate) struct Frame {
+    pub title: String,
+    pub trailer: String,
+    pub ruler: Ruler,
+    pub logic: Vec<Logic>,
+    pub entrance_condition: EntranceCondition,
+    pub core: Core,
+}
+
+/// The frame from the picks: the title and trailer name `place` (the Entrance's name), the Ruler
+/// and Core; the Ruler fights with its stat block for the party and is met in `ruler_area`.
+pub(crate) fn frame(d: &Nw3Data, common: &Common, place: &str, cl: u32, party: u32, ruler_area: u32) -> Frame {
+    let ruler = common.ruler;
+    let ruler_block = combat::ruler_block(d, ruler, cl, party);
+    Frame {
+        title: fill(common.title, place, &ruler.name, &common.core.name),
+        trailer: fill(common.trailer, place, &ruler.name, &common.core.name),
+        ruler: Ruler {
+            name: ruler.name.clone(),
+            title: ruler.title.clone(),
+            description: ruler.description.clone(),
+            motive: common.motive.to_string(),
+            spd: ruler.spd,
+            initiative: ruler.spd + ANY_SEVEN,
+            area: ruler_area,
+            stats: Some(ruler_block.stats),
+            attacks: ruler_block.attacks,
+            skills: ruler_block.skills,
+        },
+        logic: common.logic.iter().map(|l| Logic { name: l.name.clone(), effect: l.effect.clone() }).collect(),
+        entrance_condition: EntranceCondition { kind: common.entrance.kind, text: common.entrance.text.clone() },
+        core: Core { name: common.core.name.clone(), description: common.core.description.clone() },
+    }
 }
 
 /// Fills in what follows from the graph: appearance difficulties and optional areas, with the

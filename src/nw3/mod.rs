@@ -13,6 +13,7 @@ pub mod model;
 pub(crate) mod net;
 pub mod params;
 pub mod rules;
+pub(crate) mod stock;
 
 pub use check::check;
 pub use generate::{FortressParams, generate};

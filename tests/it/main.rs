@@ -14,6 +14,7 @@ mod nw3_combat;
 mod pdf;
 mod render;
 mod reroll;
+mod reroll_nw3;
 mod scale;
 mod serve;
 mod sheet;

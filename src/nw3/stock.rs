@@ -1,0 +1,238 @@
+//! What stands in one area: its event, trap, enemies and objects, rolled from the NW3 tables for
+//! the party. The generator stocks every area with [`stock`]; the workbench
+//! ([`crate::edit::nw3`]) calls the same pieces to reroll one part of one area, so a rerolled part
+//! is always something the generator could have made.
+//!
+//! Each piece takes the area's dice stream and the [`Used`] record of what the rest of the
+//! fortress already holds, so two areas rarely hold the same trap, event, group or object (a
+//! piece falls back to a used entry only when every fitting one is taken).
+
+use crate::dice::Dice;
+use crate::nw3::check::{chart_row, split_chart};
+use crate::nw3::combat;
+use crate::nw3::model::{Area, AreaKind, Enemy, EnemyGroup, Event, EventKind, GateRef, Object, Trap};
+use crate::nw3::rules::ANY_SEVEN;
+use crate::tables::nw3::{Nw3Data, RulerRecord};
+use crate::tables::roll::RollTable;
+
+/// Which table entries the fortress already holds (by index into the tables' lists).
+pub(crate) struct Used {
+    pub traps: Vec<bool>,
+    pub events: Vec<bool>,
+    pub enemies: Vec<bool>,
+    pub objects: Vec<bool>,
+}
+
+impl Used {
+    /// Nothing used yet.
+    pub(crate) fn new(d: &Nw3Data) -> Used {
+        Used {
+            traps: vec![false; d.traps.len()],
+            events: vec![false; d.events.len()],
+            enemies: vec![false; d.enemies.len()],
+            objects: vec![false; d.objects.len()],
+        }
+    }
+
+    /// Marks what `area` holds (by name; names the tables do not know are skipped).
+    pub(crate) fn mark(&mut self, d: &Nw3Data, area: &Area) {
+        let set = |used: &mut Vec<bool>, i: Option<usize>| {
+            if let Some(i) = i {
+                used[i] = true;
+            }
+        };
+        if let Some(t) = &area.trap {
+            set(&mut self.traps, d.traps.iter().position(|r| r.name == t.name));
+        }
+        if let Some(e) = area.event.as_ref().filter(|e| e.kind == EventKind::Scenario) {
+            set(&mut self.events, d.events.iter().position(|r| r.name == e.name));
+        }
+        for g in &area.enemies {
+            set(&mut self.enemies, d.enemies.iter().position(|r| r.name == g.name));
+        }
+        for o in &area.objects {
+            set(&mut self.objects, d.objects.iter().position(|r| r.name == o.name));
+        }
+    }
+}
+
+/// Picks an index from `len` items: a random start, then the first that fits and is unused, else
+/// the first that fits. Marks it used.
+pub(crate) fn pick(dice: &mut Dice, used: &mut [bool], fits: impl Fn(usize) -> bool) -> Option<usize> {
+    let len = used.len();
+    if len == 0 {
+        return None;
+    }
+    let start = dice.below(len as u32) as usize;
+    let found = (0..len)
+        .map(|k| (start + k) % len)
+        .find(|&i| fits(i) && !used[i])
+        .or_else(|| (0..len).map(|k| (start + k) % len).find(|&i| fits(i)))?;
+    used[found] = true;
+    Some(found)
+}
+
+/// A roll on the 2D6 Area Event Chart (Normal and Object areas).
+pub(crate) fn chart_event(chart: &RollTable, dice: &mut Dice) -> Option<Event> {
+    let roll = dice.nd6(2);
+    let row = chart_row(chart, roll)?;
+    let (name, text) = split_chart(row.result.as_deref()?);
+    Some(Event {
+        kind: EventKind::Chart,
+        roll: Some(roll),
+        name: name.to_string(),
+        text: text.to_string(),
+        judge: None,
+        difficulty: None,
+    })
+}
+
+/// An enemy group for the party's character level (a group whose CL range holds it), with every
+/// member's stat block for the party.
+pub(crate) fn enemy_group(d: &Nw3Data, cl: u32, party: u32, dice: &mut Dice, used: &mut [bool]) -> Option<EnemyGroup> {
+    let i = pick(dice, used, |i| d.enemies[i].cl.contains(cl))?;
+    let r = &d.enemies[i];
+    Some(EnemyGroup {
+        name: r.name.clone(),
+        description: r.description.clone(),
+        ambush: r.ambush,
+        members: r
+            .members
+            .iter()
+            .map(|m| {
+                let b = combat::member_block(d, m, cl, party);
+                Enemy {
+                    name: m.name.clone(),
+                    rank: m.rank,
+                    count: m.count.resolve(party),
+                    spd: m.spd,
+                    initiative: m.spd + ANY_SEVEN,
+                    stats: Some(b.stats),
+                    attacks: b.attacks,
+                    skills: b.skills,
+                }
+            })
+            .collect(),
+        notes: String::new(),
+    })
+}
+
+fn object(d: &Nw3Data, i: usize, opens: Option<GateRef>) -> Object {
+    Object { name: d.objects[i].name.clone(), effect: d.objects[i].effect.clone(), opens }
+}
+
+/// The objects of an Object area or the Core. An Object area holding the Gate Release Device of
+/// `device` keeps it first and may hold one more object; another Object area holds one object;
+/// the Core holds one a third of the time.
+pub(crate) fn objects(
+    d: &Nw3Data,
+    kind: AreaKind,
+    device: Option<GateRef>,
+    dice: &mut Dice,
+    used: &mut [bool],
+) -> Vec<Object> {
+    let mut out = Vec::new();
+    let plain = |i: usize| !d.objects[i].release;
+    match (kind, device) {
+        (AreaKind::Object, Some(r)) => {
+            let release = d.objects.iter().position(|o| o.release).expect("validated: a release device");
+            out.push(object(d, release, Some(r)));
+            if dice.chance(1, 3)
+                && let Some(i) = pick(dice, used, plain)
+            {
+                out.push(object(d, i, None));
+            }
+        }
+        (AreaKind::Object, None) => out.extend(pick(dice, used, plain).map(|i| object(d, i, None))),
+        (AreaKind::Core, _) => {
+            if dice.chance(1, 3)
+                && let Some(i) = pick(dice, used, plain)
+            {
+                out.push(object(d, i, None));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// A Trap area's trap, with Detection and Removal for the party's character level.
+pub(crate) fn trap(d: &Nw3Data, cl: u32, dice: &mut Dice, used: &mut [bool]) -> Option<Trap> {
+    let i = pick(dice, used, |_| true)?;
+    let t = &d.traps[i];
+    Some(Trap {
+        name: t.name.clone(),
+        detection: d.value(cl, t.detection).unwrap_or(0),
+        removal: d.value(cl, t.removal).unwrap_or(0),
+        effect: Nw3Data::trap_effect(t, cl),
+    })
+}
+
+/// An Event area's scenario event, with its judge and difficulty for the character level.
+pub(crate) fn scenario_event(d: &Nw3Data, cl: u32, dice: &mut Dice, used: &mut [bool]) -> Option<Event> {
+    let i = pick(dice, used, |_| true)?;
+    let r = &d.events[i];
+    Some(Event {
+        kind: EventKind::Scenario,
+        roll: None,
+        name: r.name.clone(),
+        text: r.text.clone(),
+        judge: Some(r.judge.clone()),
+        difficulty: d.value(cl, r.offset),
+    })
+}
+
+/// The Ruler encounter, the event of the Ruler's area.
+pub(crate) fn ruler_event(ruler: &RulerRecord) -> Event {
+    Event {
+        kind: EventKind::Ruler,
+        roll: None,
+        name: ruler.name.clone(),
+        text: ruler.encounter.clone(),
+        judge: None,
+        difficulty: None,
+    }
+}
+
+/// What the area stocking needs besides the area and its dice.
+pub(crate) struct Stocking<'t> {
+    pub d: &'t Nw3Data,
+    pub chart: &'t RollTable,
+    pub cl: u32,
+    pub party: u32,
+}
+
+/// Fills an empty area of its kind, in the generator's order of rolls: the Ruler encounter when
+/// `ruler` is given (the Ruler's Event area), the Gate Release Device of `device` in an Object
+/// area, and the Danger Sense difficulty that follows from the contents.
+pub(crate) fn stock(
+    s: &Stocking,
+    area: &mut Area,
+    device: Option<GateRef>,
+    ruler: Option<&RulerRecord>,
+    dice: &mut Dice,
+    used: &mut Used,
+) {
+    let Stocking { d, chart, cl, party } = *s;
+    match area.kind {
+        AreaKind::Entrance => {}
+        AreaKind::Normal => area.event = chart_event(chart, dice),
+        AreaKind::Object => {
+            area.objects = objects(d, area.kind, device, dice, &mut used.objects);
+            area.event = chart_event(chart, dice);
+        }
+        AreaKind::Trap => area.trap = trap(d, cl, dice, &mut used.traps),
+        AreaKind::Event => {
+            area.event = match ruler {
+                Some(r) => Some(ruler_event(r)),
+                None => scenario_event(d, cl, dice, &mut used.events),
+            }
+        }
+        AreaKind::Enemy => area.enemies.extend(enemy_group(d, cl, party, dice, &mut used.enemies)),
+        AreaKind::Core => {
+            area.enemies.extend(enemy_group(d, cl, party, dice, &mut used.enemies));
+            area.objects = objects(d, area.kind, None, dice, &mut used.objects);
+        }
+    }
+    area.danger_sense = Some(combat::danger_sense(area).0);
+}
