@@ -313,3 +313,23 @@ async fn regenerating_the_rest_keeps_the_locked_room_exactly() {
     let v = get("/api/scenario?seed=42&op=lock:map1/B1&op=regen:777").await.json();
     assert_eq!(v["check"].as_array().unwrap().len(), 0, "{}", v["check"]);
 }
+
+#[test]
+fn serve_refuses_a_host_that_is_not_an_address_in_one_line() {
+    let (code, _, err) = crate::run(&["serve", "--host", "example.org"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: option `--host`: `example.org` is not an IP address (e.g. 127.0.0.1, or 0.0.0.0 for every interface)\n"
+    );
+}
+
+#[test]
+fn serve_on_a_port_already_taken_says_so_in_one_line() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let (code, out, err) = crate::run(&["serve", "--port", &port]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.starts_with(&format!("error: option `--port`: cannot listen on 127.0.0.1:{port}: ")), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
