@@ -148,6 +148,10 @@ pub fn reroll(tables: &Tables, s: &mut Scenario, part: &MykPart) -> Result<()> {
     if let Some(missing) = missing(s, part) {
         return Err(fail(missing));
     }
+    // A scenario that already breaks a rule cannot be told apart from a reroll that breaks one.
+    if let Some(v) = check(s, tables).first() {
+        return Err(fail(format!("the scenario breaks a rule already (fix it first): {v}")));
+    }
     let n = s.rerolls.iter().filter(|r| r.part == path).count() as u32 + 1;
     let d = Dice::new(s.seed).child(&format!("reroll/{path}/{n}"));
     let court = limits::court(&s.court.levels);

@@ -23,7 +23,7 @@ fn options(seed: u64) -> dungeonsmith::myk::MykParams {
 }
 
 /// A part of `s` picked by the dice: mostly a room part, sometimes a whole map or the frame.
-fn some_part(s: &Scenario, d: &mut Dice) -> MykPart {
+pub fn some_part(s: &Scenario, d: &mut Dice) -> MykPart {
     let m = &s.maps[d.below(s.maps.len() as u32) as usize];
     match d.below(10) {
         0 => MykPart::Frame,
@@ -38,7 +38,7 @@ fn some_part(s: &Scenario, d: &mut Dice) -> MykPart {
 
 /// The scenario's JSON without what `part` rolls and what follows it (clues, objective, usage,
 /// the reroll record; the title after map 1; Relationship NPCs after the frame).
-fn outside(s: &Scenario, part: &MykPart) -> Value {
+pub fn outside(s: &Scenario, part: &MykPart) -> Value {
     let mut v = serde_json::to_value(s).expect("serialises");
     let o = v.as_object_mut().expect("an object");
     for k in ["usage", "objective", "clues", "rerolls"] {
@@ -374,4 +374,66 @@ fn myk_from_keeps_a_locked_room_and_fortress_from_reads_only_fortresses() {
     let (code, _, err) = run(&["myk", "--from", file.to_str().unwrap(), "--maps", "2"]);
     assert_eq!(code, 2, "{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_scenario_that_already_breaks_a_rule_is_not_rerolled() {
+    let mut s = default_scenario(4);
+    s.court.levels = vec![2; 3];
+    let before = s.clone();
+    let e = reroll(tables(), &mut s, &MykPart::Frame).expect_err("court.size broken").to_string();
+    assert!(e.contains("breaks a rule already") && e.contains("[court.size]"), "{e}");
+    assert_eq!(s, before);
+}
+
+/// Seeds whose map 1 has a room with a Secret Door that a clue reveals: (scenario, room).
+fn secret_door_clues() -> impl Iterator<Item = (Scenario, RoomId)> {
+    use dungeonsmith::myk::model::Reveals;
+    (0..400u64).filter_map(|seed| {
+        let s = default_scenario(seed);
+        let room = s.maps[0].rooms.iter().find_map(|r| {
+            let c = r.traps.iter().find_map(|t| t.corridor)?;
+            let told = s.clues.iter().any(|k| k.reveals == Reveals::Corridor { map: 1, corridor: c });
+            told.then_some(r.id)
+        })?;
+        Some((s, room))
+    })
+}
+
+#[test]
+fn clues_about_a_secret_door_rerolled_away_are_placed_anew() {
+    use dungeonsmith::myk::model::Reveals;
+    let mut seen = 0;
+    for (mut s, room) in secret_door_clues() {
+        let part = MykPart::Room { map: 1, room, what: RoomPart::Traps };
+        let Ok(()) = reroll(tables(), &mut s, &part) else { continue };
+        let doors: Vec<_> = s.maps[0].rooms.iter().flat_map(|r| &r.traps).filter_map(|t| t.corridor).collect();
+        for k in &s.clues {
+            if let Reveals::Corridor { corridor, .. } = k.reveals {
+                let trapped = s.maps[0].corridors.iter().any(|c| c.id() == corridor && c.trap.is_some());
+                assert!(doors.contains(&corridor) || trapped, "a clue tells of a corridor with no secret: {k:?}");
+            }
+        }
+        assert!(s.clues.iter().all(|k| dungeonsmith::myk::clues::tells_truth(&s, k)));
+        seen += 1;
+    }
+    assert!(seen >= 5, "only {seen} seeds had a secret door with a clue");
+}
+
+#[test]
+fn with_the_frame_locked_a_reroll_that_would_falsify_a_clue_is_refused_naming_the_lock() {
+    let mut refused = 0;
+    for (mut s, room) in secret_door_clues() {
+        s.frame_locked = true;
+        let before = s.clone();
+        match reroll(tables(), &mut s, &MykPart::Room { map: 1, room, what: RoomPart::Traps }) {
+            Ok(()) => assert_eq!(s.clues, before.clues, "a locked frame keeps its clues"),
+            Err(e) => {
+                assert!(e.to_string().contains("`frame_locked`"), "{e}");
+                assert_eq!(s, before);
+                refused += 1;
+            }
+        }
+    }
+    assert!(refused > 0, "some reroll takes a secret door away");
 }

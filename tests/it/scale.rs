@@ -153,3 +153,40 @@ fn the_same_seed_twice_writes_byte_identical_files_in_every_format() {
     });
     assert!(failures.is_empty(), "{} of {TWICE} seeds differ, first: {}", failures.len(), failures[0]);
 }
+
+/// Rerolls checked at scale, one part per case.
+const REROLLS: u64 = 20_000;
+
+#[test]
+#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
+fn twenty_thousand_rerolls_across_the_options_stay_legal_and_leave_the_rest_byte_identical() {
+    use dungeonsmith::edit::myk::reroll;
+    let tables = crate::myk::tables();
+    let refused = std::sync::atomic::AtomicU64::new(0);
+    let failures = spread(REROLLS, &|i| {
+        let mut p = myk_params(i);
+        p.maps = p.maps.min(4);
+        let mut s = dungeonsmith::myk::generate(tables, &p, i).ok()?;
+        let before = s.clone();
+        let part = crate::reroll::some_part(&s, &mut Dice::new(i).child("scale/reroll"));
+        match reroll(tables, &mut s, &part) {
+            Err(_) if s == before => {
+                refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                None
+            }
+            Err(e) => Some(format!("seed {i} `{part}`: refused ({e}) but the scenario changed")),
+            Ok(()) => {
+                let v = dungeonsmith::myk::check(&s, tables);
+                let same = crate::reroll::outside(&s, &part) == crate::reroll::outside(&before, &part);
+                match (v.first(), same) {
+                    (Some(v), _) => Some(format!("seed {i} {p:?} `{part}`: {v}")),
+                    (None, false) => Some(format!("seed {i} {p:?} `{part}`: something outside the part changed")),
+                    (None, true) => None,
+                }
+            }
+        }
+    });
+    assert!(failures.is_empty(), "{} of {REROLLS} fail, first: {}", failures.len(), failures[0]);
+    let refused = refused.into_inner();
+    assert!(refused * 100 <= REROLLS, "{refused} of {REROLLS} rerolls found no legal result");
+}
