@@ -4,7 +4,8 @@
 //! `cargo bench --bench fortress`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use dungeonsmith::nw3::{FortressParams, check, generate, layout};
+use dungeonsmith::edit::nw3::{AreaPart, Nw3Part, reroll};
+use dungeonsmith::nw3::{Fortress, FortressParams, check, generate, layout};
 use dungeonsmith::tables::Tables;
 
 fn bench(c: &mut Criterion) {
@@ -31,6 +32,26 @@ fn bench(c: &mut Criterion) {
     c.bench_function("nw3 layout, 10 areas", |b| {
         let f = generate(&tables, &params, 42).expect("generates");
         b.iter(|| std::hint::black_box(layout(&f)))
+    });
+    // The workbench: reroll one whole area (kind, name, contents; checked before it is kept), and
+    // the same from the JSON text to the JSON text, as the CLI and the server do it.
+    c.bench_function("nw3 reroll one area, 10 areas", |b| {
+        let f = generate(&tables, &params, 42).expect("generates");
+        let part = Nw3Part::Area { id: 5, what: AreaPart::All };
+        b.iter(|| {
+            let mut g = f.clone();
+            reroll(&tables, &mut g, &part).expect("rerolls");
+            std::hint::black_box(g)
+        })
+    });
+    c.bench_function("nw3 reroll one area from JSON to JSON, 40 areas", |b| {
+        let json = generate(&tables, &FortressParams { areas: 40, ..params }, 42).expect("generates").to_json();
+        let part = Nw3Part::Area { id: 20, what: AreaPart::All };
+        b.iter(|| {
+            let mut g = Fortress::from_json(&json).expect("reads");
+            reroll(&tables, &mut g, &part).expect("rerolls");
+            std::hint::black_box(g.to_json())
+        })
     });
     let big = FortressParams { areas: 40, ..params };
     c.bench_function("nw3 generate+check, 40 areas", |b| {

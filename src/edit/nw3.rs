@@ -11,7 +11,8 @@
 //! What each part holds (and what follows it):
 //! - `areaN/enemies` (Enemy areas and the Fortress Core): a new group whose CL range holds the
 //!   party's character level, with the combat stat blocks for the party. The GM's notes on the old
-//!   groups stay with the new groups in order (notes beyond the new groups join the last one).
+//!   groups stay with the new groups in order (notes beyond the new groups join the last one, and
+//!   join the area's notes when a whole-area reroll leaves no group).
 //! - `areaN/trap` (Trap areas): a new trap, Detection and Removal on the party's CL band.
 //! - `areaN/event`: a Normal or Object area rolls the 2D6 Area Event Chart again (up to eight
 //!   rolls for a different event); an Event area draws a new scenario event. Gates name the area
@@ -56,7 +57,7 @@ use crate::error::{Error, Result};
 use crate::nw3::check::check;
 use crate::nw3::combat;
 use crate::nw3::generate::{Common, NUMERALS, fill, frame, generate};
-use crate::nw3::model::{AreaKind, EnemyGroup, EventKind, Fortress, GateRef, Generator, Opener};
+use crate::nw3::model::{Area, AreaKind, EnemyGroup, EventKind, Fortress, GateRef, Generator, Opener};
 use crate::nw3::stock::{self, Stocking, Used};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data, RandomKind};
@@ -182,7 +183,10 @@ fn apply(tables: &Tables, f: &mut Fortress, part: &Nw3Part, n: u32) -> Result<()
         Nw3Part::Frame => reroll_frame(tables, &mut g, &dice),
         Nw3Part::Area { id, what } => reroll_area(tables, &mut g, part, id, what, &mut dice)?,
     }
-    if let Some(v) = new_violation(&check(f, tables), &check(&g, tables)) {
+    let after = check(&g, tables);
+    if !after.is_empty()
+        && let Some(v) = new_violation(&check(f, tables), &after)
+    {
         return Err(refuse(part, format!("no legal result: {v}")));
     }
     g.rerolls.push(Reroll { part: path, n });
@@ -221,14 +225,17 @@ fn opens_gate(f: &Fortress, id: u32) -> bool {
     f.gates.iter().any(|g| g.opened_by == Some(Opener::Event(id)))
 }
 
-/// The new groups take the old groups' notes in order; notes left over join the last group.
-fn carry_group_notes(old: &[EnemyGroup], new: &mut [EnemyGroup]) {
-    let Some(last) = new.len().checked_sub(1) else { return };
+/// Keeps the GM's notes on the old enemy groups: the new groups take them in order, notes left
+/// over join the last group, and when the area holds no group any more they join the area's notes.
+fn carry_group_notes(old: &[EnemyGroup], a: &mut Area) {
     for (i, g) in old.iter().enumerate() {
         if g.notes.is_empty() {
             continue;
         }
-        let target = &mut new[i.min(last)].notes;
+        let target = match a.enemies.len().checked_sub(1) {
+            Some(last) => &mut a.enemies[i.min(last)].notes,
+            None => &mut a.notes,
+        };
         if !target.is_empty() {
             target.push('\n');
         }
@@ -259,10 +266,9 @@ fn reroll_area(
                 return Err(refuse(part, format!("area {id} is a {label}, which holds no enemies")));
             }
             let a = &mut f.areas[pos];
-            let mut groups: Vec<EnemyGroup> =
-                stock::enemy_group(d, s.cl, s.party, dice, &mut used.enemies).into_iter().collect();
-            carry_group_notes(&a.enemies, &mut groups);
-            a.enemies = groups;
+            let groups = stock::enemy_group(d, s.cl, s.party, dice, &mut used.enemies).into_iter().collect();
+            let old = std::mem::replace(&mut a.enemies, groups);
+            carry_group_notes(&old, a);
         }
         AreaPart::Trap => {
             if kind != AreaKind::Trap {
@@ -321,7 +327,7 @@ fn reroll_area(
                 let old_groups = std::mem::take(&mut a.enemies);
                 (a.event, a.trap, a.objects) = (None, None, Vec::new());
                 stock::stock(&s, a, device, None, dice, &mut used);
-                carry_group_notes(&old_groups, &mut a.enemies);
+                carry_group_notes(&old_groups, a);
             }
         }
     }
@@ -521,7 +527,7 @@ fn keep_graph(tables: &Tables, from: &Fortress, seed: u64) -> Result<Fortress> {
             }
             None => stock::stock(&s, a, device, None, &mut dice, &mut used),
         }
-        carry_group_notes(&old_groups, &mut a.enemies);
+        carry_group_notes(&old_groups, a);
     }
     if !from.frame_locked {
         put_frame(d, &mut f, &common, ruler_locked);
