@@ -64,6 +64,27 @@ fn word<T: Serialize>(v: &T) -> String {
     serde_json::to_value(v).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
 }
 
+/// Which parts of an area the page offers to reroll: those its kind holds (a hint for the
+/// buttons; `crate::edit::nw3` decides, and refuses the rest with a line that says why).
+fn area_parts(f: &crate::nw3::Fortress, a: &crate::nw3::model::Area) -> Vec<&'static str> {
+    use crate::nw3::model::{AreaKind, EventKind};
+    let ruler_event = a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler) && f.ruler.area == a.id;
+    let mut parts = Vec::new();
+    if matches!(a.kind, AreaKind::Enemy | AreaKind::Core) {
+        parts.push("enemies");
+    }
+    if a.kind == AreaKind::Trap {
+        parts.push("trap");
+    }
+    if matches!(a.kind, AreaKind::Normal | AreaKind::Object) || (a.kind == AreaKind::Event && !ruler_event) {
+        parts.push("event");
+    }
+    if matches!(a.kind, AreaKind::Object | AreaKind::Core) {
+        parts.push("objects");
+    }
+    parts
+}
+
 /// The page's view of `built` (made from `req`); `files` are the downloadable artifacts' names.
 pub fn page(tables: &Tables, req: &Request, built: &Built, files: Vec<String>, zip: String) -> PageView {
     let ops = req.ops.iter().map(ToString::to_string).collect();
@@ -206,7 +227,7 @@ pub fn page(tables: &Tables, req: &Request, built: &Built, files: Vec<String>, z
                     name: a.name.clone(),
                     locked: a.locked,
                     used: true,
-                    rerolls: vec!["enemies", "trap", "event", "objects"],
+                    rerolls: area_parts(f, a),
                     lines,
                 });
             }

@@ -333,3 +333,26 @@ fn serve_on_a_port_already_taken_says_so_in_one_line() {
     assert!(err.starts_with(&format!("error: option `--port`: cannot listen on 127.0.0.1:{port}: ")), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[tokio::test]
+async fn every_area_part_the_page_offers_can_be_rerolled_and_a_locked_area_refuses() {
+    // Every part the page offers for an area can be rerolled.
+    let v = get("/api/scenario?game=nw3&seed=5").await.json();
+    for p in v["parts"].as_array().unwrap().iter().filter(|p| p["kind"] == "area") {
+        for what in p["rerolls"].as_array().unwrap() {
+            let uri = format!(
+                "/api/scenario?game=nw3&seed=5&op=reroll:{}/{}",
+                p["path"].as_str().unwrap(),
+                what.as_str().unwrap()
+            );
+            let ok = get(&uri).await;
+            assert_eq!(ok.status, StatusCode::OK, "{uri}: {}", ok.text());
+            assert_eq!(ok.json()["check"].as_array().unwrap().len(), 0, "{uri}");
+        }
+    }
+    let a = get("/api/scenario?game=nw3&seed=5&op=lock:area4&op=reroll:area4").await;
+    assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
+    assert!(a.text().starts_with("edit 2 `reroll:area4`: "), "{}", a.text());
+    let a = get("/api/scenario?game=nw3&seed=5&op=reroll:area4/dragons").await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text());
+}

@@ -180,7 +180,8 @@ function drawSelection() {
   const buttons = el('div', { class: 'buttons' });
   if (p.used) {
     buttons.append(el('button', { type: 'button', id: 'reroll-all', onclick: () => edit('reroll:' + p.path) },
-      p.kind === 'frame' ? 'Reroll title, hooks and clues' : 'Reroll ' + p.label));
+      p.kind !== 'frame' ? 'Reroll ' + p.label
+        : view.game === 'myk' ? 'Reroll title, hooks and clues' : 'Reroll title, trailer, ruler and logic'));
     for (const what of p.rerolls) {
       buttons.append(el('button', { type: 'button', 'data-reroll': what, onclick: () => edit('reroll:' + p.path + '/' + what) }, 'Reroll ' + what));
     }
