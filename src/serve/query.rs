@@ -88,6 +88,10 @@ fn parse_u32(field: &str, text: &str) -> Result<u32, ServeError> {
     text.trim().parse::<u32>().map_err(|_| ServeError::BadRequest(format!("`{field}`: `{text}` is not a whole number")))
 }
 
+/// The most edits one permalink replays: each is replayed on every request, so a runaway URL is
+/// refused rather than left to keep the server busy.
+const MAX_OPS: usize = 1000;
+
 /// The query's pairs in order (as axum's `Query<Vec<(String, String)>>` hands them over).
 pub type Pairs = [(String, String)];
 
@@ -179,6 +183,12 @@ impl Request {
             }
         };
         let ops = pairs.iter().filter(|(k, _)| k == "op").map(|(_, v)| Op::parse(v)).collect::<Result<Vec<Op>, _>>()?;
+        if ops.len() > MAX_OPS {
+            return Err(ServeError::BadRequest(format!(
+                "{} edits in one permalink; at most {MAX_OPS} (download the JSON and go on from it)",
+                ops.len()
+            )));
+        }
         Ok(Request { game, seed, paper, ops })
     }
 

@@ -356,3 +356,11 @@ async fn every_area_part_the_page_offers_can_be_rerolled_and_a_locked_area_refus
     let a = get("/api/scenario?game=nw3&seed=5&op=reroll:area4/dragons").await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text());
 }
+
+#[tokio::test]
+async fn a_permalink_with_more_edits_than_the_server_replays_is_refused() {
+    let uri = format!("/api/scenario?seed=1{}", "&op=lock:frame".repeat(1001));
+    let a = get(&uri).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert_eq!(a.text(), "1001 edits in one permalink; at most 1000 (download the JSON and go on from it)\n");
+}
