@@ -608,6 +608,8 @@ fn reroll_command(tables: &Tables, args: &RerollArgs, out: &mut dyn Write, err: 
     match loaded {
         Loaded::Myk(mut s) => {
             let part = myk_part(args)?;
+            // As `render` writes it: an older file's ruler gains its final stat line.
+            crate::myk::ruler::normalize(&mut s, tables);
             crate::edit::myk::reroll(tables, &mut s, &part)?;
             s.params.paper = paper.unwrap_or(s.params.paper);
             let code = write_myk(&s, tables, &args.output, out)?;
