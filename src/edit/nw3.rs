@@ -152,6 +152,17 @@ pub fn reroll(tables: &Tables, f: &mut Fortress, part: &Nw3Part) -> Result<()> {
     apply(tables, f, part, n)
 }
 
+/// The NW3 content a reroll draws from (tables given with `--tables` may lack it).
+fn require_content(tables: &Tables) -> Result<()> {
+    if tables.nw3.is_empty() {
+        return Err(Error::TableFile {
+            file: tables.origin.clone(),
+            message: "holds no NW3 fortress content (`[nw3]` sections)".into(),
+        });
+    }
+    Ok(())
+}
+
 /// Replays a reroll list in order (on a freshly generated fortress: what `fortress --seed N` plus
 /// the recorded rerolls gives). Locks are not consulted; each entry's `n` must be the count of
 /// that part's rerolls so far plus one.
@@ -176,6 +187,7 @@ fn next_n(f: &Fortress, part: &Nw3Part) -> u32 {
 
 /// Rerolls the part on stream `n` into a copy, checks it, and only then replaces `f`.
 fn apply(tables: &Tables, f: &mut Fortress, part: &Nw3Part, n: u32) -> Result<()> {
+    require_content(tables)?;
     let path = part.to_string();
     let mut dice = Dice::new(f.seed).child(&format!("reroll/{path}/{n}"));
     let mut g = f.clone();
@@ -469,6 +481,7 @@ fn put_back_frame(tables: &Tables, from: &Fortress, f: &mut Fortress) -> Result<
 /// anew on the generator's streams for `seed`; the frame rolled anew unless locked.
 fn keep_graph(tables: &Tables, from: &Fortress, seed: u64) -> Result<Fortress> {
     from.params.validate()?;
+    require_content(tables)?;
     let d = &tables.nw3;
     let root = Dice::new(seed);
     let common = Common::roll(d, &root);

@@ -20,9 +20,10 @@
 //!
 //! Then areas get kinds (the Entrance, the Core, the Ruler's Event area before the Core, event and
 //! device areas; the rest weighted by `[[nw3.area_kind]]`, stream `nw3/kinds`), names (stream
-//! `nw3/names`) and content (stream `nw3/area/ID`), and the fortress gets its Ruler, Logic,
-//! Entrance condition, title and trailer. If the check should ever fail, the gates are re-rolled
-//! from `nw3/gates/1`, `/2`, `/3`; the last resort is all-normal gates, which always passes.
+//! `nw3/names`) and content (stream `nw3/area/ID`, pieces in `stock.rs` that the workbench also
+//! rerolls with), and the fortress gets its Ruler, Logic, Entrance condition, title and trailer.
+//! If the check should ever fail, the gates are re-rolled from `nw3/gates/1`, `/2`, `/3`; the
+//! last resort is all-normal gates, which always passes.
 
 use petgraph::graph::{NodeIndex, UnGraph};
 

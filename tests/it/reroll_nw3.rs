@@ -386,3 +386,31 @@ fn a_locked_area_that_breaks_a_rule_makes_regenerate_impossible() {
     assert!(e.contains("[trap.values]") || e.contains("[danger-sense.difficulty]"), "{e}");
     assert!(!e.contains('\n'));
 }
+
+#[test]
+fn tables_without_nw3_content_refuse_a_reroll_in_one_line() {
+    let empty = Tables::from_files("my-tables".into(), &[("t.toml".into(), String::new())]).unwrap();
+    let mut f = fortress(4, 10);
+    let before = f.clone();
+    for part in [Nw3Part::Frame, Nw3Part::Area { id: 10, what: AreaPart::All }] {
+        let e = reroll(&empty, &mut f, &part).unwrap_err().to_string();
+        assert_eq!(e, "`my-tables`: holds no NW3 fortress content (`[nw3]` sections)");
+    }
+    assert_eq!(f, before);
+    f.areas[2].locked = true;
+    let e = regenerate(&empty, &f, 1).unwrap_err().to_string();
+    assert_eq!(e, "`my-tables`: holds no NW3 fortress content (`[nw3]` sections)");
+}
+
+#[test]
+fn a_locked_frame_whose_ruler_the_tables_lack_makes_regenerate_impossible() {
+    let mut f = fortress(6, 9);
+    f.frame_locked = true;
+    f.ruler.name = "Nobody".into();
+    let e = regenerate(tables(), &f, 7).unwrap_err().to_string();
+    assert_eq!(e, "cannot regenerate the fortress: the locked frame's Ruler `Nobody` is not in the NW3 tables");
+    f.areas[2].locked = true;
+    let e = regenerate(tables(), &f, 7).unwrap_err().to_string();
+    assert!(e.starts_with("cannot regenerate the fortress: "), "{e}");
+    assert!(e.contains("`Nobody`"), "{e}");
+}
