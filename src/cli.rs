@@ -43,6 +43,8 @@ pub enum Command {
     /// Roll one part of a scenario anew (a room or part of it, a map, an area, the frame) and
     /// write the scenario with its renders; the part is recorded in the file's `rerolls`.
     Reroll(RerollArgs),
+    /// The GM's workbench: a local web page with live sheets, rerolls, locks and permalinks.
+    Serve(ServeArgs),
     /// List, show and roll the random tables.
     Tables {
         #[command(subcommand)]
@@ -198,6 +200,19 @@ pub struct RerollArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The port to listen on.
+    #[arg(long, value_name = "N", default_value_t = 8470)]
+    pub port: u16,
+    /// The address to listen on; only this machine can reach the default.
+    #[arg(long, value_name = "IP", default_value = "127.0.0.1")]
+    pub host: String,
+    /// Open the page in the desktop's browser (best effort).
+    #[arg(long)]
+    pub open: bool,
+}
+
+#[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The scenario JSON file (generated or hand-edited).
     pub file: PathBuf,
@@ -306,6 +321,11 @@ fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome 
         Command::Check(args) => check_command(&tables()?, args, stdout),
         Command::Render(args) => render_command(&tables()?, args, stdout, stderr),
         Command::Reroll(args) => reroll_command(&tables()?, args, stdout, stderr),
+        Command::Serve(args) => {
+            crate::serve::address(&args.host, args.port)?;
+            crate::serve::run(tables()?, &args.host, args.port, args.open, stdout)?;
+            Ok(0)
+        }
     }
 }
 

@@ -15,6 +15,7 @@ pub mod myk;
 pub mod nw3;
 pub mod output;
 pub mod render;
+pub mod serve;
 pub mod tables;
 
 pub use error::{Error, Result};

@@ -266,6 +266,21 @@ pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: C
     c.finish(&title, vec![Box::new(hatch)])
 }
 
+/// Where each room of `map` sits on its GM sheet: (room, left, top, side) in millimetres, the same
+/// geometry `myk_sheet` draws with. The web workbench lays its click targets over the served copy
+/// with it; the sheet itself is not changed, so the CLI's files stay as they are.
+pub fn room_boxes(s: &Scenario, map: &Map, paper: Paper) -> Vec<(RoomId, f64, f64, f64)> {
+    let footer_h = footer_height(footer(s, map, paper, Copy::Gm).len());
+    let g = grid(paper, numbered_traps(map).len(), footer_h);
+    RoomId::ALL
+        .iter()
+        .map(|&r| {
+            let (x, y) = g.origin(r);
+            (r, x, y, g.room)
+        })
+        .collect()
+}
+
 /// Corridor traps of the map in corridor order, numbered from 1.
 fn numbered_traps(map: &Map) -> Vec<(CorridorId, usize)> {
     let mut ks: Vec<&Corridor> = map.corridors.iter().filter(|k| k.trap.is_some()).collect();

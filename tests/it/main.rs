@@ -16,11 +16,13 @@ mod render;
 mod reroll;
 mod reroll_nw3;
 mod scale;
+mod serve;
 mod sheet;
 mod tables;
 mod trust;
 mod udonarium;
 mod vtt;
+mod workbench;
 
 /// Runs the program in-process: (exit code, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {

@@ -76,7 +76,6 @@ const GATE_W: f64 = 0.4;
 struct Drawn {
     canvas: Canvas,
     /// Every area circle (cx, cy, r).
-    #[cfg_attr(not(test), allow(dead_code))]
     circles: Vec<Disc>,
     /// Every gate drawn: (from, to) as area indices, and its line.
     #[cfg_attr(not(test), allow(dead_code))]
@@ -301,6 +300,14 @@ fn gm_map(f: &Fortress, paper: Paper) -> Drawn {
         d = draw_gm(f, paper, notes);
     }
     d
+}
+
+/// Every area circle of the GM's map: (area id, cx, cy, r) in millimetres, as `fortress_map` draws
+/// them. The web workbench lays its click targets over the served copy with it; the map itself is
+/// not changed, so the CLI's files stay as they are.
+pub fn area_discs(f: &Fortress, paper: Paper) -> Vec<(u32, f64, f64, f64)> {
+    let d = gm_map(f, paper);
+    f.areas.iter().zip(d.circles).map(|(a, (cx, cy, r))| (a.id, cx, cy, r)).collect()
 }
 
 /// The area map of a fortress as a standalone SVG document (1 unit = 1 mm): for the GM, every

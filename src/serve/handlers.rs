@@ -1,0 +1,155 @@
+//! The routes: the page and its assets (embedded), the scenario as the page draws it, downloads
+//! and the booklet to print. Every handler rebuilds the scenario from the query (the permalink),
+//! so the server keeps no session: two tabs, or two machines, with one URL see one scenario.
+
+use std::io::{Cursor, Write};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+
+use crate::output::Artifact;
+use crate::render::{self, Format, RenderOptions};
+
+use super::AppState;
+use super::error::ServeError;
+use super::query::Request;
+use super::scenario::{Built, build};
+use super::view::{PageView, page};
+
+const INDEX: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const APP_CSS: &str = include_str!("assets/app.css");
+
+pub async fn index() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX)
+}
+
+pub async fn app_js() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS)
+}
+
+pub async fn app_css() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], APP_CSS)
+}
+
+pub async fn not_found() -> ServeError {
+    ServeError::NotFound("no such page; the workbench is at `/`".into())
+}
+
+type Pairs = Query<Vec<(String, String)>>;
+
+/// Runs `work` and turns a panic into a one-line 500, so one bad request never takes the
+/// server down (the default hook still prints the panic on the server's stderr).
+fn guarded<T>(work: impl FnOnce() -> Result<T, ServeError>) -> Result<T, ServeError> {
+    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|_| {
+        Err(ServeError::Internal("the server failed on this request (a bug; see its log); it keeps running".into()))
+    })
+}
+
+fn fresh_seed() -> u64 {
+    crate::cli::pick_seed(None, &mut std::io::sink())
+}
+
+/// Every file a download offers, rendered as the CLI renders it.
+fn artifacts(state: &AppState, built: &Built) -> Result<Vec<Artifact>, ServeError> {
+    let formats = [Format::Json, Format::Svg, Format::Md, Format::Html];
+    Ok(match built {
+        Built::Myk(s) => {
+            let opts = RenderOptions { formats: &formats, paper: s.params.paper, templates: &state.templates };
+            render::render_myk(s, &state.tables, &opts, &render::sheet::myk_sheet)?
+        }
+        Built::Nw3(f) => {
+            let opts = RenderOptions { formats: &formats, paper: f.paper, templates: &state.templates };
+            render::render_fortress(f, &state.tables, &opts, &render::area_map::fortress_map)?
+        }
+    })
+}
+
+/// The name of the zip with every file.
+fn zip_name(built: &Built) -> String {
+    match built {
+        Built::Myk(s) => format!("myk-{}.zip", s.seed),
+        Built::Nw3(f) => format!("fortress-{}.zip", f.seed),
+    }
+}
+
+/// Every file in one zip, stored with a fixed date so the same scenario gives the same bytes.
+fn zip_all(files: &[Artifact]) -> Result<Vec<u8>, ServeError> {
+    let fail = |e: zip::result::ZipError| ServeError::Internal(format!("cannot write the zip: {e}"));
+    let mut z = zip::ZipWriter::new(Cursor::new(Vec::new()));
+    let opts = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Stored)
+        .last_modified_time(zip::DateTime::default());
+    for a in files {
+        z.start_file(a.name.as_str(), opts).map_err(fail)?;
+        z.write_all(&a.bytes).map_err(|e| ServeError::Internal(format!("cannot write the zip: {e}")))?;
+    }
+    Ok(z.finish().map_err(fail)?.into_inner())
+}
+
+/// The scenario as the page draws it (JSON).
+pub async fn scenario(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Json<PageView>, ServeError> {
+    guarded(|| {
+        let req = Request::parse(&pairs, fresh_seed)?;
+        let built = build(&state.tables, &req)?;
+        let files = artifacts(&state, &built)?.into_iter().map(|a| a.name).collect();
+        Ok(Json(page(&state.tables, &req, &built, files, zip_name(&built))))
+    })
+}
+
+fn content_type(name: &str) -> &'static str {
+    match name.rsplit('.').next() {
+        Some("json") => "application/json",
+        Some("svg") => "image/svg+xml",
+        Some("md") => "text/markdown; charset=utf-8",
+        Some("html") => "text/html; charset=utf-8",
+        Some("zip") => "application/zip",
+        _ => "application/octet-stream",
+    }
+}
+
+/// One file of the scenario, or all of them as a zip, as an attachment.
+pub async fn download(
+    State(state): State<Arc<AppState>>,
+    Path(file): Path<String>,
+    Query(pairs): Pairs,
+) -> Result<Response, ServeError> {
+    guarded(|| {
+        let req = Request::parse(&pairs, fresh_seed)?;
+        let built = build(&state.tables, &req)?;
+        let files = artifacts(&state, &built)?;
+        let bytes = if file == zip_name(&built) {
+            zip_all(&files)?
+        } else {
+            match files.into_iter().find(|a| a.name == file) {
+                Some(a) => a.bytes,
+                None => {
+                    return Err(ServeError::NotFound(format!("no file `{file}` in this scenario")));
+                }
+            }
+        };
+        let disposition = format!("attachment; filename=\"{file}\"");
+        Ok((
+            [(header::CONTENT_TYPE, content_type(&file).to_string()), (header::CONTENT_DISPOSITION, disposition)],
+            bytes,
+        )
+            .into_response())
+    })
+}
+
+/// The HTML booklet, shown in the browser to print.
+pub async fn booklet(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Response, ServeError> {
+    guarded(|| {
+        let req = Request::parse(&pairs, fresh_seed)?;
+        let built = build(&state.tables, &req)?;
+        let html = artifacts(&state, &built)?
+            .into_iter()
+            .find(|a| a.name.ends_with(".html"))
+            .ok_or_else(|| ServeError::Internal("the booklet was not rendered".into()))?;
+        Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html.bytes).into_response())
+    })
+}

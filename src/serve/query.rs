@@ -1,0 +1,246 @@
+//! The permalink: everything that makes a workbench scenario, in the URL's query string. The
+//! options carry the CLI's option names (`court-size`, `levels`, `cl`, ...), so an error names the
+//! same thing in both; the edit history is one `op` per edit, in order, replayed from the seed.
+
+use std::path::PathBuf;
+
+use crate::cli::{LayoutArg, MykArgs, OutputArgs};
+use crate::myk::MykParams;
+use crate::nw3::FortressParams;
+use crate::render::Paper;
+
+use super::error::ServeError;
+
+/// Which game.
+#[derive(Clone, Debug)]
+pub enum Game {
+    Myk(MykParams),
+    Nw3(FortressParams),
+}
+
+/// One edit of the history. Paths are the edit API's (`map1/B2/monsters`, `area5`, `frame`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// Reroll a part (`reroll:map1/B2/traps`).
+    Reroll(String),
+    /// Lock a room, a map, an area or the frame (`lock:map1/B2`).
+    Lock(String),
+    Unlock(String),
+    /// Give a room, map, area or the scenario (`frame`) a name of the GM's (`rename:map1/B2:Hall`).
+    Rename(String, String),
+    /// Roll everything unlocked anew from another seed (`regen:77`).
+    Regenerate(u64),
+}
+
+impl Op {
+    fn parse(text: &str) -> Result<Op, ServeError> {
+        let bad = || {
+            ServeError::BadRequest(format!(
+                "edit `{text}`: expected `reroll:PART`, `lock:PART`, `unlock:PART`, `rename:PART:NAME` or `regen:SEED`"
+            ))
+        };
+        let (verb, rest) = text.split_once(':').ok_or_else(bad)?;
+        if rest.is_empty() {
+            return Err(bad());
+        }
+        Ok(match verb {
+            "reroll" => Op::Reroll(rest.to_string()),
+            "lock" => Op::Lock(rest.to_string()),
+            "unlock" => Op::Unlock(rest.to_string()),
+            "rename" => {
+                let (part, name) = rest.split_once(':').ok_or_else(bad)?;
+                Op::Rename(part.to_string(), name.to_string())
+            }
+            "regen" => Op::Regenerate(parse_seed("regen", rest)?),
+            _ => return Err(bad()),
+        })
+    }
+}
+
+impl std::fmt::Display for Op {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Op::Reroll(p) => write!(f, "reroll:{p}"),
+            Op::Lock(p) => write!(f, "lock:{p}"),
+            Op::Unlock(p) => write!(f, "unlock:{p}"),
+            Op::Rename(p, n) => write!(f, "rename:{p}:{n}"),
+            Op::Regenerate(seed) => write!(f, "regen:{seed}"),
+        }
+    }
+}
+
+/// A whole workbench request: game and options, seed, paper, and the edits in order.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub game: Game,
+    pub seed: u64,
+    pub paper: Paper,
+    pub ops: Vec<Op>,
+}
+
+fn parse_seed(field: &str, text: &str) -> Result<u64, ServeError> {
+    text.trim().parse::<u64>().map_err(|_| {
+        ServeError::BadRequest(format!("`{field}`: `{text}` is not a seed (a whole number from 0 to {})", u64::MAX))
+    })
+}
+
+fn parse_u32(field: &str, text: &str) -> Result<u32, ServeError> {
+    text.trim().parse::<u32>().map_err(|_| ServeError::BadRequest(format!("`{field}`: `{text}` is not a whole number")))
+}
+
+/// The most edits one permalink replays: each is replayed on every request, so a runaway URL is
+/// refused rather than left to keep the server busy.
+const MAX_OPS: usize = 1000;
+
+/// The query's pairs in order (as axum's `Query<Vec<(String, String)>>` hands them over).
+pub type Pairs = [(String, String)];
+
+impl Request {
+    /// Parses and validates a query; a missing seed is `fresh_seed`'s (the page then shows the
+    /// permalink with it). Unknown fields are refused, so a typo never passes silently.
+    pub fn parse(pairs: &Pairs, fresh_seed: impl FnOnce() -> u64) -> Result<Request, ServeError> {
+        let one = |name: &str| -> Option<&str> { pairs.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str()) };
+        const KNOWN: [&str; 13] = [
+            "game",
+            "seed",
+            "paper",
+            "op",
+            "court-size",
+            "level",
+            "levels",
+            "maps",
+            "rooms",
+            "layout",
+            "party",
+            "cl",
+            "areas",
+        ];
+        if let Some((k, _)) = pairs.iter().find(|(k, _)| !KNOWN.contains(&k.as_str())) {
+            return Err(ServeError::BadRequest(format!("unknown field `{k}` in the query")));
+        }
+        let seed = match one("seed").filter(|s| !s.trim().is_empty()) {
+            Some(s) => parse_seed("seed", s)?,
+            None => fresh_seed(),
+        };
+        let paper = match one("paper").unwrap_or("a4") {
+            "a4" | "" => Paper::A4,
+            "letter" => Paper::Letter,
+            other => {
+                return Err(ServeError::BadRequest(format!(
+                    "`paper`: `{other}` is not a paper; use one of: a4, letter"
+                )));
+            }
+        };
+        let opt_u32 = |name: &str| -> Result<Option<u32>, ServeError> {
+            match one(name).filter(|v| !v.trim().is_empty()) {
+                Some(v) => parse_u32(name, v).map(Some),
+                None => Ok(None),
+            }
+        };
+        let game = match one("game").unwrap_or("myk") {
+            "myk" => {
+                let levels = match one("levels").filter(|v| !v.trim().is_empty()) {
+                    Some(v) => Some(v.split(',').map(|l| parse_u32("levels", l)).collect::<Result<Vec<u32>, _>>()?),
+                    None => None,
+                };
+                let layout = match one("layout").unwrap_or("mixed") {
+                    "straight" => LayoutArg::Straight,
+                    "junction" => LayoutArg::Junction,
+                    "mixed" | "" => LayoutArg::Mixed,
+                    other => {
+                        return Err(ServeError::BadRequest(format!(
+                            "`layout`: `{other}` is not a layout; use one of: straight, junction, mixed"
+                        )));
+                    }
+                };
+                // The CLI's own option rules (court size against levels, the ranges), one truth.
+                let args = MykArgs {
+                    seed: Some(seed),
+                    court_size: opt_u32("court-size")?,
+                    level: if levels.is_some() { None } else { opt_u32("level")? },
+                    levels,
+                    maps: opt_u32("maps")?.unwrap_or(1),
+                    rooms: opt_u32("rooms")?.unwrap_or(9),
+                    layout,
+                    from: None,
+                    rerolls: Vec::new(),
+                    output: OutputArgs { out: PathBuf::new(), format: Vec::new(), paper: None, templates: None },
+                };
+                Game::Myk(args.params().map_err(|e| ServeError::BadRequest(e.to_string()))?)
+            }
+            "nw3" => {
+                let d = FortressParams::default();
+                let params = FortressParams {
+                    party: opt_u32("party")?.unwrap_or(d.party),
+                    cl: opt_u32("cl")?.unwrap_or(d.cl),
+                    areas: opt_u32("areas")?.unwrap_or(d.areas),
+                };
+                params.validate().map_err(|e| ServeError::BadRequest(e.to_string()))?;
+                Game::Nw3(params)
+            }
+            other => {
+                return Err(ServeError::BadRequest(format!("`game`: `{other}` is not a game; use one of: myk, nw3")));
+            }
+        };
+        let ops = pairs.iter().filter(|(k, _)| k == "op").map(|(_, v)| Op::parse(v)).collect::<Result<Vec<Op>, _>>()?;
+        if ops.len() > MAX_OPS {
+            return Err(ServeError::BadRequest(format!(
+                "{} edits in one permalink; at most {MAX_OPS} (download the JSON and go on from it)",
+                ops.len()
+            )));
+        }
+        Ok(Request { game, seed, paper, ops })
+    }
+
+    /// The canonical query string (the permalink), percent-encoded.
+    pub fn query(&self) -> String {
+        let mut pairs: Vec<(&str, String)> = Vec::new();
+        match &self.game {
+            Game::Myk(p) => {
+                pairs.push(("game", "myk".into()));
+                pairs.push(("seed", self.seed.to_string()));
+                if p.levels.iter().all(|&l| l == p.levels[0]) {
+                    pairs.push(("court-size", p.levels.len().to_string()));
+                    pairs.push(("level", p.levels[0].to_string()));
+                } else {
+                    let ls: Vec<String> = p.levels.iter().map(u32::to_string).collect();
+                    pairs.push(("levels", ls.join(",")));
+                }
+                pairs.push(("maps", p.maps.to_string()));
+                pairs.push(("rooms", p.rooms.to_string()));
+                let layout = match p.layout {
+                    crate::myk::model::Layout::Straight => "straight",
+                    crate::myk::model::Layout::Junction => "junction",
+                    crate::myk::model::Layout::Mixed => "mixed",
+                };
+                pairs.push(("layout", layout.into()));
+            }
+            Game::Nw3(p) => {
+                pairs.push(("game", "nw3".into()));
+                pairs.push(("seed", self.seed.to_string()));
+                pairs.push(("party", p.party.to_string()));
+                pairs.push(("cl", p.cl.to_string()));
+                pairs.push(("areas", p.areas.to_string()));
+            }
+        }
+        pairs.push(("paper", if self.paper == Paper::Letter { "letter" } else { "a4" }.into()));
+        for op in &self.ops {
+            pairs.push(("op", op.to_string()));
+        }
+        pairs.iter().map(|(k, v)| format!("{k}={}", encode(v))).collect::<Vec<_>>().join("&")
+    }
+}
+
+/// Percent-encodes a query value (unreserved characters, plus `,`, `:` and `/` kept readable).
+fn encode(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    for b in v.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b',' | b':' | b'/' => {
+                out.push(b as char)
+            }
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}

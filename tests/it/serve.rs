@@ -1,0 +1,366 @@
+//! The workbench's routes in-process (no socket): every route, the permalink, downloads equal to
+//! the CLI's files, and bad requests answered with a status and one clear line.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use serde_json::Value;
+use tower::ServiceExt;
+
+use dungeonsmith::tables::Tables;
+
+struct Answer {
+    status: StatusCode,
+    content_type: String,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn text(&self) -> String {
+        String::from_utf8(self.body.clone()).expect("utf-8 body")
+    }
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.text()))
+    }
+}
+
+async fn get(uri: &str) -> Answer {
+    let router = dungeonsmith::serve::router(Tables::load(None).unwrap()).unwrap();
+    let res = router.oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
+    let status = res.status();
+    let content_type =
+        res.headers().get(header::CONTENT_TYPE).map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
+    let body = axum::body::to_bytes(res.into_body(), 64 << 20).await.unwrap().to_vec();
+    Answer { status, content_type, body }
+}
+
+/// The SVG without the workbench's click targets.
+fn without_hooks(svg: &str) -> String {
+    let start = svg.find("<g class=\"ds-hooks\">").expect("click targets");
+    let end = svg[start..].find("</g>").unwrap() + start + "</g>".len();
+    format!("{}{}", &svg[..start], &svg[end..])
+}
+
+fn cli_files(args: &[&str]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("dungeonsmith-serve-{}-{}", std::process::id(), args.join("_")));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut all = args.to_vec();
+    let out = dir.to_str().unwrap().to_string();
+    all.extend(["--out", &out]);
+    let (code, _, err) = crate::run(&all);
+    assert_eq!(code, 0, "{err}");
+    dir
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_come_from_the_binary() {
+    let page = get("/").await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.content_type.starts_with("text/html"));
+    assert!(page.text().contains("<script src=\"/app.js\">"), "{}", page.text());
+    assert!(!page.text().contains("http://") && !page.text().contains("https://"), "nothing fetched from elsewhere");
+    let js = get("/app.js").await;
+    assert_eq!(js.status, StatusCode::OK);
+    assert!(js.content_type.starts_with("text/javascript"));
+    assert!(js.text().contains("/api/scenario"));
+    let css = get("/app.css").await;
+    assert_eq!(css.status, StatusCode::OK);
+    assert!(css.content_type.starts_with("text/css"));
+}
+
+#[tokio::test]
+async fn an_unknown_page_is_a_404_with_a_line_saying_where_the_workbench_is() {
+    let a = get("/nowhere").await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+    assert!(a.text().contains("`/`"), "{}", a.text());
+}
+
+#[tokio::test]
+async fn the_served_gm_sheet_is_the_cli_sheet_plus_click_targets_on_every_room() {
+    let a = get("/api/scenario?game=myk&seed=42&maps=2").await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    let v = a.json();
+    assert_eq!(v["query"], "game=myk&seed=42&court-size=4&level=2&maps=2&rooms=9&layout=mixed&paper=a4");
+    let dir = cli_files(&["myk", "--seed", "42", "--maps", "2", "--format", "svg"]);
+    let sheets = v["sheets"].as_array().unwrap();
+    assert_eq!(sheets.len(), 4, "a GM and a players' sheet per map");
+    for m in 1..=2 {
+        let gm = sheets[m - 1]["svg"].as_str().unwrap();
+        for room in ["A1", "B2", "C3"] {
+            assert!(gm.contains(&format!("data-room=\"map{m}/{room}\"")), "map {m} room {room}");
+        }
+        let cli = std::fs::read_to_string(dir.join(format!("myk-42-map{m}.svg"))).unwrap();
+        assert_eq!(without_hooks(gm), cli, "map {m}: the CLI's sheet, byte for byte, under the targets");
+        let players = sheets[m + 1]["svg"].as_str().unwrap();
+        let cli = std::fs::read_to_string(dir.join(format!("myk-42-map{m}-players.svg"))).unwrap();
+        assert_eq!(players, cli, "the players' copy has no targets");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn the_served_area_map_is_the_cli_map_plus_click_targets_on_every_area() {
+    let v = get("/api/scenario?game=nw3&seed=7&areas=12").await.json();
+    assert_eq!(v["game"], "nw3");
+    let gm = v["sheets"][0]["svg"].as_str().unwrap();
+    for id in 1..=12 {
+        assert!(gm.contains(&format!("data-area=\"{id}\"")), "area {id}");
+    }
+    let dir = cli_files(&["fortress", "--seed", "7", "--areas", "12", "--format", "svg"]);
+    let cli = std::fs::read_to_string(dir.join("fortress-7.svg")).unwrap();
+    assert_eq!(without_hooks(gm), cli);
+    let parts: Vec<&str> = v["parts"].as_array().unwrap().iter().map(|p| p["path"].as_str().unwrap()).collect();
+    assert_eq!(parts.first(), Some(&"frame"));
+    assert!(parts.contains(&"area12"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn limits_usage_and_check_come_with_every_scenario() {
+    let v = get("/api/scenario?seed=42").await.json();
+    assert_eq!(v["check"].as_array().unwrap().len(), 0, "a generated scenario is legal: {}", v["check"]);
+    let limits = v["limits"].as_array().unwrap();
+    assert!(limits.iter().any(|l| l["what"].as_str().unwrap().starts_with("Traps, number")), "{limits:?}");
+    let v = get("/api/scenario?game=nw3&seed=42").await.json();
+    assert_eq!(v["check"].as_array().unwrap().len(), 0);
+    assert_eq!(v["limits"][0]["used"], "10");
+}
+
+#[tokio::test]
+async fn a_permalink_rebuilds_the_same_scenario_byte_for_byte() {
+    let q =
+        "/api/scenario?game=myk&seed=9&levels=3,2,2,1&layout=junction&op=lock:map1/B2&op=rename:map1/A1:The%20Vault";
+    let (a, b) = (get(q).await, get(q).await);
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    assert_eq!(a.body, b.body);
+    let v = a.json();
+    assert_eq!(
+        v["query"],
+        "game=myk&seed=9&levels=3,2,2,1&maps=1&rooms=9&layout=junction&paper=a4&op=lock:map1/B2&op=rename:map1/A1:The%20Vault"
+    );
+    // The canonical query answers with the same scenario.
+    let again = get(&format!("/api/scenario?{}", v["query"].as_str().unwrap())).await;
+    assert_eq!(again.body, a.body);
+}
+
+#[tokio::test]
+async fn a_lock_marks_the_room_and_a_rename_reaches_the_sheet_escaped() {
+    let v = get("/api/scenario?seed=42&op=lock:map1/B2&op=rename:map1/B3:%3Cb%3EBold%20%26%20Co").await.json();
+    let part = |path: &str| v["parts"].as_array().unwrap().iter().find(|p| p["path"] == path).unwrap().clone();
+    assert_eq!(part("map1/B2")["locked"], true);
+    assert_eq!(part("map1/B1")["locked"], false);
+    assert_eq!(part("map1/B3")["name"], "<b>Bold & Co");
+    let gm = v["sheets"][0]["svg"].as_str().unwrap();
+    assert!(gm.contains("class=\"ds-hook ds-locked\" data-room=\"map1/B2\""), "locked rooms are marked");
+    assert!(gm.contains("&lt;b&gt;Bold &amp; Co"), "the name is on the sheet, escaped");
+    assert!(!gm.contains("<b>"), "never as markup");
+    assert_eq!(v["check"].as_array().unwrap().len(), 0, "a rename breaks no rule: {}", v["check"]);
+    // Unlocking takes the lock off again.
+    let v = get("/api/scenario?seed=42&op=lock:map1/B2&op=unlock:map1/B2").await.json();
+    assert!(v["parts"].as_array().unwrap().iter().all(|p| p["locked"] == false));
+}
+
+#[tokio::test]
+async fn an_nw3_area_and_the_frame_can_be_renamed_and_locked() {
+    let v = get("/api/scenario?game=nw3&seed=5&op=rename:area2:Moon%20Gate&op=lock:area2&op=rename:frame:Night%20Keep")
+        .await
+        .json();
+    assert_eq!(v["title"], "Night Keep");
+    let area = v["parts"].as_array().unwrap().iter().find(|p| p["path"] == "area2").unwrap().clone();
+    assert_eq!(area["name"], "Moon Gate");
+    assert_eq!(area["locked"], true);
+}
+
+#[tokio::test]
+async fn downloads_are_the_cli_files_and_the_zip_holds_them_all() {
+    let dir = cli_files(&["myk", "--seed", "42"]);
+    for name in ["myk-42.json", "myk-42-map1.svg", "myk-42-map1-players.svg", "myk-42.md", "myk-42.html"] {
+        let a = get(&format!("/download/{name}?seed=42")).await;
+        assert_eq!(a.status, StatusCode::OK, "{name}: {}", a.text());
+        assert_eq!(a.body, std::fs::read(dir.join(name)).unwrap(), "{name} as the CLI writes it");
+    }
+    let json = get("/download/myk-42.json?seed=42").await;
+    assert_eq!(json.content_type, "application/json");
+    let zip = get("/download/myk-42.zip?seed=42").await;
+    assert_eq!(zip.status, StatusCode::OK);
+    assert_eq!(zip.content_type, "application/zip");
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip.body.clone())).unwrap();
+    let mut names: Vec<String> =
+        (0..archive.len()).map(|i| archive.by_index(i).unwrap().name().unwrap().to_string()).collect();
+    names.sort();
+    assert_eq!(names, ["myk-42-map1-players.svg", "myk-42-map1.svg", "myk-42.html", "myk-42.json", "myk-42.md"]);
+    assert_eq!(get("/download/myk-42.zip?seed=42").await.body, zip.body, "the same zip, byte for byte");
+    let fortress = get("/download/fortress-3.json?game=nw3&seed=3").await;
+    assert_eq!(fortress.status, StatusCode::OK);
+    assert_eq!(fortress.json()["system"], "nw3");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[tokio::test]
+async fn a_download_the_scenario_does_not_have_is_a_404_naming_it() {
+    let a = get("/download/myk-41.json?seed=42").await;
+    assert_eq!(a.status, StatusCode::NOT_FOUND);
+    assert_eq!(a.text(), "no file `myk-41.json` in this scenario\n");
+}
+
+#[tokio::test]
+async fn the_booklet_is_served_to_print() {
+    let a = get("/booklet?game=nw3&seed=11").await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert!(a.content_type.starts_with("text/html"));
+    let title = get("/api/scenario?game=nw3&seed=11").await.json()["title"].as_str().unwrap().to_string();
+    assert!(a.text().contains(&title));
+}
+
+#[tokio::test]
+async fn bad_requests_get_a_400_and_one_line_naming_the_culprit() {
+    let cases = [
+        ("/api/scenario?seed=abc", "`seed`: `abc` is not a seed"),
+        ("/api/scenario?seed=1&court-size=99", "`--court-size`"),
+        ("/api/scenario?seed=1&levels=2,x", "`levels`: `x` is not a whole number"),
+        ("/api/scenario?seed=1&rooms=1", "rooms"),
+        ("/api/scenario?seed=1&layout=spiral", "`layout`: `spiral` is not a layout"),
+        ("/api/scenario?seed=1&game=dnd", "`game`: `dnd` is not a game"),
+        ("/api/scenario?seed=1&paper=a3", "`paper`: `a3`"),
+        ("/api/scenario?seed=1&game=nw3&cl=99", "`--cl`"),
+        ("/api/scenario?seed=1&colour=red", "unknown field `colour`"),
+        ("/api/scenario?seed=1&op=explode:map1", "edit `explode:map1`"),
+        ("/api/scenario?seed=1&op=lock:map1/Z9", "edit 1 `lock:map1/Z9`: unknown room `map1/Z9`"),
+        ("/api/scenario?seed=1&op=lock:map7", "unknown map `map7`"),
+        ("/api/scenario?seed=1&game=nw3&op=lock:area99", "unknown area `area99`"),
+        ("/api/scenario?seed=1&op=rename:map1/B2:%20", "a name cannot be empty"),
+        ("/api/scenario?seed=1&op=regen:-3", "`regen`: `-3` is not a seed"),
+        ("/download/myk-1.json?seed=x", "`seed`"),
+        ("/booklet?seed=1&maps=0", "maps"),
+    ];
+    for (uri, expected) in cases {
+        let a = get(uri).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{uri}: {}", a.text());
+        let text = a.text();
+        assert!(text.contains(expected), "{uri}: {text:?} should contain {expected:?}");
+        assert_eq!(text.lines().count(), 1, "{uri}: one line: {text:?}");
+        assert!(a.content_type.starts_with("text/plain"));
+    }
+}
+
+#[tokio::test]
+async fn a_room_the_map_does_not_use_cannot_be_locked_or_renamed() {
+    let v = get("/api/scenario?seed=3&rooms=4").await.json();
+    let unused = v["parts"].as_array().unwrap().iter().find(|p| p["used"] == false).unwrap()["path"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let a = get(&format!("/api/scenario?seed=3&rooms=4&op=lock:{unused}")).await;
+    assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
+    assert!(a.text().contains("is not used on its map"), "{}", a.text());
+    let a = get(&format!("/api/scenario?seed=3&rooms=4&op=rename:{unused}:Hall")).await;
+    assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
+}
+
+/// The scenario JSON a query downloads.
+async fn scenario_file(query: &str) -> Value {
+    let seed = get(&format!("/api/scenario?{query}")).await.json()["seed"].as_u64().unwrap();
+    let a = get(&format!("/download/myk-{seed}.json?{query}")).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+    a.json()
+}
+
+fn rooms_but(s: &Value, id: &str) -> Vec<Value> {
+    s["maps"][0]["rooms"].as_array().unwrap().iter().filter(|r| r["id"] != id).cloned().collect()
+}
+
+fn room_of(s: &Value, id: &str) -> Value {
+    s["maps"][0]["rooms"].as_array().unwrap().iter().find(|r| r["id"] == id).unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_reroll_in_the_query_changes_that_room_only_and_is_recorded() {
+    let before = scenario_file("seed=42").await;
+    let after = scenario_file("seed=42&op=reroll:map1/B1").await;
+    assert_ne!(room_of(&after, "B1"), room_of(&before, "B1"));
+    assert_eq!(rooms_but(&after, "B1"), rooms_but(&before, "B1"));
+    assert_eq!(after["rerolls"], serde_json::json!([{"part": "map1/B1", "n": 1}]));
+    let v = get("/api/scenario?seed=42&op=reroll:map1/B1/monsters").await.json();
+    assert_eq!(v["check"].as_array().unwrap().len(), 0, "{}", v["check"]);
+}
+
+#[tokio::test]
+async fn rerolling_a_locked_room_is_refused_with_a_409_naming_it() {
+    let a = get("/api/scenario?seed=42&op=lock:map1/B1&op=reroll:map1/B1/traps").await;
+    assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
+    assert!(a.text().starts_with("edit 2 `reroll:map1/B1/traps`: "), "{}", a.text());
+    assert!(a.text().contains("lock"), "{}", a.text());
+}
+
+#[tokio::test]
+async fn a_reroll_of_a_part_the_scenario_lacks_is_a_400() {
+    for (uri, expected) in [
+        ("/api/scenario?seed=42&op=reroll:map3/B1", "unknown map `map3`"),
+        ("/api/scenario?seed=42&op=reroll:map1/Q7", "unknown room `map1/Q7`"),
+        ("/api/scenario?seed=42&op=reroll:map1/B1/dragons", "part `map1/B1/dragons`"),
+    ] {
+        let a = get(uri).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{uri}: {}", a.text());
+        assert!(a.text().contains(expected), "{uri}: {}", a.text());
+    }
+}
+
+#[tokio::test]
+async fn regenerating_the_rest_keeps_the_locked_room_exactly() {
+    let locked = scenario_file("seed=42&op=lock:map1/B1").await;
+    let regen = scenario_file("seed=42&op=lock:map1/B1&op=regen:777").await;
+    assert_eq!(room_of(&regen, "B1"), room_of(&locked, "B1"));
+    assert_ne!(rooms_but(&regen, "B1"), rooms_but(&locked, "B1"));
+    let v = get("/api/scenario?seed=42&op=lock:map1/B1&op=regen:777").await.json();
+    assert_eq!(v["check"].as_array().unwrap().len(), 0, "{}", v["check"]);
+}
+
+#[test]
+fn serve_refuses_a_host_that_is_not_an_address_in_one_line() {
+    let (code, _, err) = crate::run(&["serve", "--host", "example.org"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: option `--host`: `example.org` is not an IP address (e.g. 127.0.0.1, or 0.0.0.0 for every interface)\n"
+    );
+}
+
+#[test]
+fn serve_on_a_port_already_taken_says_so_in_one_line() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let (code, out, err) = crate::run(&["serve", "--port", &port]);
+    assert_eq!(code, 2, "{out}");
+    assert!(err.starts_with(&format!("error: option `--port`: cannot listen on 127.0.0.1:{port}: ")), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+}
+
+#[tokio::test]
+async fn every_area_part_the_page_offers_can_be_rerolled_and_a_locked_area_refuses() {
+    // Every part the page offers for an area can be rerolled.
+    let v = get("/api/scenario?game=nw3&seed=5").await.json();
+    for p in v["parts"].as_array().unwrap().iter().filter(|p| p["kind"] == "area") {
+        for what in p["rerolls"].as_array().unwrap() {
+            let uri = format!(
+                "/api/scenario?game=nw3&seed=5&op=reroll:{}/{}",
+                p["path"].as_str().unwrap(),
+                what.as_str().unwrap()
+            );
+            let ok = get(&uri).await;
+            assert_eq!(ok.status, StatusCode::OK, "{uri}: {}", ok.text());
+            assert_eq!(ok.json()["check"].as_array().unwrap().len(), 0, "{uri}");
+        }
+    }
+    let a = get("/api/scenario?game=nw3&seed=5&op=lock:area4&op=reroll:area4").await;
+    assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
+    assert!(a.text().starts_with("edit 2 `reroll:area4`: "), "{}", a.text());
+    let a = get("/api/scenario?game=nw3&seed=5&op=reroll:area4/dragons").await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text());
+}
+
+#[tokio::test]
+async fn a_permalink_with_more_edits_than_the_server_replays_is_refused() {
+    let uri = format!("/api/scenario?seed=1{}", "&op=lock:frame".repeat(1001));
+    let a = get(&uri).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert_eq!(a.text(), "1001 edits in one permalink; at most 1000 (download the JSON and go on from it)\n");
+}

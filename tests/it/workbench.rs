@@ -1,0 +1,255 @@
+//! The workbench in a real browser: `serve` in-process on a free port, Debian's chromium driven
+//! through chromedriver (WebDriver, fantoccini). A GM's session: generate a seed, reroll a room
+//! and see only that room change, lock it and regenerate the rest, reload the permalink and get
+//! the same sheet, download the JSON and `check` it; then a fortress area. CI installs chromium
+//! and chromium-driver (.ci/run) and fails without them; elsewhere the test says it was skipped.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+
+use dungeonsmith::tables::Tables;
+
+fn find(names: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).flat_map(|d| names.iter().map(move |n| d.join(n))).find(|p| p.is_file())
+}
+
+/// Chromium and chromedriver, or None (skip) when either is missing outside CI.
+fn tools() -> Option<(PathBuf, PathBuf)> {
+    match (find(&["chromium", "chromium-browser"]), find(&["chromedriver"])) {
+        (Some(c), Some(d)) => Some((c, d)),
+        _ if std::env::var_os("CI").is_some() => {
+            panic!("CI must provide chromium and chromedriver (.ci/run installs chromium and chromium-driver)")
+        }
+        _ => None,
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// The chromedriver process this test started, ended when the test ends (even by a panic).
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Waits until the page has drawn the answer to a query that satisfies `ready`.
+async fn wait_query(c: &Client, ready: impl Fn(&str) -> bool) -> String {
+    let start = Instant::now();
+    loop {
+        let q = c
+            .execute(
+                "return document.body.dataset.state === 'ready' ? (document.body.dataset.query || '') : '';",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let q = q.as_str().unwrap_or_default().to_string();
+        if !q.is_empty() && ready(&q) {
+            return q;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            let message = c.find(Locator::Id("message-text")).await.unwrap().text().await.unwrap_or_default();
+            panic!("the page never showed the expected scenario (last: {q:?}; message: {message:?})");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Waits until the page is idle after a request (drawn or refused).
+async fn wait_idle(c: &Client) {
+    let start = Instant::now();
+    while c.execute("return document.body.dataset.state;", vec![]).await.unwrap() != "ready" {
+        assert!(start.elapsed() < Duration::from_secs(20), "the page stayed busy");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// GETs `url` from inside the page (the way a download link does) and returns the text.
+async fn fetch(c: &Client, url: &str) -> String {
+    let script = "const done = arguments[arguments.length - 1];\
+                  fetch(arguments[0]).then(r => r.text()).then(done, e => done('fetch failed: ' + e));";
+    c.execute_async(script, vec![json!(url)]).await.unwrap().as_str().unwrap().to_string()
+}
+
+async fn scenario_json(c: &Client) -> Value {
+    let href = c.find(Locator::Css("#download-json")).await.unwrap().attr("href").await.unwrap().unwrap();
+    serde_json::from_str(&fetch(c, &href).await).unwrap()
+}
+
+async fn click(c: &Client, css: &str) {
+    c.wait().at_most(Duration::from_secs(10)).for_element(Locator::Css(css)).await.unwrap().click().await.unwrap();
+}
+
+fn room(s: &Value, id: &str) -> Value {
+    s["maps"][0]["rooms"].as_array().unwrap().iter().find(|r| r["id"] == id).unwrap().clone()
+}
+
+fn other_rooms(s: &Value, id: &str) -> Vec<Value> {
+    s["maps"][0]["rooms"].as_array().unwrap().iter().filter(|r| r["id"] != id).cloned().collect()
+}
+
+/// Saves what the browser shows into the folder `WORKBENCH_SCREENSHOTS` names, if it does (to look at).
+async fn screenshot(c: &Client, name: &str) {
+    if let Some(dir) = std::env::var_os("WORKBENCH_SCREENSHOTS") {
+        std::fs::write(PathBuf::from(dir).join(name), c.screenshot().await.unwrap()).unwrap();
+    }
+}
+
+/// The sheet as drawn, without the page's own selection mark.
+async fn gm_sheet(c: &Client) -> String {
+    c.find(Locator::Css("#sheet")).await.unwrap().html(true).await.unwrap().replace(" ds-selected", "")
+}
+
+/// The MYK session, then a fortress area rerolled.
+async fn session(c: Client, base: String, dir: PathBuf) {
+    // Generate: type a seed into the form.
+    c.goto(&format!("{base}/")).await.unwrap();
+    wait_query(&c, |_| true).await;
+    let seed = c.find(Locator::Id("seed")).await.unwrap();
+    seed.clear().await.unwrap();
+    seed.send_keys("42").await.unwrap();
+    click(&c, "#generate").await;
+    let q = wait_query(&c, |q| q.starts_with("game=myk&seed=42&")).await;
+    assert!(!q.contains("op="), "a fresh scenario has no edits: {q}");
+    assert_eq!(
+        c.find(Locator::Css("#check .ok")).await.unwrap().text().await.unwrap(),
+        "ok: every rule and limit holds"
+    );
+    let before = scenario_json(&c).await;
+
+    // Reroll one room: only that room changes.
+    click(&c, "[data-room=\"map1/B1\"]").await;
+    click(&c, "#reroll-all").await;
+    wait_query(&c, |q| q.ends_with("op=reroll:map1/B1")).await;
+    let rerolled = scenario_json(&c).await;
+    assert_ne!(room(&rerolled, "B1"), room(&before, "B1"), "the rerolled room changed");
+    assert_eq!(other_rooms(&rerolled, "B1"), other_rooms(&before, "B1"), "every other room is as it was");
+    assert!(c.find(Locator::Css("#check .ok")).await.is_ok(), "still legal");
+
+    // Lock it and regenerate the rest with another seed: the locked room stays exactly.
+    click(&c, "[data-room=\"map1/B1\"]").await;
+    click(&c, "#lock").await;
+    wait_query(&c, |q| q.ends_with("op=lock:map1/B1")).await;
+    let box_ = c.find(Locator::Id("regen-seed")).await.unwrap();
+    box_.clear().await.unwrap();
+    box_.send_keys("777").await.unwrap();
+    click(&c, "#regenerate").await;
+    let q = wait_query(&c, |q| q.ends_with("op=regen:777")).await;
+    let regenerated = scenario_json(&c).await;
+    let mut kept = room(&rerolled, "B1");
+    kept["locked"] = json!(true);
+    assert_eq!(room(&regenerated, "B1"), kept, "the locked room is kept exactly");
+    assert_ne!(other_rooms(&regenerated, "B1"), other_rooms(&rerolled, "B1"), "the rest is rolled anew");
+    screenshot(&c, "myk.png").await;
+
+    // A refused edit: rerolling the locked room says why in the page and changes nothing.
+    click(&c, "[data-room=\"map1/B1\"]").await;
+    click(&c, "#reroll-all").await;
+    wait_idle(&c).await;
+    let message = c.find(Locator::Id("message")).await.unwrap();
+    assert!(message.is_displayed().await.unwrap(), "the refusal is shown");
+    let text = message.text().await.unwrap();
+    assert!(text.contains("map1/B1"), "the message names the part: {text}");
+    assert_eq!(wait_query(&c, |_| true).await, q, "the scenario is unchanged");
+
+    // The permalink: opened again, the same sheet.
+    let url = c.current_url().await.unwrap().to_string();
+    assert!(url.ends_with(&q), "{url}");
+    let sheet = gm_sheet(&c).await;
+    c.goto("about:blank").await.unwrap();
+    c.goto(&url).await.unwrap();
+    wait_query(&c, |x| x == q).await;
+    assert!(gm_sheet(&c).await == sheet, "the permalink rebuilds the same sheet");
+
+    // Download the JSON and check it with the CLI.
+    let href = c.find(Locator::Css("#download-json")).await.unwrap().attr("href").await.unwrap().unwrap();
+    let file = dir.join("downloaded.json");
+    std::fs::write(&file, fetch(&c, &href).await).unwrap();
+    let (code, out, _) = crate::run(&["check", file.to_str().unwrap()]);
+    assert_eq!(code, 0, "the downloaded scenario passes check: {out}");
+
+    // A fortress: reroll one area, only that area changes.
+    c.goto(&format!("{base}/?game=nw3&seed=7")).await.unwrap();
+    wait_query(&c, |q| q.starts_with("game=nw3&seed=7&")).await;
+    let before = scenario_json(&c).await;
+    click(&c, "[data-area=\"3\"]").await;
+    click(&c, "#reroll-all").await;
+    wait_query(&c, |q| q.ends_with("op=reroll:area3")).await;
+    let after = scenario_json(&c).await;
+    let areas = |f: &Value| f["areas"].as_array().unwrap().clone();
+    let (a, b) = (areas(&before), areas(&after));
+    assert_ne!(a[2], b[2], "area 3 changed");
+    for i in (0..a.len()).filter(|&i| i != 2) {
+        assert_eq!(a[i], b[i], "area {} is as it was", i + 1);
+    }
+    screenshot(&c, "nw3.png").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_gm_rerolls_locks_regenerates_and_reopens_the_permalink_in_chromium() {
+    let Some((chromium, chromedriver)) = tools() else {
+        eprintln!("skipped: chromium or chromedriver not installed (apt-get install chromium chromium-driver)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("dungeonsmith-workbench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let router = dungeonsmith::serve::router(Tables::load(None).unwrap()).unwrap();
+    let server = tokio::spawn(dungeonsmith::serve::serve_on(listener, router, std::future::pending()));
+
+    let port = free_port();
+    let driver = Driver(
+        Command::new(&chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts"),
+    );
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(start.elapsed() < Duration::from_secs(15), "chromedriver did not listen");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let profile = dir.join("profile");
+    let caps = json!({
+        "goog:chromeOptions": {
+            "binary": chromium,
+            "args": [
+                "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--window-size=1500,1000", format!("--user-data-dir={}", profile.display()),
+            ]
+        }
+    });
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps.as_object().unwrap().clone())
+        .connect(&format!("http://127.0.0.1:{port}"))
+        .await
+        .expect("a WebDriver session in chromium");
+
+    // The session runs in a task of its own so that a failed assertion still closes the browser.
+    let outcome = tokio::spawn(session(client.clone(), base, dir.clone())).await;
+    let _ = client.close().await;
+    drop(driver);
+    server.abort();
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
