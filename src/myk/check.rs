@@ -5,7 +5,7 @@ use crate::check::Violation;
 use crate::myk::limits;
 use crate::myk::model::{CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Scenario};
 use crate::tables::Tables;
-use crate::tables::myk::{Installation, Level, Placement, Route};
+use crate::tables::myk::{Installation, Placement, Route};
 
 /// All violations of the scenario, in document order.
 pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
@@ -264,11 +264,7 @@ fn trap(
             format!("`{name}` is placed as {}, its table says {}", t.placement.label(), expected_placement.label()),
         ));
     }
-    let bonus = if t.converted { 3 } else { 0 };
-    let ok_level = match rec.level {
-        Level::Fixed(n) => t.level == n + bonus,
-        Level::Range(a, b) => (a + bonus..=b + bonus).contains(&t.level),
-    };
+    let ok_level = crate::myk::traps::level_for(rec, t.converted, t.level) == t.level;
     if !ok_level {
         let want = if t.converted { format!("{} + 3", rec.level) } else { rec.level.to_string() };
         v.push(Violation::new(at, "trap.level", format!("`{name}` has level {}, its table says {want}", t.level)));

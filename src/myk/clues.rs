@@ -142,6 +142,20 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
     }
 }
 
+/// The table a puzzle clue's `how` is rolled on.
+pub const PUZZLE_TABLE: &str = "myk.frame.puzzle";
+
+/// How a clue of this method is learned, for a court whose search difficulty is `search`; `None`
+/// for a puzzle, whose text is rolled on [`PUZZLE_TABLE`].
+pub fn how(method: ClueMethod, search: u32) -> Option<String> {
+    match method {
+        ClueMethod::Search => Some(format!("search check in the room, difficulty {search}")),
+        ClueMethod::Threat => Some("defeat or drive off the room's threat".to_string()),
+        ClueMethod::Conversation => Some("talk with the room's monsters (negotiation or a Charisma check)".to_string()),
+        ClueMethod::Puzzle => None,
+    }
+}
+
 /// Something true about the scenario that a clue can tell, and what it reveals. Names of what it
 /// reveals stay placeholders (`{ruler}`, `{map}`, `{room_name}`; see `frame::clue_text`), so a
 /// renamed room or ruler never leaves the clue stale.
@@ -259,11 +273,9 @@ pub fn place(s: &Scenario, tables: &Tables, d: &mut Dice) -> Vec<Clue> {
             2 => ClueMethod::Puzzle,
             _ => ClueMethod::Search,
         };
-        let how = match method {
-            ClueMethod::Search => format!("search check in the room, difficulty {search}"),
-            ClueMethod::Threat => "defeat or drive off the room's threat".to_string(),
-            ClueMethod::Conversation => "talk with the room's monsters (negotiation or a Charisma check)".to_string(),
-            ClueMethod::Puzzle => tables.roll_text("myk.frame.puzzle", d).unwrap_or_default(),
+        let how = match how(method, search) {
+            Some(how) => how,
+            None => tables.roll_text(PUZZLE_TABLE, d).unwrap_or_default(),
         };
         out.push(Clue { text: fact.text, at, method, how, reveals: fact.reveals });
     }

@@ -65,6 +65,25 @@ pub fn final_stats(rec: &Monster, ru: &Ruler) -> Option<RulerStats> {
     })
 }
 
+/// The ruler's level plus every adjustment: what its `effective_level` must be.
+pub fn adjusted_level(ru: &Ruler) -> i64 {
+    ru.level as i64 + ru.adjustments.iter().map(|a| a.levels as i64).sum::<i64>()
+}
+
+/// The levels an adjustment adds by the tables: a ruler skill's levels, a stat increase's levels
+/// per step times its steps, a weak point's (negative) adjustment. `None` when the tables do not
+/// know what it names.
+pub fn adjustment_levels(a: &Adjustment, tables: &Tables) -> Option<i32> {
+    let data = &tables.myk;
+    match a.kind {
+        AdjustmentKind::Skill => data.ruler_skill(&a.what).map(|sk| sk.levels as i32),
+        AdjustmentKind::Increase => stat_of(&a.what)
+            .and_then(|st| data.ruler_increases.iter().find(|i| i.stat == st))
+            .map(|inc| (inc.levels * a.times) as i32),
+        AdjustmentKind::WeakPoint => data.weak_point(&a.what).map(|rec| weak_points::levels(rec, a)),
+    }
+}
+
 /// Fills in the final stat line of every ruler that lacks one (files from before it was recorded).
 pub fn normalize(s: &mut Scenario, tables: &Tables) {
     for r in s.maps.iter_mut().flat_map(|m| m.rooms.iter_mut()) {
@@ -90,10 +109,9 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
         )),
         _ => {}
     }
-    let mut sum: i64 = ru.level as i64;
+    let sum = adjusted_level(ru);
     let mut skills: Vec<&str> = Vec::new();
     for a in &ru.adjustments {
-        sum += a.levels as i64;
         let bad = |msg: String| Violation::new(at, "ruler.adjustment", msg);
         match a.kind {
             AdjustmentKind::Skill => {

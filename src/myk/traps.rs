@@ -8,6 +8,19 @@ use crate::myk::model::{Limits, MonsterGroup, PlacedTrap, Reaction, Room, Scenar
 use crate::myk::monsters;
 use crate::tables::myk::{MykData, Placement};
 
+/// Levels a Room trap gains when it is turned into an Event trap (seed 003 l.5213).
+pub const CONVERSION_LEVELS: u32 = 3;
+
+/// The level a placed trap of this record counts as: its fixed level, or `wanted` kept inside its
+/// level range; +3 when a Room trap became an Event trap. `check` compares, `fix` fills it in.
+pub fn level_for(rec: &crate::tables::myk::Trap, converted: bool, wanted: u32) -> u32 {
+    let bonus = if converted { CONVERSION_LEVELS } else { 0 };
+    match rec.level {
+        crate::tables::myk::Level::Fixed(n) => n + bonus,
+        crate::tables::myk::Level::Range(a, b) => wanted.clamp(a + bonus, b + bonus),
+    }
+}
+
 /// Areas of the battlefield: Encampment, Rearguard and Vanguard on each side.
 pub const BATTLEFIELD_AREAS: usize = 6;
 
