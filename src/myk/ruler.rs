@@ -30,13 +30,13 @@ pub fn stat_of(what: &str) -> Option<Stat> {
     [Stat::Warfare, Stat::Range, Stat::Damage, Stat::Defense, Stat::Hp].into_iter().find(|&s| stat_name(s) == what)
 }
 
-/// Steps of each stat's increase the ruler takes.
+/// Steps of each stat's increase the ruler takes (saturating: a hand-edited file may hold any
+/// number, and `fix` and `check` must not overflow on it).
 fn steps(ru: &Ruler, stat: Stat) -> u32 {
     ru.adjustments
         .iter()
         .filter(|a| a.kind == AdjustmentKind::Increase && stat_of(&a.what) == Some(stat))
-        .map(|a| a.times)
-        .sum()
+        .fold(0u32, |n, a| n.saturating_add(a.times))
 }
 
 /// The ruler's final stat line: the bestiary's stats plus every increase (+1 Warfare, +1 Range,
@@ -48,19 +48,19 @@ pub fn final_stats(rec: &Monster, ru: &Ruler) -> Option<RulerStats> {
     let damage = if extra_dice == 0 {
         damage.to_string()
     } else if damage.sides == 6 || damage.count == 0 {
-        DiceExpr { count: damage.count + extra_dice, sides: 6, modifier: damage.modifier }.to_string()
+        DiceExpr { count: damage.count.saturating_add(extra_dice), sides: 6, modifier: damage.modifier }.to_string()
     } else {
         format!("{damage}+{extra_dice}D6")
     };
-    let mut hp = rec.hp? + steps(ru, Stat::Hp) * ru.level * HP_PER_LEVEL_STEP;
+    let mut hp = rec.hp?.saturating_add(steps(ru, Stat::Hp).saturating_mul(ru.level).saturating_mul(HP_PER_LEVEL_STEP));
     if ru.adjustments.iter().any(|a| a.kind == AdjustmentKind::WeakPoint && a.what == HALVES_HP) {
         hp = hp.div_ceil(2);
     }
     Some(RulerStats {
-        warfare: rec.warfare? + steps(ru, Stat::Warfare),
-        range: rec.range? + steps(ru, Stat::Range),
+        warfare: rec.warfare?.saturating_add(steps(ru, Stat::Warfare)),
+        range: rec.range?.saturating_add(steps(ru, Stat::Range)),
         damage,
-        defense: rec.defense? + steps(ru, Stat::Defense),
+        defense: rec.defense?.saturating_add(steps(ru, Stat::Defense)),
         hp,
     })
 }
@@ -79,7 +79,7 @@ pub fn adjustment_levels(a: &Adjustment, tables: &Tables) -> Option<i32> {
         AdjustmentKind::Skill => data.ruler_skill(&a.what).map(|sk| sk.levels as i32),
         AdjustmentKind::Increase => stat_of(&a.what)
             .and_then(|st| data.ruler_increases.iter().find(|i| i.stat == st))
-            .map(|inc| (inc.levels * a.times) as i32),
+            .map(|inc| i32::try_from(inc.levels.saturating_mul(a.times)).unwrap_or(i32::MAX)),
         AdjustmentKind::WeakPoint => data.weak_point(&a.what).map(|rec| weak_points::levels(rec, a)),
     }
 }
@@ -139,13 +139,18 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
             AdjustmentKind::Increase => {
                 match stat_of(&a.what).and_then(|st| data.ruler_increases.iter().find(|i| i.stat == st)) {
                     None => v.push(bad(format!("`{}` is not a stat a ruler can raise", a.what))),
-                    Some(inc) if a.times == 0 || a.levels != (inc.levels * a.times) as i32 => v.push(bad(format!(
-                        "{} x {} costs {} levels, not {}",
-                        a.times,
-                        a.what,
-                        inc.levels * a.times,
-                        a.levels
-                    ))),
+                    Some(inc)
+                        if a.times == 0
+                            || a.levels != i32::try_from(inc.levels.saturating_mul(a.times)).unwrap_or(i32::MAX) =>
+                    {
+                        v.push(bad(format!(
+                            "{} x {} costs {} levels, not {}",
+                            a.times,
+                            a.what,
+                            inc.levels.saturating_mul(a.times),
+                            a.levels
+                        )))
+                    }
                     _ => {}
                 }
             }

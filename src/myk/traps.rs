@@ -54,7 +54,7 @@ pub fn gate_keeper(s: &Scenario, t: &PlacedTrap, lim: &Limits, data: &MykData, a
     if t.monsters.is_empty() {
         v.push(bad(format!("`{}` must name the monsters that appear (`monsters`)", t.name)));
     }
-    let mut total = 0;
+    let mut total = 0u32;
     for g in &t.monsters {
         match data.monster(&g.name) {
             None => v.push(bad(format!("`{}` is not in the bestiary", g.name))),
@@ -79,7 +79,7 @@ pub fn gate_keeper(s: &Scenario, t: &PlacedTrap, lim: &Limits, data: &MykData, a
                 g.name, g.effective_level, lim.monster_level
             )));
         }
-        total += g.count * g.effective_level;
+        total = total.saturating_add(g.count.saturating_mul(g.effective_level));
     }
     if total > ambush_cap(lim) {
         v.push(bad(format!("the ambush totals {total} levels, limit {} (2S + T, hostile)", ambush_cap(lim))));

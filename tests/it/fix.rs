@@ -757,3 +757,41 @@ proptest! {
         prop_assert_eq!(serde_json::to_string(&fixed).unwrap(), serde_json::to_string(&f).unwrap());
     }
 }
+
+#[test]
+fn huge_numbers_in_an_edit_saturate_and_are_refused_by_their_limits() {
+    let (s, room) = (0..200)
+        .find_map(|seed| {
+            let s = myk_scenario(seed);
+            let r = s.maps[0].rooms.iter().position(|r| r.ruler.is_some())?;
+            Some((s, r))
+        })
+        .expect("a ruler");
+    let mut v = serde_json::to_value(&s).unwrap();
+    let adj = v["maps"][0]["rooms"][room]["ruler"]["adjustments"].as_array_mut().unwrap();
+    adj.push(json!({"kind": "increase", "what": "hp", "times": u32::MAX}));
+    let fixed = fixed_myk(&v);
+    let rules = myk_rules(&fixed);
+    assert!(rules.contains(&"ruler.level-limit"), "{rules:?}");
+    if let Some(g) = monster_room(&s) {
+        v["maps"][0]["rooms"][g.index()]["monsters"][0]["rare_items"] = json!(u32::MAX);
+        let rules = myk_rules(&fixed_myk(&v));
+        assert!(rules.contains(&"monster.items") && rules.contains(&"monster.level-limit"), "{rules:?}");
+    }
+}
+
+#[test]
+fn format_1_files_fix_to_format_2_and_pass_the_check() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/format1");
+    for name in ["myk-42.json", "fortress-7.json"] {
+        let dir = temp(&format!("format1-{name}"));
+        let p = dir.join(name);
+        std::fs::copy(data.join(name), &p).unwrap();
+        let (code, out, err) = run(&["fix", p.to_str().unwrap()]);
+        assert_eq!(code, 0, "{name}: {out}{err}");
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        assert_eq!(v["format"], json!(2), "{name}");
+        assert_eq!(run(&["check", p.to_str().unwrap()]).0, 0, "{name}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
