@@ -99,6 +99,8 @@ pub struct Ruler {
 #[serde(deny_unknown_fields)]
 pub struct Logic {
     pub name: String,
+    /// From the tables by name (`fix` fills it in).
+    #[serde(default)]
     pub effect: String,
 }
 
@@ -317,6 +319,8 @@ pub struct Skill {
 #[serde(deny_unknown_fields)]
 pub struct Object {
     pub name: String,
+    /// From the tables by name (`fix` fills it in).
+    #[serde(default)]
     pub effect: String,
     /// For a Gate Release Device: the closed gate it opens.
     #[serde(default)]

@@ -795,3 +795,27 @@ fn format_1_files_fix_to_format_2_and_pass_the_check() {
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
+
+#[test]
+fn a_new_monster_group_needs_only_its_name_count_and_reaction() {
+    let weakest = tables().myk.stockable().min_by_key(|m| m.level).expect("a monster");
+    let level = weakest.level.unwrap();
+    let (s, room) = (0..200)
+        .find_map(|seed| {
+            let s = myk_scenario(seed);
+            let r = monster_room(&s)?;
+            let room = s.maps[0].room(r);
+            let total: u32 = room.monsters.iter().map(|g| g.count * g.effective_level).sum();
+            let cap =
+                s.limits.room_total(room.monsters.iter().map(|g| g.reaction).min_by_key(|&x| s.limits.room_total(x))?);
+            (total + level <= cap).then_some((s, r.index()))
+        })
+        .expect("a room with room for one more monster");
+    let mut v = serde_json::to_value(&s).unwrap();
+    let groups = v["maps"][0]["rooms"][room]["monsters"].as_array_mut().unwrap();
+    groups.push(json!({"name": weakest.name, "count": 1, "reaction": "friendly"}));
+    let fixed = fixed_myk(&v);
+    let g = fixed.maps[0].rooms[room].monsters.last().unwrap();
+    assert_eq!((g.level, g.effective_level), (level, level));
+    assert_eq!(myk_rules(&fixed), Vec::<&str>::new());
+}
