@@ -42,6 +42,11 @@ pub enum Command {
     Render(RenderArgs),
     /// Fill in every number an edited scenario's rules derive (levels, stat blocks, limits,
     /// difficulties...) and write it back; then list the rules it still breaks (exit 1 if any).
+    ///
+    /// What you chose (names, counts, reactions, corridors, entrances, gates, area kinds, notes)
+    /// is kept; what follows from it is filled in from the tables and the rules. The fixed file is
+    /// written even when a rule still breaks (exit 1: resolve what is listed, then fix again); a
+    /// name the tables do not know writes nothing and names the field (exit 2).
     Fix(FixArgs),
     /// List, show and roll the random tables.
     Tables {
