@@ -5,10 +5,10 @@ use crate::error::Result;
 use crate::fix::{not_among, unknown};
 use crate::nw3::check::{chart_row, split_chart};
 use crate::nw3::combat;
-use crate::nw3::model::{Area, Enemy, EnemyGroup, Event, EventKind, Fortress, GateKind, GateRef, Opener};
+use crate::nw3::model::{Area, EnemyGroup, Event, EventKind, Fortress, GateKind, GateRef, Opener};
 use crate::nw3::rules::{ANY_SEVEN, DANGER_SENSE};
 use crate::tables::Tables;
-use crate::tables::nw3::{AREA_EVENT_TABLE, MemberRecord, Nw3Data, RulerRecord};
+use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data, RulerRecord};
 
 /// Fills in every derived field of `f` in place. Errors name the first field holding a name the
 /// tables do not know; `f` is then partly fixed, so callers write nothing.
@@ -159,7 +159,7 @@ fn group(g: &mut EnemyGroup, d: &Nw3Data, cl: u32, party: u32, at: &str) -> Resu
     // No member listed, or none of the record's (the group was swapped by name): all of them.
     let own = |name: &str| rec.members.iter().any(|rm| rm.name == name);
     if !g.members.iter().any(|m| own(&m.name)) {
-        g.members = rec.members.iter().map(|rm| member(d, rm, rm.count.resolve(party), cl, party)).collect();
+        g.members = rec.members.iter().map(|rm| combat::enemy(d, rm, rm.count.resolve(party), cl, party)).collect();
         return Ok(());
     }
     for (mi, m) in g.members.iter_mut().enumerate() {
@@ -173,24 +173,9 @@ fn group(g: &mut EnemyGroup, d: &Nw3Data, cl: u32, party: u32, at: &str) -> Resu
             ));
         };
         let count = if m.count == 0 { rm.count.resolve(party) } else { m.count };
-        *m = member(d, rm, count, cl, party);
+        *m = combat::enemy(d, rm, count, cl, party);
     }
     Ok(())
-}
-
-/// One member of an enemy group, `count` strong, as the generator builds it.
-fn member(d: &Nw3Data, rm: &MemberRecord, count: u32, cl: u32, party: u32) -> Enemy {
-    let b = combat::member_block(d, rm, cl, party);
-    Enemy {
-        name: rm.name.clone(),
-        rank: rm.rank,
-        count,
-        spd: rm.spd,
-        initiative: rm.spd.saturating_add(ANY_SEVEN),
-        stats: Some(b.stats),
-        attacks: b.attacks,
-        skills: b.skills,
-    }
 }
 
 /// Gates: only secret and closed gates take `opened_by`, only damaged gates `uses`; a secret gate

@@ -31,7 +31,7 @@ use crate::error::{Error, Result};
 use crate::nw3::check::{chart_row, check, split_chart};
 use crate::nw3::combat;
 use crate::nw3::model::{
-    Area, AreaKind, Core, Enemy, EnemyGroup, EntranceCondition, Event, EventKind, Fortress, Gate, GateKind, GateRef,
+    Area, AreaKind, Core, EnemyGroup, EntranceCondition, Event, EventKind, Fortress, Gate, GateKind, GateRef,
     Generator, Logic, Object, Opener, Party, Ruler, System, Trap,
 };
 use crate::nw3::net::{GUARANTEED, Net, OPTIMISTIC, has};
@@ -621,23 +621,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
                 name: r.name.clone(),
                 description: r.description.clone(),
                 ambush: r.ambush,
-                members: r
-                    .members
-                    .iter()
-                    .map(|m| {
-                        let b = combat::member_block(d, m, cl, party);
-                        Enemy {
-                            name: m.name.clone(),
-                            rank: m.rank,
-                            count: m.count.resolve(party),
-                            spd: m.spd,
-                            initiative: m.spd + ANY_SEVEN,
-                            stats: Some(b.stats),
-                            attacks: b.attacks,
-                            skills: b.skills,
-                        }
-                    })
-                    .collect(),
+                members: r.members.iter().map(|m| combat::enemy(d, m, m.count.resolve(party), cl, party)).collect(),
                 notes: String::new(),
             })
         };
