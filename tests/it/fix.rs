@@ -819,3 +819,98 @@ fn a_new_monster_group_needs_only_its_name_count_and_reaction() {
     assert_eq!((g.level, g.effective_level), (level, level));
     assert_eq!(myk_rules(&fixed), Vec::<&str>::new());
 }
+
+// ------------------------------------------------------------------------------------------------
+// Stale arithmetic: scramble every field `fix` derives, and `fix` gives back the generated file.
+
+/// Replaces every number (and blanks every string, flips every bool) at a path `derived` accepts;
+/// `noise` drives the replacement values. A path is the keys down to the value, `[]` for an index.
+fn scramble(v: &mut Value, path: &mut Vec<String>, noise: &mut u64, derived: &dyn Fn(&[String]) -> bool) {
+    let mut next = || {
+        *noise = noise.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        *noise >> 58
+    };
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o.iter_mut() {
+                path.push(k.clone());
+                scramble(x, path, noise, derived);
+                path.pop();
+            }
+        }
+        Value::Array(a) => {
+            for x in a.iter_mut() {
+                path.push("[]".into());
+                scramble(x, path, noise, derived);
+                path.pop();
+            }
+        }
+        Value::Number(_) if derived(path) => *v = json!(next()),
+        Value::String(_) if derived(path) => *v = json!(""),
+        Value::Bool(b) if derived(path) => *b = !*b,
+        _ => {}
+    }
+}
+
+fn has(path: &[String], key: &str) -> bool {
+    path.iter().any(|k| k == key)
+}
+
+/// What `fix` derives in a MYK scenario (a trap's own level is the GM's inside its range, a
+/// puzzle clue's text is the GM's, so neither is scrambled).
+fn myk_derived(p: &[String]) -> bool {
+    let last = p.last().map_or("", String::as_str);
+    let first = p.first().map_or("", String::as_str);
+    matches!(first, "limits" | "usage" | "objective")
+        || (first == "encounters" && matches!(last, "level" | "count"))
+        || (first == "court" && matches!(last, "size" | "average_level" | "total_level"))
+        || last == "effective_level"
+        || (last == "level" && (has(p, "monsters") || has(p, "ruler") || has(p, "bases")))
+        || (last == "levels" && has(p, "adjustments"))
+        || (has(p, "ruler") && has(p, "stats") && last != "damage")
+        || matches!(last, "summary" | "disarm")
+}
+
+/// What `fix` derives in a Fortress (an area's own description, the chart roll, gate uses and
+/// the entrance condition are the GM's).
+fn nw3_derived(p: &[String]) -> bool {
+    let last = p.last().map_or("", String::as_str);
+    let in_area_itself = p.len() == 3 && p[0] == "areas";
+    matches!(
+        last,
+        "appearance_difficulty" | "danger_sense" | "initiative" | "detection" | "removal" | "difficulty" | "spd"
+    ) || has(p, "stats")
+        || (has(p, "attacks") && matches!(last, "accuracy" | "damage"))
+        || p == ["ruler", "area"]
+        || p == ["params", "areas"]
+        || (last == "optional" || last == "ambush")
+        || (matches!(last, "effect" | "text" | "description") && !in_area_itself && !has(p, "entrance_condition"))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    #[test]
+    fn fix_restores_every_derived_field_of_a_myk_scenario(seed in any::<u64>(), mut noise in any::<u64>()) {
+        let s = myk::generate(tables(), &crate::myk::options_for(seed), seed).expect("generates");
+        let mut v = serde_json::to_value(&s).unwrap();
+        scramble(&mut v, &mut Vec::new(), &mut noise, &myk_derived);
+        prop_assert_ne!(&v, &serde_json::to_value(&s).unwrap(), "scrambled");
+        let fixed = fixed_myk(&v);
+        prop_assert_eq!(myk_rules(&fixed), Vec::<&str>::new());
+        prop_assert_eq!(serde_json::to_string(&fixed).unwrap(), serde_json::to_string(&s).unwrap());
+    }
+
+    #[test]
+    fn fix_restores_every_derived_field_of_a_fortress(
+        seed in any::<u64>(), areas in 3u32..=40, party in 1u32..=8, cl in 1u32..=20, mut noise in any::<u64>(),
+    ) {
+        let f = nw3::generate(tables(), &FortressParams { areas, party, cl }, seed).expect("generates");
+        let mut v = serde_json::to_value(&f).unwrap();
+        scramble(&mut v, &mut Vec::new(), &mut noise, &nw3_derived);
+        prop_assert_ne!(&v, &serde_json::to_value(&f).unwrap(), "scrambled");
+        let fixed = fixed_nw3(&v);
+        prop_assert_eq!(nw3_rules(&fixed), Vec::<&str>::new());
+        prop_assert_eq!(serde_json::to_string(&fixed).unwrap(), serde_json::to_string(&f).unwrap());
+    }
+}
