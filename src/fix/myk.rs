@@ -1,5 +1,6 @@
 //! `fix` for Make You Kingdom: every derived field of a scenario, recomputed from what the GM
-//! chose, by the functions the generator and `check` use.
+//! chose, by the functions the generator and `check` use. Clue texts that tell a generated fact
+//! (a ruler's weak points, a room's trap or monsters) are told anew from the scenario as it is.
 
 use crate::dice::Dice;
 use crate::error::Result;
@@ -39,6 +40,12 @@ pub fn fix(s: &mut Scenario, tables: &Tables) -> Result<()> {
         }
     }
     s.encounters = generate::encounter_table(tables, &s.court);
+    let retold = clues::retold(s);
+    for (c, text) in s.clues.iter_mut().zip(retold) {
+        if let Some(text) = text {
+            c.text = text;
+        }
+    }
     clue_hows(s, tables);
     // Court totals, limits, usage and the objective, as `render` recomputes them.
     generate::normalize(s);

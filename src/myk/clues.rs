@@ -156,6 +156,45 @@ pub fn how(method: ClueMethod, search: u32) -> Option<String> {
     }
 }
 
+/// What a fact's text tells about, from the words of its template in [`facts`] (`None` for a
+/// text of the GM's own).
+fn fact_kind(text: &str) -> Option<u8> {
+    const MARKERS: [&str; 8] = [
+        " rules the ",
+        "A secret door in room ",
+        " carries you to room ",
+        " hides a trap: ",
+        " is trapped: ",
+        "The monsters keep a ",
+        " hold room ",
+        "Nothing lies in wait in room ",
+    ];
+    MARKERS.iter().position(|m| text.contains(m)).map(|i| i as u8)
+}
+
+/// Each clue's text told anew from the scenario as it stands, where an edit made it stale: a
+/// clue that tells a fact of the generator's (a ruler's weak points, a room's trap, monsters or
+/// base) gets that fact's current text, when what it reveals holds exactly one fact of its kind.
+/// A text that still matches, or that is the GM's own, is kept (`None`).
+pub fn retold(s: &Scenario) -> Vec<Option<String>> {
+    let (rulers, rest) = facts(s);
+    let all: Vec<Fact> = rulers.into_iter().chain(rest).collect();
+    s.clues
+        .iter()
+        .map(|c| {
+            let here: Vec<&Fact> = all.iter().filter(|f| f.reveals == c.reveals).collect();
+            if here.iter().any(|f| f.text == c.text) {
+                return None;
+            }
+            let kind = fact_kind(&c.text)?;
+            match here.iter().filter(|f| fact_kind(&f.text) == Some(kind)).collect::<Vec<_>>().as_slice() {
+                [one] => Some(one.text.clone()),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 /// Something true about the scenario that a clue can tell, and what it reveals. Names of what it
 /// reveals stay placeholders (`{ruler}`, `{map}`, `{room_name}`; see `frame::clue_text`), so a
 /// renamed room or ruler never leaves the clue stale.

@@ -914,3 +914,29 @@ proptest! {
         prop_assert_eq!(serde_json::to_string(&fixed).unwrap(), serde_json::to_string(&f).unwrap());
     }
 }
+
+#[test]
+fn a_clue_about_swapped_monsters_is_told_anew() {
+    let (s, ci, room) = (0..300)
+        .find_map(|seed| {
+            let s = myk_scenario(seed);
+            s.clues.iter().enumerate().find_map(|(i, c)| {
+                let myk::model::Reveals::Room(p) = c.reveals else { return None };
+                let r = s.maps[0].room(p.room);
+                (c.text.contains(" hold room ") && r.ruler.is_none()).then(|| (s.clone(), i, p.room))
+            })
+        })
+        .expect("a clue about a room's monsters");
+    let old = s.maps[0].room(room).monsters[0].clone();
+    let new = tables().myk.stockable().find(|m| m.name != old.name && m.level == Some(old.level)).unwrap();
+    let mut v = serde_json::to_value(&s).unwrap();
+    v["maps"][0]["rooms"][room.index()]["monsters"][0]["name"] = json!(new.name);
+    v["maps"][0]["rooms"][room.index()]["monsters"][0]["count"] = json!(1);
+    let fixed = fixed_myk(&v);
+    let text = &fixed.clues[ci].text;
+    assert!(text.starts_with(&format!("{} x1 hold room {room}", new.name)), "{text}");
+    assert!(!text.contains(&old.name), "{text}");
+    let others: Vec<_> = fixed.clues.iter().enumerate().filter(|(i, _)| *i != ci).map(|(_, c)| &c.text).collect();
+    let before: Vec<_> = s.clues.iter().enumerate().filter(|(i, _)| *i != ci).map(|(_, c)| &c.text).collect();
+    assert_eq!(others, before, "the other clues are untouched");
+}
