@@ -45,6 +45,14 @@ pub enum Command {
     Reroll(RerollArgs),
     /// The GM's workbench: a local web page with live sheets, rerolls, locks and permalinks.
     Serve(ServeArgs),
+    /// Fill in every number an edited scenario's rules derive (levels, stat blocks, limits,
+    /// difficulties...) and write it back; then list the rules it still breaks (exit 1 if any).
+    ///
+    /// What you chose (names, counts, reactions, corridors, entrances, gates, area kinds, notes)
+    /// is kept; what follows from it is filled in from the tables and the rules. The fixed file is
+    /// written even when a rule still breaks (exit 1: resolve what is listed, then fix again); a
+    /// name the tables do not know writes nothing and names the field (exit 2).
+    Fix(FixArgs),
     /// List, show and roll the random tables.
     Tables {
         #[command(subcommand)]
@@ -229,6 +237,15 @@ pub struct RenderArgs {
     pub output: OutputArgs,
 }
 
+#[derive(Debug, Args)]
+pub struct FixArgs {
+    /// The scenario JSON file (generated or hand-edited); rewritten in place unless `--out` is given.
+    pub file: PathBuf,
+    /// Write the fixed scenario to this file instead.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
 /// Runs the program on `args` (including the program name), writing to the given streams.
 /// Returns the exit code.
 pub fn run<I, T>(args: I, stdout: &mut dyn Write, stderr: &mut dyn Write) -> i32
@@ -326,6 +343,7 @@ fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome 
             crate::serve::run(tables()?, &args.host, args.port, args.open, stdout)?;
             Ok(0)
         }
+        Command::Fix(args) => fix_command(&tables()?, args, stdout),
     }
 }
 
@@ -749,6 +767,43 @@ fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outc
         writeln!(out, "{v}")?;
     }
     writeln!(out, "{file}: {} violation(s)", violations.len())?;
+    Ok(1)
+}
+
+/// `fix`: reads the scenario, fills in what the rules derive (`crate::fix`), writes it (all or
+/// nothing; nothing when a name is unknown), then lists what it still breaks, as `check` does. The
+/// fixed file is written even then: what remains are the GM's own rule breaks to resolve.
+fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome {
+    let file = args.file.display().to_string();
+    let mut loaded = Loaded::read(&args.file, tables)?;
+    let fixed = match &mut loaded {
+        Loaded::Myk(s) => crate::fix::myk::fix(s, tables),
+        Loaded::Nw3(f) => crate::fix::nw3::fix(f, tables),
+    };
+    fixed.map_err(|e| Error::Scenario { file: file.clone(), message: e.to_string() })?;
+    let json = match &loaded {
+        Loaded::Myk(s) => render::json(s.as_ref())?,
+        Loaded::Nw3(f) => render::json(f.as_ref())?,
+    };
+    let target = args.out.as_deref().unwrap_or(&args.file);
+    let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
+        return Err(
+            Error::Option { option: "--out", message: format!("`{}` is not a file name", target.display()) }.into()
+        );
+    };
+    let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    write_all(dir, &[crate::output::Artifact::new(name, json)])?;
+    let violations = loaded.check(tables);
+    let target = target.display();
+    writeln!(out, "{target}")?;
+    for v in &violations {
+        writeln!(out, "{v}")?;
+    }
+    if violations.is_empty() {
+        writeln!(out, "{target}: fixed, every rule and limit holds")?;
+        return Ok(0);
+    }
+    writeln!(out, "{target}: fixed, {} violation(s) remain", violations.len())?;
     Ok(1)
 }
 

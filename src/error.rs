@@ -51,6 +51,10 @@ pub enum Error {
     #[error("cannot regenerate the fortress: {message}")]
     Nw3Regenerate { message: String },
 
+    /// A field of a scenario that `fix` cannot fill in (a name the tables do not know).
+    #[error("`{field}`: {message}")]
+    Field { field: String, message: String },
+
     #[error("cannot write `{file}`: {reason}")]
     Write { file: String, reason: String },
 

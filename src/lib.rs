@@ -9,6 +9,7 @@ pub mod cli;
 pub mod dice;
 pub mod edit;
 pub mod error;
+pub mod fix;
 pub mod format;
 pub mod input;
 pub mod myk;

@@ -5,7 +5,7 @@ use crate::check::Violation;
 use crate::myk::limits;
 use crate::myk::model::{CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Scenario};
 use crate::tables::Tables;
-use crate::tables::myk::{Installation, Level, Placement, Route};
+use crate::tables::myk::{Installation, Placement, Route};
 
 /// All violations of the scenario, in document order.
 pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
@@ -264,11 +264,7 @@ fn trap(
             format!("`{name}` is placed as {}, its table says {}", t.placement.label(), expected_placement.label()),
         ));
     }
-    let bonus = if t.converted { 3 } else { 0 };
-    let ok_level = match rec.level {
-        Level::Fixed(n) => t.level == n + bonus,
-        Level::Range(a, b) => (a + bonus..=b + bonus).contains(&t.level),
-    };
+    let ok_level = crate::myk::traps::level_for(rec, t.converted, t.level) == t.level;
     if !ok_level {
         let want = if t.converted { format!("{} + 3", rec.level) } else { rec.level.to_string() };
         v.push(Violation::new(at, "trap.level", format!("`{name}` has level {}, its table says {want}", t.level)));
@@ -413,10 +409,11 @@ fn monsters(
                 format!("`{}` is effective level {}, limit {cap} (A + 4)", g.name, g.effective_level),
             ));
         }
-        total += g.count * g.effective_level;
+        // Saturating: a hand-edited count or level may be any number.
+        total = total.saturating_add(g.count.saturating_mul(g.effective_level));
     }
     // One limit rule for every room (`Limits::room_cap`): 4S + T beside a ruler, else by reaction.
-    let total = total + r.ruler.as_ref().map_or(0, |ru| ru.effective_level);
+    let total = total.saturating_add(r.ruler.as_ref().map_or(0, |ru| ru.effective_level));
     if let Some((cap, formula)) = lim.room_cap(r.ruler.is_some(), r.monsters.iter().map(|g| g.reaction))
         && total > cap
     {
@@ -471,8 +468,8 @@ pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
     let traps: Vec<u32> = room_traps.chain(corridor_traps).map(|t| t.level).collect();
     crate::myk::model::Usage {
         traps_number: traps.len() as u32,
-        traps_total_level: traps.iter().sum(),
-        bases_total_level: rooms.clone().flat_map(|r| r.bases.iter()).map(|b| b.level).sum(),
+        traps_total_level: traps.iter().fold(0, |n: u32, l| n.saturating_add(*l)),
+        bases_total_level: rooms.clone().flat_map(|r| r.bases.iter()).fold(0, |n: u32, b| n.saturating_add(b.level)),
         most_rooms_with_monsters: s
             .maps
             .iter()
@@ -488,7 +485,7 @@ pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
         highest_room_total: rooms
             .clone()
             .filter(|r| r.ruler.is_none())
-            .map(|r| r.monsters.iter().map(|g| g.count * g.effective_level).sum::<u32>())
+            .map(|r| r.monsters.iter().fold(0u32, |n, g| n.saturating_add(g.count.saturating_mul(g.effective_level))))
             .max()
             .unwrap_or(0),
         highest_ruler_level: rooms.filter_map(|r| r.ruler.as_ref()).map(|r| r.effective_level).max().unwrap_or(0),

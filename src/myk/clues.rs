@@ -142,6 +142,59 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
     }
 }
 
+/// The table a puzzle clue's `how` is rolled on.
+pub const PUZZLE_TABLE: &str = "myk.frame.puzzle";
+
+/// How a clue of this method is learned, for a court whose search difficulty is `search`; `None`
+/// for a puzzle, whose text is rolled on [`PUZZLE_TABLE`].
+pub fn how(method: ClueMethod, search: u32) -> Option<String> {
+    match method {
+        ClueMethod::Search => Some(format!("search check in the room, difficulty {search}")),
+        ClueMethod::Threat => Some("defeat or drive off the room's threat".to_string()),
+        ClueMethod::Conversation => Some("talk with the room's monsters (negotiation or a Charisma check)".to_string()),
+        ClueMethod::Puzzle => None,
+    }
+}
+
+/// What a fact's text tells about, from the words of its template in [`facts`] (`None` for a
+/// text of the GM's own).
+fn fact_kind(text: &str) -> Option<u8> {
+    const MARKERS: [&str; 8] = [
+        " rules the ",
+        "A secret door in room ",
+        " carries you to room ",
+        " hides a trap: ",
+        " is trapped: ",
+        "The monsters keep a ",
+        " hold room ",
+        "Nothing lies in wait in room ",
+    ];
+    MARKERS.iter().position(|m| text.contains(m)).map(|i| i as u8)
+}
+
+/// Each clue's text told anew from the scenario as it stands, where an edit made it stale: a
+/// clue that tells a fact of the generator's (a ruler's weak points, a room's trap, monsters or
+/// base) gets that fact's current text, when what it reveals holds exactly one fact of its kind.
+/// A text that still matches, or that is the GM's own, is kept (`None`).
+pub fn retold(s: &Scenario) -> Vec<Option<String>> {
+    let (rulers, rest) = facts(s);
+    let all: Vec<Fact> = rulers.into_iter().chain(rest).collect();
+    s.clues
+        .iter()
+        .map(|c| {
+            let here: Vec<&Fact> = all.iter().filter(|f| f.reveals == c.reveals).collect();
+            if here.iter().any(|f| f.text == c.text) {
+                return None;
+            }
+            let kind = fact_kind(&c.text)?;
+            match here.iter().filter(|f| fact_kind(&f.text) == Some(kind)).collect::<Vec<_>>().as_slice() {
+                [one] => Some(one.text.clone()),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 /// Something true about the scenario that a clue can tell, and what it reveals. Names of what it
 /// reveals stay placeholders (`{ruler}`, `{map}`, `{room_name}`; see `frame::clue_text`), so a
 /// renamed room or ruler never leaves the clue stale.
@@ -267,11 +320,9 @@ pub fn place(s: &Scenario, tables: &Tables, d: &mut Dice) -> Vec<Clue> {
             2 => ClueMethod::Puzzle,
             _ => ClueMethod::Search,
         };
-        let how = match method {
-            ClueMethod::Search => format!("search check in the room, difficulty {search}"),
-            ClueMethod::Threat => "defeat or drive off the room's threat".to_string(),
-            ClueMethod::Conversation => "talk with the room's monsters (negotiation or a Charisma check)".to_string(),
-            ClueMethod::Puzzle => tables.roll_text("myk.frame.puzzle", d).unwrap_or_default(),
+        let how = match how(method, search) {
+            Some(how) => how,
+            None => tables.roll_text(PUZZLE_TABLE, d).unwrap_or_default(),
         };
         out.push(Clue { text: fact.text, at, method, how, reveals: fact.reveals });
     }

@@ -170,6 +170,33 @@ pub fn normalize(s: &mut Scenario) {
     s.usage = usage(s);
 }
 
+/// The random encounter table for the court's average level (1-6), resolved for its size.
+pub fn encounter_table(tables: &Tables, court: &Court) -> EncounterTable {
+    let level = court.average_level.clamp(1, 6);
+    let rows = tables
+        .myk
+        .encounters
+        .get(&format!("myk.encounters.level{level}"))
+        .map(|rows| {
+            rows.iter()
+                .map(|row| EncounterRow {
+                    roll: row.roll,
+                    groups: row
+                        .groups
+                        .iter()
+                        .map(|g| EncounterGroup {
+                            name: g.monster.clone(),
+                            position: g.position,
+                            count: g.count.resolve(court.size),
+                        })
+                        .collect(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    EncounterTable { level, rows }
+}
+
 fn usage_zero() -> Usage {
     Usage {
         traps_number: 0,
@@ -254,30 +281,7 @@ impl<'a> Gen<'a> {
     /// The book's random encounter table for the court's average level (1-6; 6 above that), with
     /// only monsters whose stats are known (filtered at load).
     fn encounter_table(&self) -> EncounterTable {
-        let level = self.court.average_level.clamp(1, 6);
-        let rows = self
-            .tables
-            .myk
-            .encounters
-            .get(&self.encounters)
-            .map(|rows| {
-                rows.iter()
-                    .map(|row| EncounterRow {
-                        roll: row.roll,
-                        groups: row
-                            .groups
-                            .iter()
-                            .map(|g| EncounterGroup {
-                                name: g.monster.clone(),
-                                position: g.position,
-                                count: g.count.resolve(self.court.size),
-                            })
-                            .collect(),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        EncounterTable { level, rows }
+        encounter_table(self.tables, self.court)
     }
 
     /// The ruler, guards in the ruler's room, and monster groups in other rooms (within A + 2 rooms).
@@ -692,7 +696,7 @@ impl<'a> Gen<'a> {
 }
 
 /// A trap record placed at `level`.
-fn placed(rec: &Trap, level: u32, object: Option<String>, converted: bool) -> PlacedTrap {
+pub(crate) fn placed(rec: &Trap, level: u32, object: Option<String>, converted: bool) -> PlacedTrap {
     PlacedTrap {
         name: rec.name.clone(),
         category: rec.category,

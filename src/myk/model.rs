@@ -453,11 +453,18 @@ pub struct Room {
 #[serde(deny_unknown_fields)]
 pub struct PlacedTrap {
     pub name: String,
+    /// `category` to `disarm` come from the trap's record by name: a hand-written trap may leave
+    /// them out for `fix` to fill in.
+    #[serde(default = "unfixed_category")]
     pub category: TrapCategory,
     /// The level counted against the limits (a Room trap turned into an Event trap is +3).
+    #[serde(default)]
     pub level: u32,
+    #[serde(default = "unfixed_placement")]
     pub placement: Placement,
+    #[serde(default = "unfixed_activation")]
     pub activation: Activation,
+    #[serde(default)]
     pub disarm: String,
     /// The object an Event trap sits on.
     #[serde(default)]
@@ -482,7 +489,10 @@ pub struct PlacedTrap {
 #[serde(deny_unknown_fields)]
 pub struct PlacedBase {
     pub name: String,
+    /// `level` and `installation` come from the base's record (`fix` fills them in).
+    #[serde(default)]
     pub level: u32,
+    #[serde(default = "unfixed_installation")]
     pub installation: Installation,
 }
 
@@ -490,8 +500,11 @@ pub struct PlacedBase {
 #[serde(deny_unknown_fields)]
 pub struct MonsterGroup {
     pub name: String,
+    /// From the bestiary by name (`fix` fills it in).
+    #[serde(default)]
     pub level: u32,
-    /// The level counted against the limits (equipment and relationships raise it).
+    /// The level counted against the limits (equipment and relationships raise it; `fix`).
+    #[serde(default)]
     pub effective_level: u32,
     pub count: u32,
     pub reaction: Reaction,
@@ -507,6 +520,21 @@ pub struct MonsterGroup {
     /// The GM's own notes, printed in the booklet (absent or empty: none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
+}
+
+/// Stand-ins for record data a hand-written trap or base leaves out; `fix` replaces them from the
+/// tables by name (and `check` reports them when `fix` has not run).
+fn unfixed_category() -> TrapCategory {
+    TrapCategory::Classic
+}
+fn unfixed_placement() -> Placement {
+    Placement::Room
+}
+fn unfixed_activation() -> Activation {
+    Activation::Passage
+}
+fn unfixed_installation() -> Installation {
+    Installation::Room
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -534,9 +562,13 @@ impl MonsterGroup {
 #[serde(deny_unknown_fields)]
 pub struct Ruler {
     pub name: String,
+    /// From the bestiary by name (`fix` fills it in).
+    #[serde(default)]
     pub level: u32,
-    /// Level plus every adjustment: what the A + 7 limit sees.
+    /// Level plus every adjustment: what the A + 7 limit sees (`fix`).
+    #[serde(default)]
     pub effective_level: u32,
+    #[serde(default)]
     pub adjustments: Vec<Adjustment>,
     /// The final stat line: the bestiary's stats with every increase applied (and Celestial Body's
     /// halved HP). Absent in older files; `render` fills it in and `check` verifies it when present.
@@ -565,7 +597,8 @@ pub struct Adjustment {
     /// How many steps of a stat increase (1 for skills and weak points).
     #[serde(default = "one")]
     pub times: u32,
-    /// Levels added (negative for weak points).
+    /// Levels added (negative for weak points; `fix` fills it in from the tables).
+    #[serde(default)]
     pub levels: i32,
     /// Karma: the court member (1-based, in the order of `court.levels`) tied to the ruler.
     #[serde(default, skip_serializing_if = "Option::is_none")]

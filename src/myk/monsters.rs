@@ -17,10 +17,11 @@ pub const RELATIONSHIP_POINTS_PER_LEVEL: u32 = 2;
 /// The level each monster of the group counts as: its level, +1 per common item, +3 per rare
 /// item, +1 per 2 relationship points (odd points round down: a half step adds nothing).
 pub fn effective_level(g: &MonsterGroup) -> u32 {
+    // Saturating: a hand-edited file may hold any number (`check` and `fix` never overflow).
     g.level
-        + g.common_items * COMMON_ITEM_LEVELS
-        + g.rare_items * RARE_ITEM_LEVELS
-        + g.relationship / RELATIONSHIP_POINTS_PER_LEVEL
+        .saturating_add(g.common_items.saturating_mul(COMMON_ITEM_LEVELS))
+        .saturating_add(g.rare_items.saturating_mul(RARE_ITEM_LEVELS))
+        .saturating_add(g.relationship / RELATIONSHIP_POINTS_PER_LEVEL)
 }
 
 /// How many items one monster may equip: Human monsters 3, every other kind 2 (l.6497).

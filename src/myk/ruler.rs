@@ -30,13 +30,13 @@ pub fn stat_of(what: &str) -> Option<Stat> {
     [Stat::Warfare, Stat::Range, Stat::Damage, Stat::Defense, Stat::Hp].into_iter().find(|&s| stat_name(s) == what)
 }
 
-/// Steps of each stat's increase the ruler takes.
+/// Steps of each stat's increase the ruler takes (saturating: a hand-edited file may hold any
+/// number, and `fix` and `check` must not overflow on it).
 fn steps(ru: &Ruler, stat: Stat) -> u32 {
     ru.adjustments
         .iter()
         .filter(|a| a.kind == AdjustmentKind::Increase && stat_of(&a.what) == Some(stat))
-        .map(|a| a.times)
-        .sum()
+        .fold(0u32, |n, a| n.saturating_add(a.times))
 }
 
 /// The ruler's final stat line: the bestiary's stats plus every increase (+1 Warfare, +1 Range,
@@ -48,21 +48,40 @@ pub fn final_stats(rec: &Monster, ru: &Ruler) -> Option<RulerStats> {
     let damage = if extra_dice == 0 {
         damage.to_string()
     } else if damage.sides == 6 || damage.count == 0 {
-        DiceExpr { count: damage.count + extra_dice, sides: 6, modifier: damage.modifier }.to_string()
+        DiceExpr { count: damage.count.saturating_add(extra_dice), sides: 6, modifier: damage.modifier }.to_string()
     } else {
         format!("{damage}+{extra_dice}D6")
     };
-    let mut hp = rec.hp? + steps(ru, Stat::Hp) * ru.level * HP_PER_LEVEL_STEP;
+    let mut hp = rec.hp?.saturating_add(steps(ru, Stat::Hp).saturating_mul(ru.level).saturating_mul(HP_PER_LEVEL_STEP));
     if ru.adjustments.iter().any(|a| a.kind == AdjustmentKind::WeakPoint && a.what == HALVES_HP) {
         hp = hp.div_ceil(2);
     }
     Some(RulerStats {
-        warfare: rec.warfare? + steps(ru, Stat::Warfare),
-        range: rec.range? + steps(ru, Stat::Range),
+        warfare: rec.warfare?.saturating_add(steps(ru, Stat::Warfare)),
+        range: rec.range?.saturating_add(steps(ru, Stat::Range)),
         damage,
-        defense: rec.defense? + steps(ru, Stat::Defense),
+        defense: rec.defense?.saturating_add(steps(ru, Stat::Defense)),
         hp,
     })
+}
+
+/// The ruler's level plus every adjustment: what its `effective_level` must be.
+pub fn adjusted_level(ru: &Ruler) -> i64 {
+    ru.level as i64 + ru.adjustments.iter().map(|a| a.levels as i64).sum::<i64>()
+}
+
+/// The levels an adjustment adds by the tables: a ruler skill's levels, a stat increase's levels
+/// per step times its steps, a weak point's (negative) adjustment. `None` when the tables do not
+/// know what it names.
+pub fn adjustment_levels(a: &Adjustment, tables: &Tables) -> Option<i32> {
+    let data = &tables.myk;
+    match a.kind {
+        AdjustmentKind::Skill => data.ruler_skill(&a.what).map(|sk| sk.levels as i32),
+        AdjustmentKind::Increase => stat_of(&a.what)
+            .and_then(|st| data.ruler_increases.iter().find(|i| i.stat == st))
+            .map(|inc| i32::try_from(inc.levels.saturating_mul(a.times)).unwrap_or(i32::MAX)),
+        AdjustmentKind::WeakPoint => data.weak_point(&a.what).map(|rec| weak_points::levels(rec, a)),
+    }
 }
 
 /// Fills in the final stat line of every ruler that lacks one (files from before it was recorded).
@@ -90,10 +109,9 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
         )),
         _ => {}
     }
-    let mut sum: i64 = ru.level as i64;
+    let sum = adjusted_level(ru);
     let mut skills: Vec<&str> = Vec::new();
     for a in &ru.adjustments {
-        sum += a.levels as i64;
         let bad = |msg: String| Violation::new(at, "ruler.adjustment", msg);
         match a.kind {
             AdjustmentKind::Skill => {
@@ -121,13 +139,18 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
             AdjustmentKind::Increase => {
                 match stat_of(&a.what).and_then(|st| data.ruler_increases.iter().find(|i| i.stat == st)) {
                     None => v.push(bad(format!("`{}` is not a stat a ruler can raise", a.what))),
-                    Some(inc) if a.times == 0 || a.levels != (inc.levels * a.times) as i32 => v.push(bad(format!(
-                        "{} x {} costs {} levels, not {}",
-                        a.times,
-                        a.what,
-                        inc.levels * a.times,
-                        a.levels
-                    ))),
+                    Some(inc)
+                        if a.times == 0
+                            || a.levels != i32::try_from(inc.levels.saturating_mul(a.times)).unwrap_or(i32::MAX) =>
+                    {
+                        v.push(bad(format!(
+                            "{} x {} costs {} levels, not {}",
+                            a.times,
+                            a.what,
+                            inc.levels.saturating_mul(a.times),
+                            a.levels
+                        )))
+                    }
                     _ => {}
                 }
             }

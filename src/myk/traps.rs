@@ -8,6 +8,19 @@ use crate::myk::model::{Limits, MonsterGroup, PlacedTrap, Reaction, Room, Scenar
 use crate::myk::monsters;
 use crate::tables::myk::{MykData, Placement};
 
+/// Levels a Room trap gains when it is turned into an Event trap (seed 003 l.5213).
+pub const CONVERSION_LEVELS: u32 = 3;
+
+/// The level a placed trap of this record counts as: its fixed level, or `wanted` kept inside its
+/// level range; +3 when a Room trap became an Event trap. `check` compares, `fix` fills it in.
+pub fn level_for(rec: &crate::tables::myk::Trap, converted: bool, wanted: u32) -> u32 {
+    let bonus = if converted { CONVERSION_LEVELS } else { 0 };
+    match rec.level {
+        crate::tables::myk::Level::Fixed(n) => n + bonus,
+        crate::tables::myk::Level::Range(a, b) => wanted.clamp(a + bonus, b + bonus),
+    }
+}
+
 /// Areas of the battlefield: Encampment, Rearguard and Vanguard on each side.
 pub const BATTLEFIELD_AREAS: usize = 6;
 
@@ -41,7 +54,7 @@ pub fn gate_keeper(s: &Scenario, t: &PlacedTrap, lim: &Limits, data: &MykData, a
     if t.monsters.is_empty() {
         v.push(bad(format!("`{}` must name the monsters that appear (`monsters`)", t.name)));
     }
-    let mut total = 0;
+    let mut total = 0u32;
     for g in &t.monsters {
         match data.monster(&g.name) {
             None => v.push(bad(format!("`{}` is not in the bestiary", g.name))),
@@ -66,7 +79,7 @@ pub fn gate_keeper(s: &Scenario, t: &PlacedTrap, lim: &Limits, data: &MykData, a
                 g.name, g.effective_level, lim.monster_level
             )));
         }
-        total += g.count * g.effective_level;
+        total = total.saturating_add(g.count.saturating_mul(g.effective_level));
     }
     if total > ambush_cap(lim) {
         v.push(bad(format!("the ambush totals {total} levels, limit {} (2S + T, hostile)", ambush_cap(lim))));

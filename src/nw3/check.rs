@@ -25,7 +25,7 @@
 //! | `area.content` | each kind holds what it should (a Trap area a trap, an Enemy area enemies, ...) |
 //! | `object.release` | a Gate Release Device names a closed gate that it opens, and stands in an Object area |
 //! | `trap.unknown`, `trap.values` | traps exist in the tables; Detection/Removal follow the CL band |
-//! | `enemy.unknown`, `enemy.members`, `enemy.initiative` | groups as in the tables, counts for the party, SPD + 7 |
+//! | `enemy.unknown`, `enemy.members`, `enemy.count`, `enemy.initiative` | groups from the tables, each member one of its record's (rank, SPD) once, a count of 1 or more (the tables' count for the party is the generator's; a GM may change it), SPD + 7 |
 //! | `object.unknown`, `core.unknown`, `ruler.unknown`, `logic.unknown` | names exist in the tables |
 //! | `event.chart`, `event.unknown`, `event.difficulty`, `event.ruler` | events match the chart, the tables and the Ruler |
 //! | `ruler.initiative`, `ruler.area` | the Ruler's SPD + 7; its encounter is an Event area with the Ruler event |
@@ -339,7 +339,6 @@ pub(crate) fn split_chart(result: &str) -> (&str, &str) {
 fn check_content(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
     let d = &tables.nw3;
     let cl = f.params.cl;
-    let party = f.params.party;
     let chart = tables.roll_table(AREA_EVENT_TABLE);
     for a in &f.areas {
         let place = area_place(a.id);
@@ -485,24 +484,53 @@ fn check_content(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
                 ));
                 continue;
             };
-            let same = r.members.len() == g.members.len()
-                && r.members.iter().zip(&g.members).all(|(rm, m)| {
-                    rm.name == m.name && rm.rank == m.rank && rm.spd == m.spd && rm.count.resolve(party) == m.count
-                });
-            if !same {
-                v.push(Violation::new(
-                    place,
-                    "enemy.members",
-                    format!(
-                        "enemy group `{}` does not match the tables for a party of {party} ({})",
-                        g.name,
-                        r.members
-                            .iter()
-                            .map(|m| format!("{} {} x{} SPD {}", m.rank.label(), m.name, m.count.resolve(party), m.spd))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                ));
+            // The tables give a group's members and their counts for the party; a GM may leave
+            // members out and change counts, but each member is one of the record's, as the record
+            // has it (rank, SPD), listed once and at least one strong.
+            if g.members.is_empty() {
+                v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
+            }
+            for (i, m) in g.members.iter().enumerate() {
+                match r.members.iter().find(|rm| rm.name == m.name) {
+                    None => v.push(Violation::new(
+                        place,
+                        "enemy.members",
+                        format!(
+                            "`{}` is not a member of enemy group `{}` (its members: {})",
+                            m.name,
+                            g.name,
+                            r.members.iter().map(|rm| rm.name.as_str()).collect::<Vec<_>>().join(", ")
+                        ),
+                    )),
+                    Some(rm) if rm.rank != m.rank || rm.spd != m.spd => v.push(Violation::new(
+                        place,
+                        "enemy.members",
+                        format!(
+                            "{} of enemy group `{}` is a {} of SPD {} in the tables, not a {} of SPD {}",
+                            m.name,
+                            g.name,
+                            rm.rank.label(),
+                            rm.spd,
+                            m.rank.label(),
+                            m.spd
+                        ),
+                    )),
+                    Some(_) => {}
+                }
+                if g.members[..i].iter().any(|o| o.name == m.name) {
+                    v.push(Violation::new(
+                        place,
+                        "enemy.members",
+                        format!("{} is listed twice in enemy group `{}`; give one count", m.name, g.name),
+                    ));
+                }
+                if m.count == 0 {
+                    v.push(Violation::new(
+                        place,
+                        "enemy.count",
+                        format!("{} of enemy group `{}` has a count of 0; remove the member instead", m.name, g.name),
+                    ));
+                }
             }
             for m in &g.members {
                 if m.initiative != m.spd.saturating_add(ANY_SEVEN) {

@@ -243,6 +243,22 @@ pub fn member_block(d: &Nw3Data, m: &MemberRecord, cl: u32, party: u32) -> Block
     block(d, m.rank, &m.attacks, &m.skills, &m.tweak, cl, party)
 }
 
+/// One member of an enemy group, `count` strong, for the party: record data, Any Seven initiative
+/// and stat block. The generator and `fix` build members with this one function.
+pub fn enemy(d: &Nw3Data, m: &MemberRecord, count: u32, cl: u32, party: u32) -> crate::nw3::model::Enemy {
+    let b = member_block(d, m, cl, party);
+    crate::nw3::model::Enemy {
+        name: m.name.clone(),
+        rank: m.rank,
+        count,
+        spd: m.spd,
+        initiative: m.spd.saturating_add(crate::nw3::rules::ANY_SEVEN),
+        stats: Some(b.stats),
+        attacks: b.attacks,
+        skills: b.skills,
+    }
+}
+
 /// The Ruler's block: it fights as a Boss.
 pub fn ruler_block(d: &Nw3Data, r: &RulerRecord, cl: u32, party: u32) -> Block {
     block(d, Rank::Boss, &r.attacks, &r.skills, &r.tweak, cl, party)

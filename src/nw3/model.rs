@@ -99,6 +99,8 @@ pub struct Ruler {
 #[serde(deny_unknown_fields)]
 pub struct Logic {
     pub name: String,
+    /// From the tables by name (`fix` fills it in).
+    #[serde(default)]
     pub effect: String,
 }
 
@@ -197,6 +199,8 @@ pub struct Event {
     #[serde(default)]
     pub roll: Option<u32>,
     pub name: String,
+    /// From the tables by name (`fix` fills it in).
+    #[serde(default)]
     pub text: String,
     /// The judge that clears a scenario event.
     #[serde(default)]
@@ -210,10 +214,14 @@ pub struct Event {
 #[serde(deny_unknown_fields)]
 pub struct Trap {
     pub name: String,
-    /// Detection Value: difficulty of the Perception judge (Trap Identification).
+    /// Detection Value: difficulty of the Perception judge (Trap Identification). This and the
+    /// rest come from the trap's record for the party's level: `fix` fills them in.
+    #[serde(default)]
     pub detection: u32,
     /// Removal Value: difficulty of the Finesse judge; Danger Sense difficulty equals it.
+    #[serde(default)]
     pub removal: u32,
+    #[serde(default)]
     pub effect: String,
 }
 
@@ -227,6 +235,8 @@ pub struct EnemyGroup {
     /// The group lies in wait (Danger Sense: its best Perception + 7).
     #[serde(default)]
     pub ambush: bool,
+    /// Left empty, `fix` fills in every member of the group's record at the tables' counts.
+    #[serde(default)]
     pub members: Vec<Enemy>,
     /// The GM's own notes, printed in the booklet (absent or empty: none).
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -237,10 +247,16 @@ pub struct EnemyGroup {
 #[serde(deny_unknown_fields)]
 pub struct Enemy {
     pub name: String,
+    /// Rank, SPD, initiative and the combat data come from the member's record (`fix`).
+    #[serde(default = "unfixed_rank")]
     pub rank: Rank,
+    /// How many; 0 or absent: `fix` gives the tables' count for the party.
+    #[serde(default)]
     pub count: u32,
+    #[serde(default)]
     pub spd: u32,
     /// Any Seven: SPD + 7.
+    #[serde(default)]
     pub initiative: u32,
     /// Combat stats for the party's level and size (null only in files that lack them; `check`
     /// then reports `enemy.body`).
@@ -250,6 +266,11 @@ pub struct Enemy {
     pub attacks: Vec<Attack>,
     #[serde(default)]
     pub skills: Vec<Skill>,
+}
+
+/// A stand-in rank for a hand-written member; `fix` replaces it from the tables.
+fn unfixed_rank() -> Rank {
+    Rank::Mob
 }
 
 /// An enemy's Combat Stats (seed 000 ~l.290-380) and Perception, for one character (a Mob
@@ -298,6 +319,8 @@ pub struct Skill {
 #[serde(deny_unknown_fields)]
 pub struct Object {
     pub name: String,
+    /// From the tables by name (`fix` fills it in).
+    #[serde(default)]
     pub effect: String,
     /// For a Gate Release Device: the closed gate it opens.
     #[serde(default)]

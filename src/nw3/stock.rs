@@ -10,8 +10,7 @@
 use crate::dice::Dice;
 use crate::nw3::check::{chart_row, split_chart};
 use crate::nw3::combat;
-use crate::nw3::model::{Area, AreaKind, Enemy, EnemyGroup, Event, EventKind, GateRef, Object, Trap};
-use crate::nw3::rules::ANY_SEVEN;
+use crate::nw3::model::{Area, AreaKind, EnemyGroup, Event, EventKind, GateRef, Object, Trap};
 use crate::tables::nw3::{Nw3Data, RulerRecord};
 use crate::tables::roll::RollTable;
 
@@ -96,23 +95,7 @@ pub(crate) fn enemy_group(d: &Nw3Data, cl: u32, party: u32, dice: &mut Dice, use
         name: r.name.clone(),
         description: r.description.clone(),
         ambush: r.ambush,
-        members: r
-            .members
-            .iter()
-            .map(|m| {
-                let b = combat::member_block(d, m, cl, party);
-                Enemy {
-                    name: m.name.clone(),
-                    rank: m.rank,
-                    count: m.count.resolve(party),
-                    spd: m.spd,
-                    initiative: m.spd + ANY_SEVEN,
-                    stats: Some(b.stats),
-                    attacks: b.attacks,
-                    skills: b.skills,
-                }
-            })
-            .collect(),
+        members: r.members.iter().map(|m| combat::enemy(d, m, m.count.resolve(party), cl, party)).collect(),
         notes: String::new(),
     })
 }

@@ -235,6 +235,11 @@ pub fn render_and_check(file: &Path, out: &Path) -> Result<(), TestCaseError> {
     assert_trustworthy(&["render", "--force", &f, "--out", &o], out)?;
     let (code, _, err) = run_caught(&["check", &f]);
     prop_assert!(matches!(code, 0..=2), "check {f}: exit {code}: {err}");
+    // `fix` into another file: never a panic; on exit 2 (bad input) nothing is written.
+    let fixed = out.join("fixed.json");
+    let (code, _, err) = run_caught(&["fix", &f, "--out", &fixed.to_string_lossy()]);
+    prop_assert!(matches!(code, 0..=2), "fix {f}: exit {code}: {err}");
+    prop_assert!(code != 2 || !fixed.exists(), "fix {f} wrote a file and exited 2: {err}");
     Ok(())
 }
 

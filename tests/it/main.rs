@@ -3,6 +3,7 @@
 mod area_map;
 mod browser;
 mod cli;
+mod fix;
 mod fuzz;
 mod myk;
 mod myk_clues;

@@ -581,8 +581,16 @@ fn content_must_match_the_tables_and_the_level() {
     f.areas[enemy_area].enemies[0].members[0].initiative += 1;
     assert_eq!(rules(&f), vec!["enemy.initiative"]);
 
+    // A count is the GM's to change (more or fewer than the tables give), but not to 0.
     let mut f = base.clone();
     f.areas[enemy_area].enemies[0].members[0].count += 5;
+    assert_eq!(rules(&f), Vec::<&str>::new());
+    f.areas[enemy_area].enemies[0].members[0].count = 0;
+    assert_eq!(rules(&f), vec!["enemy.count"]);
+
+    let mut f = base.clone();
+    f.areas[enemy_area].enemies[0].members[0].spd += 1;
+    f.areas[enemy_area].enemies[0].members[0].initiative += 1;
     assert_eq!(rules(&f), vec!["enemy.members"]);
 
     let mut f = base.clone();

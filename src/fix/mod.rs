@@ -1,0 +1,117 @@
+//! `fix`: after a GM's edit, fill in every number and text the rules derive from the rest of the
+//! scenario, with the very functions the generator and `check` use, so that `check` afterwards
+//! reports only real rule breaks (a limit exceeded, an unsolvable gate graph), never stale
+//! arithmetic. A stage of its own between reading a scenario and checking it:
+//!
+//! - [`myk::fix`]: monster levels and effective levels, traps and bases by name, rulers' levels,
+//!   adjustments, effective levels and final stats, clue `how` texts, the encounter table, court
+//!   totals, limits, usage and the objective.
+//! - [`nw3::fix`]: traps, events, objects, enemy groups and members, the Ruler, Logics and Core by
+//!   name for the party's level and size; Danger Sense per area; appearance difficulties and
+//!   optional areas from the gate graph; gates' fields their kind does not take.
+//!
+//! What a GM chooses (names, counts, reactions, corridors, entrances, gate kinds and openers, area
+//! kinds, free text such as `notes`) is kept. A name the tables do not know is an error naming the
+//! field and the nearest names the tables do know. `fix` of a generated scenario changes nothing.
+
+pub mod myk;
+pub mod nw3;
+
+use crate::error::Error;
+
+/// Names offered when a name is not in the tables.
+const SUGGESTIONS: usize = 3;
+
+/// The error for a name the tables do not know: the field, the name, and the nearest known names.
+pub fn unknown<'a>(field: String, what: &str, name: &str, known: impl Iterator<Item = &'a str>) -> Error {
+    not_among(field, what, name, "in the tables", known)
+}
+
+/// The error for a name that is not among `known` (`among` says where it was looked for).
+pub fn not_among<'a>(
+    field: String,
+    what: &str,
+    name: &str,
+    among: &str,
+    known: impl Iterator<Item = &'a str>,
+) -> Error {
+    let near = nearest(name, known);
+    let hint = match near.as_slice() {
+        [] => String::new(),
+        [one] => format!("; did you mean `{one}`?"),
+        [rest @ .., last] => format!(
+            "; did you mean {} or `{last}`?",
+            rest.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
+        ),
+    };
+    Error::Field { field, message: format!("{what} `{name}` is not {among}{hint}") }
+}
+
+/// Up to [`SUGGESTIONS`] known names nearest to `name`: fewest single-character edits, ignoring
+/// case, with names that contain it (or that it contains) first; ties keep table order. Names too
+/// far off to be a typo (more edits than half the longer name) are not offered.
+pub fn nearest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let want = name.to_lowercase();
+    let mut scored: Vec<(usize, usize, &str)> = Vec::new();
+    for (i, k) in known.enumerate() {
+        if scored.iter().any(|s| s.2 == k) {
+            continue;
+        }
+        let low = k.to_lowercase();
+        let contains = !want.is_empty() && (low.contains(&want) || want.contains(&low));
+        let d = if contains { 0 } else { edits(&want, &low) };
+        let longer = want.chars().count().max(low.chars().count());
+        if contains || d * 2 <= longer {
+            scored.push((d, i, k));
+        }
+    }
+    scored.sort_by_key(|&(d, i, _)| (d, i));
+    scored.into_iter().take(SUGGESTIONS).map(|(_, _, k)| k).collect()
+}
+
+/// Levenshtein distance by characters (one row of the table at a time).
+fn edits(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diag = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let up = row[j + 1];
+            row[j + 1] = (diag + usize::from(ca != cb)).min(up + 1).min(row[j] + 1);
+            diag = up;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_count_insertions_deletions_and_substitutions() {
+        assert_eq!(edits("goblin", "goblin"), 0);
+        assert_eq!(edits("goblim", "goblin"), 1);
+        assert_eq!(edits("gobln", "goblin"), 1);
+        assert_eq!(edits("kitten", "sitting"), 3);
+        assert_eq!(edits("", "abc"), 3);
+    }
+
+    #[test]
+    fn the_nearest_names_come_first_and_far_names_are_not_offered() {
+        let known = ["Goblin", "Hobgoblin", "Slime", "Goblin Rider"];
+        assert_eq!(nearest("goblim", known.into_iter())[0], "Goblin");
+        assert_eq!(nearest("goblin", known.into_iter()), ["Goblin", "Hobgoblin", "Goblin Rider"]);
+        assert!(nearest("Dragon", known.into_iter()).is_empty());
+    }
+
+    #[test]
+    fn an_unknown_name_is_one_line_naming_the_field_and_suggesting() {
+        let e = unknown("maps[0].rooms[B2].monsters[1].name".into(), "monster", "Goblim", ["Goblin"].into_iter());
+        assert_eq!(
+            e.to_string(),
+            "`maps[0].rooms[B2].monsters[1].name`: monster `Goblim` is not in the tables; did you mean `Goblin`?"
+        );
+    }
+}

@@ -1,0 +1,226 @@
+//! `fix` for Night Wizard 3rd: every derived field of a Fortress, recomputed from what the GM
+//! chose, by the functions the generator and `check` use.
+
+use crate::error::Result;
+use crate::fix::{not_among, unknown};
+use crate::nw3::check::{chart_row, split_chart};
+use crate::nw3::combat;
+use crate::nw3::model::{Area, EnemyGroup, Event, EventKind, Fortress, GateKind, GateRef, Opener};
+use crate::nw3::rules::{ANY_SEVEN, DANGER_SENSE};
+use crate::tables::Tables;
+use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data, RulerRecord};
+
+/// Fills in every derived field of `f` in place. Errors name the first field holding a name the
+/// tables do not know; `f` is then partly fixed, so callers write nothing.
+///
+/// The party's size and level are read from `params` (the generator's options); `params.areas`
+/// follows the areas listed. A member's `count` of 0 (or none given) takes the tables' count for
+/// the party; any other count is the GM's. Text that comes from the tables by name (trap effects,
+/// event texts, descriptions) is rewritten from them: the GM's own words go in `notes`.
+pub fn fix(f: &mut Fortress, tables: &Tables) -> Result<()> {
+    let d = &tables.nw3;
+    let (cl, party) = (f.params.cl, f.params.party);
+    f.params.areas = u32::try_from(f.areas.len()).unwrap_or(u32::MAX);
+
+    let Some(rr) = d.ruler(&f.ruler.name) else {
+        return Err(unknown("ruler.name".into(), "Ruler", &f.ruler.name, d.rulers.iter().map(|r| r.name.as_str())));
+    };
+    fix_ruler(f, d, rr, cl, party);
+    for (i, l) in f.logic.iter_mut().enumerate() {
+        let Some(rec) = d.logic(&l.name) else {
+            let known = d.logics.iter().map(|r| r.name.as_str());
+            return Err(unknown(format!("logic[{i}].name"), "Logic", &l.name, known));
+        };
+        l.effect = rec.effect.clone();
+    }
+    let Some(core) = d.core(&f.core.name) else {
+        return Err(unknown(
+            "core.name".into(),
+            "Fortress Core",
+            &f.core.name,
+            d.cores.iter().map(|r| r.name.as_str()),
+        ));
+    };
+    f.core.description = core.description.clone();
+
+    for (ai, a) in f.areas.iter_mut().enumerate() {
+        let at = format!("areas[{ai}]");
+        if let Some(e) = a.event.as_mut() {
+            event(e, tables, rr, cl, &at)?;
+        }
+        if let Some(t) = a.trap.as_mut() {
+            let Some(rec) = d.trap(&t.name) else {
+                return Err(unknown(
+                    format!("{at}.trap.name"),
+                    "trap",
+                    &t.name,
+                    d.traps.iter().map(|r| r.name.as_str()),
+                ));
+            };
+            t.detection = d.value(cl, rec.detection).unwrap_or(0);
+            t.removal = d.value(cl, rec.removal).unwrap_or(0);
+            t.effect = Nw3Data::trap_effect(rec, cl);
+        }
+        for (gi, g) in a.enemies.iter_mut().enumerate() {
+            group(g, d, cl, party, &format!("{at}.enemies[{gi}]"))?;
+        }
+        for (oi, o) in a.objects.iter_mut().enumerate() {
+            let Some(rec) = d.object(&o.name) else {
+                let known = d.objects.iter().map(|r| r.name.as_str());
+                return Err(unknown(format!("{at}.objects[{oi}].name"), "object", &o.name, known));
+            };
+            o.effect = rec.effect.clone();
+            if !rec.release {
+                o.opens = None;
+            }
+        }
+    }
+
+    gates(f);
+    devices(f, d);
+    // The Ruler is met where its encounter is (when exactly one area holds it).
+    let mut met = f.areas.iter().filter(|a| a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler));
+    if let (Some(a), None) = (met.next(), met.next()) {
+        f.ruler.area = a.id;
+    }
+    for a in &mut f.areas {
+        a.danger_sense = Some(combat::danger_sense(a).0);
+    }
+    // Appearance difficulties and optional areas, with the reachability code `check` uses.
+    crate::nw3::generate::derive_paths(f);
+    Ok(())
+}
+
+/// The Ruler's record data, initiative and Boss stat block.
+fn fix_ruler(f: &mut Fortress, d: &Nw3Data, rr: &RulerRecord, cl: u32, party: u32) {
+    let r = &mut f.ruler;
+    r.title = rr.title.clone();
+    r.description = rr.description.clone();
+    r.spd = rr.spd;
+    r.initiative = rr.spd.saturating_add(ANY_SEVEN);
+    let b = combat::ruler_block(d, rr, cl, party);
+    (r.stats, r.attacks, r.skills) = (Some(b.stats), b.attacks, b.skills);
+}
+
+/// An event by its name: a chart event's roll and text from the Area Event Chart, a scenario
+/// event's text, judge and difficulty for the party's level, the Ruler encounter from the Ruler.
+fn event(e: &mut Event, tables: &Tables, rr: &RulerRecord, cl: u32, at: &str) -> Result<()> {
+    let d = &tables.nw3;
+    match e.kind {
+        EventKind::Chart => {
+            let Some(chart) = tables.roll_table(AREA_EVENT_TABLE) else { return Ok(()) };
+            fn named(row: &crate::tables::roll::Row) -> Option<(&str, &str)> {
+                row.result.as_deref().map(split_chart)
+            }
+            let Some(row) = chart.rows.iter().find(|row| named(row).is_some_and(|(n, _)| n == e.name)) else {
+                let known = chart.rows.iter().filter_map(|row| named(row).map(|(n, _)| n));
+                return Err(unknown(format!("{at}.event.name"), "Area Event Chart event", &e.name, known));
+            };
+            // The roll stays when it lands on this row, else the row's first number.
+            let lands = e.roll.and_then(|r| chart_row(chart, r)).is_some_and(|r| std::ptr::eq(r, row));
+            if !lands {
+                let first = row.roll.split('-').next().and_then(|n| n.trim().parse().ok());
+                e.roll = first.or(e.roll);
+            }
+            if let Some((_, text)) = named(row) {
+                e.text = text.to_string();
+            }
+        }
+        EventKind::Scenario => {
+            let Some(rec) = d.event(&e.name) else {
+                return Err(unknown(
+                    format!("{at}.event.name"),
+                    "event",
+                    &e.name,
+                    d.events.iter().map(|r| r.name.as_str()),
+                ));
+            };
+            e.text = rec.text.clone();
+            e.judge = Some(rec.judge.clone());
+            e.difficulty = d.value(cl, rec.offset);
+        }
+        EventKind::Ruler => {
+            e.name = rr.name.clone();
+            e.text = rr.encounter.clone();
+        }
+    }
+    Ok(())
+}
+
+/// An enemy group's record data; its members by name, each with rank, SPD, initiative and stat
+/// block for the party (all of the record's members at the tables' counts when none of them is
+/// listed: a group added with its name only, or swapped for another by name).
+fn group(g: &mut EnemyGroup, d: &Nw3Data, cl: u32, party: u32, at: &str) -> Result<()> {
+    let Some(rec) = d.enemy(&g.name) else {
+        return Err(unknown(format!("{at}.name"), "enemy group", &g.name, d.enemies.iter().map(|r| r.name.as_str())));
+    };
+    g.description = rec.description.clone();
+    g.ambush = rec.ambush;
+    // No member listed, or none of the record's (the group was swapped by name): all of them.
+    let own = |name: &str| rec.members.iter().any(|rm| rm.name == name);
+    if !g.members.iter().any(|m| own(&m.name)) {
+        g.members = rec.members.iter().map(|rm| combat::enemy(d, rm, rm.count.resolve(party), cl, party)).collect();
+        return Ok(());
+    }
+    for (mi, m) in g.members.iter_mut().enumerate() {
+        let Some(rm) = rec.members.iter().find(|rm| rm.name == m.name) else {
+            return Err(not_among(
+                format!("{at}.members[{mi}].name"),
+                "member",
+                &m.name,
+                &format!("one of enemy group `{}`", rec.name),
+                rec.members.iter().map(|rm| rm.name.as_str()),
+            ));
+        };
+        let count = if m.count == 0 { rm.count.resolve(party) } else { m.count };
+        *m = combat::enemy(d, rm, count, cl, party);
+    }
+    Ok(())
+}
+
+/// Gates: only secret and closed gates take `opened_by`, only damaged gates `uses`; a secret gate
+/// that names no opener (or another Danger Sense difficulty) is found by Danger Sense 15; sorted
+/// by (from, to) as generated.
+fn gates(f: &mut Fortress) {
+    for g in &mut f.gates {
+        match g.kind {
+            GateKind::Normal | GateKind::OneWay | GateKind::Damaged => g.opened_by = None,
+            GateKind::Secret => {
+                if matches!(g.opened_by, None | Some(Opener::DangerSense(_))) {
+                    g.opened_by = Some(Opener::DangerSense(DANGER_SENSE));
+                }
+            }
+            GateKind::Closed => {}
+        }
+        if g.kind != GateKind::Damaged {
+            g.uses = None;
+        }
+    }
+    f.gates.sort_by_key(|g| (g.from, g.to));
+}
+
+/// A Gate Release Device names the closed gate its area opens: one that no longer names such a
+/// gate (the gate was reversed, or another gate now opens by this device) is pointed at the first
+/// closed gate opened by its area's device that no other device there names.
+fn devices(f: &mut Fortress, d: &Nw3Data) {
+    for ai in 0..f.areas.len() {
+        let id = f.areas[ai].id;
+        let opened: Vec<GateRef> = f
+            .gates
+            .iter()
+            .filter(|g| g.kind == GateKind::Closed && g.opened_by == Some(Opener::Device(id)))
+            .map(|g| g.gate_ref())
+            .collect();
+        let area: &mut Area = &mut f.areas[ai];
+        let is_device = |name: &str| d.object(name).is_some_and(|o| o.release);
+        for oi in 0..area.objects.len() {
+            if !is_device(&area.objects[oi].name) || area.objects[oi].opens.is_some_and(|r| opened.contains(&r)) {
+                continue;
+            }
+            let taken: Vec<GateRef> = area.objects.iter().filter_map(|o| o.opens).collect();
+            if let Some(&free) = opened.iter().find(|r| !taken.contains(r)) {
+                area.objects[oi].opens = Some(free);
+            }
+        }
+    }
+}
