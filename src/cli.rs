@@ -342,10 +342,15 @@ impl OutputArgs {
 }
 
 /// Renders a MYK scenario in every chosen format and writes the files; one line per file.
-fn write_myk(s: &crate::myk::Scenario, tables: &Tables, o: &OutputArgs, out: &mut dyn Write) -> Outcome {
-    let templates = Templates::load(o.templates.as_deref())?;
+fn write_myk(
+    s: &crate::myk::Scenario,
+    tables: &Tables,
+    templates: &Templates,
+    o: &OutputArgs,
+    out: &mut dyn Write,
+) -> Outcome {
     let formats = o.formats();
-    let opts = render::RenderOptions { formats: &formats, paper: s.params.paper, templates: &templates };
+    let opts = render::RenderOptions { formats: &formats, paper: s.params.paper, templates };
     let artifacts = render::render_myk(s, tables, &opts, &render::sheet::myk_sheet)?;
     for path in write_all(&o.out, &artifacts)? {
         writeln!(out, "{}", path.display())?;
@@ -354,10 +359,15 @@ fn write_myk(s: &crate::myk::Scenario, tables: &Tables, o: &OutputArgs, out: &mu
 }
 
 /// Renders a Fortress in every chosen format and writes the files; one line per file.
-fn write_fortress(f: &crate::nw3::Fortress, tables: &Tables, o: &OutputArgs, out: &mut dyn Write) -> Outcome {
-    let templates = Templates::load(o.templates.as_deref())?;
+fn write_fortress(
+    f: &crate::nw3::Fortress,
+    tables: &Tables,
+    templates: &Templates,
+    o: &OutputArgs,
+    out: &mut dyn Write,
+) -> Outcome {
     let formats = o.formats();
-    let opts = render::RenderOptions { formats: &formats, paper: f.paper, templates: &templates };
+    let opts = render::RenderOptions { formats: &formats, paper: f.paper, templates };
     let artifacts = render::render_fortress(f, tables, &opts, &render::area_map::fortress_map)?;
     for path in write_all(&o.out, &artifacts)? {
         writeln!(out, "{}", path.display())?;
@@ -368,11 +378,11 @@ fn write_fortress(f: &crate::nw3::Fortress, tables: &Tables, o: &OutputArgs, out
 fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let params = crate::nw3::FortressParams { party: args.party, cl: args.cl, areas: args.areas };
     params.validate()?;
-    Templates::load(args.output.templates.as_deref())?;
+    let templates = Templates::load(args.output.templates.as_deref())?;
     let seed = pick_seed(args.seed, err);
     let mut fortress = crate::nw3::generate(tables, &params, seed)?;
     fortress.paper = args.output.paper().unwrap_or_default();
-    let code = write_fortress(&fortress, tables, &args.output, out)?;
+    let code = write_fortress(&fortress, tables, &templates, &args.output, out)?;
     writeln!(
         err,
         "{} (seed {seed}): {} areas, {} gates, ruler {}",
@@ -386,13 +396,13 @@ fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, e
 
 fn myk_command(tables: &Tables, args: &MykArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let params = args.params()?;
-    // Templates are read before any work, so a bad --templates folder fails fast.
-    Templates::load(args.output.templates.as_deref())?;
+    // Templates are read (once) before any work, so a bad --templates folder fails fast.
+    let templates = Templates::load(args.output.templates.as_deref())?;
     let seed = pick_seed(args.seed, err);
     let mut scenario = crate::myk::generate(tables, &params, seed)?;
     // The warnings are printed once, with the summary below.
     scenario.params.paper = args.output.paper().unwrap_or_default();
-    let code = write_myk(&scenario, tables, &args.output, out)?;
+    let code = write_myk(&scenario, tables, &templates, &args.output, out)?;
     write!(err, "{}", crate::render::summary::myk_summary(&scenario))?;
     Ok(code)
 }
@@ -480,17 +490,18 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
     }
     // `--paper` overrides the paper the scenario was made for, and is remembered in the JSON.
     let paper = args.output.paper();
+    let templates = Templates::load(args.output.templates.as_deref())?;
     match loaded {
         Loaded::Myk(mut s) => {
             crate::myk::generate::normalize(&mut s);
             // Older files lack the ruler's final stat line: computed from the bestiary by name.
             crate::myk::ruler::normalize(&mut s, tables);
             s.params.paper = paper.unwrap_or(s.params.paper);
-            write_myk(&s, tables, &args.output, out)
+            write_myk(&s, tables, &templates, &args.output, out)
         }
         Loaded::Nw3(mut f) => {
             f.paper = paper.unwrap_or(f.paper);
-            write_fortress(&f, tables, &args.output, out)
+            write_fortress(&f, tables, &templates, &args.output, out)
         }
     }
 }
