@@ -55,8 +55,10 @@ pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
         stock(s, m, &lim, tables, &mut v);
     }
     scenario_totals(s, &lim, &mut v);
-    reachability(s, tables, &mut v);
-    crate::myk::clues::check(s, tables, &mut v);
+    // One movement graph serves the reachability and clue rules.
+    let reach = Reach::new(s, tables);
+    reachability(s, &reach, &mut v);
+    crate::myk::clues::check_in(s, &reach, &mut v);
     straight_layout(s, &mut v);
     v
 }
@@ -606,9 +608,19 @@ impl Reach {
         let mut normal: Vec<(usize, usize)> = Vec::with_capacity(n * 4);
         let pos_of = |index: u32| s.maps.iter().position(|m| m.index == index);
         let route_of = |t: &crate::myk::model::PlacedTrap| tables.myk.trap(&t.name).and_then(|r| r.route);
-        let warded = |p: Place| {
-            s.map(p.map).is_some_and(|m| m.room(p.room).traps.iter().any(|t| route_of(t) == Some(Route::Warded)))
-        };
+        // Which room slots hold a Warder, per map position: each trap's record is looked up once.
+        let warded_slots: Vec<[bool; 9]> = s
+            .maps
+            .iter()
+            .map(|m| {
+                let mut w = [false; 9];
+                for (slot, r) in w.iter_mut().zip(&m.rooms) {
+                    *slot = r.traps.iter().any(|t| route_of(t) == Some(Route::Warded));
+                }
+                w
+            })
+            .collect();
+        let warded = |p: Place| pos_of(p.map).is_some_and(|q| warded_slots[q][p.room.index()]);
         for (p, m) in s.maps.iter().enumerate() {
             let hidden: Vec<CorridorId> =
                 m.rooms.iter().flat_map(|r| r.traps.iter()).filter_map(|t| t.corridor).collect();
@@ -734,8 +746,7 @@ impl Reach {
     }
 }
 
-fn reachability(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
-    let g = Reach::new(s, tables);
+fn reachability(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     let forward = g.from_outside(true);
     let normal = g.from_outside(false);
     let back = g.back_to_outside();

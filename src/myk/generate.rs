@@ -382,16 +382,7 @@ impl Gen<'_> {
         let mut chosen: Vec<&Monster> = Vec::new();
         let n = d.between(1, most);
         for _ in 0..n {
-            let fits = |m: &Monster| {
-                let l = m.level.unwrap_or(0);
-                l >= 1 && l <= cap && l <= left && !chosen.iter().any(|c| std::ptr::eq(*c, m))
-            };
-            let weight = |m: &Monster| {
-                let gap = (m.level.unwrap_or(0) as i64 - a).unsigned_abs() as u32;
-                8u32.saturating_sub(gap.min(7))
-            };
-            let pool = self.tables.myk.stockable().filter(|m| fits(m));
-            let Some(mon) = d.weighted_iter(pool, |m| weight(m)) else { break };
+            let Some(mon) = monsters::pick_for_group(&self.tables.myk, d, cap, left, a, &chosen) else { break };
             let lvl = mon.level.unwrap_or(1);
             let most_count = (left / lvl).clamp(1, 9);
             let count = d.between(1.max(most_count / 2), most_count);
