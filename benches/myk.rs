@@ -17,11 +17,22 @@ fn bench(c: &mut Criterion) {
             std::hint::black_box(check(&s, &tables));
         })
     });
+    // `generate` runs `check` on what it makes (and refuses a scenario that breaks a rule), so this
+    // is generate + one check: what `dungeonsmith myk` does.
+    c.bench_function("myk generate (with its built-in check), default scenario", |b| {
+        b.iter(|| {
+            seed = seed.wrapping_add(1);
+            std::hint::black_box(generate(&tables, &params, seed).expect("generates"));
+        })
+    });
     c.bench_function("myk check only, default scenario", |b| {
         let s = generate(&tables, &params, 42).expect("generates");
         b.iter(|| std::hint::black_box(check(&s, &tables)))
     });
     c.bench_function("tables load+validate (embedded)", |b| b.iter(|| std::hint::black_box(Tables::embedded())));
+    c.bench_function("tables load+validate (embedded TOML, as a --tables folder)", |b| {
+        b.iter(|| std::hint::black_box(Tables::embedded_from_toml()))
+    });
 }
 
 criterion_group!(benches, bench);

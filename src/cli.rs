@@ -420,10 +420,15 @@ impl OutputArgs {
 }
 
 /// Renders a MYK scenario in every chosen format and writes the files; one line per file.
-fn write_myk(s: &crate::myk::Scenario, tables: &Tables, o: &OutputArgs, out: &mut dyn Write) -> Outcome {
-    let templates = Templates::load(o.templates.as_deref())?;
+fn write_myk(
+    s: &crate::myk::Scenario,
+    tables: &Tables,
+    templates: &Templates,
+    o: &OutputArgs,
+    out: &mut dyn Write,
+) -> Outcome {
     let formats = o.formats();
-    let opts = render::RenderOptions { formats: &formats, paper: s.params.paper, templates: &templates };
+    let opts = render::RenderOptions { formats: &formats, paper: s.params.paper, templates };
     let artifacts = render::render_myk(s, tables, &opts, &render::sheet::myk_sheet)?;
     for path in write_all(&o.out, &artifacts)? {
         writeln!(out, "{}", path.display())?;
@@ -432,10 +437,15 @@ fn write_myk(s: &crate::myk::Scenario, tables: &Tables, o: &OutputArgs, out: &mu
 }
 
 /// Renders a Fortress in every chosen format and writes the files; one line per file.
-fn write_fortress(f: &crate::nw3::Fortress, tables: &Tables, o: &OutputArgs, out: &mut dyn Write) -> Outcome {
-    let templates = Templates::load(o.templates.as_deref())?;
+fn write_fortress(
+    f: &crate::nw3::Fortress,
+    tables: &Tables,
+    templates: &Templates,
+    o: &OutputArgs,
+    out: &mut dyn Write,
+) -> Outcome {
     let formats = o.formats();
-    let opts = render::RenderOptions { formats: &formats, paper: f.paper, templates: &templates };
+    let opts = render::RenderOptions { formats: &formats, paper: f.paper, templates };
     let artifacts = render::render_fortress(f, tables, &opts, &render::area_map::fortress_map)?;
     for path in write_all(&o.out, &artifacts)? {
         writeln!(out, "{}", path.display())?;
@@ -446,7 +456,7 @@ fn write_fortress(f: &crate::nw3::Fortress, tables: &Tables, o: &OutputArgs, out
 fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let params = crate::nw3::FortressParams { party: args.party, cl: args.cl, areas: args.areas };
     params.validate()?;
-    Templates::load(args.output.templates.as_deref())?;
+    let templates = Templates::load(args.output.templates.as_deref())?;
     let seed = pick_seed(args.seed, err);
     let mut fortress = match &args.from {
         Some(file) => {
@@ -460,7 +470,7 @@ fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, e
     if let Some(paper) = args.output.paper() {
         fortress.paper = paper;
     }
-    let code = write_fortress(&fortress, tables, &args.output, out)?;
+    let code = write_fortress(&fortress, tables, &templates, &args.output, out)?;
     writeln!(
         err,
         "{} (seed {seed}): {} areas, {} gates, ruler {}",
@@ -475,8 +485,8 @@ fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, e
 fn myk_command(tables: &Tables, args: &MykArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let params = args.params()?;
     let rerolls: Vec<crate::edit::myk::MykPart> = args.rerolls.iter().map(|p| p.parse()).collect::<Result<_>>()?;
-    // Templates are read before any work, so a bad --templates folder fails fast.
-    Templates::load(args.output.templates.as_deref())?;
+    // Templates are read (once) before any work, so a bad --templates folder fails fast.
+    let templates = Templates::load(args.output.templates.as_deref())?;
     let from = match &args.from {
         Some(file) => Some(read_myk(file, tables)?),
         None => None,
@@ -492,7 +502,7 @@ fn myk_command(tables: &Tables, args: &MykArgs, out: &mut dyn Write, err: &mut d
     // The warnings are printed once, with the summary below.
     let paper = from.as_ref().map_or_else(Default::default, |f| f.params.paper);
     scenario.params.paper = args.output.paper().unwrap_or(paper);
-    let code = write_myk(&scenario, tables, &args.output, out)?;
+    let code = write_myk(&scenario, tables, &templates, &args.output, out)?;
     write!(err, "{}", crate::render::summary::myk_summary(&scenario))?;
     Ok(code)
 }
@@ -580,17 +590,18 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
     }
     // `--paper` overrides the paper the scenario was made for, and is remembered in the JSON.
     let paper = args.output.paper();
+    let templates = Templates::load(args.output.templates.as_deref())?;
     match loaded {
         Loaded::Myk(mut s) => {
             crate::myk::generate::normalize(&mut s);
             // Older files lack the ruler's final stat line: computed from the bestiary by name.
             crate::myk::ruler::normalize(&mut s, tables);
             s.params.paper = paper.unwrap_or(s.params.paper);
-            write_myk(&s, tables, &args.output, out)
+            write_myk(&s, tables, &templates, &args.output, out)
         }
         Loaded::Nw3(mut f) => {
             f.paper = paper.unwrap_or(f.paper);
-            write_fortress(&f, tables, &args.output, out)
+            write_fortress(&f, tables, &templates, &args.output, out)
         }
     }
 }
@@ -621,7 +632,7 @@ fn read_fortress(file: &Path, tables: &Tables) -> Result<crate::nw3::Fortress> {
 /// options, checked against the file's system, then rerolled and written with its renders.
 fn reroll_command(tables: &Tables, args: &RerollArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let loaded = Loaded::read(&args.file, tables)?;
-    Templates::load(args.output.templates.as_deref())?;
+    let templates = Templates::load(args.output.templates.as_deref())?;
     let paper = args.output.paper();
     match loaded {
         Loaded::Myk(mut s) => {
@@ -630,7 +641,7 @@ fn reroll_command(tables: &Tables, args: &RerollArgs, out: &mut dyn Write, err: 
             crate::myk::ruler::normalize(&mut s, tables);
             crate::edit::myk::reroll(tables, &mut s, &part)?;
             s.params.paper = paper.unwrap_or(s.params.paper);
-            let code = write_myk(&s, tables, &args.output, out)?;
+            let code = write_myk(&s, tables, &templates, &args.output, out)?;
             writeln!(err, "rerolled `{part}` of {}", args.file.display())?;
             Ok(code)
         }
@@ -638,7 +649,7 @@ fn reroll_command(tables: &Tables, args: &RerollArgs, out: &mut dyn Write, err: 
             let part = nw3_part(args)?;
             crate::edit::nw3::reroll(tables, &mut f, &part)?;
             f.paper = paper.unwrap_or(f.paper);
-            let code = write_fortress(&f, tables, &args.output, out)?;
+            let code = write_fortress(&f, tables, &templates, &args.output, out)?;
             writeln!(err, "rerolled `{part}` of {}", args.file.display())?;
             Ok(code)
         }

@@ -26,8 +26,33 @@ use rand_chacha::ChaCha8Rng;
 #[derive(Clone, Debug)]
 pub struct Dice {
     seed: [u8; 32],
-    path: String,
+    /// FNV-1a of the full path so far: FNV-1a reads bytes one by one, so a child's hash continues
+    /// from its parent's, and no path string is ever built.
+    path_hash: u64,
+    /// Whether the path is non-empty (a child of a named stream adds a `/` first).
+    named: bool,
     rng: ChaCha8Rng,
+}
+
+/// FNV-1a fed a piece at a time, so a formatted child name is hashed without building a string.
+struct PathHash {
+    hash: u64,
+    /// Bytes hashed so far.
+    len: usize,
+}
+
+impl PathHash {
+    fn push(&mut self, bytes: &[u8]) {
+        self.hash = bytes.iter().fold(self.hash, |h, &b| (h ^ u64::from(b)).wrapping_mul(FNV_PRIME));
+        self.len += bytes.len();
+    }
+}
+
+impl fmt::Write for PathHash {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.push(s.as_bytes());
+        Ok(())
+    }
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -54,20 +79,40 @@ impl Dice {
             state = splitmix64(state);
             chunk.copy_from_slice(&state.to_le_bytes());
         }
-        Dice { seed: bytes, path: String::new(), rng: ChaCha8Rng::from_seed(bytes) }
+        Dice { seed: bytes, path_hash: FNV_OFFSET, named: false, rng: ChaCha8Rng::from_seed(bytes) }
     }
 
     /// An independent stream named `name` below this one ("map/1", then "room/B2", ...).
     /// The same parent seed and path always give the same child, however much the parent has
     /// rolled already.
     pub fn child(&self, name: &str) -> Dice {
-        let mut path = String::with_capacity(self.path.len() + 1 + name.len());
-        if !self.path.is_empty() {
-            path.push_str(&self.path);
-            path.push('/');
+        let mut h = self.child_hash();
+        h.push(name.as_bytes());
+        self.derive(h)
+    }
+
+    /// [`Dice::child`] with a formatted name (`d.child_fmt(format_args!("map/{i}/layout"))`): the
+    /// same stream as `d.child(&format!(...))`, without building the string.
+    pub fn child_fmt(&self, name: fmt::Arguments<'_>) -> Dice {
+        let mut h = self.child_hash();
+        // Writing into a hash cannot fail.
+        let _ = fmt::Write::write_fmt(&mut h, name);
+        self.derive(h)
+    }
+
+    /// The hash of this stream's path and the separator a child's name follows.
+    fn child_hash(&self) -> PathHash {
+        let mut h = PathHash { hash: self.path_hash, len: 0 };
+        if self.named {
+            h.push(b"/");
         }
-        path.push_str(name);
-        let tag = fnv1a(path.as_bytes());
+        h
+    }
+
+    /// The child whose full path hashes to `h`.
+    fn derive(&self, h: PathHash) -> Dice {
+        let named = h.len > 0;
+        let tag = h.hash;
         let mut bytes = [0u8; 32];
         for (i, chunk) in bytes.chunks_mut(8).enumerate() {
             let mut parent = [0u8; 8];
@@ -75,12 +120,7 @@ impl Dice {
             let word = splitmix64(u64::from_le_bytes(parent) ^ splitmix64(tag.wrapping_add(i as u64)));
             chunk.copy_from_slice(&word.to_le_bytes());
         }
-        Dice { seed: bytes, path, rng: ChaCha8Rng::from_seed(bytes) }
-    }
-
-    /// The stream's full name, `""` for the root.
-    pub fn path(&self) -> &str {
-        &self.path
+        Dice { seed: bytes, path_hash: tag, named, rng: ChaCha8Rng::from_seed(bytes) }
     }
 
     /// A uniform number in `0..n` (`n` must be at least 1).
@@ -404,7 +444,10 @@ mod tests {
         let mut other = root.child("traps");
         let c: Vec<u32> = (0..20).map(|_| other.d6()).collect();
         assert_ne!(a, c);
-        assert_eq!(root.child("a").child("b").path(), "a/b");
+        // A formatted name is the same stream as the string it formats.
+        let mut x = root.child("a").child_fmt(format_args!("b/{}", 7));
+        let mut y = root.child("a").child("b/7");
+        assert_eq!((0..20).map(|_| x.d6()).collect::<Vec<_>>(), (0..20).map(|_| y.d6()).collect::<Vec<_>>());
     }
 
     #[test]

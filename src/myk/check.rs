@@ -55,14 +55,45 @@ pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
         stock(s, m, &lim, tables, &mut v);
     }
     scenario_totals(s, &lim, &mut v);
-    reachability(s, tables, &mut v);
-    crate::myk::clues::check(s, tables, &mut v);
+    // One movement graph serves the reachability and clue rules.
+    let reach = Reach::new(s, tables);
+    reachability(s, &reach, &mut v);
+    crate::myk::clues::check_in(s, &reach, &mut v);
     straight_layout(s, &mut v);
     v
 }
 
 fn here(m: &Map, r: RoomId) -> String {
     format!("map {} room {r}", m.index)
+}
+
+/// Writes "map N room R" (or "map N corridor A1-B1") into `buf`, reusing its allocation and
+/// skipping the formatting machinery: `check` runs on every generated scenario, and most places
+/// are named for rules that hold.
+fn write_place(buf: &mut String, map: u32, what: &str, first: RoomId, second: Option<RoomId>) {
+    buf.clear();
+    buf.push_str("map ");
+    let mut digits = [0u8; 10];
+    let mut n = map;
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    // ASCII digits are valid UTF-8.
+    buf.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    buf.push(' ');
+    buf.push_str(what);
+    buf.push(' ');
+    buf.push_str(first.name());
+    if let Some(b) = second {
+        buf.push('-');
+        buf.push_str(b.name());
+    }
 }
 
 /// A straight layout is one path: no room joins three or more corridors (seed 003 l.5135-5155).
@@ -86,13 +117,13 @@ fn straight_layout(s: &Scenario, v: &mut Vec<Violation>) {
 
 /// Rooms, corridors and their places. Returns false when the map is too broken to check further.
 fn structure(m: &Map, v: &mut Vec<Violation>) -> bool {
-    let place = format!("map {}", m.index);
+    let place = || format!("map {}", m.index);
     if m.rooms.len() != 9 || m.rooms.iter().zip(RoomId::ALL).any(|(r, id)| r.id != id) {
-        v.push(Violation::new(place, "structure.rooms", "a map lists its nine rooms A1..C3 in order"));
+        v.push(Violation::new(place(), "structure.rooms", "a map lists its nine rooms A1..C3 in order"));
         return false;
     }
     if m.used_rooms().next().is_none() {
-        v.push(Violation::new(place.clone(), "structure.used-rooms", "the map uses no room"));
+        v.push(Violation::new(place(), "structure.used-rooms", "the map uses no room"));
     }
     for r in m.rooms.iter().filter(|r| !r.used) {
         if !r.traps.is_empty() || !r.bases.is_empty() || r.has_monsters() {
@@ -102,59 +133,55 @@ fn structure(m: &Map, v: &mut Vec<Violation>) -> bool {
     let mut seen: Vec<CorridorId> = Vec::new();
     for c in &m.corridors {
         let id = c.id();
-        let at = format!("map {} corridor {id}", m.index);
+        let at = || format!("map {} corridor {id}", m.index);
         if !c.a.is_adjacent(c.b) {
-            v.push(Violation::new(at.clone(), "corridor.adjacent", "corridors join orthogonally adjacent rooms only"));
+            v.push(Violation::new(at(), "corridor.adjacent", "corridors join orthogonally adjacent rooms only"));
         }
         if seen.contains(&id) {
-            v.push(Violation::new(at.clone(), "corridor.duplicate", "the corridor is listed twice"));
+            v.push(Violation::new(at(), "corridor.duplicate", "the corridor is listed twice"));
         }
         seen.push(id);
         if !m.room(c.a).used || !m.room(c.b).used {
-            v.push(Violation::new(at.clone(), "corridor.unused-room", "a corridor leads to an unused room"));
+            v.push(Violation::new(at(), "corridor.unused-room", "a corridor leads to an unused room"));
         }
         if let Some(d) = c.one_way
             && CorridorId::new(d.from, d.to) != id
         {
-            v.push(Violation::new(at, "corridor.one-way", format!("direction {d} is not along this corridor")));
+            v.push(Violation::new(at(), "corridor.one-way", format!("direction {d} is not along this corridor")));
         }
     }
     true
 }
 
 fn entrances(s: &Scenario, m: &Map, v: &mut Vec<Violation>) {
-    let place = format!("map {}", m.index);
+    let place = || format!("map {}", m.index);
     if m.entrances.len() > 2 {
         v.push(Violation::new(
-            place.clone(),
+            place(),
             "entrance.count",
             format!("{} entrances, at most 2 per map", m.entrances.len()),
         ));
     }
     if m.entrances.is_empty() {
-        v.push(Violation::new(place.clone(), "entrance.count", "the map has no entrance"));
+        v.push(Violation::new(place(), "entrance.count", "the map has no entrance"));
     }
     let outside = m.entrances.iter().filter(|e| e.to.is_none()).count();
     match (m.index, outside) {
         (1, 1) => {}
-        (1, _) => v.push(Violation::new(
-            place.clone(),
-            "entrance.outside",
-            "the first map has exactly one entrance from outside",
-        )),
-        (_, 0) => {}
-        _ => {
-            v.push(Violation::new(place.clone(), "entrance.outside", "only the first map has an entrance from outside"))
+        (1, _) => {
+            v.push(Violation::new(place(), "entrance.outside", "the first map has exactly one entrance from outside"))
         }
+        (_, 0) => {}
+        _ => v.push(Violation::new(place(), "entrance.outside", "only the first map has an entrance from outside")),
     }
     for e in &m.entrances {
-        let at = here(m, e.room);
+        let at = || here(m, e.room);
         if !m.room(e.room).used {
-            v.push(Violation::new(at.clone(), "entrance.unused-room", "an entrance opens into an unused room"));
+            v.push(Violation::new(at(), "entrance.unused-room", "an entrance opens into an unused room"));
         }
         if !e.room.exterior_walls().any(|w| w == e.wall) {
             v.push(Violation::new(
-                at.clone(),
+                at(),
                 "entrance.wall",
                 format!("the {} wall of {} is not on the sheet's edge", e.wall.label(), e.room),
             ));
@@ -165,7 +192,7 @@ fn entrances(s: &Scenario, m: &Map, v: &mut Vec<Violation>) {
             });
             if to.map == m.index || !back {
                 v.push(Violation::new(
-                    at,
+                    at(),
                     "entrance.link",
                     format!("the entrance to map {} room {} has no matching entrance leading back", to.map, to.room),
                 ));
@@ -192,8 +219,9 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
             format!("{rulers} rulers, at most one per map"),
         ));
     }
+    let mut at = String::new();
     for r in &m.rooms {
-        let at = here(m, r.id);
+        write_place(&mut at, m.index, "room", r.id, None);
         for t in &r.traps {
             trap(t, Some(r), None, m, data, &at, v);
             crate::myk::traps::gate_keeper(s, t, lim, data, &at, v);
@@ -207,7 +235,8 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
         crate::myk::traps::area_traps(r, &at, v);
     }
     for c in &m.corridors {
-        let at = format!("map {} corridor {}", m.index, c.id());
+        let id = c.id();
+        write_place(&mut at, m.index, "corridor", id.0, Some(id.1));
         if let Some(t) = &c.trap {
             trap(t, None, Some(c.id()), m, data, &at, v);
             crate::myk::traps::gate_keeper(s, t, lim, data, &at, v);
@@ -215,7 +244,7 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
         let moving = c.trap.as_ref().and_then(|t| data.trap(&t.name)).is_some_and(|t| t.route == Some(Route::OneWay));
         if moving != c.one_way.is_some() {
             v.push(Violation::new(
-                at,
+                at.as_str(),
                 "corridor.one-way",
                 if moving {
                     "a Moving Floor needs the corridor's `one_way` direction"
@@ -497,10 +526,47 @@ pub struct Reach {
     maps: usize,
     /// Each map's index, by position.
     indices: Vec<u32>,
-    full: Vec<Vec<Edge>>,
-    normal: Vec<Vec<usize>>,
+    full: Adj<Edge>,
+    normal: Adj<usize>,
     /// What walks of `full` never pass (set by [`Reach::without`]).
     blocked: Option<Reveals>,
+}
+
+/// Each node's out-edges in one flat list (`items[at[x]..at[x + 1]]`, in the order they were
+/// added): two allocations per graph instead of one per node, since `check` builds these graphs
+/// for every generated scenario and the generator for every special-movement trap.
+struct Adj<E> {
+    at: Vec<u32>,
+    items: Vec<E>,
+}
+
+impl<E: Copy> Adj<E> {
+    /// A stable counting sort of `(from, edge)` pairs by `from`.
+    fn new(n: usize, pairs: &[(usize, E)]) -> Adj<E> {
+        let mut at = vec![0u32; n + 1];
+        for &(x, _) in pairs {
+            at[x + 1] += 1;
+        }
+        for i in 0..n {
+            at[i + 1] += at[i];
+        }
+        let mut fill = at.clone();
+        // Every slot is overwritten below; the first edge only fills the list to its length.
+        let mut items: Vec<E> = pairs.first().map_or_else(Vec::new, |p| vec![p.1; pairs.len()]);
+        for &(x, e) in pairs {
+            items[fill[x] as usize] = e;
+            fill[x] += 1;
+        }
+        Adj { at, items }
+    }
+
+    fn len(&self) -> usize {
+        self.at.len() - 1
+    }
+
+    fn of(&self, x: usize) -> &[E] {
+        &self.items[self.at[x] as usize..self.at[x + 1] as usize]
+    }
 }
 
 /// A move of the court: to a node, through a corridor (map position and id) or not.
@@ -535,18 +601,23 @@ impl Reach {
 
     fn build(s: &Scenario, tables: &Tables) -> Reach {
         let n = s.maps.len() * 9 + 1;
-        let mut g = Reach {
-            maps: s.maps.len(),
-            indices: s.maps.iter().map(|m| m.index).collect(),
-            full: vec![Vec::new(); n],
-            normal: vec![Vec::new(); n],
-            blocked: None,
-        };
+        let mut full: Vec<(usize, Edge)> = Vec::with_capacity(n * 4);
+        let mut normal: Vec<(usize, usize)> = Vec::with_capacity(n * 4);
         let pos_of = |index: u32| s.maps.iter().position(|m| m.index == index);
         let route_of = |t: &crate::myk::model::PlacedTrap| tables.myk.trap(&t.name).and_then(|r| r.route);
-        let warded = |p: Place| {
-            s.map(p.map).is_some_and(|m| m.room(p.room).traps.iter().any(|t| route_of(t) == Some(Route::Warded)))
-        };
+        // Which room slots hold a Warder, per map position: each trap's record is looked up once.
+        let warded_slots: Vec<[bool; 9]> = s
+            .maps
+            .iter()
+            .map(|m| {
+                let mut w = [false; 9];
+                for (slot, r) in w.iter_mut().zip(&m.rooms) {
+                    *slot = r.traps.iter().any(|t| route_of(t) == Some(Route::Warded));
+                }
+                w
+            })
+            .collect();
+        let warded = |p: Place| pos_of(p.map).is_some_and(|q| warded_slots[q][p.room.index()]);
         for (p, m) in s.maps.iter().enumerate() {
             let hidden: Vec<CorridorId> =
                 m.rooms.iter().flat_map(|r| r.traps.iter()).filter_map(|t| t.corridor).collect();
@@ -557,23 +628,30 @@ impl Reach {
                 }
                 let via = Some((p, c.id()));
                 let (a, b) = (Reach::node(p, c.a), Reach::node(p, c.b));
-                let dirs: Vec<(usize, usize)> = match c.one_way {
-                    Some(d) => vec![(Reach::node(p, d.from), Reach::node(p, d.to))],
-                    None => vec![(a, b), (b, a)],
+                let (both, one);
+                let dirs: &[(usize, usize)] = match c.one_way {
+                    Some(d) => {
+                        one = [(Reach::node(p, d.from), Reach::node(p, d.to))];
+                        &one
+                    }
+                    None => {
+                        both = [(a, b), (b, a)];
+                        &both
+                    }
                 };
                 let plain = !hidden.contains(&c.id()) && !matches!(route, Some(Route::Locked | Route::Redirect));
-                for (x, y) in dirs {
-                    g.full[x].push(Edge { to: y, via });
+                for &(x, y) in dirs {
+                    full.push((x, Edge { to: y, via }));
                     if plain {
-                        g.normal[x].push(y);
+                        normal.push((x, y));
                     }
                 }
                 if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
                     && let Some(dp) = pos_of(d.map)
                     && !warded(d)
                 {
-                    g.full[a].push(Edge { to: Reach::node(dp, d.room), via });
-                    g.full[b].push(Edge { to: Reach::node(dp, d.room), via });
+                    full.push((a, Edge { to: Reach::node(dp, d.room), via }));
+                    full.push((b, Edge { to: Reach::node(dp, d.room), via }));
                 }
             }
             for r in &m.rooms {
@@ -584,7 +662,7 @@ impl Reach {
                         && !from_warded
                         && !warded(d)
                     {
-                        g.full[Reach::node(p, r.id)].push(Edge { to: Reach::node(dp, d.room), via: None });
+                        full.push((Reach::node(p, r.id), Edge { to: Reach::node(dp, d.room), via: None }));
                     }
                 }
             }
@@ -595,23 +673,29 @@ impl Reach {
                     Some(to) => pos_of(to.map).map(|q| Reach::node(q, to.room)),
                 };
                 if let Some(t) = there {
-                    g.full[here].push(Edge { to: t, via: None });
-                    g.full[t].push(Edge { to: here, via: None });
-                    g.normal[here].push(t);
-                    g.normal[t].push(here);
+                    full.push((here, Edge { to: t, via: None }));
+                    full.push((t, Edge { to: here, via: None }));
+                    normal.push((here, t));
+                    normal.push((t, here));
                 }
             }
         }
-        g
+        Reach {
+            maps: s.maps.len(),
+            indices: s.maps.iter().map(|m| m.index).collect(),
+            full: Adj::new(n, &full),
+            normal: Adj::new(n, &normal),
+            blocked: None,
+        }
     }
 
     /// Every node reachable from `start`; `next` says where an edge leads, or `None` to skip it.
-    fn walk<E>(edges: &[Vec<E>], start: usize, next: impl Fn(&E) -> Option<usize>) -> Vec<bool> {
+    fn walk<E: Copy>(edges: &Adj<E>, start: usize, next: impl Fn(&E) -> Option<usize>) -> Vec<bool> {
         let mut seen = vec![false; edges.len()];
         let mut stack = vec![start];
         seen[start] = true;
         while let Some(x) = stack.pop() {
-            for y in edges[x].iter().filter_map(&next) {
+            for y in edges.of(x).iter().filter_map(&next) {
                 if !seen[y] {
                     seen[y] = true;
                     stack.push(y);
@@ -648,13 +732,9 @@ impl Reach {
 
     /// Nodes from which outside can be reached (using every way).
     pub fn back_to_outside(&self) -> Vec<bool> {
-        let mut rev = vec![Vec::new(); self.full.len()];
-        for (x, es) in self.full.iter().enumerate() {
-            for e in es {
-                rev[e.to].push(x);
-            }
-        }
-        Reach::walk(&rev, self.outside(), |&y| Some(y))
+        let n = self.full.len();
+        let rev: Vec<(usize, usize)> = (0..n).flat_map(|x| self.full.of(x).iter().map(move |e| (e.to, x))).collect();
+        Reach::walk(&Adj::new(n, &rev), self.outside(), |&y| Some(y))
     }
 
     /// Whether a room of the map at position `map_pos` is set in a node list.
@@ -663,29 +743,24 @@ impl Reach {
     }
 }
 
-fn reachability(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
-    let g = Reach::new(s, tables);
+fn reachability(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     let forward = g.from_outside(true);
     let normal = g.from_outside(false);
     let back = g.back_to_outside();
     for (p, m) in s.maps.iter().enumerate() {
         for r in m.used_rooms() {
-            let at = here(m, r.id);
+            let at = || here(m, r.id);
             if !Reach::at(&forward, p, r.id) {
-                v.push(Violation::new(
-                    at.clone(),
-                    "reach.from-entrance",
-                    "the room cannot be reached from the entrance",
-                ));
+                v.push(Violation::new(at(), "reach.from-entrance", "the room cannot be reached from the entrance"));
             } else if !Reach::at(&back, p, r.id) {
-                v.push(Violation::new(
-                    at.clone(),
-                    "reach.back",
-                    "the court cannot get back to the entrance from this room",
-                ));
+                v.push(Violation::new(at(), "reach.back", "the court cannot get back to the entrance from this room"));
             }
             if r.ruler.is_some() && !Reach::at(&normal, p, r.id) {
-                v.push(Violation::new(at, "reach.ruler", "the ruler's room is reached only through special movement"));
+                v.push(Violation::new(
+                    at(),
+                    "reach.ruler",
+                    "the ruler's room is reached only through special movement",
+                ));
             }
         }
     }

@@ -69,11 +69,19 @@ fn finds_in(s: &Scenario, g: &Reach, reveals: Reveals) -> Vec<Place> {
 
 /// Every clue rule, in clue order, then the scenario-wide ones.
 pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
-    let g = Reach::new(s, tables);
+    check_in(s, &Reach::new(s, tables), v)
+}
+
+/// [`check`] on a movement graph already built for the scenario.
+pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     for (i, c) in s.clues.iter().enumerate() {
-        let at = format!("clue {}", i + 1);
+        let at = || format!("clue {}", i + 1);
         let Some(room) = s.map(c.at.map).map(|m| m.room(c.at.room)).filter(|r| r.used) else {
-            v.push(Violation::new(at, "clue.place", format!("map {} room {} is not a used room", c.at.map, c.at.room)));
+            v.push(Violation::new(
+                at(),
+                "clue.place",
+                format!("map {} room {} is not a used room", c.at.map, c.at.room),
+            ));
             continue;
         };
         if !method_fits(room, c.method) {
@@ -82,22 +90,22 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
                 _ => "there is no threat to eliminate",
             };
             v.push(Violation::new(
-                at.clone(),
+                at(),
                 "clue.method",
                 format!("learned by {} in map {} room {}, but {why}", c.method.label(), c.at.map, c.at.room),
             ));
         }
         if !names_something(s, c.reveals) {
             v.push(Violation::new(
-                at,
+                at(),
                 "clue.reveals",
                 format!("it reveals {}, which is not a used room or a corridor of the scenario", c.reveals),
             ));
             continue;
         }
-        if !finds_in(s, &g, c.reveals).contains(&c.at) {
+        if !finds_in(s, g, c.reveals).contains(&c.at) {
             v.push(Violation::new(
-                at,
+                at(),
                 "clue.behind",
                 format!(
                     "it lies in map {} room {}, which the court reaches only by passing what it reveals ({})",

@@ -75,14 +75,14 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     let mut specials: Vec<Option<(RoomId, CorridorId)>> = Vec::new();
     let mut skeletons = Vec::new();
     for i in 1..=params.maps {
-        let mut d = root.child(&format!("map/{i}/layout"));
+        let mut d = root.child_fmt(format_args!("map/{i}/layout"));
         let sk = layout(&mut d, params.layout, params.rooms, i < params.maps);
         if let Some(n) = &sk.note
             && !warnings.contains(n)
         {
             warnings.push(n.clone());
         }
-        maps.push(g.map_sheet(i, &sk, &mut root.child(&format!("map/{i}/names")))?);
+        maps.push(g.map_sheet(i, &sk, &mut root.child_fmt(format_args!("map/{i}/names")))?);
         specials.push(sk.special);
         skeletons.push(sk);
     }
@@ -90,7 +90,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
 
     // Threats: rulers and monsters per map, then the scenario-wide trap and base budgets.
     for (i, (m, sk)) in maps.iter_mut().zip(&skeletons).enumerate() {
-        g.populate(m, sk, &mut root.child(&format!("map/{}/monsters", i + 1)));
+        g.populate(m, sk, &mut root.child_fmt(format_args!("map/{}/monsters", i + 1)));
     }
     let mut scenario = Scenario {
         system: "myk".into(),
@@ -128,14 +128,20 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     let mut budget = Budget { number: lim.traps_number, levels: lim.traps_total_level };
     for (i, special) in specials.iter().enumerate() {
         if let Some(sp) = special {
-            g.special_movement(&mut scenario, i, *sp, &mut budget, &mut root.child(&format!("map/{}/special", i + 1)));
+            g.special_movement(
+                &mut scenario,
+                i,
+                *sp,
+                &mut budget,
+                &mut root.child_fmt(format_args!("map/{}/special", i + 1)),
+            );
         }
     }
     let maps_n = scenario.maps.len() as u32;
     for i in 0..scenario.maps.len() {
         let left = maps_n - i as u32;
         let share = Budget { number: budget.number / left, levels: budget.levels / left };
-        let spent = g.traps(&mut scenario, i, share, &mut root.child(&format!("map/{}/traps", i + 1)));
+        let spent = g.traps(&mut scenario, i, share, &mut root.child_fmt(format_args!("map/{}/traps", i + 1)));
         budget.number -= spent.number;
         budget.levels -= spent.levels;
     }
@@ -143,7 +149,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     for i in 0..scenario.maps.len() {
         let left = maps_n - i as u32;
         let share = base_levels.div_ceil(left);
-        base_levels -= g.bases(&mut scenario.maps[i], share, &mut root.child(&format!("map/{}/bases", i + 1)));
+        base_levels -= g.bases(&mut scenario.maps[i], share, &mut root.child_fmt(format_args!("map/{}/bases", i + 1)));
     }
     g.frame(&mut scenario, &mut root.child("frame"))?;
     weak_points::name_npcs(&mut scenario, &mut root.child("relationship"));
@@ -388,16 +394,7 @@ impl<'a> Gen<'a> {
         let mut chosen: Vec<&Monster> = Vec::new();
         let n = d.between(1, most);
         for _ in 0..n {
-            let fits = |m: &Monster| {
-                let l = m.level.unwrap_or(0);
-                l >= 1 && l <= cap && l <= left && !chosen.iter().any(|c| std::ptr::eq(*c, m))
-            };
-            let weight = |m: &Monster| {
-                let gap = (m.level.unwrap_or(0) as i64 - a).unsigned_abs() as u32;
-                8u32.saturating_sub(gap.min(7))
-            };
-            let pool = self.tables.myk.stockable().filter(|m| fits(m));
-            let Some(mon) = d.weighted_iter(pool, |m| weight(m)) else { break };
+            let Some(mon) = monsters::pick_for_group(&self.tables.myk, d, cap, left, a, &chosen) else { break };
             let lvl = mon.level.unwrap_or(1);
             let most_count = (left / lvl).clamp(1, 9);
             let count = d.between(1.max(most_count / 2), most_count);
@@ -660,7 +657,7 @@ impl<'a> Gen<'a> {
         s.objective = crate::myk::frame::objective(s);
         let n_cast = d.between(1, 3);
         for k in 0..n_cast {
-            let mut nd = d.child(&format!("cast/{k}"));
+            let mut nd = d.child_fmt(format_args!("cast/{k}"));
             // The book names NPCs after a kind of thing and gives examples: take one example.
             let kind = self.roll("myk.npc.name", &mut nd);
             let examples: Vec<&str> = kind

@@ -5,7 +5,7 @@
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::MonsterGroup;
-use crate::tables::myk::{MonsterCategory, MykData};
+use crate::tables::myk::{Monster, MonsterCategory, MykData};
 
 /// Levels one common item adds for the placement limits.
 pub const COMMON_ITEM_LEVELS: u32 = 1;
@@ -57,6 +57,54 @@ pub fn check_group(g: &MonsterGroup, data: &MykData, at: &str, v: &mut Vec<Viola
             ));
         }
     }
+}
+
+/// A bestiary monster for a room's group: a stockable monster of level 1 to `cap` and at most
+/// `left`, not in `chosen`, weighted `8 - |level - a|` (at least 1), so monsters near the court's
+/// level are likelier. The same pick as [`Dice::weighted_iter`] over the filtered bestiary in file
+/// order (one `below(total)` draw, then a walk in order), but the total is summed per level and
+/// the walk reads a compact list of levels: it runs several times for every generated room.
+pub fn pick_for_group<'a>(
+    data: &'a MykData,
+    d: &mut Dice,
+    cap: u32,
+    left: u32,
+    a: i64,
+    chosen: &[&Monster],
+) -> Option<&'a Monster> {
+    let top = cap.min(left);
+    let weight = |l: u32| {
+        if l >= 1 && l <= top {
+            let gap = (i64::from(l) - a).unsigned_abs().min(7) as u32;
+            8 - gap
+        } else {
+            0
+        }
+    };
+    let mut total: u32 = (1..=top).map(|l| data.stock_at_level(l) * weight(l)).sum();
+    // Chosen monsters come from this pool: each one that would fit again is taken out.
+    for c in chosen {
+        total -= weight(c.level.unwrap_or(0));
+    }
+    if total == 0 {
+        return None;
+    }
+    let mut x = d.below(total);
+    for (i, &l) in data.stock_levels().iter().enumerate() {
+        let w = weight(l);
+        if w == 0 {
+            continue;
+        }
+        let m = data.stock(i);
+        if chosen.iter().any(|c| std::ptr::eq(*c, m)) {
+            continue;
+        }
+        if x < w {
+            return Some(m);
+        }
+        x -= w;
+    }
+    None
 }
 
 /// Now and then gives one group of a room items or relationship points, when the raised level still

@@ -1,6 +1,7 @@
 //! The area map as the party can walk it: which gates are passable with what the party has found,
-//! reachability as a fixpoint over found release devices and cleared events, and fewest-gates
-//! distances. Shared by the generator, `check` and the layout, so they cannot drift apart.
+//! reachability as a fixpoint over found release devices and cleared events (a worklist: each
+//! area is expanded once, and a gate waiting on a key is looked at again when its key area is
+//! reached), and fewest-gates distances (breadth first). Shared by the generator, `check` and the layout, so they cannot drift apart.
 //!
 //! Areas are numbered by their position in `Fortress::areas`; sets of areas are `u64` bit masks,
 //! so a fortress of more than [`MAX_AREAS`] areas is not analysed (`check` reports its size).
@@ -66,6 +67,10 @@ pub(crate) struct Net {
     /// Sorted (id, index) pairs for lookups; a duplicated id resolves to its first area.
     by_id: Vec<(u32, usize)>,
     pub arcs: Vec<Arc>,
+    /// For each area, the arcs to look at once it is reached: those touching it and those it is
+    /// the key of, as `watch[watch_at[i]..watch_at[i + 1]]` (one flat list, few allocations).
+    watch_at: Vec<u32>,
+    watch: Vec<u32>,
 }
 
 impl Net {
@@ -80,7 +85,8 @@ impl Net {
             by_id.sort_unstable();
             by_id.dedup_by_key(|p| p.0);
         }
-        let mut net = Net { n, by_id, arcs: Vec::with_capacity(f.gates.len()) };
+        let mut net =
+            Net { n, by_id, arcs: Vec::with_capacity(f.gates.len()), watch_at: Vec::new(), watch: Vec::new() };
         for (gate, g) in f.gates.iter().enumerate() {
             let (Some(a), Some(b)) = (net.index(g.from), net.index(g.to)) else { continue };
             if a == b {
@@ -93,7 +99,37 @@ impl Net {
             };
             net.arcs.push(Arc { gate, a, b, kind: g.kind, key, sense, uses: g.uses });
         }
+        net.index_watch();
         Some(net)
+    }
+
+    /// Fills `watch`: a counting sort of (area, arc) pairs by area.
+    fn index_watch(&mut self) {
+        let watched = |arc: &Arc| [Some(arc.a), Some(arc.b), arc.key.filter(|&k| k != arc.a && k != arc.b)];
+        let mut at = vec![0u32; self.n + 1];
+        for arc in &self.arcs {
+            for x in watched(arc).into_iter().flatten() {
+                at[x + 1] += 1;
+            }
+        }
+        for i in 0..self.n {
+            at[i + 1] += at[i];
+        }
+        let mut fill = at.clone();
+        let mut watch = vec![0u32; at[self.n] as usize];
+        for (i, arc) in self.arcs.iter().enumerate() {
+            for x in watched(arc).into_iter().flatten() {
+                watch[fill[x] as usize] = i as u32;
+                fill[x] += 1;
+            }
+        }
+        self.watch_at = at;
+        self.watch = watch;
+    }
+
+    /// The arcs to look at when area `x` is reached.
+    fn watched(&self, x: usize) -> impl Iterator<Item = &Arc> {
+        self.watch[self.watch_at[x] as usize..self.watch_at[x + 1] as usize].iter().map(|&i| &self.arcs[i as usize])
     }
 
     /// The position of the area with this id.
@@ -133,22 +169,27 @@ impl Net {
         if has(blocked, start) {
             return 0;
         }
+        // A set is only added to, and a gate only opens when its key joins the set, so expanding each
+        // area once (looking at the gates it touches or opens) reaches the same least fixpoint as
+        // sweeping every gate until nothing changes.
         let mut seen = bit(start);
-        loop {
-            let before = seen;
-            for arc in &self.arcs {
+        let mut pending = seen;
+        while pending != 0 {
+            let x = pending.trailing_zeros() as usize;
+            pending &= pending - 1;
+            for arc in self.watched(x) {
                 let (fwd, back) = Net::passable(arc, seen | held, mode);
-                if fwd && has(seen, arc.a) && !has(blocked, arc.b) {
+                if fwd && has(seen, arc.a) && !has(seen | blocked, arc.b) {
                     seen |= bit(arc.b);
+                    pending |= bit(arc.b);
                 }
-                if back && has(seen, arc.b) && !has(blocked, arc.a) {
+                if back && has(seen, arc.b) && !has(seen | blocked, arc.a) {
                     seen |= bit(arc.a);
+                    pending |= bit(arc.a);
                 }
-            }
-            if seen == before {
-                return seen;
             }
         }
+        seen
     }
 
     /// Fewest gates from `start` to each area, over every gate that can ever be passed (one-way
@@ -159,33 +200,25 @@ impl Net {
             return dist;
         }
         dist[start] = Some(0);
-        let mut frontier = bit(start);
-        let mut seen = frontier;
-        let mut d = 0;
-        while frontier != 0 {
-            d += 1;
-            let mut next = 0;
-            for arc in &self.arcs {
+        // Breadth first: areas leave the queue in order of distance.
+        let mut queue = vec![start];
+        let mut head = 0;
+        while let Some(&x) = queue.get(head) {
+            head += 1;
+            let d = dist[x].unwrap_or(0) + 1;
+            for arc in self.watched(x) {
                 let (fwd, back) = match arc.kind {
                     GateKind::OneWay => (true, false),
                     GateKind::Damaged if arc.uses.is_none_or(|u| u == 0) => (false, false),
                     _ => (true, true),
                 };
-                if fwd && has(frontier, arc.a) {
-                    next |= bit(arc.b);
-                }
-                if back && has(frontier, arc.b) {
-                    next |= bit(arc.a);
-                }
-            }
-            next &= !seen;
-            seen |= next;
-            for (i, slot) in dist.iter_mut().enumerate() {
-                if has(next, i) {
-                    *slot = Some(d);
+                for (from, to, open) in [(arc.a, arc.b, fwd), (arc.b, arc.a, back)] {
+                    if open && from == x && dist[to].is_none() {
+                        dist[to] = Some(d);
+                        queue.push(to);
+                    }
                 }
             }
-            frontier = next;
         }
         dist
     }

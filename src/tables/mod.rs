@@ -25,6 +25,7 @@ use myk::{Base, LimitRow, Monster, MykData, RulerIncrease, RulerSkill, Trap, Wea
 use roll::{Collection, RollTable, Row};
 
 include!(concat!(env!("OUT_DIR"), "/embedded_tables.rs"));
+include!(concat!(env!("OUT_DIR"), "/embedded_tables_json.rs"));
 
 /// What one table file may hold. Unknown keys are errors naming the key.
 #[derive(Deserialize, Default)]
@@ -83,8 +84,20 @@ pub struct Step<'a> {
 }
 
 impl Tables {
-    /// The tables built into the binary.
+    /// The tables built into the binary: read from the JSON that build.rs made of them (the same
+    /// values as their TOML, several times faster to read), then validated like any tables.
     pub fn embedded() -> Result<Tables> {
+        let mut parsed = Vec::with_capacity(EMBEDDED_TABLES_JSON.len());
+        for (path, json) in EMBEDDED_TABLES_JSON {
+            let file: TableFile = serde_json::from_str(json)
+                .map_err(|e| Error::TableFile { file: path.to_string(), message: e.to_string() })?;
+            parsed.push((path.to_string(), file));
+        }
+        Tables::from_parsed("embedded".into(), EMBEDDED_TABLES_VERSION.into(), parsed)
+    }
+
+    /// The tables built into the binary, parsed from their TOML text as a `--tables` folder is.
+    pub fn embedded_from_toml() -> Result<Tables> {
         let files: Vec<(String, String)> =
             EMBEDDED_TABLES.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
         Tables::from_files("embedded".into(), &files)
@@ -122,18 +135,27 @@ impl Tables {
     /// Parses and validates named file contents (path relative to the tables folder).
     pub fn from_files(origin: String, files: &[(String, String)]) -> Result<Tables> {
         let mut digest = Vec::new();
+        let mut parsed = Vec::with_capacity(files.len());
+        for (path, text) in files {
+            digest.extend_from_slice(path.as_bytes());
+            digest.push(0);
+            digest.extend_from_slice(text.as_bytes());
+            digest.push(0);
+            let file: TableFile = toml::from_str(text).map_err(|e| syntax_error(path, text, &e))?;
+            parsed.push((path.clone(), file));
+        }
+        Tables::from_parsed(origin, format!("{:012x}", fnv1a(&digest) >> 16), parsed)
+    }
+
+    /// Validates parsed table files (in path order) and builds the indexes.
+    fn from_parsed(origin: String, version: String, files: Vec<(String, TableFile)>) -> Result<Tables> {
         let mut rolls = Vec::new();
         let mut myk = MykData::default();
         let mut nw3_files = Vec::new();
         let mut record_files: Vec<(Collection, String, String)> = Vec::new();
         // Skill labels ("Name (Group)") and their files, records and unknown entries alike.
         let mut skill_files: Vec<(String, String)> = Vec::new();
-        for (path, text) in files {
-            digest.extend_from_slice(path.as_bytes());
-            digest.push(0);
-            digest.extend_from_slice(text.as_bytes());
-            digest.push(0);
-            let parsed: TableFile = toml::from_str(text).map_err(|e| syntax_error(path, text, &e))?;
+        for (path, parsed) in files {
             for t in parsed.roll {
                 rolls.push(Located { file: path.clone(), item: t });
             }
@@ -179,7 +201,7 @@ impl Tables {
             m
         };
         myk.encounters = encounters::stockable(&rolls, &myk);
-        let tables = Tables { roll_index, version: format!("{:012x}", fnv1a(&digest) >> 16), origin, rolls, myk, nw3 };
+        let tables = Tables { roll_index, version, origin, rolls, myk, nw3 };
         tables.validate(&record_files)?;
         tables.validate_skills(&record_files, &skill_files)?;
         Ok(tables)
@@ -484,5 +506,13 @@ mod tests {
     fn a_missing_tables_folder_is_one_line() {
         let e = Tables::from_dir(Path::new("/no/such/folder")).unwrap_err().to_string();
         assert_eq!(e, "cannot read tables folder `/no/such/folder`: no such file or folder");
+    }
+
+    #[test]
+    fn built_in_tables_read_from_build_time_json_equal_their_toml() {
+        // Every record, index and the version digest: the JSON form changes nothing but speed.
+        let fast = Tables::embedded().expect("embedded JSON tables load");
+        let toml = Tables::embedded_from_toml().expect("embedded TOML tables load");
+        assert_eq!(format!("{fast:#?}"), format!("{toml:#?}"));
     }
 }

@@ -619,6 +619,11 @@ pub struct MykData {
     monster_index: BTreeMap<String, usize>,
     /// Monsters with every stat known (the only ones the generator stocks), in file order.
     stockable: Vec<usize>,
+    /// Each stockable monster's level, in the same order (a compact list the weighted picks walk).
+    stock_levels: Vec<u32>,
+    /// How many stockable monsters stand at each level (index = level), so a pick's total weight
+    /// is summed over levels rather than over the whole bestiary.
+    stock_per_level: Vec<u32>,
 }
 
 impl MykData {
@@ -635,6 +640,27 @@ impl MykData {
         self.base_index = build(self.bases.iter().map(|t| &t.name));
         self.monster_index = build(self.monsters.iter().map(|t| &t.name));
         self.stockable = (0..self.monsters.len()).filter(|&i| self.monsters[i].complete()).collect();
+        self.stock_levels = self.stockable.iter().map(|&i| self.monsters[i].level.unwrap_or(0)).collect();
+        let top = self.stock_levels.iter().copied().max().unwrap_or(0) as usize;
+        self.stock_per_level = vec![0; top + 1];
+        for &l in &self.stock_levels {
+            self.stock_per_level[l as usize] += 1;
+        }
+    }
+
+    /// The stockable monsters' levels, in stockable order.
+    pub fn stock_levels(&self) -> &[u32] {
+        &self.stock_levels
+    }
+
+    /// How many stockable monsters stand at `level`.
+    pub fn stock_at_level(&self, level: u32) -> u32 {
+        self.stock_per_level.get(level as usize).copied().unwrap_or(0)
+    }
+
+    /// The `i`th stockable monster.
+    pub fn stock(&self, i: usize) -> &Monster {
+        &self.monsters[self.stockable[i]]
     }
 
     /// Monsters the generator may stock (every stat known), in file order.
