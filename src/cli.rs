@@ -179,6 +179,10 @@ pub struct FortressArgs {
     /// frame) exactly.
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["party", "cl", "areas"])]
     pub from: Option<PathBuf>,
+    /// After generating, reroll this part (e.g. `area5/enemies`, `area5`, `frame`); repeat for
+    /// more, in order. The same seed, options and list give the same fortress.
+    #[arg(long = "reroll", value_name = "PART")]
+    pub rerolls: Vec<String>,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -456,6 +460,7 @@ fn write_fortress(
 fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let params = crate::nw3::FortressParams { party: args.party, cl: args.cl, areas: args.areas };
     params.validate()?;
+    let rerolls: Vec<crate::edit::nw3::Nw3Part> = args.rerolls.iter().map(|p| p.parse()).collect::<Result<_>>()?;
     let templates = Templates::load(args.output.templates.as_deref())?;
     let seed = pick_seed(args.seed, err);
     let mut fortress = match &args.from {
@@ -467,6 +472,9 @@ fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, e
         }
         None => crate::nw3::generate(tables, &params, seed)?,
     };
+    for part in &rerolls {
+        crate::edit::nw3::reroll(tables, &mut fortress, part)?;
+    }
     if let Some(paper) = args.output.paper() {
         fortress.paper = paper;
     }

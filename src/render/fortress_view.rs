@@ -99,11 +99,20 @@ pub struct AreaView {
     pub notes: String,
 }
 
-/// The command line that regenerates this fortress.
+/// The command line that gives this fortress again: the seed and options, then every recorded
+/// reroll in order. A fortress with locks may have come from `--from` (kept areas from another
+/// file), which no seed alone gives back, so its command renders the fortress's own file.
 pub fn command(f: &Fortress, paper: crate::render::Paper) -> String {
+    if f.frame_locked || f.areas.iter().any(|a| a.locked) {
+        return format!("dungeonsmith render fortress-{}.json", f.seed);
+    }
     let p = &f.params;
     let paper = if paper == crate::render::Paper::Letter { " --paper letter" } else { "" };
-    format!("dungeonsmith fortress --seed {} --party {} --cl {} --areas {}{paper}", f.seed, p.party, p.cl, p.areas)
+    let rerolls: String = f.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
+    format!(
+        "dungeonsmith fortress --seed {} --party {} --cl {} --areas {}{paper}{rerolls}",
+        f.seed, p.party, p.cl, p.areas
+    )
 }
 
 fn opener(o: &Opener) -> String {

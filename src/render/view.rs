@@ -178,8 +178,14 @@ pub struct MonsterView {
 
 pub use crate::render::threats::{AdjustmentView, RulerView};
 
-/// The command line that regenerates this scenario.
+/// The command line that gives this scenario again: the seed and options, then every recorded
+/// reroll in order. A scenario with locks may have come from `--from` (kept parts from another
+/// file), which no seed alone gives back, so its command renders the scenario's own file.
 pub fn command(s: &Scenario, paper: crate::render::Paper) -> String {
+    let locked = s.frame_locked || s.maps.iter().any(|m| m.locked || m.rooms.iter().any(|r| r.locked));
+    if locked {
+        return format!("dungeonsmith render myk-{}.json", s.seed);
+    }
     let p = &s.params;
     let court = if p.levels.iter().all(|&l| Some(&l) == p.levels.first()) {
         format!("--court-size {} --level {}", p.court_size, p.levels.first().copied().unwrap_or(1))
@@ -187,8 +193,9 @@ pub fn command(s: &Scenario, paper: crate::render::Paper) -> String {
         format!("--levels {}", p.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
     };
     let paper = if paper == crate::render::Paper::Letter { " --paper letter" } else { "" };
+    let rerolls: String = s.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
     format!(
-        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{paper}",
+        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{paper}{rerolls}",
         s.seed,
         p.maps,
         p.rooms,

@@ -437,3 +437,48 @@ fn with_the_frame_locked_a_reroll_that_would_falsify_a_clue_is_refused_naming_th
     }
     assert!(refused > 0, "some reroll takes a secret door away");
 }
+
+/// The command printed in a sheet's footer, taken from the SVG text.
+fn footer_command(svg: &str, program: &str) -> String {
+    let start = svg.find(program).expect("the footer names the command");
+    let end = start + svg[start..].find('<').expect("the command ends its text element");
+    svg[start..end].to_string()
+}
+
+#[test]
+fn the_footer_command_of_a_rerolled_scenario_gives_it_back() {
+    let dir = temp_dir("footer-command");
+    let first = dir.join("first");
+    let (code, _, err) = run(&[
+        "myk",
+        "--seed",
+        "42",
+        "--reroll",
+        "map1/B2/monsters",
+        "--reroll",
+        "frame",
+        "--out",
+        first.to_str().unwrap(),
+        "--format",
+        "json,svg",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(first.join("myk-42-map1.svg")).unwrap();
+    let command = footer_command(&svg, "dungeonsmith myk");
+    assert!(command.ends_with(" --reroll map1/B2/monsters --reroll frame"), "{command}");
+    let again = dir.join("again");
+    let mut args: Vec<&str> = command.split(' ').skip(1).collect();
+    args.extend(["--out", again.to_str().unwrap(), "--format", "json"]);
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(first.join("myk-42.json")).unwrap(), std::fs::read(again.join("myk-42.json")).unwrap());
+}
+
+#[test]
+fn the_footer_command_of_a_locked_scenario_renders_its_own_file() {
+    // Locked parts may have come from another file (`--from`); no seed alone gives them back.
+    let mut s = default_scenario(42);
+    s.maps[0].rooms[4].locked = true;
+    let command = dungeonsmith::render::view::command(&s, Default::default());
+    assert_eq!(command, "dungeonsmith render myk-42.json");
+}

@@ -414,3 +414,48 @@ fn a_locked_frame_whose_ruler_the_tables_lack_makes_regenerate_impossible() {
     assert!(e.starts_with("cannot regenerate the fortress: "), "{e}");
     assert!(e.contains("`Nobody`"), "{e}");
 }
+
+#[test]
+fn the_footer_command_of_a_rerolled_fortress_gives_it_back() {
+    let dir = std::env::temp_dir().join(format!("dungeonsmith-nw3-footer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let first = dir.join("first");
+    let (code, _, err) = crate::run(&[
+        "fortress",
+        "--seed",
+        "7",
+        "--reroll",
+        "area3",
+        "--reroll",
+        "frame",
+        "--out",
+        first.to_str().unwrap(),
+        "--format",
+        "json,svg",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(first.join("fortress-7.svg")).unwrap();
+    let start = svg.find("dungeonsmith fortress").expect("the footer names the command");
+    let command = &svg[start..start + svg[start..].find('<').unwrap()];
+    assert!(command.ends_with(" --reroll area3 --reroll frame"), "{command}");
+    let again = dir.join("again");
+    let mut args: Vec<&str> = command.split(' ').skip(1).collect();
+    args.extend(["--out", again.to_str().unwrap(), "--format", "json"]);
+    let (code, _, err) = crate::run(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        std::fs::read(first.join("fortress-7.json")).unwrap(),
+        std::fs::read(again.join("fortress-7.json")).unwrap()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_footer_command_of_a_locked_fortress_renders_its_own_file() {
+    let t = dungeonsmith::tables::Tables::embedded().unwrap();
+    let params = dungeonsmith::nw3::FortressParams { party: 4, cl: 3, areas: 10 };
+    let mut f = dungeonsmith::nw3::generate(&t, &params, 7).unwrap();
+    f.areas[2].locked = true;
+    let command = dungeonsmith::render::fortress_view::command(&f, Default::default());
+    assert_eq!(command, "dungeonsmith render fortress-7.json");
+}

@@ -16,12 +16,7 @@ use super::{FOOT, FOOT_STEP, GATE_W, LEGEND_COLS, LEGEND_STEP, LEGEND_TEXT, MARG
 // ---------------------------------------------------------------------------------------------
 // Page furniture.
 
-/// The command line that regenerates the fortress.
-pub(super) fn command(f: &Fortress, paper: Paper) -> String {
-    let p = &f.params;
-    let paper = if paper == Paper::Letter { " --paper letter" } else { "" };
-    format!("dungeonsmith fortress --seed {} --party {} --cl {} --areas {}{paper}", f.seed, p.party, p.cl, p.areas)
-}
+pub(super) use crate::render::fortress_view::command;
 
 /// The footer's lines: what the map is, then the program, tables and command that regenerate it
 /// (wrapped, never cut). The players' copy leaves out the seed and command (they would give the
