@@ -101,9 +101,7 @@ fn lines(md: &str, max: f64) -> Vec<Line> {
     out
 }
 
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
-}
+use crate::render::svgkit::xml_escape as esc;
 
 /// The Markdown laid out on as many pages as it takes, as SVG documents in millimetres.
 pub fn text_pages(md: &str, paper: Paper, footer: &str) -> Vec<String> {

@@ -231,10 +231,7 @@ impl Plan {
     }
 }
 
-/// XML text escaping for labels.
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
-}
+use crate::render::svgkit::xml_escape as escape;
 
 // ---------------------------------------------------------------------------------------------
 // MYK: one plan per map sheet.

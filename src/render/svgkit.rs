@@ -498,3 +498,22 @@ pub(crate) fn icon_trap(c: &mut Canvas, x: f64, y: f64, s: f64) {
     c.line(x + s / 2.0, y - s * 0.65, x + s / 2.0, y - s * 0.32, Pen(INK, 0.35, None));
     c.circle(x + s / 2.0, y - s * 0.16, 0.2, INK, None);
 }
+
+/// Escapes text for an XML attribute value or text node (SVG we write by hand, Udonarium's XML,
+/// the served sheet's click targets). Control characters other than tab and newline are dropped:
+/// XML does not allow them anywhere.
+pub fn xml_escape(s: &str) -> String {
+    let mut o = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => o.push_str("&amp;"),
+            '<' => o.push_str("&lt;"),
+            '>' => o.push_str("&gt;"),
+            '"' => o.push_str("&quot;"),
+            '\'' => o.push_str("&#39;"),
+            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
+            c => o.push(c),
+        }
+    }
+    o
+}

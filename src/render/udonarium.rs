@@ -186,23 +186,7 @@ struct RoomDoc {
     tables: usize,
 }
 
-/// XML escaping for attribute values and text.
-fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            // Control characters other than tab and newline are not allowed in XML.
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
-            c => o.push(c),
-        }
-    }
-    o
-}
+use crate::render::svgkit::xml_escape as esc;
 
 /// XML escaping for attribute values: line breaks too, which a parser would otherwise turn into
 /// spaces.

@@ -7,21 +7,7 @@ use crate::myk::model::Map;
 use crate::nw3::Fortress;
 use crate::render::Paper;
 
-/// Escapes text for an SVG/HTML attribute or text node.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+use crate::render::svgkit::xml_escape as escape;
 
 fn insert(svg: &str, overlay: &str) -> String {
     match svg.rfind("</svg>") {
