@@ -45,12 +45,6 @@ pub enum Error {
     #[error("{what}: {message}")]
     Edit { what: String, message: String },
 
-    #[error("cannot reroll `{part}`: {message}")]
-    Nw3Reroll { part: String, message: String },
-
-    #[error("cannot regenerate the fortress: {message}")]
-    Nw3Regenerate { message: String },
-
     /// A field of a scenario that `fix` cannot fill in (a name the tables do not know).
     #[error("`{field}`: {message}")]
     Field { field: String, message: String },

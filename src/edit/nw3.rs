@@ -87,7 +87,7 @@ impl FromStr for Nw3Part {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self> {
-        let bad = || Error::Nw3Reroll { part: s.to_string(), message: format!("not a fortress part ({PARTS})") };
+        let bad = || Error::Edit { what: format!("reroll `{s}`"), message: format!("not a fortress part ({PARTS})") };
         if s == "frame" {
             return Ok(Nw3Part::Frame);
         }
@@ -132,7 +132,7 @@ impl fmt::Display for Nw3Part {
 }
 
 fn refuse(part: &Nw3Part, message: impl Into<String>) -> Error {
-    Error::Nw3Reroll { part: part.to_string(), message: message.into() }
+    Error::Edit { what: format!("reroll `{part}`"), message: message.into() }
 }
 
 /// Rerolls `part` on its own stream (see the module docs); appends the reroll to `f.rerolls`.
@@ -430,7 +430,7 @@ pub fn regenerate(tables: &Tables, from: &Fortress, seed: u64) -> Result<Fortres
     f.frame_locked = from.frame_locked;
     let v = check(&f, tables);
     if let Some(v) = v.first() {
-        return Err(Error::Nw3Regenerate { message: blame(from, v) });
+        return Err(Error::Edit { what: "regenerate the fortress".into(), message: blame(from, v) });
     }
     Ok(f)
 }
@@ -453,7 +453,8 @@ fn blame(from: &Fortress, v: &Violation) -> String {
 /// Entrance's new one).
 fn put_back_frame(tables: &Tables, from: &Fortress, f: &mut Fortress) -> Result<()> {
     let d = &tables.nw3;
-    let record = d.ruler(&from.ruler.name).ok_or_else(|| Error::Nw3Regenerate {
+    let record = d.ruler(&from.ruler.name).ok_or_else(|| Error::Edit {
+        what: "regenerate the fortress".into(),
         message: format!("the locked frame's Ruler `{}` is not in the NW3 tables", from.ruler.name),
     })?;
     let area = f.ruler.area;
@@ -534,7 +535,8 @@ fn keep_graph(tables: &Tables, from: &Fortress, seed: u64) -> Result<Fortress> {
                 a.danger_sense = Some(combat::danger_sense(a).0);
             }
             Some(None) => {
-                return Err(Error::Nw3Regenerate {
+                return Err(Error::Edit {
+                    what: "regenerate the fortress".into(),
                     message: format!("the Ruler `{}` is not in the NW3 tables", from.ruler.name),
                 });
             }
