@@ -275,7 +275,7 @@ fn reroll_area(
     match what {
         AreaPart::Enemies => {
             if !matches!(kind, AreaKind::Enemy | AreaKind::Core) {
-                return Err(refuse(part, format!("area {id} is a {label}, which holds no enemies")));
+                return Err(refuse(part, format!("area {id} ({label}) holds no enemies")));
             }
             let a = &mut f.areas[pos];
             let groups = stock::enemy_group(d, s.cl, s.party, dice, &mut used.enemies).into_iter().collect();
@@ -284,7 +284,7 @@ fn reroll_area(
         }
         AreaPart::Trap => {
             if kind != AreaKind::Trap {
-                return Err(refuse(part, format!("area {id} is a {label}, which holds no trap")));
+                return Err(refuse(part, format!("area {id} ({label}) holds no trap")));
             }
             f.areas[pos].trap = stock::trap(d, s.cl, dice, &mut used.traps);
         }
@@ -309,12 +309,12 @@ fn reroll_area(
                     ));
                 }
                 AreaKind::Event => a.event = stock::scenario_event(d, s.cl, dice, &mut used.events),
-                _ => return Err(refuse(part, format!("area {id} is a {label}, which holds no event"))),
+                _ => return Err(refuse(part, format!("area {id} ({label}) holds no event"))),
             }
         }
         AreaPart::Objects => {
             if !matches!(kind, AreaKind::Object | AreaKind::Core) {
-                return Err(refuse(part, format!("area {id} is a {label}, which holds no objects")));
+                return Err(refuse(part, format!("area {id} ({label}) holds no objects")));
             }
             let device = if kind == AreaKind::Object { device_of(f, id) } else { None };
             f.areas[pos].objects = stock::objects(d, kind, device, dice, &mut used.objects);

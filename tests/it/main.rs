@@ -34,3 +34,10 @@ pub fn run(args: &[&str]) -> (i32, String, String) {
     let code = dungeonsmith::cli::run(full, &mut out, &mut err);
     (code, String::from_utf8(out).expect("utf-8 stdout"), String::from_utf8(err).expect("utf-8 stderr"))
 }
+
+/// The command printed in a sheet's footer (from `program` to the end of its SVG text element).
+pub fn footer_command(svg: &str, program: &str) -> String {
+    let start = svg.find(program).expect("the footer names the command");
+    let end = start + svg[start..].find('<').expect("the command ends its text element");
+    svg[start..end].to_string()
+}

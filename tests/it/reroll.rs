@@ -438,13 +438,6 @@ fn with_the_frame_locked_a_reroll_that_would_falsify_a_clue_is_refused_naming_th
     assert!(refused > 0, "some reroll takes a secret door away");
 }
 
-/// The command printed in a sheet's footer, taken from the SVG text.
-fn footer_command(svg: &str, program: &str) -> String {
-    let start = svg.find(program).expect("the footer names the command");
-    let end = start + svg[start..].find('<').expect("the command ends its text element");
-    svg[start..end].to_string()
-}
-
 #[test]
 fn the_footer_command_of_a_rerolled_scenario_gives_it_back() {
     let dir = temp_dir("footer-command");
@@ -464,7 +457,7 @@ fn the_footer_command_of_a_rerolled_scenario_gives_it_back() {
     ]);
     assert_eq!(code, 0, "{err}");
     let svg = std::fs::read_to_string(first.join("myk-42-map1.svg")).unwrap();
-    let command = footer_command(&svg, "dungeonsmith myk");
+    let command = crate::footer_command(&svg, "dungeonsmith myk");
     assert!(command.ends_with(" --reroll map1/B2/monsters --reroll frame"), "{command}");
     let again = dir.join("again");
     let mut args: Vec<&str> = command.split(' ').skip(1).collect();

@@ -435,8 +435,7 @@ fn the_footer_command_of_a_rerolled_fortress_gives_it_back() {
     ]);
     assert_eq!(code, 0, "{err}");
     let svg = std::fs::read_to_string(first.join("fortress-7.svg")).unwrap();
-    let start = svg.find("dungeonsmith fortress").expect("the footer names the command");
-    let command = &svg[start..start + svg[start..].find('<').unwrap()];
+    let command = crate::footer_command(&svg, "dungeonsmith fortress");
     assert!(command.ends_with(" --reroll area3 --reroll frame"), "{command}");
     let again = dir.join("again");
     let mut args: Vec<&str> = command.split(' ').skip(1).collect();
