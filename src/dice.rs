@@ -100,6 +100,28 @@ impl Dice {
         self.derive(h)
     }
 
+    /// [`Dice::child`] named `{before}{n}{after}` (`d.child_n("map/", 2, "/traps")`): the same
+    /// stream as `d.child(&format!("{before}{n}{after}"))`, without the formatting machinery
+    /// (the generator names a stream per map part).
+    pub fn child_n(&self, before: &str, n: u32, after: &str) -> Dice {
+        let mut h = self.child_hash();
+        h.push(before.as_bytes());
+        let mut digits = [0u8; 10];
+        let mut at = digits.len();
+        let mut rest = n;
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        h.push(&digits[at..]);
+        h.push(after.as_bytes());
+        self.derive(h)
+    }
+
     /// The hash of this stream's path and the separator a child's name follows.
     fn child_hash(&self) -> PathHash {
         let mut h = PathHash { hash: self.path_hash, len: 0 };
@@ -448,6 +470,12 @@ mod tests {
         let mut x = root.child("a").child_fmt(format_args!("b/{}", 7));
         let mut y = root.child("a").child("b/7");
         assert_eq!((0..20).map(|_| x.d6()).collect::<Vec<_>>(), (0..20).map(|_| y.d6()).collect::<Vec<_>>());
+        // So is a numbered one, whatever the number's digits.
+        for n in [0, 7, 10, 4_294_967_295] {
+            let mut x = root.child("a").child_n("map/", n, "/traps");
+            let mut y = root.child("a").child(&format!("map/{n}/traps"));
+            assert_eq!((0..20).map(|_| x.d6()).collect::<Vec<_>>(), (0..20).map(|_| y.d6()).collect::<Vec<_>>());
+        }
     }
 
     #[test]

@@ -9,6 +9,16 @@ use crate::tables::myk::{Installation, Placement, Route};
 
 /// All violations of the scenario, in document order.
 pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
+    check_graph(s, tables, None)
+}
+
+/// [`check`] with the scenario's movement graph already built (the generator's, from placing the
+/// clues), so it is not built twice.
+pub(crate) fn check_with(s: &Scenario, tables: &Tables, reach: &Reach) -> Vec<Violation> {
+    check_graph(s, tables, Some(reach))
+}
+
+fn check_graph(s: &Scenario, tables: &Tables, given: Option<&Reach>) -> Vec<Violation> {
     let mut v = Vec::new();
     if s.system != "myk" {
         v.push(Violation::new("scenario", "structure.system", format!("system is `{}`, expected `myk`", s.system)));
@@ -56,9 +66,16 @@ pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
     }
     scenario_totals(s, &lim, &mut v);
     // One movement graph serves the reachability and clue rules.
-    let reach = Reach::new(s, tables);
-    reachability(s, &reach, &mut v);
-    crate::myk::clues::check_in(s, &reach, &mut v);
+    let built;
+    let reach = match given {
+        Some(r) => r,
+        None => {
+            built = Reach::new(s, tables);
+            &built
+        }
+    };
+    reachability(s, reach, &mut v);
+    crate::myk::clues::check_in(s, reach, &mut v);
     straight_layout(s, &mut v);
     v
 }
@@ -550,13 +567,18 @@ impl<E: Copy> Adj<E> {
         for i in 0..n {
             at[i + 1] += at[i];
         }
-        let mut fill = at.clone();
         // Every slot is overwritten below; the first edge only fills the list to its length.
         let mut items: Vec<E> = pairs.first().map_or_else(Vec::new, |p| vec![p.1; pairs.len()]);
+        // `at[x]` serves as x's cursor: it ends where x's edges end, the start of x + 1's...
         for &(x, e) in pairs {
-            items[fill[x] as usize] = e;
-            fill[x] += 1;
+            items[at[x] as usize] = e;
+            at[x] += 1;
         }
+        // ...so each start moves back one node.
+        for i in (1..=n).rev() {
+            at[i] = at[i - 1];
+        }
+        at[0] = 0;
         Adj { at, items }
     }
 
@@ -692,7 +714,9 @@ impl Reach {
     /// Every node reachable from `start`; `next` says where an edge leads, or `None` to skip it.
     fn walk<E: Copy>(edges: &Adj<E>, start: usize, next: impl Fn(&E) -> Option<usize>) -> Vec<bool> {
         let mut seen = vec![false; edges.len()];
-        let mut stack = vec![start];
+        // A node is pushed once at most: one allocation, never grown.
+        let mut stack = Vec::with_capacity(edges.len());
+        stack.push(start);
         seen[start] = true;
         while let Some(x) = stack.pop() {
             for y in edges.of(x).iter().filter_map(&next) {
@@ -733,8 +757,27 @@ impl Reach {
     /// Nodes from which outside can be reached (using every way).
     pub fn back_to_outside(&self) -> Vec<bool> {
         let n = self.full.len();
-        let rev: Vec<(usize, usize)> = (0..n).flat_map(|x| self.full.of(x).iter().map(move |e| (e.to, x))).collect();
-        Reach::walk(&Adj::new(n, &rev), self.outside(), |&y| Some(y))
+        // The edges reversed, grouped by where they lead: a counting sort straight from `full`.
+        let mut at = vec![0u32; n + 1];
+        for e in &self.full.items {
+            at[e.to + 1] += 1;
+        }
+        for i in 0..n {
+            at[i + 1] += at[i];
+        }
+        let mut items = vec![0usize; self.full.items.len()];
+        // As in `Adj::new`: `at[y]` is y's cursor, then each start moves back one node.
+        for x in 0..n {
+            for e in self.full.of(x) {
+                items[at[e.to] as usize] = x;
+                at[e.to] += 1;
+            }
+        }
+        for i in (1..=n).rev() {
+            at[i] = at[i - 1];
+        }
+        at[0] = 0;
+        Reach::walk(&Adj { at, items }, self.outside(), |&y| Some(y))
     }
 
     /// Whether a room of the map at position `map_pos` is set in a node list.

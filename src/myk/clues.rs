@@ -14,7 +14,9 @@
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::check::Reach;
-use crate::myk::model::{AdjustmentKind, Clue, ClueMethod, Map, Place, Reaction, Reveals, Room, Ruler, Scenario};
+use crate::myk::model::{
+    AdjustmentKind, Clue, ClueMethod, CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Ruler, Scenario,
+};
 use crate::tables::Tables;
 
 /// The weak points of a ruler, by name. Every clue rule reads weak points through this one
@@ -67,6 +69,15 @@ fn finds_in(s: &Scenario, g: &Reach, reveals: Reveals) -> Vec<Place> {
         .collect()
 }
 
+/// Whether `at` is among [`finds_in`]'s places, without listing them.
+fn lies_in_finds(s: &Scenario, g: &Reach, reveals: Reveals, at: Place) -> bool {
+    let seen = g.from_outside_without(reveals);
+    s.maps
+        .iter()
+        .enumerate()
+        .any(|(p, m)| m.index == at.map && m.used_rooms().any(|r| r.id == at.room) && Reach::at(&seen, p, at.room))
+}
+
 /// Every clue rule, in clue order, then the scenario-wide ones.
 pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
     check_in(s, &Reach::new(s, tables), v)
@@ -103,7 +114,7 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
             ));
             continue;
         }
-        if !finds_in(s, g, c.reveals).contains(&c.at) {
+        if !lies_in_finds(s, g, c.reveals, c.at) {
             v.push(Violation::new(
                 at(),
                 "clue.behind",
@@ -186,17 +197,17 @@ fn fact_kind(text: &str) -> Option<u8> {
 /// A text that still matches, or that is the GM's own, is kept (`None`).
 pub fn retold(s: &Scenario) -> Vec<Option<String>> {
     let (rulers, rest) = facts(s);
-    let all: Vec<Fact> = rulers.into_iter().chain(rest).collect();
+    let all: Vec<(Reveals, String)> = rulers.iter().chain(&rest).map(|f| (f.reveals, f.text())).collect();
     s.clues
         .iter()
         .map(|c| {
-            let here: Vec<&Fact> = all.iter().filter(|f| f.reveals == c.reveals).collect();
-            if here.iter().any(|f| f.text == c.text) {
+            let here: Vec<&String> = all.iter().filter(|f| f.0 == c.reveals).map(|f| &f.1).collect();
+            if here.iter().any(|&t| *t == c.text) {
                 return None;
             }
             let kind = fact_kind(&c.text)?;
-            match here.iter().filter(|f| fact_kind(&f.text) == Some(kind)).collect::<Vec<_>>().as_slice() {
-                [one] => Some(one.text.clone()),
+            match here.iter().filter(|t| fact_kind(t) == Some(kind)).collect::<Vec<_>>().as_slice() {
+                [one] => Some((**one).clone()),
                 _ => None,
             }
         })
@@ -205,74 +216,108 @@ pub fn retold(s: &Scenario) -> Vec<Option<String>> {
 
 /// Something true about the scenario that a clue can tell, and what it reveals. Names of what it
 /// reveals stay placeholders (`{ruler}`, `{map}`, `{room_name}`; see `frame::clue_text`), so a
-/// renamed room or ruler never leaves the clue stale.
-struct Fact {
-    text: String,
+/// renamed room or ruler never leaves the clue stale. The text is written only for a fact a
+/// clue tells (the generator draws a few of many).
+struct Fact<'s> {
+    says: Says<'s>,
     reveals: Reveals,
     /// A ruler's weak points: the clue must be placed (on the ruler's map).
     required: bool,
     ruler: bool,
 }
 
-fn room_fact(m: &Map, r: &Room, text: String) -> Fact {
-    Fact { text, reveals: Reveals::Room(Place { map: m.index, room: r.id }), required: false, ruler: false }
+/// What a fact says, in the room `room` (or of the corridor): the parts its text is made of.
+enum Says<'s> {
+    Ruler { room: RoomId, weak: Vec<&'s str> },
+    SecretDoor { room: RoomId, corridor: CorridorId },
+    Carries { trap: &'s str, on: &'s str, room: RoomId, to: RoomId },
+    Trap { room: RoomId, trap: &'s str, level: u32 },
+    Base { room: RoomId, base: &'s str },
+    Monsters { room: RoomId, monster: &'s str, count: u32 },
+    Safe { room: RoomId },
+    TrappedCorridor { corridor: CorridorId, trap: &'s str, level: u32 },
+}
+
+impl Fact<'_> {
+    /// The fact's text, as a clue tells it.
+    fn text(&self) -> String {
+        match &self.says {
+            Says::Ruler { room, weak } => match weak.as_slice() {
+                [] => format!("{{ruler}} rules the {{map}} and waits in room {room} ({{room_name}})."),
+                [w] => format!("{{ruler}} rules the {{map}} from room {room}; its weak point is {w}."),
+                [ws @ .., last] => format!(
+                    "{{ruler}} rules the {{map}} from room {room}; its weak points are {} and {last}.",
+                    ws.join(", ")
+                ),
+            },
+            Says::SecretDoor { room, corridor } => {
+                format!("A secret door in room {room} hides the corridor {corridor}.")
+            }
+            Says::Carries { trap, on, room, to } => {
+                format!("The {trap} on the {on} in room {room} carries you to room {to}.")
+            }
+            Says::Trap { room, trap, level } => {
+                format!("Room {room} ({{room_name}}) hides a trap: {trap} (level {level}).")
+            }
+            Says::Base { room, base } => format!("The monsters keep a {base} in room {room} ({{room_name}})."),
+            Says::Monsters { room, monster, count } => format!("{monster} x{count} hold room {room} ({{room_name}})."),
+            Says::Safe { room } => {
+                format!("Nothing lies in wait in room {room} ({{room_name}}): a safe place to camp.")
+            }
+            Says::TrappedCorridor { corridor, trap, level } => {
+                format!("The corridor {corridor} is trapped: {trap} (level {level}).")
+            }
+        }
+    }
+}
+
+fn room_fact<'s>(m: &Map, r: &Room, says: Says<'s>) -> Fact<'s> {
+    Fact { says, reveals: Reveals::Room(Place { map: m.index, room: r.id }), required: false, ruler: false }
 }
 
 /// Every fact of the scenario a clue could tell: rulers first (in map order), then the rest.
-fn facts(s: &Scenario) -> (Vec<Fact>, Vec<Fact>) {
+fn facts(s: &Scenario) -> (Vec<Fact<'_>>, Vec<Fact<'_>>) {
     let mut rulers = Vec::new();
     let mut rest = Vec::new();
     for m in &s.maps {
         for r in m.used_rooms() {
+            let room = r.id;
             if let Some(ru) = &r.ruler {
                 let weak = weak_points(ru);
-                let text = match weak.as_slice() {
-                    [] => format!("{{ruler}} rules the {{map}} and waits in room {} ({{room_name}}).", r.id),
-                    [w] => format!("{{ruler}} rules the {{map}} from room {}; its weak point is {w}.", r.id),
-                    [ws @ .., last] => format!(
-                        "{{ruler}} rules the {{map}} from room {}; its weak points are {} and {last}.",
-                        r.id,
-                        ws.join(", ")
-                    ),
-                };
-                rulers.push(Fact { required: !weak.is_empty(), ruler: true, ..room_fact(m, r, text) });
+                let required = !weak.is_empty();
+                rulers.push(Fact { required, ruler: true, ..room_fact(m, r, Says::Ruler { room, weak }) });
             }
             for t in &r.traps {
                 if let Some(c) = t.corridor {
                     rest.push(Fact {
-                        text: format!("A secret door in room {} hides the corridor {c}.", r.id),
+                        says: Says::SecretDoor { room, corridor: c },
                         reveals: Reveals::Corridor { map: m.index, corridor: c },
                         required: false,
                         ruler: false,
                     });
                 } else if let Some(dst) = t.destination {
                     let on = t.object.as_deref().unwrap_or("floor");
-                    let text = format!("The {} on the {on} in room {} carries you to room {}.", t.name, r.id, dst.room);
-                    rest.push(room_fact(m, r, text));
+                    rest.push(room_fact(m, r, Says::Carries { trap: &t.name, on, room, to: dst.room }));
                 } else {
-                    let text = format!("Room {} ({{room_name}}) hides a trap: {} (level {}).", r.id, t.name, t.level);
-                    rest.push(room_fact(m, r, text));
+                    rest.push(room_fact(m, r, Says::Trap { room, trap: &t.name, level: t.level }));
                 }
             }
             for b in &r.bases {
-                let text = format!("The monsters keep a {} in room {} ({{room_name}}).", b.name, r.id);
-                rest.push(room_fact(m, r, text));
+                rest.push(room_fact(m, r, Says::Base { room, base: &b.name }));
             }
             if r.ruler.is_none()
                 && let Some(g) = r.monsters.first()
             {
-                let text = format!("{} x{} hold room {} ({{room_name}}).", g.name, g.count, r.id);
-                rest.push(room_fact(m, r, text));
+                rest.push(room_fact(m, r, Says::Monsters { room, monster: &g.name, count: g.count }));
             }
             if !has_threat(r) {
-                let text = format!("Nothing lies in wait in room {} ({{room_name}}): a safe place to camp.", r.id);
-                rest.push(room_fact(m, r, text));
+                rest.push(room_fact(m, r, Says::Safe { room }));
             }
         }
         for c in &m.corridors {
             if let Some(t) = &c.trap {
                 rest.push(Fact {
-                    text: format!("The corridor {} is trapped: {} (level {}).", c.id(), t.name, t.level),
+                    says: Says::TrappedCorridor { corridor: c.id(), trap: &t.name, level: t.level },
                     reveals: Reveals::Corridor { map: m.index, corridor: c.id() },
                     required: false,
                     ruler: false,
@@ -288,13 +333,18 @@ fn facts(s: &Scenario) -> (Vec<Fact>, Vec<Fact>) {
 /// to see which clues its change made false (those follow the change).
 pub fn tells_truth(s: &Scenario, clue: &Clue) -> bool {
     let (rulers, rest) = facts(s);
-    rulers.iter().chain(&rest).any(|f| f.reveals == clue.reveals && f.text == clue.text)
+    rulers.iter().chain(&rest).any(|f| f.reveals == clue.reveals && f.text() == clue.text)
 }
 
 /// Places the scenario's clues: one for each ruler with weak points (on its map), the last
 /// ruler's whereabouts, then other facts drawn at random, 2-4 in all where the weak points leave
 /// room. Each lies where [`finds`] allows, on the map of what it reveals, by a method that fits.
 pub fn place(s: &Scenario, tables: &Tables, d: &mut Dice) -> Vec<Clue> {
+    place_on(s, tables, &Reach::new(s, tables), d)
+}
+
+/// [`place`] on a movement graph already built for the scenario.
+pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -> Vec<Clue> {
     let search = crate::myk::limits::limits(&s.court).search_difficulty;
     let n = d.between(2, 4) as usize;
     let (rulers, mut rest) = facts(s);
@@ -310,15 +360,26 @@ pub fn place(s: &Scenario, tables: &Tables, d: &mut Dice) -> Vec<Clue> {
     }
     rest.extend(others);
     d.shuffle(&mut rest);
-    let g = Reach::new(s, tables);
     let mut out = Vec::new();
     for fact in queue.into_iter().chain(rest) {
         if !fact.required && out.len() >= n {
             continue;
         }
-        let spots: Vec<Place> =
-            finds_in(s, &g, fact.reveals).into_iter().filter(|p| p.map == fact.reveals.map()).collect();
-        let Some(&at) = d.choose(&spots) else { continue };
+        // `choose` over the places of `finds_in` on the revealed map, without listing them.
+        let seen = g.from_outside_without(fact.reveals);
+        let spots = || {
+            s.maps.iter().enumerate().filter(|(_, m)| m.index == fact.reveals.map()).flat_map(|(p, m)| {
+                let seen = &seen;
+                m.used_rooms()
+                    .filter(move |r| Reach::at(seen, p, r.id))
+                    .map(move |r| Place { map: m.index, room: r.id })
+            })
+        };
+        let n = spots().count() as u32;
+        if n == 0 {
+            continue;
+        }
+        let Some(at) = spots().nth(d.below(n) as usize) else { continue };
         let Some(room) = s.map(at.map).map(|m| m.room(at.room)) else { continue };
         // Conversation asks for monsters that will talk: not hostile ones.
         let talkers = room.monsters.iter().any(|g| g.reaction != Reaction::Hostile);
@@ -332,7 +393,7 @@ pub fn place(s: &Scenario, tables: &Tables, d: &mut Dice) -> Vec<Clue> {
             Some(how) => how,
             None => tables.roll_text(PUZZLE_TABLE, d).unwrap_or_default(),
         };
-        out.push(Clue { text: fact.text, at, method, how, reveals: fact.reveals });
+        out.push(Clue { text: fact.text(), at, method, how, reveals: fact.reveals });
     }
     out
 }

@@ -1,16 +1,18 @@
 //! The MYK generator: court → maps → rulers → monsters → traps → bases → frame and clues, each
 //! part on its own named dice stream, then `check` on the result (the same rules a GM's edit meets).
 
+use std::borrow::Cow;
+
 use crate::dice::Dice;
 use crate::error::{Error, Result};
-use crate::myk::check::{Reach, check, usage};
+use crate::myk::check::{Reach, check_with, usage};
 use crate::myk::layout::{Skeleton, layout};
 use crate::myk::limits;
 use crate::myk::model::*;
 use crate::myk::{monsters, ruler, traps, weak_points};
 use crate::tables::Tables;
 use crate::tables::myk::{Level, Monster, Placement, Route, Trap, TrapCategory};
-use crate::tables::roll::Count;
+use crate::tables::roll::{Count, Row};
 
 /// What the GM asked for, validated.
 #[derive(Clone, Debug, PartialEq)]
@@ -75,14 +77,14 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     let mut specials: Vec<Option<(RoomId, CorridorId)>> = Vec::new();
     let mut skeletons = Vec::new();
     for i in 1..=params.maps {
-        let mut d = root.child_fmt(format_args!("map/{i}/layout"));
+        let mut d = root.child_n("map/", i, "/layout");
         let sk = layout(&mut d, params.layout, params.rooms, i < params.maps);
         if let Some(n) = &sk.note
             && !warnings.contains(n)
         {
             warnings.push(n.clone());
         }
-        maps.push(g.map_sheet(i, &sk, &mut root.child_fmt(format_args!("map/{i}/names")))?);
+        maps.push(g.map_sheet(i, &sk, &mut root.child_n("map/", i, "/names"))?);
         specials.push(sk.special);
         skeletons.push(sk);
     }
@@ -90,7 +92,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
 
     // Threats: rulers and monsters per map, then the scenario-wide trap and base budgets.
     for (i, (m, sk)) in maps.iter_mut().zip(&skeletons).enumerate() {
-        g.populate(m, sk, &mut root.child_fmt(format_args!("map/{}/monsters", i + 1)));
+        g.populate(m, sk, &mut root.child_n("map/", i as u32 + 1, "/monsters"));
     }
     let mut scenario = Scenario {
         system: "myk".into(),
@@ -128,20 +130,14 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     let mut budget = Budget { number: lim.traps_number, levels: lim.traps_total_level };
     for (i, special) in specials.iter().enumerate() {
         if let Some(sp) = special {
-            g.special_movement(
-                &mut scenario,
-                i,
-                *sp,
-                &mut budget,
-                &mut root.child_fmt(format_args!("map/{}/special", i + 1)),
-            );
+            g.special_movement(&mut scenario, i, *sp, &mut budget, &mut root.child_n("map/", i as u32 + 1, "/special"));
         }
     }
     let maps_n = scenario.maps.len() as u32;
     for i in 0..scenario.maps.len() {
         let left = maps_n - i as u32;
         let share = Budget { number: budget.number / left, levels: budget.levels / left };
-        let spent = g.traps(&mut scenario, i, share, &mut root.child_fmt(format_args!("map/{}/traps", i + 1)));
+        let spent = g.traps(&mut scenario, i, share, &mut root.child_n("map/", i as u32 + 1, "/traps"));
         budget.number -= spent.number;
         budget.levels -= spent.levels;
     }
@@ -149,14 +145,16 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     for i in 0..scenario.maps.len() {
         let left = maps_n - i as u32;
         let share = base_levels.div_ceil(left);
-        base_levels -= g.bases(&mut scenario.maps[i], share, &mut root.child_fmt(format_args!("map/{}/bases", i + 1)));
+        base_levels -= g.bases(&mut scenario.maps[i], share, &mut root.child_n("map/", i as u32 + 1, "/bases"));
     }
-    g.frame(&mut scenario, &mut root.child("frame"))?;
+    // The movement graph the clues were placed on serves the final check too: nothing after the
+    // frame moves a corridor, trap or entrance.
+    let graph = g.frame_on_graph(&mut scenario, &mut root.child("frame"))?;
     weak_points::name_npcs(&mut scenario, &mut root.child("relationship"));
     scenario.usage = usage(&scenario);
     scenario.warnings = warnings;
 
-    let violations = check(&scenario, tables);
+    let violations = check_with(&scenario, tables, &graph);
     if let Some(first) = violations.first() {
         // The generator builds legal scenarios by construction; reaching this is a bug to report.
         return Err(Error::Scenario {
@@ -182,7 +180,7 @@ pub fn encounter_table(tables: &Tables, court: &Court) -> EncounterTable {
     let rows = tables
         .myk
         .encounters
-        .get(&format!("myk.encounters.level{level}"))
+        .get(ENCOUNTER_TABLES[level as usize - 1])
         .map(|rows| {
             rows.iter()
                 .map(|row| EncounterRow {
@@ -226,41 +224,57 @@ pub(crate) struct Budget {
 pub(crate) struct Gen<'a> {
     tables: &'a Tables,
     /// The random encounter table for the court's level.
-    encounters: String,
+    encounters: &'static str,
     court: &'a Court,
     lim: &'a Limits,
 }
 
 impl<'a> Gen<'a> {
     pub(crate) fn new(tables: &'a Tables, court: &'a Court, lim: &'a Limits) -> Gen<'a> {
-        Gen { tables, court, lim, encounters: format!("myk.encounters.level{}", court.average_level.clamp(1, 6)) }
+        Gen { tables, court, lim, encounters: ENCOUNTER_TABLES[court.average_level.clamp(1, 6) as usize - 1] }
     }
 
     fn roll(&self, table: &str, d: &mut Dice) -> String {
         self.tables.roll_text(table, d).unwrap_or_default()
     }
 
+    /// A rolled row's text, borrowed from the tables when the row holds plain text (as
+    /// [`Tables::roll_text`], without a copy for text the caller only reads).
+    fn roll_ref(&self, table: &str, d: &mut Dice) -> Cow<'a, str> {
+        match self.tables.roll_row(table, d) {
+            Ok(Row { result: Some(r), .. }) => Cow::Borrowed(r.as_str()),
+            Ok(row) => Cow::Owned(row.text()),
+            Err(_) => Cow::Borrowed(""),
+        }
+    }
+
     /// A place name: a flair word and a place word (the book's two rolls).
     pub(crate) fn place_name(&self, d: &mut Dice) -> String {
-        let mut first = self.roll("myk.names.flair", d);
+        let flair = self.roll_ref("myk.names.flair", d);
         // Rows that ask for the GM's favourite or another table: the generator takes the GM's part.
-        match first.as_str() {
+        let gm: Option<Cow<'a, str>> = match flair.as_ref() {
             "Favorite Monster" => {
                 let n = self.tables.myk.stockable_count() as u32;
                 let i = if n == 0 { 0 } else { d.below(n) as usize };
-                first = self.tables.myk.stockable().nth(i).map(|m| m.name.clone()).unwrap_or_default();
+                Some(self.tables.myk.stockable().nth(i).map_or("", |m| m.name.as_str()).into())
             }
-            "Favorite Trap" => first = d.choose(&self.tables.myk.traps).map(|t| t.name.clone()).unwrap_or_default(),
-            "Favorite Number" => first = NUMBERS[d.below(NUMBERS.len() as u32) as usize].to_string(),
-            "Roll on the Word Tables" | "Roll on the Name Tables" => first = self.roll("myk.names.basic", d),
-            _ => {}
-        }
-        let second = self.roll("myk.names.place", d);
+            "Favorite Trap" => Some(d.choose(&self.tables.myk.traps).map_or("", |t| t.name.as_str()).into()),
+            "Favorite Number" => Some(NUMBERS[d.below(NUMBERS.len() as u32) as usize].into()),
+            "Roll on the Word Tables" | "Roll on the Name Tables" => Some(self.roll_ref("myk.names.basic", d)),
+            _ => None,
+        };
+        let first = gm.unwrap_or(flair);
+        let second = self.roll_ref("myk.names.place", d);
+        // One string, the one the scenario keeps.
+        let mut name = String::with_capacity(first.len() + second.len() + 1);
+        name.push_str(&first);
         if let Some(suffix) = second.strip_prefix('-') {
-            format!("{first}{suffix}")
+            name.push_str(suffix);
         } else {
-            format!("{first} {second}")
+            name.push(' ');
+            name.push_str(&second);
         }
+        name
     }
 
     pub(crate) fn map_sheet(&self, index: u32, sk: &Skeleton, d: &mut Dice) -> Result<Map> {
@@ -349,7 +363,7 @@ impl<'a> Gen<'a> {
 
     /// Groups from a random encounter row, trimmed to fit `target` levels.
     fn encounter_groups(&self, d: &mut Dice, target: u32, reaction: Reaction) -> Vec<MonsterGroup> {
-        let Some(table) = self.tables.roll_table(&self.encounters) else { return Vec::new() };
+        let Some(table) = self.tables.roll_table(self.encounters) else { return Vec::new() };
         let (_, row) = table.roll(d);
         let mut left = target;
         let mut out = Vec::new();
@@ -518,61 +532,65 @@ impl<'a> Gen<'a> {
         d: &mut Dice,
     ) -> Option<u32> {
         let map = &s.maps[i];
-        let rooms: Vec<RoomId> = map.used_rooms().map(|r| r.id).collect();
-        let here: Vec<RoomId> = rooms.iter().copied().filter(|&r| only.is_none_or(|o| o == r)).collect();
+        // At most nine rooms: lists on the stack, since most tries end without a trap.
+        let rooms = RoomList::of(map.used_rooms().map(|r| r.id));
+        let here = RoomList::of(rooms.as_slice().iter().copied().filter(|&r| only.is_none_or(|o| o == r)));
         let placement = if convert { Placement::Event } else { rec.placement };
         let level = if convert { level + 3 } else { level };
-        let mut trap = placed(rec, level, None, convert);
-        if placement == Placement::Event {
-            trap.object =
-                Some(d.choose(&rec.objects).cloned().unwrap_or_else(|| "an object of the GM's choice".into()));
-        }
+        // The rolls in their order (object, ambushers, destination, then the spot); the trap itself
+        // is built only once it has a spot.
+        let object = (placement == Placement::Event)
+            .then(|| d.choose(&rec.objects).cloned().unwrap_or_else(|| "an object of the GM's choice".into()));
+        let mut ambush = Vec::new();
         if rec.ambush {
             // A Gate Keeper calls monsters the scenario already describes, inside the hostile limit.
-            trap.monsters = traps::ambushers(s, self.lim, &self.tables.myk, d);
-            if trap.monsters.is_empty() {
+            ambush = traps::ambushers(s, self.lim, &self.tables.myk, d);
+            if ambush.is_empty() {
                 return None;
             }
         }
+        let mut destination = None;
         if matches!(rec.route, Some(Route::Teleport | Route::Redirect)) {
-            let &to = d.choose(&rooms)?;
-            trap.destination = Some(Place { map: map.index, room: to });
+            let &to = d.choose(rooms.as_slice())?;
+            destination = Some(Place { map: map.index, room: to });
         }
-        let undo: Box<dyn Fn(&mut Scenario)>;
+        let trap = move || PlacedTrap { object, monsters: ambush, destination, ..placed(rec, level, None, convert) };
+        let undo: Undo;
         match placement {
             Placement::Corridor => {
                 if only.is_some() {
                     return None;
                 }
-                let open: Vec<usize> = (0..map.corridors.len()).filter(|&c| map.corridors[c].trap.is_none()).collect();
-                let &c = d.choose(&open)?;
+                // `choose` over the open corridors, without listing them.
+                let open = || (0..map.corridors.len()).filter(|&c| map.corridors[c].trap.is_none());
+                let n = open().count() as u32;
+                if n == 0 {
+                    return None;
+                }
+                let c = open().nth(d.below(n) as usize)?;
                 let corridor = &mut s.maps[i].corridors[c];
                 if rec.route == Some(Route::OneWay) {
                     let (a, b) = (corridor.a, corridor.b);
                     corridor.one_way =
                         Some(if d.chance(1, 2) { Direction { from: a, to: b } } else { Direction { from: b, to: a } });
                 }
-                corridor.trap = Some(trap);
-                undo = Box::new(move |s: &mut Scenario| {
-                    s.maps[i].corridors[c].trap = None;
-                    s.maps[i].corridors[c].one_way = None;
-                });
+                corridor.trap = Some(trap());
+                undo = Undo::Corridor(c);
             }
             Placement::Area => {
-                let fighting: Vec<RoomId> = map
-                    .rooms
-                    .iter()
-                    .filter(|r| r.has_monsters() && traps::area_free(r) && here.contains(&r.id))
-                    .map(|r| r.id)
-                    .collect();
-                let &r = d.choose(&fighting)?;
-                s.maps[i].rooms[r.index()].traps.push(trap);
-                undo = Box::new(move |s: &mut Scenario| {
-                    s.maps[i].rooms[r.index()].traps.pop();
-                });
+                let fighting = RoomList::of(
+                    map.rooms
+                        .iter()
+                        .filter(|r| r.has_monsters() && traps::area_free(r) && here.as_slice().contains(&r.id))
+                        .map(|r| r.id),
+                );
+                let &r = d.choose(fighting.as_slice())?;
+                s.maps[i].rooms[r.index()].traps.push(trap());
+                undo = Undo::Room(r);
             }
             Placement::Room | Placement::Event => {
-                let &r = d.choose(&here)?;
+                let &r = d.choose(here.as_slice())?;
+                let mut hides = None;
                 if rec.route == Some(Route::Hidden) {
                     let hidden: Vec<CorridorId> =
                         map.rooms.iter().flat_map(|x| x.traps.iter()).filter_map(|t| t.corridor).collect();
@@ -582,16 +600,22 @@ impl<'a> Gen<'a> {
                         .map(Corridor::id)
                         .filter(|c| c.touches(r) && !hidden.contains(c))
                         .collect();
-                    trap.corridor = Some(*d.choose(&mine)?);
+                    hides = Some(*d.choose(&mine)?);
                 }
-                s.maps[i].rooms[r.index()].traps.push(trap);
-                undo = Box::new(move |s: &mut Scenario| {
-                    s.maps[i].rooms[r.index()].traps.pop();
-                });
+                s.maps[i].rooms[r.index()].traps.push(PlacedTrap { corridor: hides, ..trap() });
+                undo = Undo::Room(r);
             }
         }
         if rec.route.is_some() && !self.reachable(s) {
-            undo(s);
+            match undo {
+                Undo::Corridor(c) => {
+                    s.maps[i].corridors[c].trap = None;
+                    s.maps[i].corridors[c].one_way = None;
+                }
+                Undo::Room(r) => {
+                    s.maps[i].rooms[r.index()].traps.pop();
+                }
+            }
             return None;
         }
         Some(level)
@@ -650,6 +674,11 @@ impl<'a> Gen<'a> {
     /// Title, objective, hooks, cast and clues. The introduction and resolution keep their
     /// `{ruler}`, `{map}` and `{npc}` placeholders: renderers fill them from the scenario as it is.
     pub(crate) fn frame(&self, s: &mut Scenario, d: &mut Dice) -> Result<()> {
+        self.frame_on_graph(s, d).map(|_| ())
+    }
+
+    /// [`Gen::frame`], giving back the movement graph the clues were placed on.
+    fn frame_on_graph(&self, s: &mut Scenario, d: &mut Dice) -> Result<Reach> {
         if s.maps.is_empty() {
             return Err(Error::Scenario { file: "scenario".into(), message: "no maps".into() });
         }
@@ -657,14 +686,21 @@ impl<'a> Gen<'a> {
         s.objective = crate::myk::frame::objective(s);
         let n_cast = d.between(1, 3);
         for k in 0..n_cast {
-            let mut nd = d.child_fmt(format_args!("cast/{k}"));
+            let mut nd = d.child_n("cast/", k, "");
             // The book names NPCs after a kind of thing and gives examples: take one example.
-            let kind = self.roll("myk.npc.name", &mut nd);
-            let examples: Vec<&str> = kind
-                .split_once('(')
-                .map(|(_, e)| e.trim_end_matches(')').split(',').map(str::trim).filter(|x| !x.is_empty()).collect())
-                .unwrap_or_default();
-            let name = nd.choose(&examples).map_or_else(|| kind.clone(), |e| e.to_string());
+            let kind = self.roll_ref("myk.npc.name", &mut nd);
+            let examples = || {
+                kind.split_once('(')
+                    .map(|(_, e)| e.trim_end_matches(')').split(',').map(str::trim).filter(|x| !x.is_empty()))
+            };
+            // `choose` over the examples, without listing them.
+            let n = examples().map_or(0, Iterator::count) as u32;
+            let name = if n == 0 {
+                kind.to_string()
+            } else {
+                let i = nd.below(n) as usize;
+                examples().and_then(|mut e| e.nth(i)).unwrap_or_default().to_string()
+            };
             const TRAITS: [&str; 4] =
                 ["myk.npc.personality", "myk.npc.appearance", "myk.npc.ability", "myk.npc.special_trait"];
             let mut traits: Vec<String> =
@@ -685,10 +721,41 @@ impl<'a> Gen<'a> {
             });
         }
         s.introduction = self.roll("myk.frame.introduction", d);
-        s.resolution =
-            format!("Success: {} Failure: {}", self.roll("myk.frame.success", d), self.roll("myk.frame.failure", d));
-        s.clues = crate::myk::clues::place(s, self.tables, &mut d.child("clues"));
-        Ok(())
+        s.resolution = format!(
+            "Success: {} Failure: {}",
+            self.roll_ref("myk.frame.success", d),
+            self.roll_ref("myk.frame.failure", d)
+        );
+        let graph = Reach::new(s, self.tables);
+        s.clues = crate::myk::clues::place_on(s, self.tables, &graph, &mut d.child("clues"));
+        Ok(graph)
+    }
+}
+
+/// How to take back a trap just placed: clear the corridor, or pop the room's last trap.
+enum Undo {
+    Corridor(usize),
+    Room(RoomId),
+}
+
+/// Up to nine rooms of one map, without a heap allocation.
+struct RoomList {
+    items: [RoomId; 9],
+    len: usize,
+}
+
+impl RoomList {
+    fn of(ids: impl Iterator<Item = RoomId>) -> RoomList {
+        let mut list = RoomList { items: [RoomId::ALL[0]; 9], len: 0 };
+        for id in ids.take(9) {
+            list.items[list.len] = id;
+            list.len += 1;
+        }
+        list
+    }
+
+    fn as_slice(&self) -> &[RoomId] {
+        &self.items[..self.len]
     }
 }
 
@@ -700,7 +767,7 @@ pub(crate) fn placed(rec: &Trap, level: u32, object: Option<String>, converted: 
         level,
         placement: if converted { Placement::Event } else { rec.placement },
         activation: rec.activation,
-        disarm: rec.disarm.to_string(),
+        disarm: rec.disarm.text(),
         object,
         converted,
         corridor: None,
@@ -757,6 +824,16 @@ const REQUIRED: [&str; 21] = [
     "myk.frame.failure",
     "myk.frame.puzzle",
     "myk.npc.personality",
+];
+
+/// The random encounter tables by the court's average level (1-6; 6 above that).
+const ENCOUNTER_TABLES: [&str; 6] = [
+    "myk.encounters.level1",
+    "myk.encounters.level2",
+    "myk.encounters.level3",
+    "myk.encounters.level4",
+    "myk.encounters.level5",
+    "myk.encounters.level6",
 ];
 
 const NUMBERS: [&str; 12] =

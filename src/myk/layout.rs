@@ -110,26 +110,43 @@ pub fn distances(corridors: &[CorridorId], from: RoomId) -> [usize; 9] {
 }
 
 fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
-    let starts: Vec<RoomId> = RoomId::ALL.into_iter().filter(|&r| exterior(r)).collect();
+    let mut exteriors = [RoomId::ALL[0]; 9];
+    let mut len = 0;
+    for r in RoomId::ALL.into_iter().filter(|&r| exterior(r)) {
+        exteriors[len] = r;
+        len += 1;
+    }
+    let starts = &exteriors[..len];
     let mut best: Option<Skeleton> = None;
     for attempt in 0..48 {
-        let Some(&entry) = dice.choose(&starts) else { break };
+        let Some(&entry) = dice.choose(starts) else { break };
         let mut used = [false; 9];
         used[entry.index()] = true;
         let mut inside = vec![entry];
-        let mut corridors: Vec<CorridorId> = Vec::new();
+        let mut corridors: Vec<CorridorId> = Vec::with_capacity(n);
+        // Each room's corridor count so far (the tree's corridors are all distinct).
+        let mut degrees = [0usize; 9];
         while inside.len() < n {
             // Frontier corridors from a used room to an unused neighbour; prefer growing from rooms
-            // that already have two corridors, so junctions form.
-            let frontier: Vec<(RoomId, RoomId)> =
-                inside.iter().flat_map(|&r| r.neighbours().filter(|o| !used[o.index()]).map(move |o| (r, o))).collect();
-            let Some(&(from, to)) = dice.weighted(&frontier, |(r, _)| if degree(&corridors, *r) == 2 { 4 } else { 2 })
+            // that already have two corridors, so junctions form. At most 9 rooms x 4 neighbours.
+            let mut frontier = [(entry, entry); 36];
+            let mut len = 0;
+            for &r in &inside {
+                for o in r.neighbours().filter(|o| !used[o.index()]) {
+                    frontier[len] = (r, o);
+                    len += 1;
+                }
+            }
+            let Some(&(from, to)) =
+                dice.weighted(&frontier[..len], |(r, _)| if degrees[r.index()] == 2 { 4 } else { 2 })
             else {
                 break;
             };
             used[to.index()] = true;
             inside.push(to);
             corridors.push(CorridorId::new(from, to));
+            degrees[from.index()] += 1;
+            degrees[to.index()] += 1;
         }
         let has_junction = inside.iter().any(|&r| degree(&corridors, r) >= 3);
         let dist = distances(&corridors, entry);
@@ -149,14 +166,25 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
         let special = special_room.and_then(|s| corridors.iter().copied().find(|c| c.touches(s)).map(|c| (s, c)));
         if mixed {
             // An occasional loop: join two used neighbours that have no corridor yet.
-            let extra: Vec<CorridorId> = inside
-                .iter()
-                .flat_map(|&r| r.neighbours().filter(move |o| *o > r).map(move |o| CorridorId::new(r, o)))
-                .filter(|c| used[c.0.index()] && used[c.1.index()] && !corridors.contains(c))
-                .filter(|c| special.is_none_or(|(s, _)| !c.touches(s)))
-                .collect();
+            // A 3x3 sheet has 12 pairs of neighbours: the candidates fit on the stack.
+            let mut extra = [CorridorId(entry, entry); 12];
+            let mut len = 0;
+            for &r in &inside {
+                for o in r.neighbours().filter(|o| *o > r) {
+                    let c = CorridorId::new(r, o);
+                    if used[c.0.index()]
+                        && used[c.1.index()]
+                        && !corridors.contains(&c)
+                        && special.is_none_or(|(s, _)| !c.touches(s))
+                        && len < extra.len()
+                    {
+                        extra[len] = c;
+                        len += 1;
+                    }
+                }
+            }
             if dice.chance(1, 2)
-                && let Some(&c) = dice.choose(&extra)
+                && let Some(&c) = dice.choose(&extra[..len])
             {
                 corridors.push(c);
             }

@@ -7,7 +7,7 @@ use crate::dice::{Dice, DiceExpr};
 use crate::myk::model::{Adjustment, AdjustmentKind, Court, Limits, Ruler, RulerStats, Scenario};
 use crate::myk::weak_points::{self, Seat};
 use crate::tables::Tables;
-use crate::tables::myk::{Monster, MykData, Stat};
+use crate::tables::myk::{Monster, MykData, Stat, WeakNeed};
 
 /// HP a ruler gains per HP step: five times its level (l.6715).
 pub const HP_PER_LEVEL_STEP: u32 = 5;
@@ -191,6 +191,27 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
     }
 }
 
+/// A stockable monster of level `lo..=hi`, weighted `level - lo + 1`: the same draw and walk as
+/// [`Dice::weighted_iter`] over the bestiary filtered to the band, in file order, with the total
+/// summed per level and the walk over the compact list of levels.
+fn pick_in_band<'a>(data: &'a MykData, d: &mut Dice, lo: u32, hi: u32) -> Option<&'a Monster> {
+    let weight = |l: u32| if (lo..=hi).contains(&l) { l.saturating_sub(lo) + 1 } else { 0 };
+    let top = data.stock_levels().iter().copied().max().unwrap_or(0).min(hi);
+    let total: u32 = (lo..=top).map(|l| data.stock_at_level(l) * weight(l)).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut x = d.below(total);
+    for (i, &l) in data.stock_levels().iter().enumerate() {
+        let w = weight(l);
+        if x < w {
+            return Some(data.stock(i));
+        }
+        x -= w;
+    }
+    None
+}
+
 /// Picks a ruler: a weak point first (it lets a monster up to its adjustment stronger rule), then
 /// the monster by its level after the weak point, then ruler skills and stat increases up to
 /// A + 7 (never more than the ruler's room may hold). `cores_fit`: whether a core (Split Core's
@@ -213,14 +234,17 @@ pub fn pick(tables: &Tables, court: &Court, lim: &Limits, cores_fit: bool, d: &m
         m.level.is_some_and(|l| (low + drop..=top + drop).contains(&l)) && plan.as_ref().is_none_or(|p| p.fits(m))
     };
     let weight = |m: &&Monster| m.level.unwrap_or(0).saturating_sub(low + drop) + 1;
-    let (mon, plan) = match d.weighted_iter(data.stockable().filter(fits), weight) {
+    // Only a Sealed weak point asks more of a monster than its level.
+    let by_level = plan.as_ref().is_none_or(|p| p.rec.needs != Some(WeakNeed::Sealed));
+    let first = if by_level {
+        pick_in_band(data, d, low + drop, top + drop)
+    } else {
+        d.weighted_iter(data.stockable().filter(fits), weight)
+    };
+    let (mon, plan) = match first {
         Some(mon) => (mon, plan),
         // No monster that strong: rule without the weak point.
-        None => {
-            let plain = |m: &&Monster| m.level.is_some_and(|l| (low..=top).contains(&l));
-            let w = |m: &&Monster| m.level.unwrap_or(0).saturating_sub(low) + 1;
-            (d.weighted_iter(data.stockable().filter(plain), w)?, None)
-        }
+        None => (pick_in_band(data, d, low, top)?, None),
     };
     let level = mon.level.unwrap_or(1);
     let mut adjustments = Vec::new();

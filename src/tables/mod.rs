@@ -6,6 +6,7 @@
 
 pub mod encounters;
 pub mod myk;
+pub mod name_index;
 pub mod nw3;
 pub mod nw3_combat;
 pub mod placeholders;
@@ -13,7 +14,7 @@ pub mod roll;
 pub mod show;
 pub mod skills;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -70,7 +71,7 @@ pub struct Tables {
     /// Where the tables came from: "embedded" or the folder given.
     pub origin: String,
     pub rolls: Vec<Located<RollTable>>,
-    roll_index: BTreeMap<String, usize>,
+    roll_index: name_index::NameIndex,
     pub myk: MykData,
     pub nw3: nw3::Nw3Data,
 }
@@ -193,13 +194,7 @@ impl Tables {
                 message,
             })?;
         }
-        let roll_index = {
-            let mut m = BTreeMap::new();
-            for (i, l) in rolls.iter().enumerate() {
-                m.entry(l.item.name.clone()).or_insert(i);
-            }
-            m
-        };
+        let roll_index = name_index::NameIndex::new(rolls.iter().map(|l| l.item.name.as_str()));
         myk.encounters = encounters::stockable(&rolls, &myk);
         let tables = Tables { roll_index, version, origin, rolls, myk, nw3 };
         tables.validate(&record_files)?;
@@ -368,7 +363,7 @@ impl Tables {
 
     /// A roll table by name.
     pub fn roll_table(&self, name: &str) -> Option<&RollTable> {
-        self.roll_index.get(name).and_then(|&i| self.rolls.get(i)).map(|l| &l.item)
+        self.roll_index.get(name, |i| &self.rolls[i].item.name).map(|i| &self.rolls[i].item)
     }
 
     /// A roll table by name, or the error a user sees.

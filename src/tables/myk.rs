@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
+use crate::tables::name_index::NameIndex;
+
 use serde::{Deserialize, Serialize};
 
 use crate::dice::DiceExpr;
@@ -208,6 +210,18 @@ impl Disarm {
                 Some(difficulty + if *plus_trap_level { level } else { 0 })
             }
             _ => None,
+        }
+    }
+}
+
+impl Disarm {
+    /// The disarm as written (what `Display` writes), without the formatting machinery for the
+    /// one-word forms most traps have: the generator copies it into every trap it places.
+    pub fn text(&self) -> String {
+        match self {
+            Disarm::Discovery => "Discovery".into(),
+            Disarm::Impossible => "Impossible".into(),
+            _ => self.to_string(),
         }
     }
 }
@@ -614,9 +628,9 @@ pub struct MykData {
     pub skills: crate::tables::skills::SkillData,
     /// The random encounter tables with only stockable monsters, by table name (built at load).
     pub encounters: BTreeMap<String, Vec<crate::tables::encounters::EncounterRow>>,
-    trap_index: BTreeMap<String, usize>,
-    base_index: BTreeMap<String, usize>,
-    monster_index: BTreeMap<String, usize>,
+    trap_index: NameIndex,
+    base_index: NameIndex,
+    monster_index: NameIndex,
     /// Monsters with every stat known (the only ones the generator stocks), in file order.
     stockable: Vec<usize>,
     /// Each stockable monster's level, in the same order (a compact list the weighted picks walk).
@@ -629,16 +643,9 @@ pub struct MykData {
 impl MykData {
     /// Builds the name indexes (the first record of a name wins; validation refuses duplicates).
     pub fn index(&mut self) {
-        fn build<'a>(names: impl Iterator<Item = &'a String>) -> BTreeMap<String, usize> {
-            let mut m = BTreeMap::new();
-            for (i, n) in names.enumerate() {
-                m.entry(n.clone()).or_insert(i);
-            }
-            m
-        }
-        self.trap_index = build(self.traps.iter().map(|t| &t.name));
-        self.base_index = build(self.bases.iter().map(|t| &t.name));
-        self.monster_index = build(self.monsters.iter().map(|t| &t.name));
+        self.trap_index = NameIndex::new(self.traps.iter().map(|t| t.name.as_str()));
+        self.base_index = NameIndex::new(self.bases.iter().map(|t| t.name.as_str()));
+        self.monster_index = NameIndex::new(self.monsters.iter().map(|t| t.name.as_str()));
         self.stockable = (0..self.monsters.len()).filter(|&i| self.monsters[i].complete()).collect();
         self.stock_levels = self.stockable.iter().map(|&i| self.monsters[i].level.unwrap_or(0)).collect();
         let top = self.stock_levels.iter().copied().max().unwrap_or(0) as usize;
@@ -673,13 +680,13 @@ impl MykData {
         self.stockable.len()
     }
     pub fn trap(&self, name: &str) -> Option<&Trap> {
-        self.trap_index.get(name).and_then(|&i| self.traps.get(i))
+        self.trap_index.get(name, |i| &self.traps[i].name).map(|i| &self.traps[i])
     }
     pub fn base(&self, name: &str) -> Option<&Base> {
-        self.base_index.get(name).and_then(|&i| self.bases.get(i))
+        self.base_index.get(name, |i| &self.bases[i].name).map(|i| &self.bases[i])
     }
     pub fn monster(&self, name: &str) -> Option<&Monster> {
-        self.monster_index.get(name).and_then(|&i| self.monsters.get(i))
+        self.monster_index.get(name, |i| &self.monsters[i].name).map(|i| &self.monsters[i])
     }
     pub fn weak_point(&self, name: &str) -> Option<&WeakPoint> {
         self.weak_points.iter().find(|w| w.name == name)
@@ -704,6 +711,15 @@ mod tests {
         assert_eq!(d.to_string(), "Charisma / 9 + (followers / 10)");
         assert!("Strength / 9".parse::<Disarm>().is_err());
         assert!("special:".parse::<Disarm>().is_err());
+    }
+
+    #[test]
+    fn a_disarm_text_is_what_display_writes() {
+        for written in ["Discovery", "Impossible", "Wit / 11", "Quest / 9 + trap level", "special: a lever"] {
+            let d: Disarm = written.parse().unwrap();
+            assert_eq!(d.text(), written);
+            assert_eq!(d.text(), d.to_string());
+        }
     }
 
     #[test]
