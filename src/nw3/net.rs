@@ -73,8 +73,15 @@ pub(crate) struct Net {
     /// the key of, as `watch[watch_at[i]..watch_at[i + 1]]` (one flat list, few allocations).
     watch_at: Vec<u32>,
     watch: Vec<u32>,
-    /// The same arcs as `watch`, in the same order, as the compact [`Link`]s `reach` walks.
+    /// Each arc (same index) as the compact [`Link`] `reach` walks.
     links: Vec<Link>,
+    /// Per area and mode ([`Link::mode_index`]): the areas its gates lead to outright, with no key
+    /// (so `reach` takes them all in one step).
+    open_from: Vec<[Set; 4]>,
+    /// Per area, the arcs it watches that are secret or closed (they may wait for a key), as
+    /// `keyed[keyed_at[i]..keyed_at[i + 1]]`.
+    keyed_at: Vec<u32>,
+    keyed: Vec<u32>,
 }
 
 /// An arc as [`Net::reach`] needs it: its ends, its key as a set, and for each way of moving
@@ -139,6 +146,9 @@ impl Net {
             watch_at: Vec::new(),
             watch: Vec::new(),
             links: Vec::new(),
+            open_from: Vec::new(),
+            keyed_at: Vec::new(),
+            keyed: Vec::new(),
         };
         for (gate, g) in f.gates.iter().enumerate() {
             let (Some(a), Some(b)) = (net.index(g.from), net.index(g.to)) else { continue };
@@ -176,7 +186,28 @@ impl Net {
                 fill[x] += 1;
             }
         }
-        self.links = watch.iter().map(|&i| Link::new(&self.arcs[i as usize])).collect();
+        self.links = self.arcs.iter().map(Link::new).collect();
+        let mut open_from = vec![[0; 4]; self.n];
+        for l in &self.links {
+            for (m, o) in l.open.iter().enumerate() {
+                if o & FWD != 0 {
+                    open_from[l.a as usize][m] |= bit(l.b as usize);
+                }
+                if o & BACK != 0 {
+                    open_from[l.b as usize][m] |= bit(l.a as usize);
+                }
+            }
+        }
+        let mut keyed_at = vec![0u32; self.n + 1];
+        let mut keyed = Vec::new();
+        for x in 0..self.n {
+            let waits = |&&i: &&u32| matches!(self.arcs[i as usize].kind, GateKind::Secret | GateKind::Closed);
+            keyed.extend(watch[at[x] as usize..at[x + 1] as usize].iter().filter(waits));
+            keyed_at[x + 1] = keyed.len() as u32;
+        }
+        self.open_from = open_from;
+        self.keyed_at = keyed_at;
+        self.keyed = keyed;
         self.watch_at = at;
         self.watch = watch;
     }
@@ -222,10 +253,37 @@ impl Net {
         // sweeping every gate until nothing changes.
         let mut seen = bit(start);
         let mut pending = seen;
+        if skip == u32::MAX && force == u32::MAX {
+            // Every gate as built: the outright ones in one step per area, then those with keys.
+            while pending != 0 && seen & stop == 0 {
+                let x = pending.trailing_zeros() as usize;
+                pending &= pending - 1;
+                let add = self.open_from[x][m] & !(seen | blocked);
+                seen |= add;
+                pending |= add;
+                for &i in &self.keyed[self.keyed_at[x] as usize..self.keyed_at[x + 1] as usize] {
+                    let l = &self.links[i as usize];
+                    if l.open[m] & KEYED == 0 || (seen | held) & l.key == 0 {
+                        continue;
+                    }
+                    let (a, b) = (bit(l.a as usize), bit(l.b as usize));
+                    if seen & a != 0 && (seen | blocked) & b == 0 {
+                        seen |= b;
+                        pending |= b;
+                    }
+                    if seen & b != 0 && (seen | blocked) & a == 0 {
+                        seen |= a;
+                        pending |= a;
+                    }
+                }
+            }
+            return seen;
+        }
         while pending != 0 && seen & stop == 0 {
             let x = pending.trailing_zeros() as usize;
             pending &= pending - 1;
-            for l in &self.links[self.watch_at[x] as usize..self.watch_at[x + 1] as usize] {
+            for &i in &self.watch[self.watch_at[x] as usize..self.watch_at[x + 1] as usize] {
+                let l = &self.links[i as usize];
                 let open = if l.gate == skip {
                     0
                 } else if l.gate == force {
