@@ -55,8 +55,9 @@ use crate::nw3::rules::{ANY_SEVEN, APPEARANCE_BASE, APPEARANCE_PER_GATE};
 pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
     let mut v = Vec::new();
     check_params(f, &mut v);
-    let sound = check_structure(f, &mut v);
-    check_gates(f, tables, &mut v);
+    let by_id = ById::new(f);
+    let sound = check_structure(f, &by_id, &mut v);
+    check_gates(f, &by_id, tables, &mut v);
     check_content(f, tables, &mut v);
     crate::nw3::check_combat::check_combat(f, tables, &mut v);
     if sound && let Some(net) = Net::new(f) {
@@ -107,6 +108,23 @@ fn find(f: &Fortress, id: u32) -> Option<&Area> {
     f.areas.iter().find(|a| a.id == id)
 }
 
+/// Area positions sorted by id, for the lookups of the per-gate rules without a scan per gate (a
+/// duplicated id finds its first area, as [`find`] does).
+struct ById(Vec<(u32, usize)>);
+
+impl ById {
+    fn new(f: &Fortress) -> ById {
+        let mut v: Vec<(u32, usize)> = f.areas.iter().enumerate().map(|(i, a)| (a.id, i)).collect();
+        v.sort_unstable();
+        ById(v)
+    }
+
+    fn find<'f>(&self, f: &'f Fortress, id: u32) -> Option<&'f Area> {
+        let k = self.0.partition_point(|p| p.0 < id);
+        self.0.get(k).filter(|p| p.0 == id).map(|p| &f.areas[p.1])
+    }
+}
+
 fn check_params(f: &Fortress, v: &mut Vec<Violation>) {
     let p = &f.params;
     for (name, value, range) in [("party", p.party, PARTY), ("cl", p.cl, CL), ("areas", p.areas, AREAS)] {
@@ -135,12 +153,10 @@ fn check_params(f: &Fortress, v: &mut Vec<Violation>) {
 }
 
 /// Ids, Entrance, Core and gate endpoints. False when the graph cannot be analysed.
-fn check_structure(f: &Fortress, v: &mut Vec<Violation>) -> bool {
+fn check_structure(f: &Fortress, by_id: &ById, v: &mut Vec<Violation>) -> bool {
     let mut sound = true;
-    let mut ids: Vec<u32> = f.areas.iter().map(|a| a.id).collect();
-    ids.sort_unstable();
     let mut last = None;
-    for w in ids.windows(2) {
+    for w in by_id.0.windows(2).map(|w| [w[0].0, w[1].0]) {
         if w[0] == w[1] && last != Some(w[0]) {
             v.push(Violation::new(area_place(w[0]), "area.id.duplicate", format!("area id {} is used twice", w[0])));
             last = Some(w[0]);
@@ -168,10 +184,20 @@ fn check_structure(f: &Fortress, v: &mut Vec<Violation>) -> bool {
         ));
         sound = false;
     }
-    let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(f.gates.len());
-    for g in &f.gates {
+    // A gate repeats a pair when an earlier gate joins the same two areas (sorted once, not
+    // searched per gate).
+    let pair = |g: &Gate| (g.from.min(g.to), g.from.max(g.to));
+    let mut pairs: Vec<((u32, u32), usize)> = f.gates.iter().enumerate().map(|(i, g)| (pair(g), i)).collect();
+    pairs.sort_unstable();
+    let mut repeats = vec![false; f.gates.len()];
+    for w in pairs.windows(2) {
+        if w[0].0 == w[1].0 {
+            repeats[w[1].1] = true;
+        }
+    }
+    for (i, g) in f.gates.iter().enumerate() {
         for id in [g.from, g.to] {
-            if find(f, id).is_none() {
+            if by_id.find(f, id).is_none() {
                 v.push(Violation::new(
                     gate_place(g),
                     "gate.endpoint",
@@ -187,15 +213,14 @@ fn check_structure(f: &Fortress, v: &mut Vec<Violation>) -> bool {
                 format!("gate {} joins area {} to itself", g.label(), g.from),
             ));
         }
-        let pair = (g.from.min(g.to), g.from.max(g.to));
-        if pairs.contains(&pair) {
+        let pair = pair(g);
+        if repeats[i] {
             v.push(Violation::new(
                 gate_place(g),
                 "gate.duplicate",
                 format!("areas {} and {} are joined by more than one gate", pair.0, pair.1),
             ));
         }
-        pairs.push(pair);
     }
     sound
 }
@@ -210,7 +235,7 @@ fn is_release(d: &Nw3Data, name: &str) -> bool {
     d.object(name).is_some_and(|o| o.release)
 }
 
-fn check_gates(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
+fn check_gates(f: &Fortress, by_id: &ById, tables: &Tables, v: &mut Vec<Violation>) {
     let d = &tables.nw3;
     for g in &f.gates {
         let place = gate_place(g);
@@ -251,7 +276,7 @@ fn check_gates(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
                             "gate.secret.reveal",
                             format!("secret gate {label} is revealed by the event of area {id}, which is not one of its areas"),
                         ));
-                    } else if !find(f, id).is_some_and(clearable) {
+                    } else if !by_id.find(f, id).is_some_and(clearable) {
                         v.push(Violation::new(
                             place,
                             "gate.secret.reveal",
@@ -272,7 +297,7 @@ fn check_gates(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
                     format!("closed gate {label} does not name the event or Gate Release Device that opens it"),
                 )),
                 Some(Opener::Event(id)) => {
-                    if !find(f, id).is_some_and(clearable) {
+                    if !by_id.find(f, id).is_some_and(clearable) {
                         v.push(Violation::new(
                             place,
                             "gate.closed.opener",
@@ -288,7 +313,7 @@ fn check_gates(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
                             format!("closed gate {label} has its Gate Release Device in area {id}; the device stands in another area"),
                         ));
                     }
-                    let holds = find(f, id).is_some_and(|a| {
+                    let holds = by_id.find(f, id).is_some_and(|a| {
                         a.objects.iter().any(|o| is_release(d, &o.name) && o.opens == Some(g.gate_ref()))
                     });
                     if !holds {
@@ -321,17 +346,28 @@ pub(crate) fn chart_row(table: &RollTable, roll: u32) -> Option<&Row> {
     }
     table.rows.iter().find(|r| {
         let (a, b) = r.roll.split_once('-').unwrap_or((&r.roll, &r.roll));
-        match (a.trim().parse::<u32>(), b.trim().parse::<u32>()) {
-            (Ok(a), Ok(b)) => (a..=b).contains(&roll),
+        match (number(a), number(b)) {
+            (Some(a), Some(b)) => (a..=b).contains(&roll),
             _ => false,
         }
     })
 }
 
+/// `text.trim().parse::<u32>().ok()`, reading plain digits (every roll the tables write) without
+/// the general parser, since every chart event of every area is looked up this way.
+fn number(text: &str) -> Option<u32> {
+    let digits = text.as_bytes();
+    if (1..=9).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit) {
+        return Some(digits.iter().fold(0, |n, &d| n * 10 + u32::from(d - b'0')));
+    }
+    text.trim().parse().ok()
+}
+
 /// A chart row's "Name: text" split in two (the whole line is the name when there is no colon).
 pub(crate) fn split_chart(result: &str) -> (&str, &str) {
-    match result.split_once(": ") {
-        Some((name, text)) => (name.trim(), text.trim()),
+    // The first ": ", found bytewise (both bytes are ASCII, so the split falls between characters).
+    match result.as_bytes().windows(2).position(|w| w == b": ") {
+        Some(i) => (result[..i].trim(), result[i + 2..].trim()),
         None => (result.trim(), ""),
     }
 }
@@ -764,8 +800,7 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
         }
         let Some(k) = arc.key else { continue };
         let g = &f.gates[arc.gate];
-        let without = net.reach(e, 0, Mode { skip: Some(arc.gate), ..OPTIMISTIC });
-        if has(without, k) {
+        if net.reaches(e, 0, Mode { skip: Some(arc.gate), ..OPTIMISTIC }, k) {
             continue;
         }
         let what = match g.opened_by {
@@ -807,8 +842,7 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
                 continue;
             }
             let held = held.get_or_insert_with(|| held_on_arrival(net, e, keys));
-            let after = net.reach(to, held[from], STRANDED);
-            if has(after, c) {
+            if net.reaches(to, held[from], STRANDED, c) {
                 continue;
             }
             let (rule, what) = if arc.kind == GateKind::OneWay {

@@ -5,7 +5,7 @@
 //! (`1 + isqrt(2n)` areas plus a little), branches hung on the spine or on other branches, never
 //! deeper than the Core, and a few extra gates ("loops") between areas whose distances from the
 //! Entrance differ by at most one, so that no loop shortens any route: the Core stays the deepest
-//! area. The petgraph graph keeps degrees at four gates or fewer.
+//! area. Branches and loops keep degrees at four gates or fewer where they can.
 //!
 //! Gates (stream `nw3/gates`), placed so the fortress is solvable by design:
 //! - spine gates are normal, one-way (forward) or closed; a closed spine gate opens with the event
@@ -24,8 +24,6 @@
 //! rerolls with), and the fortress gets its Ruler, Logic, Entrance condition, title and trailer.
 //! If the check should ever fail, the gates are re-rolled from `nw3/gates/1`, `/2`, `/3`; the
 //! last resort is all-normal gates, which always passes.
-
-use petgraph::graph::{NodeIndex, UnGraph};
 
 use crate::dice::Dice;
 use crate::error::{Error, Result};
@@ -125,8 +123,9 @@ impl Shape {
         };
         let core = spine - 1;
         let core_depth = core as u32;
-        let mut g: UnGraph<(), ()> = UnGraph::with_capacity(n, n + n / 4 + 2);
-        let nodes: Vec<NodeIndex> = (0..n).map(|_| g.add_node(())).collect();
+        // Gates per node, kept by hand (the shape is a tree plus a few loops, so a degree count and
+        // the tree's parent links answer every question a graph library would).
+        let mut degree = vec![0usize; n];
         let mut parent = vec![None; n];
         let mut depth = vec![0u32; n];
         let mut attach = vec![0usize; n];
@@ -138,50 +137,72 @@ impl Shape {
             attach[i] = i;
             up[i] = Some(edges.len());
             edges.push(Edge { a: i - 1, b: i, tree: true });
-            g.add_edge(nodes[i - 1], nodes[i], ());
+            degree[i - 1] += 1;
+            degree[i] += 1;
         }
-        let mut cands: Vec<usize> = Vec::with_capacity(n);
+        // Where a branch may hang: every earlier node that is not the Core, lies above the Core's
+        // depth and has a gate to spare, in node order. Kept up to date as nodes join (rather than
+        // rebuilt per node), so the list and hence each draw are those of a fresh scan.
+        let fits = |j: usize, depth: &[u32]| j != core && depth[j] < core_depth;
+        let mut open: Vec<usize> = (0..spine).filter(|&j| fits(j, &depth) && degree[j] < MAX_DEGREE).collect();
+        let mut cands: Vec<usize> = Vec::new();
         for i in spine..n {
-            cands.clear();
-            let fits = |j: usize, g: &UnGraph<(), ()>, cap: bool| {
-                j != core && depth[j] < core_depth && (!cap || g.neighbors(nodes[j]).count() < MAX_DEGREE)
+            let p = if open.is_empty() {
+                // Every node is full: hang it on any that fits.
+                cands.clear();
+                cands.extend((0..i).filter(|&j| fits(j, &depth)));
+                *dice.choose(&cands).expect("the Entrance always fits")
+            } else {
+                *dice.choose(&open).expect("not empty")
             };
-            cands.extend((0..i).filter(|&j| fits(j, &g, true)));
-            if cands.is_empty() {
-                cands.extend((0..i).filter(|&j| fits(j, &g, false)));
-            }
-            let p = *dice.choose(&cands).expect("the Entrance always fits");
             parent[i] = Some(p);
             depth[i] = depth[p] + 1;
             attach[i] = attach[p];
             up[i] = Some(edges.len());
             edges.push(Edge { a: p, b: i, tree: true });
-            g.add_edge(nodes[p], nodes[i], ());
+            degree[p] += 1;
+            degree[i] += 1;
+            if degree[p] == MAX_DEGREE
+                && let Ok(k) = open.binary_search(&p)
+            {
+                open.remove(k);
+            }
+            if fits(i, &depth) && degree[i] < MAX_DEGREE {
+                open.push(i);
+            }
         }
-        // Loops: extra gates between areas at most one step apart in depth (no shortcut).
+        // Loops: extra gates between areas at most one step apart in depth (no shortcut). The
+        // pairs are listed once; a loop only fills up its two ends and joins its own pair, so
+        // dropping those pairs leaves the list a fresh scan would give.
         let loops = n / 5 + dice.below(2) as usize;
-        let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(n * 2);
-        for _ in 0..loops {
-            pairs.clear();
+        let mut pairs: Vec<(usize, usize)> = Vec::new();
+        if loops > 0 {
+            let free = |x: usize, degree: &[usize]| x != core && degree[x] < MAX_DEGREE;
             for x in 0..n {
-                if x == core || g.neighbors(nodes[x]).count() >= MAX_DEGREE {
+                if !free(x, &degree) {
                     continue;
                 }
                 for y in x + 1..n {
-                    if y == core
-                        || depth[x].abs_diff(depth[y]) > 1
-                        || g.neighbors(nodes[y]).count() >= MAX_DEGREE
-                        || g.find_edge(nodes[x], nodes[y]).is_some()
-                    {
-                        continue;
+                    // Only tree gates exist yet, and a parent comes before its child.
+                    if free(y, &degree) && depth[x].abs_diff(depth[y]) <= 1 && parent[y] != Some(x) {
+                        pairs.push((x, y));
                     }
-                    pairs.push((x, y));
                 }
             }
+        }
+        for _ in 0..loops {
             let Some(&(x, y)) = dice.choose(&pairs) else { break };
             let (a, b) = if depth[y] < depth[x] { (y, x) } else { (x, y) };
             edges.push(Edge { a, b, tree: false });
-            g.add_edge(nodes[x], nodes[y], ());
+            degree[x] += 1;
+            degree[y] += 1;
+            // The list is in (x, y) order, so the pair is found by halving.
+            if let Ok(k) = pairs.binary_search(&(x, y)) {
+                pairs.remove(k);
+            }
+            if degree[x] == MAX_DEGREE || degree[y] == MAX_DEGREE {
+                pairs.retain(|&(u, v)| degree[u] < MAX_DEGREE && degree[v] < MAX_DEGREE);
+            }
         }
         // Ids: by depth, the Core last among its depth, then creation order.
         let mut order: Vec<usize> = (0..n).collect();
