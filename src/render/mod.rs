@@ -90,7 +90,7 @@ pub fn render_myk(
     s: &Scenario,
     tables: &Tables,
     opts: &RenderOptions,
-    sheet: &dyn Fn(&Scenario, &Map, &Tables, Paper, Copy) -> String,
+    sheet: &(dyn Fn(&Scenario, &Map, &Tables, Paper, Copy) -> String + Sync),
 ) -> Result<Vec<Artifact>> {
     let seed = s.seed;
     let mut out = Vec::new();
@@ -99,14 +99,34 @@ pub fn render_myk(
         out.push(Artifact::new(format!("myk-{seed}.json"), json(s)?));
     }
     let need_svg = wants(Format::Svg) || wants(Format::Html) || wants(Format::Pdf);
-    let svgs: Vec<(String, String)> = if need_svg {
+    let draw = || -> Vec<(String, String)> {
         s.maps
             .iter()
             .map(|m| (sheet(s, m, tables, opts.paper, Copy::Gm), sheet(s, m, tables, opts.paper, Copy::Players)))
             .collect()
-    } else {
-        Vec::new()
     };
+    // The sheets are drawn on a thread of their own while this one builds the view and renders
+    // the Markdown; HTML, which inlines the sheets, waits for them.
+    let need_md = wants(Format::Md) || wants(Format::Pdf);
+    let (svgs, mut v, md) = std::thread::scope(|scope| -> Result<_> {
+        let need_view = need_md || wants(Format::Html);
+        // Alone, the sheets are drawn here: a thread would only wait.
+        let drawing = (need_svg && need_view).then(|| scope.spawn(draw));
+        let v = need_view.then(|| view::myk_view(s, tables, opts.paper, &[]));
+        let md = match &v {
+            Some(v) if need_md => opts.templates.render("myk.md", v),
+            _ => Ok(String::new()),
+        };
+        if wants(Format::Html) {
+            opts.templates.prepare("myk.html");
+        }
+        let svgs = match drawing {
+            Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            None if need_svg => draw(),
+            None => Vec::new(),
+        };
+        Ok((svgs, v, md?))
+    })?;
     if wants(Format::Svg) {
         for (m, (gm, players)) in s.maps.iter().zip(&svgs) {
             out.push(Artifact::new(format!("myk-{seed}-map{}.svg", m.index), gm.clone()));
@@ -115,12 +135,6 @@ pub fn render_myk(
     }
     // One view serves Markdown, HTML and the PDF's text: HTML's differs only in the inline
     // sheets, set just before it renders; the PDF's text is the Markdown.
-    let need_md = wants(Format::Md) || wants(Format::Pdf);
-    let mut v = (need_md || wants(Format::Html)).then(|| view::myk_view(s, tables, opts.paper, &[]));
-    let md = match &v {
-        Some(v) if need_md => opts.templates.render("myk.md", v)?,
-        _ => String::new(),
-    };
     if wants(Format::Md) {
         out.push(Artifact::new(format!("myk-{seed}.md"), md.clone()));
     }

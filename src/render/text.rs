@@ -73,6 +73,12 @@ impl Templates {
         Ok(Templates { env })
     }
 
+    /// Compiles template `name` now, if it is not yet, so a later `render` finds it ready (while
+    /// another thread draws). A template that does not compile is left for `render` to report.
+    pub fn prepare(&self, name: &str) {
+        let _ = self.env.get_template(name);
+    }
+
     /// Renders template `name` with `ctx`. Inline SVG reaches HTML through the `safe` filter; all
     /// other text is escaped in `.html` templates.
     pub fn render<T: Serialize>(&self, name: &str, ctx: &T) -> Result<String> {
