@@ -38,10 +38,16 @@ fn werr(file: &Path, e: std::io::Error) -> Error {
 pub fn write_all(dir: &Path, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
     let created = !dir.exists();
     fs::create_dir_all(dir).map_err(|e| werr(dir, e))?;
-    remove_stale_temps(dir);
+    let in_the_way = scan(dir, artifacts);
     let run = format!("{}-{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed));
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let result = stage(dir, artifacts, &run, &mut staged).and_then(|()| commit(&mut staged));
+    let result = match in_the_way {
+        // Refused before any file is written, so a run fails whole rather than half renamed.
+        Some(name) => {
+            Err(Error::Write { file: dir.join(name).display().to_string(), reason: "a folder has that name".into() })
+        }
+        None => stage(dir, artifacts, &run, &mut staged).and_then(|()| commit(&mut staged)),
+    };
     if result.is_err() {
         for (tmp, _) in &staged {
             let _ = fs::remove_file(tmp);
@@ -53,14 +59,10 @@ pub fn write_all(dir: &Path, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
     result
 }
 
-/// Writes each artifact to its temporary file; refuses a final name held by a folder before any
-/// rename, so a run fails whole rather than half renamed.
+/// Writes each artifact to its temporary file.
 fn stage(dir: &Path, artifacts: &[Artifact], run: &str, staged: &mut Vec<(PathBuf, PathBuf)>) -> Result<()> {
     for a in artifacts {
         let path = dir.join(&a.name);
-        if path.is_dir() {
-            return Err(Error::Write { file: path.display().to_string(), reason: "a folder has that name".into() });
-        }
         let tmp = dir.join(format!(".{}.{run}.tmp", a.name));
         staged.push((tmp.clone(), path.clone()));
         // No fsync: the rename below already keeps a crashed or failed run from leaving a half
@@ -85,21 +87,38 @@ fn commit(staged: &mut Vec<(PathBuf, PathBuf)>) -> Result<Vec<PathBuf>> {
     Ok(done)
 }
 
-/// Removes `.NAME.PID-N.tmp` files left by runs whose process is gone (killed mid-write). Only
-/// where running processes can be seen (/proc); elsewhere they stay, hidden and never read.
-fn remove_stale_temps(dir: &Path) {
-    if !Path::new("/proc/self").exists() {
-        return;
-    }
-    let Ok(entries) = fs::read_dir(dir) else { return };
+/// One pass over the folder's entries (their types come with the listing, no `stat` each):
+/// removes `.NAME.PID-N.tmp` files left by runs whose process is gone (killed mid-write), and
+/// gives the first artifact name held by a folder (or a link to one), if any. Stale files are
+/// removed only where running processes can be seen (/proc); elsewhere they stay, hidden and
+/// never read.
+fn scan<'a>(dir: &Path, artifacts: &'a [Artifact]) -> Option<&'a str> {
+    let Ok(entries) = fs::read_dir(dir) else { return None };
     let me = std::process::id();
+    let mut procs_visible = None;
+    let mut in_the_way: Option<usize> = None;
     for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().to_string();
-        let Some(pid) = temp_pid(&name) else { continue };
-        if pid != me && !Path::new(&format!("/proc/{pid}")).exists() {
+        let name = entry.file_name();
+        if let Some(i) = artifacts.iter().position(|a| name == a.name.as_str()) {
+            let folder = match entry.file_type() {
+                Ok(t) if t.is_symlink() => entry.path().is_dir(),
+                Ok(t) => t.is_dir(),
+                Err(_) => entry.path().is_dir(),
+            };
+            if folder && in_the_way.is_none_or(|j| i < j) {
+                in_the_way = Some(i);
+            }
+            continue;
+        }
+        let Some(pid) = name.to_str().and_then(temp_pid) else { continue };
+        if pid != me
+            && *procs_visible.get_or_insert_with(|| Path::new("/proc/self").exists())
+            && !Path::new(&format!("/proc/{pid}")).exists()
+        {
             let _ = fs::remove_file(entry.path());
         }
     }
+    in_the_way.map(|i| artifacts[i].name.as_str())
 }
 
 /// The process id in a temporary name `.NAME.PID-N.tmp`, if `name` is one.
@@ -131,5 +150,17 @@ mod tests {
     fn an_unwritable_folder_is_an_error_naming_it() {
         let e = write_all(Path::new("/proc/no-such/dir"), &[Artifact::new("a", "x")]).unwrap_err();
         assert!(e.to_string().starts_with("cannot write `/proc/no-such/dir`"), "{e}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_to_a_folder_under_a_files_name_is_refused_as_a_folder_is() {
+        let dir = std::env::temp_dir().join(format!("dungeonsmith-link-{}", std::process::id()));
+        fs::create_dir_all(dir.join("real")).unwrap();
+        std::os::unix::fs::symlink(dir.join("real"), dir.join("b.txt")).unwrap();
+        let e = write_all(&dir, &[Artifact::new("a.txt", "x"), Artifact::new("b.txt", "y")]).unwrap_err();
+        assert!(e.to_string().contains("b.txt`: a folder has that name"), "{e}");
+        assert!(!dir.join("a.txt").exists(), "nothing is written when one name is in the way");
+        fs::remove_dir_all(&dir).ok();
     }
 }

@@ -90,7 +90,7 @@ pub fn render_myk(
     s: &Scenario,
     tables: &Tables,
     opts: &RenderOptions,
-    sheet: &dyn Fn(&Scenario, &Map, &Tables, Paper, Copy) -> String,
+    sheet: &(dyn Fn(&Scenario, &Map, &Tables, Paper, Copy) -> String + Sync),
 ) -> Result<Vec<Artifact>> {
     let seed = s.seed;
     let mut out = Vec::new();
@@ -99,49 +99,107 @@ pub fn render_myk(
         out.push(Artifact::new(format!("myk-{seed}.json"), json(s)?));
     }
     let need_svg = wants(Format::Svg) || wants(Format::Html) || wants(Format::Pdf);
-    let svgs: Vec<(String, String)> = if need_svg {
+    let draw = || -> Vec<(String, String)> {
         s.maps
             .iter()
             .map(|m| (sheet(s, m, tables, opts.paper, Copy::Gm), sheet(s, m, tables, opts.paper, Copy::Players)))
             .collect()
-    } else {
-        Vec::new()
     };
+    // The sheets are drawn on a thread of their own while this one builds the view and renders
+    // the Markdown; HTML, which inlines the sheets, waits for them.
+    let need_md = wants(Format::Md) || wants(Format::Pdf);
+    let (svgs, mut v, md) = std::thread::scope(|scope| -> Result<_> {
+        let need_view = need_md || wants(Format::Html);
+        // Alone, the sheets are drawn here: a thread would only wait.
+        let drawing = (need_svg && need_view).then(|| scope.spawn(draw));
+        let v = need_view.then(|| view::myk_view(s, tables, opts.paper, &[]));
+        let md = match &v {
+            Some(v) if need_md => opts.templates.render("myk.md", v),
+            _ => Ok(String::new()),
+        };
+        if wants(Format::Html) {
+            opts.templates.prepare("myk.html");
+        }
+        let svgs = match drawing {
+            Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            None if need_svg => draw(),
+            None => Vec::new(),
+        };
+        Ok((svgs, v, md?))
+    })?;
     if wants(Format::Svg) {
         for (m, (gm, players)) in s.maps.iter().zip(&svgs) {
             out.push(Artifact::new(format!("myk-{seed}-map{}.svg", m.index), gm.clone()));
             out.push(Artifact::new(format!("myk-{seed}-map{}-players.svg", m.index), players.clone()));
         }
     }
-    if wants(Format::Md) || wants(Format::Html) {
-        let v = view::myk_view(s, tables, opts.paper, &[]);
-        if wants(Format::Md) {
-            out.push(Artifact::new(format!("myk-{seed}.md"), opts.templates.render("myk.md", &v)?));
-        }
-        if wants(Format::Html) {
-            let inline: Vec<(String, String)> = svgs.iter().map(|(g, p)| (strip_prolog(g), strip_prolog(p))).collect();
-            let v = view::myk_view(s, tables, opts.paper, &inline);
-            out.push(Artifact::new(format!("myk-{seed}.html"), opts.templates.render("myk.html", &v)?));
-        }
+    // One view serves Markdown, HTML and the PDF's text: HTML's differs only in the inline
+    // sheets, set just before it renders; the PDF's text is the Markdown.
+    if wants(Format::Md) {
+        out.push(Artifact::new(format!("myk-{seed}.md"), md.clone()));
     }
-    if wants(Format::Uvtt) {
-        for m in &s.maps {
-            let name = format!("myk-{seed}-map{}.dd2vtt", m.index);
-            out.push(Artifact::new(name.clone(), uvtt::uvtt(&plan::myk_plan(m), &name)?));
+    if let Some(v) = v.as_mut().filter(|_| wants(Format::Html)) {
+        for (mv, (gm, players)) in v.maps.iter_mut().zip(&svgs) {
+            mv.svg = strip_prolog(gm);
+            mv.players_svg = strip_prolog(players);
         }
+        out.push(Artifact::new(format!("myk-{seed}.html"), opts.templates.render("myk.html", v)?));
+    }
+    // The heavy formats (pictures, deflate) are independent of each other: each on its own thread.
+    let mut heavy: Vec<Job> = Vec::new();
+    if wants(Format::Uvtt) {
+        heavy.push(Box::new(|| {
+            s.maps
+                .iter()
+                .map(|m| {
+                    let name = format!("myk-{seed}-map{}.dd2vtt", m.index);
+                    let bytes = uvtt::uvtt(&plan::myk_plan(m), &name)?;
+                    Ok(Artifact::new(name, bytes))
+                })
+                .collect()
+        }));
     }
     if wants(Format::Pdf) {
-        let name = format!("myk-{seed}.pdf");
-        let md = opts.templates.render("myk.md", &view::myk_view(s, tables, opts.paper, &[]))?;
-        let mut pages: Vec<String> = svgs.iter().map(|(gm, _)| gm.clone()).collect();
-        pages.extend(pdf::text_pages(&md, opts.paper, &format!("{} \u{00b7} seed {seed}", s.title)));
-        pages.extend(svgs.iter().map(|(_, players)| players.clone()));
-        out.push(Artifact::new(name.clone(), pdf::pdf(&pages, opts.paper, &s.title, &name)?));
+        heavy.push(Box::new(|| {
+            let name = format!("myk-{seed}.pdf");
+            let mut pages: Vec<String> = svgs.iter().map(|(gm, _)| gm.clone()).collect();
+            pages.extend(pdf::text_pages(&md, opts.paper, &format!("{} \u{00b7} seed {seed}", s.title)));
+            pages.extend(svgs.iter().map(|(_, players)| players.clone()));
+            let bytes = pdf::pdf(&pages, opts.paper, &s.title, &name)?;
+            Ok(vec![Artifact::new(name, bytes)])
+        }));
     }
     if wants(Format::Udonarium) {
-        let name = format!("myk-{seed}-udonarium.zip");
-        let zip = udonarium::myk(s, tables, opts.paper, opts.templates, &name)?;
-        out.push(Artifact::new(name, zip));
+        heavy.push(Box::new(|| {
+            let name = format!("myk-{seed}-udonarium.zip");
+            let zip = udonarium::myk(s, tables, opts.paper, opts.templates, &name)?;
+            Ok(vec![Artifact::new(name, zip)])
+        }));
+    }
+    out.extend(run_all(heavy)?);
+    Ok(out)
+}
+
+/// A piece of rendering that can run on a thread of its own.
+type Job<'a> = Box<dyn FnOnce() -> Result<Vec<Artifact>> + Send + 'a>;
+
+/// Runs `jobs` at once, each on its own thread (the first on this one), and gives their files
+/// back in the jobs' order; the first error in that order wins, as if they had run one by one.
+fn run_all(mut jobs: Vec<Job>) -> Result<Vec<Artifact>> {
+    if jobs.len() <= 1 {
+        return jobs.pop().map_or(Ok(Vec::new()), |job| job());
+    }
+    let first = jobs.remove(0);
+    let results: Vec<Result<Vec<Artifact>>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = jobs.into_iter().map(|job| scope.spawn(job)).collect();
+        let mut results = vec![first()];
+        // A panic on a thread goes on unwinding here, as it would have without the thread.
+        results.extend(handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))));
+        results
+    });
+    let mut out = Vec::new();
+    for r in results {
+        out.extend(r?);
     }
     Ok(out)
 }
@@ -176,31 +234,46 @@ pub fn render_fortress(
         out.push(Artifact::new(format!("fortress-{seed}.svg"), svg.0.clone()));
         out.push(Artifact::new(format!("fortress-{seed}-players.svg"), svg.1.clone()));
     }
-    if wants(Format::Md) {
+    let need_md = wants(Format::Md) || wants(Format::Pdf);
+    let md = if need_md {
         let v = fortress_view::fortress_view(f, opts.paper, (String::new(), String::new()));
-        out.push(Artifact::new(format!("fortress-{seed}.md"), opts.templates.render("fortress.md", &v)?));
+        opts.templates.render("fortress.md", &v)?
+    } else {
+        String::new()
+    };
+    if wants(Format::Md) {
+        out.push(Artifact::new(format!("fortress-{seed}.md"), md.clone()));
     }
     if wants(Format::Html) {
         let v = fortress_view::fortress_view(f, opts.paper, (strip_prolog(&svg.0), strip_prolog(&svg.1)));
         out.push(Artifact::new(format!("fortress-{seed}.html"), opts.templates.render("fortress.html", &v)?));
     }
+    // As for MYK: the heavy formats each on a thread of their own.
+    let mut heavy: Vec<Job> = Vec::new();
     if wants(Format::Uvtt) {
-        let name = format!("fortress-{seed}.dd2vtt");
-        out.push(Artifact::new(name.clone(), uvtt::uvtt(&plan::fortress_plan(f), &name)?));
+        heavy.push(Box::new(|| {
+            let name = format!("fortress-{seed}.dd2vtt");
+            let bytes = uvtt::uvtt(&plan::fortress_plan(f), &name)?;
+            Ok(vec![Artifact::new(name, bytes)])
+        }));
     }
     if wants(Format::Pdf) {
-        let name = format!("fortress-{seed}.pdf");
-        let v = fortress_view::fortress_view(f, opts.paper, (String::new(), String::new()));
-        let md = opts.templates.render("fortress.md", &v)?;
-        let mut pages = vec![svg.0.clone()];
-        pages.extend(pdf::text_pages(&md, opts.paper, &format!("{} \u{00b7} seed {seed}", f.title)));
-        pages.push(svg.1.clone());
-        out.push(Artifact::new(name.clone(), pdf::pdf(&pages, opts.paper, &f.title, &name)?));
+        heavy.push(Box::new(|| {
+            let name = format!("fortress-{seed}.pdf");
+            let mut pages = vec![svg.0.clone()];
+            pages.extend(pdf::text_pages(&md, opts.paper, &format!("{} \u{00b7} seed {seed}", f.title)));
+            pages.push(svg.1.clone());
+            let bytes = pdf::pdf(&pages, opts.paper, &f.title, &name)?;
+            Ok(vec![Artifact::new(name, bytes)])
+        }));
     }
     if wants(Format::Udonarium) {
-        let name = format!("fortress-{seed}-udonarium.zip");
-        let zip = udonarium::fortress(f, tables, opts.paper, opts.templates, &name)?;
-        out.push(Artifact::new(name, zip));
+        heavy.push(Box::new(|| {
+            let name = format!("fortress-{seed}-udonarium.zip");
+            let zip = udonarium::fortress(f, tables, opts.paper, opts.templates, &name)?;
+            Ok(vec![Artifact::new(name, zip)])
+        }));
     }
+    out.extend(run_all(heavy)?);
     Ok(out)
 }

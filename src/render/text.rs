@@ -17,10 +17,12 @@ pub struct Templates {
 }
 
 impl Templates {
-    /// The built-in templates, overridden file by file from `dir` when given.
+    /// The built-in templates, overridden file by file from `dir` when given. A GM's files are
+    /// compiled here, so a broken one fails the run before any work; a built-in template is
+    /// compiled when a render first asks for it, so a run compiles only what its formats use
+    /// (`every_builtin_template_compiles` holds them all valid).
     pub fn load(dir: Option<&Path>) -> Result<Templates> {
-        let mut files: Vec<(String, String)> =
-            EMBEDDED_TEMPLATES.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
+        let mut files: Vec<(String, String)> = Vec::new();
         if let Some(dir) = dir {
             let entries = fs::read_dir(dir).map_err(|e| Error::ReadFile {
                 file: dir.display().to_string(),
@@ -31,10 +33,7 @@ impl Templates {
             for p in names {
                 let name = p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
                 let text = crate::input::read_text(&p, crate::input::TEXT_LIMIT)?;
-                match files.iter_mut().find(|(n, _)| *n == name) {
-                    Some(slot) => slot.1 = text,
-                    None => files.push((name, text)),
-                }
+                files.push((name, text));
             }
         }
         let mut env = Environment::new();
@@ -69,13 +68,24 @@ impl Templates {
         for (name, text) in files {
             env.add_template_owned(name.clone(), text).map_err(|e| Error::Template { name, message: one_line(&e) })?;
         }
+        // Asked only for names no GM file holds: an added template is found before the loader.
+        env.set_loader(|name| Ok(EMBEDDED_TEMPLATES.iter().find(|(n, _)| *n == name).map(|(_, t)| t.to_string())));
         Ok(Templates { env })
+    }
+
+    /// Compiles template `name` now, if it is not yet, so a later `render` finds it ready (while
+    /// another thread draws). A template that does not compile is left for `render` to report.
+    pub fn prepare(&self, name: &str) {
+        let _ = self.env.get_template(name);
     }
 
     /// Renders template `name` with `ctx`. Inline SVG reaches HTML through the `safe` filter; all
     /// other text is escaped in `.html` templates.
     pub fn render<T: Serialize>(&self, name: &str, ctx: &T) -> Result<String> {
-        let tmpl = self.env.get_template(name).map_err(|_| Error::UnknownTemplate { name: name.to_string() })?;
+        let tmpl = self.env.get_template(name).map_err(|e| match e.kind() {
+            minijinja::ErrorKind::TemplateNotFound => Error::UnknownTemplate { name: name.to_string() },
+            _ => Error::Template { name: name.to_string(), message: one_line(&e) },
+        })?;
         tmpl.render(Value::from(minijinja::value::Serde(ctx)))
             .map_err(|e| Error::Template { name: name.to_string(), message: one_line(&e) })
     }
@@ -104,4 +114,19 @@ fn one_line(e: &minijinja::Error) -> String {
         msg = format!("line {line}: {msg}");
     }
     msg.lines().next().unwrap_or("template error").to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_template_compiles() {
+        let t = Templates::load(None).expect("built-in templates load");
+        for (name, _) in EMBEDDED_TEMPLATES {
+            if let Err(e) = t.env.get_template(name) {
+                panic!("built-in template `{name}`: {}", one_line(&e));
+            }
+        }
+    }
 }

@@ -322,16 +322,45 @@ impl RoomDoc {
         Ok(())
     }
 
-    /// A players' sheet (SVG) as a table without a grid of its own.
-    fn sheet_table(&mut self, name: &str, svg: &str, paper: Paper, what: &str) -> Result<()> {
-        let (w_mm, h_mm) = paper.size_mm();
-        let w = (w_mm / 10.0).round() as u32;
-        let h = (h_mm / 10.0 * f64::from(w) / (w_mm / 10.0)).round() as u32;
-        let png = crate::render::raster::png(svg, w * GRID, what)?;
+    /// A players' sheet (its picture from [`sheet_png`]) as a table without a grid of its own.
+    fn sheet_table(&mut self, name: &str, png: Vec<u8>, paper: Paper) {
+        let (w, h) = sheet_cells(paper);
         let image = self.image(png);
         self.table(name, w, h, &image, false);
+    }
+
+    /// The plan table, and the players' sheet as a table after it; the sheet's picture is drawn on
+    /// a second thread meanwhile (both are deflate-bound), the tables and images in the same order.
+    fn plan_and_sheet(
+        &mut self,
+        (name, plan, on_table): (&str, &Plan, bool),
+        notes: &[(String, String)],
+        pieces: &[(String, Vec<Piece>)],
+        (sheet_name, sheet): (&str, &str),
+        paper: Paper,
+        what: &str,
+    ) -> Result<()> {
+        let png = std::thread::scope(|scope| {
+            let drawing = scope.spawn(|| sheet_png(sheet, paper, what));
+            let planned = self.plan_table(name, plan, notes, pieces, on_table, what);
+            let png = drawing.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+            planned.and(png)
+        })?;
+        self.sheet_table(sheet_name, png, paper);
         Ok(())
     }
+}
+
+/// A players' sheet's size in cells: 1 cm each, the paper's width.
+fn sheet_cells(paper: Paper) -> (u32, u32) {
+    let (w_mm, h_mm) = paper.size_mm();
+    let w = (w_mm / 10.0).round() as u32;
+    (w, (h_mm / 10.0 * f64::from(w) / (w_mm / 10.0)).round() as u32)
+}
+
+/// A players' sheet (SVG) as a picture for its table.
+fn sheet_png(svg: &str, paper: Paper, what: &str) -> Result<Vec<u8>> {
+    crate::render::raster::png(svg, sheet_cells(paper).0 * GRID, what)
 }
 
 /// A round token with the piece's initials.
@@ -364,9 +393,15 @@ pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, w
                 pieces.push((rv.id.clone(), myk_pieces(r, rv, tables)));
             }
         }
-        room.plan_table(&format!("Map {}: {}", m.index, m.name), &plan, &notes, &pieces, i == 0, what)?;
         let sheet = crate::render::sheet::myk_sheet(s, m, tables, paper, Copy::Players);
-        room.sheet_table(&format!("Map {}: players' sheet", m.index), &sheet, paper, what)?;
+        room.plan_and_sheet(
+            (&format!("Map {}: {}", m.index, m.name), &plan, i == 0),
+            &notes,
+            &pieces,
+            (&format!("Map {}: players' sheet", m.index), &sheet),
+            paper,
+            what,
+        )?;
     }
     room.zip(what)
 }
@@ -385,8 +420,14 @@ pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templat
             pieces.push((a.id.to_string(), nw3_pieces(f, a)));
         }
     }
-    room.plan_table(&f.title, &plan, &notes, &pieces, true, what)?;
     let sheet = crate::render::area_map::fortress_map(f, tables, paper, Copy::Players);
-    room.sheet_table(&format!("{}: players' handout", f.title), &sheet, paper, what)?;
+    room.plan_and_sheet(
+        (&f.title, &plan, true),
+        &notes,
+        &pieces,
+        (&format!("{}: players' handout", f.title), &sheet),
+        paper,
+        what,
+    )?;
     room.zip(what)
 }
