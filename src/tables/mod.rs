@@ -169,7 +169,7 @@ impl Tables {
                 nw3_files.push((path.clone(), n));
             }
         }
-        let nw3 = nw3::Nw3Data::from_files(nw3_files)?;
+        let nw3 = nw3::Nw3Data::from_files(nw3_files, validate)?;
         myk.index();
         let twice = myk.skills.index();
         if let Some(label) = twice.first() {
