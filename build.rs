@@ -2,9 +2,24 @@
 //! The lists are sorted by path, so the embedded order (and the tables version) never depends on
 //! the file system.
 //!
-//! The tables are also parsed here, once, and embedded as JSON beside their TOML text, with their
-//! version digest: at run time the built-in tables are read from JSON, several times faster than
-//! TOML (a `--tables` folder is still TOML). A syntax error in a built-in table fails the build.
+//! The tables are also checked here with the crate's own loader, included by path with the few
+//! modules it uses (dice, error, input): one implementation of every table rule, run at build time
+//! for the built-in tables, at run time for a `--tables` folder. A workspace crate would have
+//! meant moving `src/tables` and splitting the error type; including the files moves nothing.
+//! They are embedded as a blob beside their TOML text (`src/tables/blob.rs`), so at run time the
+//! built-in tables are neither parsed nor checked again, only indexed.
+
+// The loader's modules are compiled here for `Tables::from_files` and the blob encoder alone.
+#![allow(dead_code, unused_imports)]
+
+#[path = "src/dice.rs"]
+mod dice;
+#[path = "src/error.rs"]
+mod error;
+#[path = "src/input.rs"]
+mod input;
+#[path = "src/tables/mod.rs"]
+mod tables;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -40,48 +55,54 @@ fn embed(name: &str, folder: &str, ext: &[&str]) {
     fs::write(out.join(format!("{}.rs", name.to_lowercase())), code).expect("write embedded list");
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
-
-/// The built-in tables as JSON, in the same order, and their version: the same digest as
-/// `Tables::from_files` (FNV-1a over each path and text, NUL after each; a test holds them equal).
-fn embed_tables_json() {
+/// Checks the built-in tables with the crate's own loader (a broken table fails the build with
+/// the one-line error `--tables tables` would print) and embeds their value trees as a blob and a
+/// string pool (`src/tables/blob.rs`), with the version digest the loader computed.
+fn embed_tables_blob() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let root = manifest.join("tables");
+    let mut paths = Vec::new();
+    collect(&root, &["toml"], &mut paths);
+    paths.sort();
     let mut files = Vec::new();
-    collect(&root, &["toml"], &mut files);
-    files.sort();
-    let mut hash = FNV_OFFSET;
-    let mut feed = |bytes: &[u8]| {
-        for &b in bytes {
-            hash = (hash ^ u64::from(b)).wrapping_mul(FNV_PRIME);
+    for f in &paths {
+        let rel = f.strip_prefix(&root).expect("collected under root").to_string_lossy().replace('\\', "/");
+        files.push((rel, fs::read_to_string(f).expect("read a table file")));
+    }
+    let checked = match tables::Tables::from_files("embedded".into(), &files) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: the built-in tables are broken: {e}");
+            std::process::exit(1);
         }
     };
-    let mut code = String::from("/// The built-in tables parsed at build time, as JSON, in `EMBEDDED_TABLES` order.\n");
-    code.push_str("pub const EMBEDDED_TABLES_JSON: &[(&str, &str)] = &[\n");
-    for f in &files {
-        let rel = f.strip_prefix(&root).expect("collected under root").to_string_lossy().replace('\\', "/");
-        let text = fs::read_to_string(f).expect("read a table file");
-        feed(rel.as_bytes());
-        feed(&[0]);
-        feed(text.as_bytes());
-        feed(&[0]);
-        let value: toml::Value =
-            toml::from_str(&text).unwrap_or_else(|e| panic!("tables/{rel} is not valid TOML: {e}"));
-        let json = serde_json::to_string(&value).expect("TOML values convert to JSON");
-        code.push_str(&format!("    ({rel:?}, {json:?}),\n"));
+    let mut encoder = tables::blob::Encoder::default();
+    for (rel, text) in &files {
+        encoder.file(rel, toml::from_str(text).expect("the loader read it"));
     }
-    code.push_str("];\n");
-    code.push_str(&format!(
-        "/// The built-in tables' version digest.\npub const EMBEDDED_TABLES_VERSION: &str = \"{:012x}\";\n",
-        hash >> 16
-    ));
+    let (blob, pool) = encoder.finish().unwrap_or_else(|e| {
+        eprintln!("error: the built-in tables cannot be embedded: {e}");
+        std::process::exit(1);
+    });
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
-    fs::write(out.join("embedded_tables_json.rs"), code).expect("write embedded JSON tables");
+    fs::write(out.join("embedded_tables.blob"), &blob).expect("write the tables blob");
+    fs::write(out.join("embedded_tables_pool.txt"), &pool).expect("write the tables string pool");
+    let code = format!(
+        "/// The built-in tables' value trees (`blob.rs` layout), checked at build time.\n\
+         pub const EMBEDDED_TABLES_BLOB: &[u8] = include_bytes!(concat!(env!(\"OUT_DIR\"), \"/embedded_tables.blob\"));\n\
+         /// Every string of the blob, once.\n\
+         pub const EMBEDDED_TABLES_POOL: &str = include_str!(concat!(env!(\"OUT_DIR\"), \"/embedded_tables_pool.txt\"));\n\
+         /// The built-in tables' version digest.\n\
+         pub const EMBEDDED_TABLES_VERSION: &str = {:?};\n",
+        checked.version
+    );
+    fs::write(out.join("embedded_tables_blob.rs"), code).expect("write the embedded tables");
 }
 
 fn main() {
     embed("EMBEDDED_TABLES", "tables", &["toml"]);
-    embed_tables_json();
+    embed_tables_blob();
+    // Tells the crate it has the embedded files (build.rs compiles src/tables without them).
+    println!("cargo::rustc-cfg=tables_built");
     embed("EMBEDDED_TEMPLATES", "templates", &["md", "html", "j2", "jinja", "css", "svg"]);
 }

@@ -23,6 +23,8 @@ fn bench(c: &mut Criterion) {
         let s = generate(&tables, &params, 42).expect("generates");
         b.iter(|| std::hint::black_box(check(&s, &tables)))
     });
+    // The built-in tables were validated when the binary was built: this reads their blob and
+    // builds the indexes (the name is kept so figures compare across versions).
     c.bench_function("tables load+validate (embedded)", |b| b.iter(|| std::hint::black_box(Tables::embedded())));
     c.bench_function("tables load+validate (embedded TOML, as a --tables folder)", |b| {
         b.iter(|| std::hint::black_box(Tables::embedded_from_toml()))

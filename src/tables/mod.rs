@@ -2,8 +2,13 @@
 //!
 //! Loading validates everything before any generation starts: each roll table covers its dice
 //! exactly once, every name a table yields has a record, every record is complete or says what the
-//! source lost. Errors name the file, the table and the entry in one line.
+//! source lost. Errors name the file, the table and the entry in one line. The built-in tables are
+//! validated by this same code when the binary is built (see `embedded` and build.rs).
 
+pub mod blob;
+// Only the crate has the embedded files; build.rs compiles the rest of this module to check them.
+#[cfg(tables_built)]
+mod embedded;
 pub mod encounters;
 pub mod myk;
 pub mod name_index;
@@ -25,8 +30,8 @@ use crate::error::{Error, Result};
 use myk::{Base, LimitRow, Monster, MykData, RulerIncrease, RulerSkill, Trap, WeakPoint};
 use roll::{Collection, RollTable, Row};
 
-include!(concat!(env!("OUT_DIR"), "/embedded_tables.rs"));
-include!(concat!(env!("OUT_DIR"), "/embedded_tables_json.rs"));
+#[cfg(tables_built)]
+pub use embedded::{EMBEDDED_TABLES, EMBEDDED_TABLES_VERSION};
 
 /// What one table file may hold. Unknown keys are errors naming the key.
 #[derive(Deserialize, Default)]
@@ -85,25 +90,6 @@ pub struct Step<'a> {
 }
 
 impl Tables {
-    /// The tables built into the binary: read from the JSON that build.rs made of them (the same
-    /// values as their TOML, several times faster to read), then validated like any tables.
-    pub fn embedded() -> Result<Tables> {
-        let mut parsed = Vec::with_capacity(EMBEDDED_TABLES_JSON.len());
-        for (path, json) in EMBEDDED_TABLES_JSON {
-            let file: TableFile = serde_json::from_str(json)
-                .map_err(|e| Error::TableFile { file: path.to_string(), message: e.to_string() })?;
-            parsed.push((path.to_string(), file));
-        }
-        Tables::from_parsed("embedded".into(), EMBEDDED_TABLES_VERSION.into(), parsed)
-    }
-
-    /// The tables built into the binary, parsed from their TOML text as a `--tables` folder is.
-    pub fn embedded_from_toml() -> Result<Tables> {
-        let files: Vec<(String, String)> =
-            EMBEDDED_TABLES.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
-        Tables::from_files("embedded".into(), &files)
-    }
-
     /// Every `*.toml` below `dir`, in path order, instead of the embedded tables.
     pub fn from_dir(dir: &Path) -> Result<Tables> {
         let meta = fs::metadata(dir).map_err(|e| Error::TablesDir { path: dir.into(), reason: io_reason(&e) })?;
@@ -126,6 +112,7 @@ impl Tables {
     }
 
     /// Embedded tables, or the folder when one is given.
+    #[cfg(tables_built)]
     pub fn load(dir: Option<&Path>) -> Result<Tables> {
         match dir {
             Some(d) => Tables::from_dir(d),
@@ -145,26 +132,31 @@ impl Tables {
             let file: TableFile = toml::from_str(text).map_err(|e| syntax_error(path, text, &e))?;
             parsed.push((path.clone(), file));
         }
-        Tables::from_parsed(origin, format!("{:012x}", fnv1a(&digest) >> 16), parsed)
+        Tables::from_parsed(origin, format!("{:012x}", fnv1a(&digest) >> 16), parsed, true)
     }
 
-    /// Validates parsed table files (in path order) and builds the indexes.
-    fn from_parsed(origin: String, version: String, files: Vec<(String, TableFile)>) -> Result<Tables> {
+    /// Builds the indexes of parsed table files (in path order), after validating them when
+    /// `validate` (false only for the embedded tables, which build.rs validated with this code).
+    fn from_parsed(origin: String, version: String, files: Vec<(String, TableFile)>, validate: bool) -> Result<Tables> {
         let mut rolls = Vec::new();
         let mut myk = MykData::default();
         let mut nw3_files = Vec::new();
+        // Record names and skill labels ("Name (Group)") with their files, for the checks' errors.
         let mut record_files: Vec<(Collection, String, String)> = Vec::new();
-        // Skill labels ("Name (Group)") and their files, records and unknown entries alike.
         let mut skill_files: Vec<(String, String)> = Vec::new();
         for (path, parsed) in files {
             for t in parsed.roll {
                 rolls.push(Located { file: path.clone(), item: t });
             }
-            record_files.extend(parsed.trap.iter().map(|t| (Collection::Trap, t.name.clone(), path.clone())));
-            record_files.extend(parsed.base.iter().map(|t| (Collection::Base, t.name.clone(), path.clone())));
-            record_files.extend(parsed.monster.iter().map(|t| (Collection::Monster, t.name.clone(), path.clone())));
-            record_files
-                .extend(parsed.weak_point.iter().map(|t| (Collection::WeakPoint, t.name.clone(), path.clone())));
+            if validate {
+                record_files.extend(parsed.trap.iter().map(|t| (Collection::Trap, t.name.clone(), path.clone())));
+                record_files.extend(parsed.base.iter().map(|t| (Collection::Base, t.name.clone(), path.clone())));
+                record_files.extend(parsed.monster.iter().map(|t| (Collection::Monster, t.name.clone(), path.clone())));
+                record_files
+                    .extend(parsed.weak_point.iter().map(|t| (Collection::WeakPoint, t.name.clone(), path.clone())));
+                skill_files.extend(parsed.skill.iter().map(|t| (t.label(), path.clone())));
+                skill_files.extend(parsed.unknown_skill.iter().map(|t| (t.label(), path.clone())));
+            }
             myk.traps.extend(parsed.trap);
             myk.bases.extend(parsed.base);
             myk.monsters.extend(parsed.monster);
@@ -172,15 +164,13 @@ impl Tables {
             myk.ruler_skills.extend(parsed.ruler_skill);
             myk.weak_points.extend(parsed.weak_point);
             myk.limits.extend(parsed.limit);
-            skill_files.extend(parsed.skill.iter().map(|t| (t.label(), path.clone())));
-            skill_files.extend(parsed.unknown_skill.iter().map(|t| (t.label(), path.clone())));
             myk.skills.skills.extend(parsed.skill);
             myk.skills.unknown.extend(parsed.unknown_skill);
             if let Some(n) = parsed.nw3 {
                 nw3_files.push((path.clone(), n));
             }
         }
-        let nw3 = nw3::Nw3Data::from_files(nw3_files)?;
+        let nw3 = nw3::Nw3Data::from_files(nw3_files, validate)?;
         myk.index();
         let twice = myk.skills.index();
         if let Some(label) = twice.first() {
@@ -188,17 +178,24 @@ impl Tables {
             return Err(Error::Entry { file, kind: "skill", entry: label.clone(), message: "is defined twice".into() });
         }
         for Located { file, item } in &mut rolls {
-            item.check_coverage().map_err(|message| Error::Table {
-                file: file.clone(),
-                table: item.name.clone(),
-                message,
-            })?;
+            if validate {
+                // Checks, then indexes the rows by outcome.
+                item.check_coverage().map_err(|message| Error::Table {
+                    file: file.clone(),
+                    table: item.name.clone(),
+                    message,
+                })?;
+            } else {
+                item.fill_slots();
+            }
         }
         let roll_index = name_index::NameIndex::new(rolls.iter().map(|l| l.item.name.as_str()));
         myk.encounters = encounters::stockable(&rolls, &myk);
         let tables = Tables { roll_index, version, origin, rolls, myk, nw3 };
-        tables.validate(&record_files)?;
-        tables.validate_skills(&record_files, &skill_files)?;
+        if validate {
+            tables.validate(&record_files)?;
+            tables.validate_skills(&record_files, &skill_files)?;
+        }
         Ok(tables)
     }
 
@@ -504,9 +501,10 @@ mod tests {
     }
 
     #[test]
-    fn built_in_tables_read_from_build_time_json_equal_their_toml() {
-        // Every record, index and the version digest: the JSON form changes nothing but speed.
-        let fast = Tables::embedded().expect("embedded JSON tables load");
+    fn built_in_tables_read_from_the_build_time_blob_equal_their_toml() {
+        // Every record, index and the version digest: the blob changes nothing but speed, and
+        // skipping the checks at run time skips nothing that builds an index.
+        let fast = Tables::embedded().expect("embedded tables load from their blob");
         let toml = Tables::embedded_from_toml().expect("embedded TOML tables load");
         assert_eq!(format!("{fast:#?}"), format!("{toml:#?}"));
     }

@@ -23,7 +23,7 @@ pub struct RollTable {
     #[serde(default)]
     pub note: Option<String>,
     pub rows: Vec<Row>,
-    /// Outcome → row index + 1 (0: no row), filled by `check_coverage` so a roll is one lookup.
+    /// Outcome → row index + 1 (0: no row), filled by `fill_slots` so a roll is one lookup.
     #[serde(skip)]
     slots: Vec<u8>,
 }
@@ -153,24 +153,27 @@ impl RollTable {
     /// The outcomes a row covers, or why it names none. Ranges follow the table's outcome order.
     pub fn outcomes_of(&self, row: &Row) -> Result<Vec<u32>, String> {
         let all = self.dice.outcomes();
-        let parse = |s: &str| -> Result<u32, String> {
+        let (i, j) = self.span(&all, row)?;
+        Ok(all[i..=j].to_vec())
+    }
+
+    /// Where a row's outcomes lie in `all` (the dice's outcomes in table order): the first and last
+    /// index, or why the row's `roll` names none.
+    fn span(&self, all: &[u32], row: &Row) -> Result<(usize, usize), String> {
+        let parse = |s: &str| -> Result<usize, String> {
             let n: u32 = s.trim().parse().map_err(|_| format!("roll `{}` is not a number or range", row.roll))?;
-            if all.contains(&n) {
-                Ok(n)
-            } else {
-                Err(format!("roll `{}` is not an outcome of {}", row.roll, self.dice))
-            }
+            all.iter()
+                .position(|&x| x == n)
+                .ok_or_else(|| format!("roll `{}` is not an outcome of {}", row.roll, self.dice))
         };
         match row.roll.split_once('-') {
-            None => Ok(vec![parse(&row.roll)?]),
+            None => parse(&row.roll).map(|i| (i, i)),
             Some((a, b)) => {
-                let (a, b) = (parse(a)?, parse(b)?);
-                let i = all.iter().position(|&x| x == a).unwrap_or(0);
-                let j = all.iter().position(|&x| x == b).unwrap_or(0);
+                let (i, j) = (parse(a)?, parse(b)?);
                 if i > j {
                     return Err(format!("roll `{}` runs backwards", row.roll));
                 }
-                Ok(all[i..=j].to_vec())
+                Ok((i, j))
             }
         }
     }
@@ -201,11 +204,10 @@ impl RollTable {
     pub fn check_coverage(&mut self) -> Result<(), String> {
         let all = self.dice.outcomes();
         let mut seen: Vec<u32> = Vec::new();
-        let mut slots = vec![0u8; 67];
         if self.rows.len() > 250 {
             return Err("a table has at most 250 rows".into());
         }
-        for (i, row) in self.rows.iter().enumerate() {
+        for row in &self.rows {
             let filled = usize::from(row.result.is_some())
                 + usize::from(row.table.is_some())
                 + usize::from(!row.groups.is_empty());
@@ -217,7 +219,6 @@ impl RollTable {
                     return Err(format!("outcome {o} is covered twice"));
                 }
                 seen.push(o);
-                slots[o as usize] = i as u8 + 1;
             }
         }
         let missing: Vec<String> = all.iter().filter(|o| !seen.contains(o)).map(u32::to_string).collect();
@@ -228,8 +229,24 @@ impl RollTable {
                 missing.join(", ")
             ));
         }
-        self.slots = slots;
+        self.fill_slots();
         Ok(())
+    }
+
+    /// Indexes the rows by outcome, so a roll is one lookup. Alone (without `check_coverage`) only
+    /// for tables already checked: the built-in ones, checked when the binary was built.
+    pub fn fill_slots(&mut self) {
+        let all = self.dice.outcomes();
+        let mut slots = vec![0u8; 67];
+        for (i, row) in self.rows.iter().enumerate() {
+            let Ok((first, last)) = self.span(&all, row) else { continue };
+            for &o in &all[first..=last] {
+                if let Some(slot) = slots.get_mut(o as usize) {
+                    *slot = i as u8 + 1;
+                }
+            }
+        }
+        self.slots = slots;
     }
 }
 

@@ -1,0 +1,40 @@
+//! The tables built into the binary. build.rs parses and validates `tables/*.toml` with this
+//! crate's own loader (it includes `src/tables` by path), so a broken built-in table fails the
+//! build with the error a `--tables` folder would give; it embeds the files' TOML text and their
+//! value trees as a blob (see [`super::blob`]). At run time the records are read from the blob and
+//! only the indexes are built: the checks already passed at build time.
+
+use serde::Deserialize;
+
+use super::blob::Reader;
+use super::{TableFile, Tables};
+use crate::error::{Error, Result};
+
+include!(concat!(env!("OUT_DIR"), "/embedded_tables.rs"));
+include!(concat!(env!("OUT_DIR"), "/embedded_tables_blob.rs"));
+
+impl Tables {
+    /// The tables built into the binary: records read from the blob build.rs made of them after
+    /// they passed every check, then indexed (not checked again).
+    pub fn embedded() -> Result<Tables> {
+        let blob_error =
+            |file: &str, e: super::blob::BlobError| Error::TableFile { file: file.into(), message: e.to_string() };
+        let mut reader = Reader::new(EMBEDDED_TABLES_BLOB, EMBEDDED_TABLES_POOL);
+        let count = reader.files().map_err(|e| blob_error("embedded", e))?;
+        let mut parsed = Vec::with_capacity(count);
+        for _ in 0..count {
+            let path = reader.path().map_err(|e| blob_error("embedded", e))?;
+            let file = TableFile::deserialize(&mut reader).map_err(|e| blob_error(path, e))?;
+            parsed.push((path.to_string(), file));
+        }
+        Tables::from_parsed("embedded".into(), EMBEDDED_TABLES_VERSION.into(), parsed, false)
+    }
+
+    /// The tables built into the binary, parsed from their TOML text and checked as a `--tables`
+    /// folder is.
+    pub fn embedded_from_toml() -> Result<Tables> {
+        let files: Vec<(String, String)> =
+            EMBEDDED_TABLES.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
+        Tables::from_files("embedded".into(), &files)
+    }
+}
