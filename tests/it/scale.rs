@@ -1,8 +1,8 @@
 //! Scale: 100,000 MYK dungeons and 100,000 Fortresses across the option space, each written to
 //! JSON, read back and checked by the same rules `check` runs; and a few hundred runs made twice
 //! to prove every format byte-identical. A debug build needs most of an hour for this, so these
-//! tests are `#[ignore]`d in `cargo test` and CI runs them on every run in a release build:
-//! `cargo test --release --locked --test it -- --ignored scale::` (see .ci/run and the README). The work
+//! tests are `#[ignore]`d in `cargo test` and CI runs them on every run in an optimised build (the bench profile):
+//! `cargo test --profile bench --locked --test it -- --ignored scale::` (see .ci/run and the README). The work
 //! is split over two threads, the CI machine's cores.
 
 use dungeonsmith::dice::Dice;
@@ -47,7 +47,7 @@ fn spread(n: u64, case: &(dyn Fn(u64) -> Option<String> + Sync)) -> Vec<String> 
 }
 
 #[test]
-#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored scale::"]
 fn a_hundred_thousand_myk_dungeons_across_the_options_pass_check() {
     let tables = Tables::load(None).unwrap();
     let failures = spread(SCALE, &|i| {
@@ -65,7 +65,7 @@ fn a_hundred_thousand_myk_dungeons_across_the_options_pass_check() {
 }
 
 #[test]
-#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored scale::"]
 fn a_hundred_thousand_fortresses_across_the_options_pass_check() {
     let tables = Tables::load(None).unwrap();
     let failures = spread(SCALE, &|i| {
@@ -119,7 +119,7 @@ fn twice(tag: &str, args: &[String]) -> Option<String> {
 }
 
 #[test]
-#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored scale::"]
 fn the_same_seed_twice_writes_byte_identical_files_in_every_format() {
     let failures = spread(TWICE, &|i| {
         let p = myk_params(i);
@@ -158,7 +158,7 @@ fn the_same_seed_twice_writes_byte_identical_files_in_every_format() {
 const REROLLS: u64 = 20_000;
 
 #[test]
-#[ignore = "release build: cargo test --release --locked --test it -- --ignored scale::"]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored scale::"]
 fn twenty_thousand_rerolls_across_the_options_stay_legal_and_leave_the_rest_byte_identical() {
     use dungeonsmith::edit::myk::reroll;
     let tables = crate::myk::tables();
