@@ -560,17 +560,25 @@ struct Adj<E> {
 impl<E: Copy> Adj<E> {
     /// A stable counting sort of `(from, edge)` pairs by `from`.
     fn new(n: usize, pairs: &[(usize, E)]) -> Adj<E> {
+        Adj::sorted(n, pairs.iter().copied())
+    }
+
+    /// [`Adj::new`] over pairs given twice by an iterator (counted, then placed), so a caller
+    /// need not collect them first.
+    fn sorted(n: usize, pairs: impl Iterator<Item = (usize, E)> + Clone) -> Adj<E> {
         let mut at = vec![0u32; n + 1];
-        for &(x, _) in pairs {
+        let mut len = 0;
+        for (x, _) in pairs.clone() {
             at[x + 1] += 1;
+            len += 1;
         }
         for i in 0..n {
             at[i + 1] += at[i];
         }
         // Every slot is overwritten below; the first edge only fills the list to its length.
-        let mut items: Vec<E> = pairs.first().map_or_else(Vec::new, |p| vec![p.1; pairs.len()]);
+        let mut items: Vec<E> = pairs.clone().next().map_or_else(Vec::new, |p| vec![p.1; len]);
         // `at[x]` serves as x's cursor: it ends where x's edges end, the start of x + 1's...
-        for &(x, e) in pairs {
+        for (x, e) in pairs {
             items[at[x] as usize] = e;
             at[x] += 1;
         }
@@ -757,27 +765,9 @@ impl Reach {
     /// Nodes from which outside can be reached (using every way).
     pub fn back_to_outside(&self) -> Vec<bool> {
         let n = self.full.len();
-        // The edges reversed, grouped by where they lead: a counting sort straight from `full`.
-        let mut at = vec![0u32; n + 1];
-        for e in &self.full.items {
-            at[e.to + 1] += 1;
-        }
-        for i in 0..n {
-            at[i + 1] += at[i];
-        }
-        let mut items = vec![0usize; self.full.items.len()];
-        // As in `Adj::new`: `at[y]` is y's cursor, then each start moves back one node.
-        for x in 0..n {
-            for e in self.full.of(x) {
-                items[at[e.to] as usize] = x;
-                at[e.to] += 1;
-            }
-        }
-        for i in (1..=n).rev() {
-            at[i] = at[i - 1];
-        }
-        at[0] = 0;
-        Reach::walk(&Adj { at, items }, self.outside(), |&y| Some(y))
+        // The edges reversed, grouped by where they lead, sorted straight from `full`.
+        let rev = (0..n).flat_map(|x| self.full.of(x).iter().map(move |e| (e.to, x)));
+        Reach::walk(&Adj::sorted(n, rev), self.outside(), |&y| Some(y))
     }
 
     /// Whether a room of the map at position `map_pos` is set in a node list.

@@ -81,7 +81,20 @@ pub fn pick_for_group<'a>(
             0
         }
     };
-    let mut total: u32 = (1..=top).map(|l| data.stock_at_level(l) * weight(l)).sum();
+    pick_by_level(data, d, 1..=top, weight, chosen)
+}
+
+/// The weighted pick both the room groups and the ruler make: one `below(total)` draw over the
+/// stockable monsters of `levels` (weight `weight(level)`, those in `chosen` left out), then a
+/// walk in file order, the total summed per level and the walk over the compact list of levels.
+pub(crate) fn pick_by_level<'a>(
+    data: &'a MykData,
+    d: &mut Dice,
+    levels: std::ops::RangeInclusive<u32>,
+    weight: impl Fn(u32) -> u32,
+    chosen: &[&Monster],
+) -> Option<&'a Monster> {
+    let mut total: u32 = levels.map(|l| data.stock_at_level(l) * weight(l)).sum();
     // Chosen monsters come from this pool: each one that would fit again is taken out.
     for c in chosen {
         total -= weight(c.level.unwrap_or(0));

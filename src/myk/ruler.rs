@@ -192,24 +192,11 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
 }
 
 /// A stockable monster of level `lo..=hi`, weighted `level - lo + 1`: the same draw and walk as
-/// [`Dice::weighted_iter`] over the bestiary filtered to the band, in file order, with the total
-/// summed per level and the walk over the compact list of levels.
+/// [`Dice::weighted_iter`] over the bestiary filtered to the band, in file order.
 fn pick_in_band<'a>(data: &'a MykData, d: &mut Dice, lo: u32, hi: u32) -> Option<&'a Monster> {
     let weight = |l: u32| if (lo..=hi).contains(&l) { l.saturating_sub(lo) + 1 } else { 0 };
     let top = data.stock_levels().iter().copied().max().unwrap_or(0).min(hi);
-    let total: u32 = (lo..=top).map(|l| data.stock_at_level(l) * weight(l)).sum();
-    if total == 0 {
-        return None;
-    }
-    let mut x = d.below(total);
-    for (i, &l) in data.stock_levels().iter().enumerate() {
-        let w = weight(l);
-        if x < w {
-            return Some(data.stock(i));
-        }
-        x -= w;
-    }
-    None
+    crate::myk::monsters::pick_by_level(data, d, lo..=top, weight, &[])
 }
 
 /// Picks a ruler: a weak point first (it lets a monster up to its adjustment stronger rule), then
