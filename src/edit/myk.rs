@@ -39,6 +39,7 @@ use crate::myk::model::{Court, Limits, Map, Npc, Place, Reaction, RoomId, Scenar
 use crate::myk::{clues, frame, limits, weak_points};
 use crate::tables::Tables;
 use crate::tables::myk::Placement;
+use crate::tables::shared::SharedStr;
 
 /// How many tries a reroll makes before it gives up.
 pub const TRIES: u32 = 8;
@@ -394,7 +395,7 @@ fn strip(ctx: &Ctx, s: &mut Scenario, part: &MykPart) {
 }
 
 /// The monsters of `room` that hold cores of the map's ruler (Split Core).
-fn core_holders(m: &Map, room: RoomId) -> Vec<String> {
+fn core_holders(m: &Map, room: RoomId) -> Vec<SharedStr> {
     m.rooms
         .iter()
         .filter_map(|r| r.ruler.as_ref())
@@ -407,7 +408,7 @@ fn core_holders(m: &Map, room: RoomId) -> Vec<String> {
 
 /// Monsters of `room` that a Gate Keeper calls and that appear nowhere else (a Gate Keeper calls
 /// described monsters), so they stay; with `own_traps_go`, the room's own Gate Keepers do not count.
-fn called_from_elsewhere(s: &Scenario, i: usize, room: RoomId, own_traps_go: bool) -> Vec<String> {
+fn called_from_elsewhere(s: &Scenario, i: usize, room: RoomId, own_traps_go: bool) -> Vec<SharedStr> {
     let here = &s.maps[i].rooms[room.index()];
     let mut called = Vec::new();
     for (p, m) in s.maps.iter().enumerate() {
@@ -505,7 +506,7 @@ fn roll_monsters(ctx: &Ctx, s: &mut Scenario, i: usize, room: RoomId, d: &mut Di
         let room_left = cap.saturating_sub(used);
         let target = d.between(0, room_left);
         let extra = ctx.g.groups(d, target, ctx.court.average_level + 4, reaction, 2);
-        let names: Vec<String> = r.monsters.iter().map(|g| g.name.clone()).collect();
+        let names: Vec<SharedStr> = r.monsters.iter().map(|g| g.name.clone()).collect();
         r.monsters.extend(extra.into_iter().filter(|g| !names.contains(&g.name)));
     } else if r.ruler.is_some() {
         ctx.g.guards(r, d);

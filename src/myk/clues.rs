@@ -135,9 +135,10 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
             }
             let ruler_room = Reveals::Room(Place { map: m.index, room: r.id });
             for w in weak {
-                let told = s.clues.iter().any(|c| {
-                    c.at.map == m.index && c.reveals == ruler_room && c.text.to_lowercase().contains(&w.to_lowercase())
-                });
+                let told = s
+                    .clues
+                    .iter()
+                    .any(|c| c.at.map == m.index && c.reveals == ruler_room && contains_ignoring_case(&c.text, w));
                 if !told {
                     v.push(Violation::new(
                         format!("map {} room {}", m.index, r.id),
@@ -158,6 +159,16 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
             "clues.count",
             format!("{} clues, expected 2-{most} (2-4, plus one per ruler with weak points)", s.clues.len()),
         ));
+    }
+}
+
+/// Whether `text` names `word` in any letter case (as lower-casing both would tell), without
+/// lower-cased copies for the ASCII texts the tables hold.
+fn contains_ignoring_case(text: &str, word: &str) -> bool {
+    if text.is_ascii() && word.is_ascii() {
+        word.is_empty() || text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+    } else {
+        text.to_lowercase().contains(&word.to_lowercase())
     }
 }
 
@@ -277,8 +288,14 @@ fn room_fact<'s>(m: &Map, r: &Room, says: Says<'s>) -> Fact<'s> {
 
 /// Every fact of the scenario a clue could tell: rulers first (in map order), then the rest.
 fn facts(s: &Scenario) -> (Vec<Fact<'_>>, Vec<Fact<'_>>) {
-    let mut rulers = Vec::new();
-    let mut rest = Vec::new();
+    // Sized once: a room tells of each trap and base and of its monsters or its safety, a corridor
+    // of its trap; `rest` has room for the rulers too, which `place_on` moves into it.
+    let rooms = || s.maps.iter().flat_map(|m| m.used_rooms());
+    let n_rulers = rooms().filter(|r| r.ruler.is_some()).count();
+    let n_rest = rooms().map(|r| r.traps.len() + r.bases.len() + 1).sum::<usize>()
+        + s.maps.iter().flat_map(|m| &m.corridors).filter(|c| c.trap.is_some()).count();
+    let mut rulers = Vec::with_capacity(n_rulers);
+    let mut rest = Vec::with_capacity(n_rest + n_rulers);
     for m in &s.maps {
         for r in m.used_rooms() {
             let room = r.id;
@@ -347,20 +364,19 @@ pub fn place(s: &Scenario, tables: &Tables, d: &mut Dice) -> Vec<Clue> {
 pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -> Vec<Clue> {
     let search = crate::myk::limits::limits(&s.court).search_difficulty;
     let n = d.between(2, 4) as usize;
-    let (rulers, mut rest) = facts(s);
-    let mut queue: Vec<Fact> = Vec::new();
-    let (required, others): (Vec<Fact>, Vec<Fact>) = rulers.into_iter().partition(|f| f.required);
-    queue.extend(required);
-    // The objective's ruler: its whereabouts come first when no weak-point clue already tells them.
-    let mut others = others;
+    let (mut queue, mut rest) = facts(s);
+    // The queue keeps the rulers with weak points (required clues), in order; the other rulers join
+    // the rest, in order.
+    rest.extend(queue.extract_if(.., |f| !f.required));
+    // The objective's ruler: its whereabouts come first when no weak-point clue already tells them
+    // (the last ruler without weak points: the one the rest ends with).
     if !queue.iter().any(|f| f.ruler)
-        && let Some(f) = others.pop()
+        && let Some(f) = rest.pop_if(|f| f.ruler)
     {
         queue.push(f);
     }
-    rest.extend(others);
     d.shuffle(&mut rest);
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(queue.len() + n);
     for fact in queue.into_iter().chain(rest) {
         if !fact.required && out.len() >= n {
             continue;
@@ -396,4 +412,27 @@ pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -
         out.push(Clue { text: fact.text(), at, method, how, reveals: fact.reveals });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_ignoring_case;
+
+    #[test]
+    fn a_weak_point_is_named_in_any_letter_case() {
+        for (text, word) in [
+            ("Its weak point is Split Core.", "split core"),
+            ("ITS WEAK POINT IS KARMA", "Karma"),
+            ("short", "much longer than the text"),
+            ("Its weak point is Anathema.", "Poison"),
+            ("Ärger über die Kärma", "KÄRMA"),
+            ("anything", ""),
+        ] {
+            assert_eq!(
+                contains_ignoring_case(text, word),
+                text.to_lowercase().contains(&word.to_lowercase()),
+                "{text} / {word}"
+            );
+        }
+    }
 }

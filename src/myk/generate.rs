@@ -13,6 +13,7 @@ use crate::myk::{monsters, ruler, traps, weak_points};
 use crate::tables::Tables;
 use crate::tables::myk::{Level, Monster, Placement, Route, Trap, TrapCategory};
 use crate::tables::roll::{Count, Row};
+use crate::tables::shared::SharedStr;
 
 /// What the GM asked for, validated.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,15 +44,15 @@ impl MykParams {
             });
         }
         let mut warnings = Vec::new();
-        let court = limits::court(&self.levels);
+        // The court's average level, without building a court (and copying its levels) to drop.
+        let average_level = self.levels.iter().sum::<u32>() / size;
         if !(3..=6).contains(&size) {
             warnings
                 .push(format!("court size {size} is outside the book's table (3-6); the limit formulas still apply"));
         }
-        if !(1..=10).contains(&court.average_level) {
+        if !(1..=10).contains(&average_level) {
             warnings.push(format!(
-                "average level {} is outside the book's table (1-10); the limit formulas still apply",
-                court.average_level
+                "average level {average_level} is outside the book's table (1-10); the limit formulas still apply"
             ));
         }
         Ok(warnings)
@@ -74,8 +75,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     let g = Gen::new(tables, &court, &lim);
 
     let mut maps = Vec::with_capacity(params.maps as usize);
-    let mut specials: Vec<Option<(RoomId, CorridorId)>> = Vec::new();
-    let mut skeletons = Vec::new();
+    let mut skeletons = Vec::with_capacity(params.maps as usize);
     for i in 1..=params.maps {
         let mut d = root.child_n("map/", i, "/layout");
         let sk = layout(&mut d, params.layout, params.rooms, i < params.maps);
@@ -85,7 +85,6 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
             warnings.push(n.clone());
         }
         maps.push(g.map_sheet(i, &sk, &mut root.child_n("map/", i, "/names"))?);
-        specials.push(sk.special);
         skeletons.push(sk);
     }
     link_entrances(&mut maps, &skeletons, &mut root.child("entrances"));
@@ -114,7 +113,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
         court: court.clone(),
         title: String::new(),
         objective: String::new(),
-        introduction: String::new(),
+        introduction: SharedStr::default(),
         resolution: String::new(),
         cast: Vec::new(),
         clues: Vec::new(),
@@ -128,9 +127,9 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
         rerolls: Vec::new(),
     };
     let mut budget = Budget { number: lim.traps_number, levels: lim.traps_total_level };
-    for (i, special) in specials.iter().enumerate() {
-        if let Some(sp) = special {
-            g.special_movement(&mut scenario, i, *sp, &mut budget, &mut root.child_n("map/", i as u32 + 1, "/special"));
+    for (i, sk) in skeletons.iter().enumerate() {
+        if let Some(sp) = sk.special {
+            g.special_movement(&mut scenario, i, sp, &mut budget, &mut root.child_n("map/", i as u32 + 1, "/special"));
         }
     }
     let maps_n = scenario.maps.len() as u32;
@@ -234,8 +233,14 @@ impl<'a> Gen<'a> {
         Gen { tables, court, lim, encounters: ENCOUNTER_TABLES[court.average_level.clamp(1, 6) as usize - 1] }
     }
 
-    fn roll(&self, table: &str, d: &mut Dice) -> String {
-        self.tables.roll_text(table, d).unwrap_or_default()
+    /// A rolled row's text as [`Tables::roll_text`] gives it, shared with the tables when the row
+    /// holds plain text (the scenario keeps it as it is).
+    fn roll(&self, table: &str, d: &mut Dice) -> SharedStr {
+        match self.tables.roll_row(table, d) {
+            Ok(Row { result: Some(r), .. }) => r.clone(),
+            Ok(row) => row.text().into(),
+            Err(_) => SharedStr::default(),
+        }
     }
 
     /// A rolled row's text, borrowed from the tables when the row holds plain text (as
@@ -314,12 +319,12 @@ impl<'a> Gen<'a> {
             room.ruler = Some(ruler);
             self.guards(room, d);
         }
-        let mut candidates: Vec<RoomId> =
-            m.used_rooms().map(|r| r.id).filter(|&r| r != sk.ruler && Some(r) != sk.special.map(|s| s.0)).collect();
-        d.shuffle(&mut candidates);
+        let mut candidates =
+            RoomList::of(m.used_rooms().map(|r| r.id).filter(|&r| r != sk.ruler && Some(r) != sk.special.map(|s| s.0)));
+        d.shuffle(candidates.as_mut_slice());
         let used = m.used_rooms().count();
         let want = (used * 3 / 5).clamp(1, room_cap).saturating_sub(1);
-        for id in candidates.into_iter().take(want) {
+        for &id in candidates.as_slice().iter().take(want) {
             self.stock_room(&mut m.rooms[id.index()], &mut d.child(id.name()));
         }
         // Split Core: its cores go to monsters in other rooms (a small group joins if too few stand there).
@@ -413,7 +418,10 @@ impl<'a> Gen<'a> {
             let most_count = (left / lvl).clamp(1, 9);
             let count = d.between(1.max(most_count / 2), most_count);
             left -= count * lvl;
-            chosen.push(mon);
+            // Only a later pick reads the list (a single pick never builds it).
+            if out.len() + 1 < n as usize {
+                chosen.push(mon);
+            }
             out.push(MonsterGroup::plain(&mon.name, lvl, count, reaction));
         }
         out
@@ -437,10 +445,10 @@ impl<'a> Gen<'a> {
         if let (true, (Some(tp), Some(mf))) = (use_teleport, teleport) {
             let cost = tp.level.min() + mf.level.min();
             let map = &s.maps[i];
-            let from: Vec<RoomId> = map.used_rooms().map(|r| r.id).filter(|&r| r != leaf).collect();
+            let from = RoomList::of(map.used_rooms().map(|r| r.id).filter(|&r| r != leaf));
             if budget.number >= 2
                 && budget.levels >= cost
-                && let Some(&at) = d.choose(&from)
+                && let Some(&at) = d.choose(from.as_slice())
             {
                 let object = d.choose(&tp.objects).cloned().unwrap_or_else(|| "door".into());
                 let mut t = placed(tp, tp.level.min(), Some(object), false);
@@ -654,17 +662,19 @@ impl<'a> Gen<'a> {
                 continue;
             }
             use crate::tables::myk::Installation;
-            let rooms: Vec<RoomId> = m
-                .used_rooms()
-                .filter(|r| only.is_none_or(|o| o == r.id))
-                .filter(|r| match rec.installation {
-                    Installation::Room => r.bases.is_empty(),
-                    Installation::Addition => r.bases.len() < 2,
-                })
-                .map(|r| r.id)
-                .collect();
+            let rooms = RoomList::of(
+                m.used_rooms()
+                    .filter(|r| only.is_none_or(|o| o == r.id))
+                    .filter(|r| match rec.installation {
+                        Installation::Room => r.bases.is_empty(),
+                        Installation::Addition => r.bases.len() < 2,
+                    })
+                    .map(|r| r.id),
+            );
             // Monsters build bases: prefer their rooms.
-            let Some(&r) = d.weighted(&rooms, |id| if m.room(*id).has_monsters() { 3 } else { 1 }) else { continue };
+            let Some(&r) = d.weighted(rooms.as_slice(), |id| if m.room(*id).has_monsters() { 3 } else { 1 }) else {
+                continue;
+            };
             m.rooms[r.index()].bases.push(PlacedBase { name: rec.name.clone(), level, installation: rec.installation });
             spent += level;
         }
@@ -703,7 +713,7 @@ impl<'a> Gen<'a> {
             };
             const TRAITS: [&str; 4] =
                 ["myk.npc.personality", "myk.npc.appearance", "myk.npc.ability", "myk.npc.special_trait"];
-            let mut traits: Vec<String> =
+            let mut traits: Vec<SharedStr> =
                 (0..2).map(|t| self.roll(TRAITS[(nd.below(4) + t) as usize % 4], &mut nd)).collect();
             // Two traits say two things: a repeat is rolled again, table by table, until it differs.
             for table in TRAITS {
@@ -757,17 +767,21 @@ impl RoomList {
     fn as_slice(&self) -> &[RoomId] {
         &self.items[..self.len]
     }
+
+    fn as_mut_slice(&mut self) -> &mut [RoomId] {
+        &mut self.items[..self.len]
+    }
 }
 
 /// A trap record placed at `level`.
-pub(crate) fn placed(rec: &Trap, level: u32, object: Option<String>, converted: bool) -> PlacedTrap {
+pub(crate) fn placed(rec: &Trap, level: u32, object: Option<SharedStr>, converted: bool) -> PlacedTrap {
     PlacedTrap {
         name: rec.name.clone(),
         category: rec.category,
         level,
         placement: if converted { Placement::Event } else { rec.placement },
         activation: rec.activation,
-        disarm: rec.disarm.text(),
+        disarm: rec.disarm_text.clone(),
         object,
         converted,
         corridor: None,
@@ -779,13 +793,23 @@ pub(crate) fn placed(rec: &Trap, level: u32, object: Option<String>, converted: 
 
 /// Entrances: the first map's way in from outside; each later map joined to the one before.
 fn link_entrances(maps: &mut [Map], sk: &[Skeleton], d: &mut Dice) {
-    let mut taken: Vec<Vec<Wall>> = vec![Vec::new(); maps.len()];
-    let wall = |d: &mut Dice, i: usize, r: RoomId, taken: &mut Vec<Vec<Wall>>| {
+    // The walls each map's entrances took, one bit per wall; the wall lists live on the stack.
+    let mut taken: Vec<u8> = vec![0; maps.len()];
+    let bit = |w: Wall| 1u8 << (w as u8);
+    let wall = |d: &mut Dice, i: usize, r: RoomId, taken: &mut [u8]| {
         // Two entrances in one room take different walls when the room has two.
-        let free: Vec<Wall> = r.exterior_walls().filter(|w| !taken[i].contains(w)).collect();
-        let all: Vec<Wall> = r.exterior_walls().collect();
-        let w = *d.choose(if free.is_empty() { &all } else { &free }).unwrap_or(&Wall::North);
-        taken[i].push(w);
+        let (mut all, mut free) = ([Wall::North; 4], [Wall::North; 4]);
+        let (mut n_all, mut n_free) = (0, 0);
+        for w in r.exterior_walls() {
+            all[n_all] = w;
+            n_all += 1;
+            if taken[i] & bit(w) == 0 {
+                free[n_free] = w;
+                n_free += 1;
+            }
+        }
+        let w = *d.choose(if n_free == 0 { &all[..n_all] } else { &free[..n_free] }).unwrap_or(&Wall::North);
+        taken[i] |= bit(w);
         w
     };
     let w = wall(d, 0, sk[0].entry, &mut taken);

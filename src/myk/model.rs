@@ -9,6 +9,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Serialize};
 
 use crate::tables::myk::{Activation, Installation, Placement, TrapCategory};
+use crate::tables::shared::SharedStr;
 
 /// A room of a map sheet: rows A-C top to bottom, columns 1-3 left to right; B2 is the centre.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -271,7 +272,7 @@ pub struct Scenario {
     pub objective: String,
     /// The hook, with placeholders `{ruler}`, `{map}` and `{npc}` filled at render time from the
     /// scenario as it stands, so renaming or removing what they name never leaves the text stale.
-    pub introduction: String,
+    pub introduction: SharedStr,
     /// Success and failure, with the same placeholders as `introduction`.
     pub resolution: String,
     pub cast: Vec<Npc>,
@@ -331,10 +332,10 @@ pub struct Court {
 #[serde(deny_unknown_fields)]
 pub struct Npc {
     pub name: String,
-    pub role: String,
-    pub age: String,
-    pub sex: String,
-    pub traits: Vec<String>,
+    pub role: SharedStr,
+    pub age: SharedStr,
+    pub sex: SharedStr,
+    pub traits: Vec<SharedStr>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -432,7 +433,7 @@ pub struct Room {
     #[serde(default)]
     pub name: String,
     #[serde(default)]
-    pub environment: String,
+    pub environment: SharedStr,
     #[serde(default)]
     pub traps: Vec<PlacedTrap>,
     #[serde(default)]
@@ -452,7 +453,7 @@ pub struct Room {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlacedTrap {
-    pub name: String,
+    pub name: SharedStr,
     /// `category` to `disarm` come from the trap's record by name: a hand-written trap may leave
     /// them out for `fix` to fill in.
     #[serde(default = "unfixed_category")]
@@ -465,10 +466,10 @@ pub struct PlacedTrap {
     #[serde(default = "unfixed_activation")]
     pub activation: Activation,
     #[serde(default)]
-    pub disarm: String,
+    pub disarm: SharedStr,
     /// The object an Event trap sits on.
     #[serde(default)]
-    pub object: Option<String>,
+    pub object: Option<SharedStr>,
     /// True when a Room trap was turned into an Event trap (+3 level).
     #[serde(default)]
     pub converted: bool,
@@ -479,7 +480,7 @@ pub struct PlacedTrap {
     #[serde(default)]
     pub destination: Option<Place>,
     #[serde(default)]
-    pub summary: String,
+    pub summary: SharedStr,
     /// The monsters a Gate Keeper brings out (monsters the scenario describes elsewhere).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub monsters: Vec<MonsterGroup>,
@@ -488,7 +489,7 @@ pub struct PlacedTrap {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlacedBase {
-    pub name: String,
+    pub name: SharedStr,
     /// `level` and `installation` come from the base's record (`fix` fills them in).
     #[serde(default)]
     pub level: u32,
@@ -499,7 +500,7 @@ pub struct PlacedBase {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MonsterGroup {
-    pub name: String,
+    pub name: SharedStr,
     /// From the bestiary by name (`fix` fills it in).
     #[serde(default)]
     pub level: u32,
@@ -543,9 +544,9 @@ fn is_zero(n: &u32) -> bool {
 
 impl MonsterGroup {
     /// A group of `count` monsters of `level` with no items or relationships.
-    pub fn plain(name: &str, level: u32, count: u32, reaction: Reaction) -> MonsterGroup {
+    pub fn plain(name: impl Into<SharedStr>, level: u32, count: u32, reaction: Reaction) -> MonsterGroup {
         MonsterGroup {
-            name: name.to_string(),
+            name: name.into(),
             level,
             effective_level: level,
             count,
@@ -561,7 +562,7 @@ impl MonsterGroup {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Ruler {
-    pub name: String,
+    pub name: SharedStr,
     /// From the bestiary by name (`fix` fills it in).
     #[serde(default)]
     pub level: u32,
@@ -593,7 +594,7 @@ pub struct RulerStats {
 pub struct Adjustment {
     pub kind: AdjustmentKind,
     /// The skill or weak point name, or the stat ("warfare", "range", "damage", "defense", "hp").
-    pub what: String,
+    pub what: SharedStr,
     /// How many steps of a stat increase (1 for skills and weak points).
     #[serde(default = "one")]
     pub times: u32,
@@ -608,10 +609,10 @@ pub struct Adjustment {
     pub npc: Option<String>,
     /// Poison, Anathema: results of the Weakness Table.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub weaknesses: Vec<String>,
+    pub weaknesses: Vec<SharedStr>,
     /// Sealed: the ruler's own skills it cannot use.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sealed: Vec<String>,
+    pub sealed: Vec<SharedStr>,
     /// Split Core: the monsters on the ruler's map that hold its cores.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cores: Vec<CoreHolder>,
@@ -622,10 +623,10 @@ pub struct Adjustment {
 
 impl Adjustment {
     /// An adjustment with no weak-point details.
-    pub fn new(kind: AdjustmentKind, what: &str, times: u32, levels: i32) -> Adjustment {
+    pub fn new(kind: AdjustmentKind, what: impl Into<SharedStr>, times: u32, levels: i32) -> Adjustment {
         Adjustment {
             kind,
-            what: what.to_string(),
+            what: what.into(),
             times,
             levels,
             member: None,
@@ -643,7 +644,7 @@ impl Adjustment {
 #[serde(deny_unknown_fields)]
 pub struct CoreHolder {
     pub room: RoomId,
-    pub monster: String,
+    pub monster: SharedStr,
     pub count: u32,
 }
 
@@ -705,7 +706,7 @@ pub struct EncounterRow {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EncounterGroup {
-    pub name: String,
+    pub name: SharedStr,
     pub position: crate::tables::roll::Position,
     pub count: u32,
 }
@@ -763,7 +764,7 @@ impl Room {
             id,
             used: false,
             name: String::new(),
-            environment: String::new(),
+            environment: SharedStr::default(),
             traps: Vec::new(),
             bases: Vec::new(),
             monsters: Vec::new(),

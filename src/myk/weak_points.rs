@@ -9,6 +9,7 @@ use crate::myk::model::{Adjustment, AdjustmentKind, CoreHolder, Limits, Map, Mon
 use crate::myk::model::{RoomId, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::{Monster, MykData, WeakNeed, WeakPoint};
+use crate::tables::shared::SharedStr;
 
 /// The D66 table Poison and Anathema roll on.
 pub const WEAKNESS_TABLE: &str = "myk.rulers.weaknesses";
@@ -325,12 +326,13 @@ pub fn adjustment(plan: &Plan, mon: &Monster, court_size: u32, tables: &Tables, 
 
 /// Gives each Relationship weak point one NPC of the cast.
 pub fn name_npcs(s: &mut Scenario, d: &mut Dice) {
-    let names: Vec<String> = s.cast.iter().map(|c| c.name.clone()).collect();
+    // The cast is read in place (no list of its names): most rulers have no Relationship.
+    let cast = &s.cast;
     for m in &mut s.maps {
         for r in &mut m.rooms {
             for a in r.ruler.iter_mut().flat_map(|ru| ru.adjustments.iter_mut()) {
                 if a.kind == AdjustmentKind::WeakPoint && a.what == "Relationship" && a.npc.is_none() {
-                    a.npc = d.choose(&names).cloned();
+                    a.npc = d.choose(cast).map(|c| c.name.clone());
                 }
             }
         }
@@ -382,7 +384,7 @@ pub fn place_cores(m: &mut Map, ruler_room: RoomId, lim: &Limits, data: &MykData
             m.rooms[room.index()].monsters.push(MonsterGroup::plain(&mon.name, lvl, count, Reaction::Hostile));
         }
     }
-    let mut pool: Vec<(RoomId, String)> = Vec::new();
+    let mut pool: Vec<(RoomId, SharedStr)> = Vec::new();
     for r in m.rooms.iter().filter(|r| r.id != ruler_room) {
         for g in &r.monsters {
             pool.extend((0..g.count).map(|_| (r.id, g.name.clone())));

@@ -8,6 +8,7 @@ use crate::myk::model::Scenario;
 use crate::tables::Tables;
 use crate::tables::myk::Monster;
 use crate::tables::roll::RollTable;
+use crate::tables::shared::SharedStr;
 use crate::tables::skills::SkillRef;
 
 /// One skill in "Skills in this scenario".
@@ -42,7 +43,7 @@ pub struct RowView {
 /// A monster of the random encounter table with its stat line.
 #[derive(Serialize)]
 pub struct EncounterMonsterView {
-    pub name: String,
+    pub name: SharedStr,
     pub category: String,
     pub level: u32,
     pub stats: String,
@@ -77,7 +78,7 @@ fn placed(s: &Scenario, name: &str) -> bool {
 /// Every skill of every monster in the scenario, once, sorted by label (ignoring case).
 pub fn skills(s: &Scenario, tables: &Tables) -> Vec<SkillView> {
     let monsters = scenario_monsters(s, tables);
-    let mut labels: Vec<&str> = monsters.iter().flat_map(|m| &m.skills).map(String::as_str).collect();
+    let mut labels: Vec<&str> = monsters.iter().flat_map(|m| &m.skills).map(|s| s.as_str()).collect();
     labels.sort_unstable_by_key(|l| (l.to_lowercase(), *l));
     labels.dedup();
     labels

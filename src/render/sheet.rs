@@ -502,13 +502,16 @@ fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, id: RoomId, x: f64, y: 
     // One entry per threat: (head, kept tail) candidates, most detailed first.
     let mut entries: Vec<(Icon, Vec<(String, String)>)> = Vec::new();
     if let Some(ru) = &room.ruler {
-        entries.push((Icon::Ruler, vec![(ru.name.clone(), format!(" (ruler, lv {})", ru.level))]));
+        entries.push((Icon::Ruler, vec![(ru.name.as_str().to_owned(), format!(" (ruler, lv {})", ru.level))]));
     }
     for m in &room.monsters {
-        entries.push((Icon::Monster, vec![(m.name.clone(), format!(" \u{00d7}{} ({})", m.count, m.reaction.label()))]));
+        entries.push((
+            Icon::Monster,
+            vec![(m.name.as_str().to_owned(), format!(" \u{00d7}{} ({})", m.count, m.reaction.label()))],
+        ));
     }
     for b in &room.bases {
-        entries.push((Icon::Base, vec![(b.name.clone(), String::new())]));
+        entries.push((Icon::Base, vec![(b.name.as_str().to_owned(), String::new())]));
     }
     for (i, t) in room.traps.iter().enumerate() {
         // The same trap twice reads "Gray Rose ×2".
@@ -529,7 +532,7 @@ fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, id: RoomId, x: f64, y: 
         if let Some(o) = &t.object {
             cands.push((format!("{} (on {o})", t.name), tail.clone()));
         }
-        cands.push((t.name.clone(), tail));
+        cands.push((t.name.as_str().to_owned(), tail));
         entries.push((Icon::Trap, cands));
     }
 
@@ -899,13 +902,13 @@ mod tests {
         room.name = "Supercalifragilisticexpialidocious Hall of the Twelve Thousand Mirrors".to_string();
         for i in 0..12 {
             let mut t = donor.clone();
-            t.name = format!("Trap number {i} with a long name");
+            t.name = format!("Trap number {i} with a long name").into();
             t.destination = (i % 3 == 0).then_some(Place { map: 3, room: RoomId::ALL[i % 9] });
             room.traps.push(t);
         }
         for i in 0..6 {
             let mut m = monster.clone();
-            m.name = format!("Monster {i} of the <Deep> & Dark");
+            m.name = format!("Monster {i} of the <Deep> & Dark").into();
             m.count = 12;
             room.monsters.push(m);
         }
@@ -977,7 +980,7 @@ mod tests {
         for r in map.used_rooms() {
             assert!(!svg.contains(&r.name) || r.name == map.name, "room name {} on the players' copy", r.name);
             for m in &r.monsters {
-                assert!(!svg.contains(&m.name), "{} on the players' copy", m.name);
+                assert!(!svg.contains(m.name.as_str()), "{} on the players' copy", m.name);
             }
         }
         assert!(svg.contains("players' copy") || svg.contains("players&apos; copy"));

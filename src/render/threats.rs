@@ -8,10 +8,11 @@ use crate::myk::model::{Adjustment, AdjustmentKind, Map, MonsterGroup, PlacedTra
 use crate::myk::ruler::{HALVES_HP, HP_PER_LEVEL_STEP, final_stats, stat_of};
 use crate::tables::Tables;
 use crate::tables::myk::{Base, Monster, Stat, WeakNeed};
+use crate::tables::shared::SharedStr;
 
 #[derive(Serialize)]
 pub struct RulerView {
-    pub name: String,
+    pub name: SharedStr,
     pub level: u32,
     pub effective_level: u32,
     pub category: String,
@@ -93,7 +94,7 @@ fn increase_text(a: &Adjustment, level: u32) -> String {
         Some(Stat::Hp) => {
             format!("HP +{} ({t} step(s) of level {level} x {})", t * level * HP_PER_LEVEL_STEP, HP_PER_LEVEL_STEP)
         }
-        None => a.what.clone(),
+        None => a.what.as_str().to_owned(),
     }
 }
 
@@ -157,11 +158,11 @@ fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tab
 pub fn ruler_view(ru: &Ruler, s: &Scenario, map: &Map, tables: &Tables) -> RulerView {
     let data = &tables.myk;
     let rec = data.monster(&ru.name);
-    let sealed: Vec<&String> = ru.adjustments.iter().flat_map(|a| &a.sealed).collect();
+    let sealed: Vec<&SharedStr> = ru.adjustments.iter().flat_map(|a| &a.sealed).collect();
     let skills = rec.map_or(String::new(), |x| {
         x.skills
             .iter()
-            .map(|sk| if sealed.contains(&sk) { format!("{sk} [sealed]") } else { sk.clone() })
+            .map(|sk| if sealed.contains(&sk) { format!("{sk} [sealed]") } else { sk.as_str().to_owned() })
             .collect::<Vec<_>>()
             .join(", ")
     });

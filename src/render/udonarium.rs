@@ -66,7 +66,7 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
             None => stats.extend(record_stats(rec)),
         }
         out.push(Piece {
-            name: r.name.clone(),
+            name: r.name.as_str().to_owned(),
             hp: r.stats.as_ref().map(|x| x.hp).or_else(|| rec.and_then(|m| m.hp).map(|hp| hp + extra)),
             stats,
             note: format!("Ruler. {}. Skills: {}.", rv.stats, rv.skills),
@@ -84,7 +84,7 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
         ];
         stats.extend(record_stats(rec));
         out.push(Piece {
-            name: if m.count > 1 { format!("{} x{}", m.name, m.count) } else { m.name.clone() },
+            name: if m.count > 1 { format!("{} x{}", m.name, m.count) } else { m.name.as_str().to_owned() },
             hp: rec.and_then(|r| r.hp),
             stats,
             note: format!("{}. Skills: {}.", mv.stats, mv.skills),

@@ -8,6 +8,7 @@ use crate::myk::limits;
 use crate::myk::model::{Map, Place, Reaction, Room, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::{Disarm, Route};
+use crate::tables::shared::SharedStr;
 
 #[derive(Serialize)]
 pub struct MykView {
@@ -108,7 +109,7 @@ pub struct MapView {
 pub struct RoomView {
     pub id: String,
     pub name: String,
-    pub environment: String,
+    pub environment: SharedStr,
     pub exits: Vec<String>,
     pub traps: Vec<TrapView>,
     pub bases: Vec<BaseView>,
@@ -124,15 +125,15 @@ pub struct RoomView {
 
 #[derive(Serialize)]
 pub struct TrapView {
-    pub name: String,
+    pub name: SharedStr,
     pub category: String,
     pub level: u32,
     pub placement: String,
     pub activation: String,
     pub disarm: String,
-    pub object: Option<String>,
+    pub object: Option<SharedStr>,
     pub note: Option<String>,
-    pub summary: String,
+    pub summary: SharedStr,
     pub location: String,
     /// A Gate Keeper's monsters, with their stat lines.
     pub ambush: Option<String>,
@@ -140,7 +141,7 @@ pub struct TrapView {
 
 #[derive(Serialize)]
 pub struct BaseView {
-    pub name: String,
+    pub name: SharedStr,
     pub level: u32,
     pub timing: String,
     pub installation: String,
@@ -150,14 +151,14 @@ pub struct BaseView {
     pub rewards: String,
     pub supplemental: Option<u32>,
     pub war_machine: bool,
-    pub summary: String,
+    pub summary: SharedStr,
     /// How production capacity builds up and is spent on this base.
     pub production: String,
 }
 
 #[derive(Serialize)]
 pub struct MonsterView {
-    pub name: String,
+    pub name: SharedStr,
     pub count: u32,
     pub reaction: String,
     pub level: u32,
@@ -228,7 +229,7 @@ fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::mode
         Some(Disarm::Discovery) => "by discovering it".into(),
         Some(Disarm::Impossible) => "cannot be disarmed".into(),
         Some(Disarm::Special(s)) => s.clone(),
-        None => placed.disarm.clone(),
+        None => placed.disarm.as_str().to_owned(),
     }
 }
 

@@ -26,7 +26,7 @@ pub fn stockable(rolls: &[Located<RollTable>], data: &MykData) -> BTreeMap<Strin
             let (groups, dropped): (Vec<&Group>, Vec<&Group>) =
                 row.groups.iter().partition(|g| data.monster(&g.monster).is_some_and(|m| m.complete()));
             let groups: Vec<Group> = groups.into_iter().cloned().collect();
-            let mut dropped: Vec<String> = dropped.into_iter().map(|g| g.monster.clone()).collect();
+            let mut dropped: Vec<String> = dropped.into_iter().map(|g| g.monster.as_str().to_owned()).collect();
             dropped.dedup();
             // A bad roll string is reported by coverage checking; here it simply yields no outcome.
             for roll in t.outcomes_of(row).unwrap_or_default() {

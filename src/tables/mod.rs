@@ -16,6 +16,7 @@ pub mod nw3;
 pub mod nw3_combat;
 pub mod placeholders;
 pub mod roll;
+pub mod shared;
 pub mod show;
 pub mod skills;
 
@@ -149,11 +150,16 @@ impl Tables {
                 rolls.push(Located { file: path.clone(), item: t });
             }
             if validate {
-                record_files.extend(parsed.trap.iter().map(|t| (Collection::Trap, t.name.clone(), path.clone())));
-                record_files.extend(parsed.base.iter().map(|t| (Collection::Base, t.name.clone(), path.clone())));
-                record_files.extend(parsed.monster.iter().map(|t| (Collection::Monster, t.name.clone(), path.clone())));
                 record_files
-                    .extend(parsed.weak_point.iter().map(|t| (Collection::WeakPoint, t.name.clone(), path.clone())));
+                    .extend(parsed.trap.iter().map(|t| (Collection::Trap, t.name.as_str().to_owned(), path.clone())));
+                record_files
+                    .extend(parsed.base.iter().map(|t| (Collection::Base, t.name.as_str().to_owned(), path.clone())));
+                record_files.extend(
+                    parsed.monster.iter().map(|t| (Collection::Monster, t.name.as_str().to_owned(), path.clone())),
+                );
+                record_files.extend(
+                    parsed.weak_point.iter().map(|t| (Collection::WeakPoint, t.name.as_str().to_owned(), path.clone())),
+                );
                 skill_files.extend(parsed.skill.iter().map(|t| (t.label(), path.clone())));
                 skill_files.extend(parsed.unknown_skill.iter().map(|t| (t.label(), path.clone())));
             }
@@ -220,7 +226,7 @@ impl Tables {
                 return Err(Error::Entry {
                     file: file_of(Collection::Trap, &t.name),
                     kind: "trap",
-                    entry: t.name.clone(),
+                    entry: t.name.as_str().to_owned(),
                     message: "has no summary".into(),
                 });
             }
@@ -230,7 +236,7 @@ impl Tables {
                 return Err(Error::Entry {
                     file: file_of(Collection::Base, &b.name),
                     kind: "base",
-                    entry: b.name.clone(),
+                    entry: b.name.as_str().to_owned(),
                     message: "has no `level`; list it in `unknown` if the source lost it".into(),
                 });
             }
@@ -250,7 +256,7 @@ impl Tables {
                     return Err(Error::Entry {
                         file: file_of(Collection::Monster, &m.name),
                         kind: "monster",
-                        entry: m.name.clone(),
+                        entry: m.name.as_str().to_owned(),
                         message: format!("has no `{field}`; list it in `unknown` if the source lost it"),
                     });
                 }
@@ -339,7 +345,7 @@ impl Tables {
                 return Err(Error::Entry {
                     file,
                     kind: "monster",
-                    entry: m.name.clone(),
+                    entry: m.name.as_str().to_owned(),
                     message: format!(
                         "names skill `{label}`, which has no `[[skill]]` record or `[[unknown_skill]]` entry"
                     ),

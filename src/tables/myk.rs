@@ -9,6 +9,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::tables::name_index::NameIndex;
+use crate::tables::shared::SharedStr;
 
 use serde::{Deserialize, Serialize};
 
@@ -216,12 +217,12 @@ impl Disarm {
 
 impl Disarm {
     /// The disarm as written (what `Display` writes), without the formatting machinery for the
-    /// one-word forms most traps have: the generator copies it into every trap it places.
-    pub fn text(&self) -> String {
+    /// one-word forms most traps have; made once per trap at load, shared by every trap placed.
+    pub fn text(&self) -> SharedStr {
         match self {
             Disarm::Discovery => "Discovery".into(),
             Disarm::Impossible => "Impossible".into(),
-            _ => self.to_string(),
+            _ => self.to_string().into(),
         }
     }
 }
@@ -329,15 +330,18 @@ pub enum Route {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Trap {
-    pub name: String,
+    pub name: SharedStr,
     pub category: TrapCategory,
     pub level: Level,
     pub placement: Placement,
     pub activation: Activation,
     pub disarm: Disarm,
+    /// `disarm` as written, made once at load (`MykData::index`) for every trap placed from it.
+    #[serde(skip)]
+    pub disarm_text: SharedStr,
     /// What an Event trap may sit on (the trap's own list, or its category's list).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub objects: Vec<String>,
+    pub objects: Vec<SharedStr>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub route: Option<Route>,
     /// The trap brings out monsters the scenario names when it fires (Gate Keeper); the placed
@@ -345,7 +349,7 @@ pub struct Trap {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ambush: bool,
     /// The effect, in our own words.
-    pub summary: String,
+    pub summary: SharedStr,
     /// Where it stands in seed 003, e.g. "l.5658".
     pub source: String,
 }
@@ -392,7 +396,7 @@ impl Installation {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Base {
-    pub name: String,
+    pub name: SharedStr,
     #[serde(default)]
     pub level: Option<u32>,
     pub timing: BaseTiming,
@@ -408,7 +412,7 @@ pub struct Base {
     pub supplemental: Option<u32>,
     #[serde(default)]
     pub war_machine: bool,
-    pub summary: String,
+    pub summary: SharedStr,
     pub source: String,
     /// Fields the source lost (e.g. `["level"]`); such a base is never stocked.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -471,7 +475,7 @@ impl Personality {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Monster {
-    pub name: String,
+    pub name: SharedStr,
     pub category: MonsterCategory,
     #[serde(default)]
     pub level: Option<u32>,
@@ -491,7 +495,7 @@ pub struct Monster {
     pub materials: Vec<String>,
     /// Skill names as the book prints them, e.g. `Knock Back (Melee)`.
     #[serde(default)]
-    pub skills: Vec<String>,
+    pub skills: Vec<SharedStr>,
     /// A one-line note in our own words (optional).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
@@ -542,7 +546,7 @@ pub struct RulerIncrease {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct RulerSkill {
-    pub name: String,
+    pub name: SharedStr,
     pub min_level: u32,
     pub levels: u32,
     pub summary: String,
@@ -554,7 +558,7 @@ pub struct RulerSkill {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct WeakPoint {
-    pub name: String,
+    pub name: SharedStr,
     pub adjustment: u32,
     /// What the GM must choose for it (the book's "choose" or "determine"), if anything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -643,6 +647,9 @@ pub struct MykData {
 impl MykData {
     /// Builds the name indexes (the first record of a name wins; validation refuses duplicates).
     pub fn index(&mut self) {
+        for t in &mut self.traps {
+            t.disarm_text = t.disarm.text();
+        }
         self.trap_index = NameIndex::new(self.traps.iter().map(|t| t.name.as_str()));
         self.base_index = NameIndex::new(self.bases.iter().map(|t| t.name.as_str()));
         self.monster_index = NameIndex::new(self.monsters.iter().map(|t| t.name.as_str()));

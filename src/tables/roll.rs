@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::dice::{Dice, DiceKind};
+use crate::tables::shared::SharedStr;
 
 /// A table rolled with 1D6, 2D6 or D66.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -57,7 +58,7 @@ pub struct Row {
     pub roll: String,
     /// Text, or a record name when the table `yields` a collection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<String>,
+    pub result: Option<SharedStr>,
     /// Roll on this other table instead.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<String>,
@@ -70,7 +71,7 @@ pub struct Row {
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Group {
-    pub monster: String,
+    pub monster: SharedStr,
     pub position: Position,
     pub count: Count,
 }
@@ -140,7 +141,7 @@ impl Row {
     /// What the row says, in one line.
     pub fn text(&self) -> String {
         if let Some(r) = &self.result {
-            r.clone()
+            r.as_str().to_owned()
         } else if let Some(t) = &self.table {
             format!("roll on `{t}`")
         } else {
@@ -265,7 +266,7 @@ mod tests {
             slots: Vec::new(),
             rows: rolls
                 .iter()
-                .map(|r| Row { roll: r.to_string(), result: Some(format!("r{r}")), table: None, groups: vec![] })
+                .map(|r| Row { roll: r.to_string(), result: Some(format!("r{r}").into()), table: None, groups: vec![] })
                 .collect(),
         }
     }

@@ -79,7 +79,7 @@ fn skill(tables: &Tables, sk: SkillRef<'_>) -> String {
         }
     }
     let users: Vec<&str> =
-        tables.myk.monsters.iter().filter(|m| m.skills.contains(&label)).map(|m| m.name.as_str()).collect();
+        tables.myk.monsters.iter().filter(|m| m.skills.iter().any(|s| *s == *label)).map(|m| m.name.as_str()).collect();
     if !users.is_empty() {
         let _ = writeln!(s, "used by: {}", users.join(", "));
     }

@@ -202,7 +202,7 @@ fn a_trap_swapped_by_name_takes_its_category_level_and_data_from_its_record() {
     let t = &fixed.maps[0].rooms[room].traps[0];
     let rec = tables().myk.trap(&new).unwrap();
     assert_eq!((t.category, t.placement, t.activation), (rec.category, rec.placement, rec.activation));
-    assert_eq!((t.disarm.clone(), t.summary.clone()), (rec.disarm.to_string(), rec.summary.clone()));
+    assert_eq!((t.disarm.to_string(), t.summary.clone()), (rec.disarm.to_string(), rec.summary.clone()));
     assert_eq!(myk_rules(&fixed), Vec::<&str>::new());
 }
 
@@ -935,7 +935,7 @@ fn a_clue_about_swapped_monsters_is_told_anew() {
     let fixed = fixed_myk(&v);
     let text = &fixed.clues[ci].text;
     assert!(text.starts_with(&format!("{} x1 hold room {room}", new.name)), "{text}");
-    assert!(!text.contains(&old.name), "{text}");
+    assert!(!text.contains(old.name.as_str()), "{text}");
     let others: Vec<_> = fixed.clues.iter().enumerate().filter(|(i, _)| *i != ci).map(|(_, c)| &c.text).collect();
     let before: Vec<_> = s.clues.iter().enumerate().filter(|(i, _)| *i != ci).map(|(_, c)| &c.text).collect();
     assert_eq!(others, before, "the other clues are untouched");

@@ -69,7 +69,7 @@ fn every_map_has_a_ruler_and_the_objective_names_the_last_one() {
         }
         let last = s.maps.last().unwrap();
         let ruler = last.rooms.iter().find_map(|r| r.ruler.as_ref()).unwrap();
-        assert!(s.objective.contains(&ruler.name), "{}", s.objective);
+        assert!(s.objective.contains(ruler.name.as_str()), "{}", s.objective);
     }
 }
 
@@ -182,7 +182,7 @@ fn too_many_trap_levels_break_the_10a_limit() {
         converted: false,
         corridor: None,
         destination: None,
-        summary: String::new(),
+        summary: Default::default(),
         monsters: Vec::new(),
     };
     s.maps[0].corridors[c].trap = Some(pit.clone());
@@ -342,12 +342,12 @@ pub fn placed_trap(
         level,
         placement: rec.placement,
         activation: rec.activation,
-        disarm: rec.disarm.to_string(),
+        disarm: rec.disarm.to_string().into(),
         object: None,
         converted: false,
         corridor: None,
         destination: None,
-        summary: String::new(),
+        summary: Default::default(),
         monsters,
     }
 }

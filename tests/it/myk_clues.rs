@@ -186,7 +186,7 @@ fn every_weak_point_of_a_ruler_needs_a_clue_on_its_map() {
     let ru = s.maps[0].rooms[ruler.room.index()].ruler.as_mut().expect("ruler");
     ru.adjustments.push(Adjustment::new(AdjustmentKind::WeakPoint, &w.name, 1, -(w.adjustment as i32)));
     ru.effective_level = (ru.effective_level as i32 - w.adjustment as i32).max(0) as u32;
-    s.clues.retain(|c| !c.text.contains(&w.name));
+    s.clues.retain(|c| !c.text.contains(w.name.as_str()));
     fails_with(&s, "clue.weak-point");
 }
 
@@ -267,7 +267,7 @@ fn warder() -> PlacedTrap {
         level: 4,
         placement: rec.placement,
         activation: rec.activation,
-        disarm: rec.disarm.to_string(),
+        disarm: rec.disarm.to_string().into(),
         object: rec.objects.first().cloned(),
         converted: false,
         corridor: None,
@@ -390,7 +390,7 @@ fn without_a_ruler_the_objective_says_so_and_names_no_one() {
     s.resolution = "Success: {ruler} is gone. Failure: the court flees {ruler}.".into();
     let md = render_md(&s, "noruler");
     let head = texts(&md);
-    assert!(!head.contains(&name), "the deleted ruler is still named: {head}");
+    assert!(!head.contains(name.as_str()), "the deleted ruler is still named: {head}");
     assert!(head.contains("No ruler holds the"), "{head}");
     assert!(head.contains("Whoever holds the") && head.contains("Success: Whoever holds the"), "{head}");
     assert!(head.contains("flees whoever holds the"), "{head}");

@@ -37,7 +37,7 @@ fn with_adjustments(adjustments: Vec<Adjustment>) -> Scenario {
     // Every weak point needs a clue on the ruler's map that reveals its room and names it
     // (`clue.weak-point`): name them in the clue that already tells the ruler's whereabouts.
     let names: Vec<String> =
-        ru.adjustments.iter().filter(|a| a.kind == AdjustmentKind::WeakPoint).map(|a| a.what.clone()).collect();
+        ru.adjustments.iter().filter(|a| a.kind == AdjustmentKind::WeakPoint).map(|a| a.what.to_string()).collect();
     let room = ruler_room(&s);
     let at = dungeonsmith::myk::model::Reveals::Room(dungeonsmith::myk::model::Place {
         map: 1,
@@ -263,7 +263,7 @@ fn a_battlefield_takes_one_combat_trap_per_area() {
     t.level = level;
     t.placement = rec.placement;
     t.activation = rec.activation;
-    t.disarm = rec.disarm.to_string();
+    t.disarm = rec.disarm.to_string().into();
     s.maps[0].rooms[r].traps = vec![t; 7];
     assert!(rules(&s).contains(&"trap.area-count"), "{:?}", rules(&s));
 }
@@ -306,7 +306,7 @@ fn options_for(seed: u64) -> MykParams {
 
 #[test]
 fn generated_weak_points_carry_their_choices_and_exact_adjustments() {
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<dungeonsmith::tables::shared::SharedStr> = Vec::new();
     let (mut several_poisons, mut stronger, mut gear, mut gate_keepers) = (0, 0, 0, 0);
     for seed in 0..2000u64 {
         let p = options_for(seed);

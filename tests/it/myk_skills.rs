@@ -40,10 +40,10 @@ fn scenario_for(seed: u64) -> Scenario {
 fn monsters_of(s: &Scenario) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for r in s.maps.iter().flat_map(|m| &m.rooms) {
-        names.extend(r.monsters.iter().map(|g| g.name.clone()));
-        names.extend(r.ruler.iter().map(|ru| ru.name.clone()));
+        names.extend(r.monsters.iter().map(|g| g.name.to_string()));
+        names.extend(r.ruler.iter().map(|ru| ru.name.to_string()));
     }
-    names.extend(s.encounters.rows.iter().flat_map(|r| &r.groups).map(|g| g.name.clone()));
+    names.extend(s.encounters.rows.iter().flat_map(|r| &r.groups).map(|g| g.name.to_string()));
     names.sort();
     names.dedup();
     names
@@ -109,11 +109,11 @@ fn tables_show_ignores_case_for_every_record_and_table() {
         .rolls
         .iter()
         .map(|l| l.item.name.clone())
-        .chain(m.traps.iter().map(|x| x.name.clone()))
-        .chain(m.bases.iter().map(|x| x.name.clone()))
-        .chain(m.monsters.iter().map(|x| x.name.clone()))
-        .chain(m.ruler_skills.iter().map(|x| x.name.clone()))
-        .chain(m.weak_points.iter().map(|x| x.name.clone()))
+        .chain(m.traps.iter().map(|x| x.name.to_string()))
+        .chain(m.bases.iter().map(|x| x.name.to_string()))
+        .chain(m.monsters.iter().map(|x| x.name.to_string()))
+        .chain(m.ruler_skills.iter().map(|x| x.name.to_string()))
+        .chain(m.weak_points.iter().map(|x| x.name.to_string()))
         .chain(t.nw3.traps.iter().map(|x| x.name.clone()))
         .chain(t.nw3.enemies.iter().map(|x| x.name.clone()))
         .chain(t.nw3.rulers.iter().map(|x| x.name.clone()))

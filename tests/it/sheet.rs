@@ -84,12 +84,12 @@ fn stuffed() -> Scenario {
     let room = &mut s.maps[0].rooms[4];
     for i in 0..12 {
         let mut t = trap.clone();
-        t.name = format!("Trap number {i} with a long name");
+        t.name = format!("Trap number {i} with a long name").into();
         room.traps.push(t);
     }
     for i in 0..6 {
         let mut m = monster.clone();
-        m.name = format!("Monster {i} of the <Deep> & Dark");
+        m.name = format!("Monster {i} of the <Deep> & Dark").into();
         m.count = 12;
         room.monsters.push(m);
     }
@@ -168,7 +168,7 @@ fn user_text_with_markup_characters_is_escaped() {
     for r in s.maps[0].rooms.iter_mut().filter(|r| r.used) {
         r.name = nasty.to_string();
         for m in &mut r.monsters {
-            m.name = format!("{nasty} beast");
+            m.name = format!("{nasty} beast").into();
         }
     }
     let map = s.maps[0].clone();
