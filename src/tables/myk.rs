@@ -680,10 +680,18 @@ impl MykData {
         self.stockable.len()
     }
     pub fn trap(&self, name: &str) -> Option<&Trap> {
-        self.trap_index.get(name, |i| &self.traps[i].name).map(|i| &self.traps[i])
+        self.trap_position(name).map(|i| &self.traps[i])
+    }
+    /// Where the trap named `name` stands in `traps`.
+    pub fn trap_position(&self, name: &str) -> Option<usize> {
+        self.trap_index.get(name, |i| &self.traps[i].name)
     }
     pub fn base(&self, name: &str) -> Option<&Base> {
-        self.base_index.get(name, |i| &self.bases[i].name).map(|i| &self.bases[i])
+        self.base_position(name).map(|i| &self.bases[i])
+    }
+    /// Where the base named `name` stands in `bases`.
+    pub fn base_position(&self, name: &str) -> Option<usize> {
+        self.base_index.get(name, |i| &self.bases[i].name)
     }
     pub fn monster(&self, name: &str) -> Option<&Monster> {
         self.monster_index.get(name, |i| &self.monsters[i].name).map(|i| &self.monsters[i])
