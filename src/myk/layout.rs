@@ -85,24 +85,27 @@ fn walk(dice: &mut Dice, path: &mut Vec<RoomId>, n: usize, needs_exit: bool) -> 
     false
 }
 
-fn degree(corridors: &[CorridorId], r: RoomId) -> usize {
-    corridors.iter().filter(|c| c.touches(r)).count()
-}
+/// Each room's neighbours on the sheet by index, in [`RoomId::neighbours`] order (above, left,
+/// right, below): the layouts look them up in their inner loops.
+const NEIGHBOURS: [&[usize]; 9] =
+    [&[1, 3], &[0, 2, 4], &[1, 5], &[0, 4, 6], &[1, 3, 5, 7], &[2, 4, 8], &[3, 7], &[4, 6, 8], &[5, 7]];
 
 /// Corridor steps from `from` to every room (usize::MAX when unreachable), over `corridors`.
 pub fn distances(corridors: &[CorridorId], from: RoomId) -> [usize; 9] {
     let mut d = [usize::MAX; 9];
     d[from.index()] = 0;
-    let mut queue = vec![from];
-    let mut i = 0;
-    while i < queue.len() {
+    // A room is queued once at most: nine places on the stack.
+    let mut queue = [from; 9];
+    let (mut i, mut len) = (0, 1);
+    while i < len {
         let r = queue[i];
         i += 1;
         for c in corridors.iter().filter(|c| c.touches(r)) {
             let o = c.other(r);
             if d[o.index()] == usize::MAX {
                 d[o.index()] = d[r.index()] + 1;
-                queue.push(o);
+                queue[len] = o;
+                len += 1;
             }
         }
     }
@@ -122,18 +125,20 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
         let Some(&entry) = dice.choose(starts) else { break };
         let mut used = [false; 9];
         used[entry.index()] = true;
-        let mut inside = vec![entry];
+        // The rooms in the order they joined (at most nine, on the stack).
+        let mut inside_at = [entry; 9];
+        let mut grown = 1;
         let mut corridors: Vec<CorridorId> = Vec::with_capacity(n);
         // Each room's corridor count so far (the tree's corridors are all distinct).
         let mut degrees = [0usize; 9];
-        while inside.len() < n {
+        while grown < n {
             // Frontier corridors from a used room to an unused neighbour; prefer growing from rooms
             // that already have two corridors, so junctions form. At most 9 rooms x 4 neighbours.
             let mut frontier = [(entry, entry); 36];
             let mut len = 0;
-            for &r in &inside {
-                for o in r.neighbours().filter(|o| !used[o.index()]) {
-                    frontier[len] = (r, o);
+            for &r in &inside_at[..grown] {
+                for &o in NEIGHBOURS[r.index()].iter().filter(|&&o| !used[o]) {
+                    frontier[len] = (r, RoomId::ALL[o]);
                     len += 1;
                 }
             }
@@ -143,20 +148,26 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
                 break;
             };
             used[to.index()] = true;
-            inside.push(to);
+            inside_at[grown] = to;
+            grown += 1;
             corridors.push(CorridorId::new(from, to));
             degrees[from.index()] += 1;
             degrees[to.index()] += 1;
         }
-        let has_junction = inside.iter().any(|&r| degree(&corridors, r) >= 3);
+        let inside = &inside_at[..grown];
+        let has_junction = inside.iter().any(|&r| degrees[r.index()] >= 3);
         let dist = distances(&corridors, entry);
         let far = |pred: &dyn Fn(RoomId) -> bool| {
             inside.iter().copied().filter(|&r| pred(r)).max_by_key(|r| (dist[r.index()], std::cmp::Reverse(*r)))
         };
         // Mixed: one leaf (not the entry) becomes the special-movement room.
-        let leaves: Vec<RoomId> =
-            inside.iter().copied().filter(|&r| r != entry && degree(&corridors, r) == 1).collect();
-        let special_room = if mixed && n >= 4 { dice.choose(&leaves).copied() } else { None };
+        let mut leaves = [entry; 9];
+        let mut n_leaves = 0;
+        for &r in inside.iter().filter(|&&r| r != entry && degrees[r.index()] == 1) {
+            leaves[n_leaves] = r;
+            n_leaves += 1;
+        }
+        let special_room = if mixed && n >= 4 { dice.choose(&leaves[..n_leaves]).copied() } else { None };
         let ordinary = |r: RoomId| Some(r) != special_room;
         let exit = if needs_exit { far(&|r| exterior(r) && ordinary(r) && (r != entry || n == 1)) } else { None };
         let Some(ruler) = far(&ordinary) else { continue };
@@ -169,8 +180,8 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
             // A 3x3 sheet has 12 pairs of neighbours: the candidates fit on the stack.
             let mut extra = [CorridorId(entry, entry); 12];
             let mut len = 0;
-            for &r in &inside {
-                for o in r.neighbours().filter(|o| *o > r) {
+            for &r in inside {
+                for o in NEIGHBOURS[r.index()].iter().map(|&o| RoomId::ALL[o]).filter(|o| *o > r) {
                     let c = CorridorId::new(r, o);
                     if used[c.0.index()]
                         && used[c.1.index()]
@@ -206,9 +217,21 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
 mod tests {
     use super::*;
 
+    fn degree(corridors: &[CorridorId], r: RoomId) -> usize {
+        corridors.iter().filter(|c| c.touches(r)).count()
+    }
+
     fn connected(s: &Skeleton) -> bool {
         let d = distances(&s.corridors, s.entry);
         RoomId::ALL.iter().all(|r| !s.used[r.index()] || d[r.index()] != usize::MAX)
+    }
+
+    #[test]
+    fn the_neighbour_table_is_the_sheets_in_neighbour_order() {
+        for r in RoomId::ALL {
+            let table: Vec<RoomId> = NEIGHBOURS[r.index()].iter().map(|&o| RoomId::ALL[o]).collect();
+            assert_eq!(table, r.neighbours().collect::<Vec<_>>(), "{r}");
+        }
     }
 
     #[test]
