@@ -25,8 +25,9 @@ pub struct Skeleton {
     pub note: Option<String>,
 }
 
+/// Whether a room has a wall on the sheet's edge: every room but the centre one (B2).
 fn exterior(r: RoomId) -> bool {
-    r.exterior_walls().next().is_some()
+    r.index() != 4
 }
 
 /// Lays out one map of `rooms` rooms (3-9). `needs_exit` asks for a second exterior room for the
@@ -129,8 +130,11 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
         let mut inside_at = [entry; 9];
         let mut grown = 1;
         let mut corridors: Vec<CorridorId> = Vec::with_capacity(n);
-        // Each room's corridor count so far (the tree's corridors are all distinct).
+        // Each room's corridor count so far (the tree's corridors are all distinct), and its
+        // corridor steps from the entry: in a tree, its depth, known as it joins.
         let mut degrees = [0usize; 9];
+        let mut dist = [usize::MAX; 9];
+        dist[entry.index()] = 0;
         while grown < n {
             // Frontier corridors from a used room to an unused neighbour; prefer growing from rooms
             // that already have two corridors, so junctions form. At most 9 rooms x 4 neighbours.
@@ -153,10 +157,10 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
             corridors.push(CorridorId::new(from, to));
             degrees[from.index()] += 1;
             degrees[to.index()] += 1;
+            dist[to.index()] = dist[from.index()] + 1;
         }
         let inside = &inside_at[..grown];
         let has_junction = inside.iter().any(|&r| degrees[r.index()] >= 3);
-        let dist = distances(&corridors, entry);
         let far = |pred: &dyn Fn(RoomId) -> bool| {
             inside.iter().copied().filter(|&r| pred(r)).max_by_key(|r| (dist[r.index()], std::cmp::Reverse(*r)))
         };
@@ -224,6 +228,13 @@ mod tests {
     fn connected(s: &Skeleton) -> bool {
         let d = distances(&s.corridors, s.entry);
         RoomId::ALL.iter().all(|r| !s.used[r.index()] || d[r.index()] != usize::MAX)
+    }
+
+    #[test]
+    fn every_room_but_the_centre_has_an_exterior_wall() {
+        for r in RoomId::ALL {
+            assert_eq!(exterior(r), r.exterior_walls().next().is_some(), "{r}");
+        }
     }
 
     #[test]

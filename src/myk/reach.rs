@@ -118,13 +118,19 @@ impl<E: Copy> Adj<E> {
     }
 }
 
-/// A move of the court: to a node, through a corridor (map position and id) or not, and whether
-/// it is a plain way (a corridor with nothing in the way, or an entrance).
+/// A move of the court: to a node, through a corridor (see [`via`]) or not (0), and whether it
+/// is a plain way (a corridor with nothing in the way, or an entrance). Small, as the graph is
+/// built for every special-movement trap the generator tries.
 #[derive(Clone, Copy)]
 struct Edge {
-    to: usize,
-    via: Option<(usize, CorridorId)>,
+    to: u32,
     plain: bool,
+    via: usize,
+}
+
+/// A corridor of the map at position `map_pos` as one number (never 0), for [`Edge::via`].
+fn via(map_pos: usize, c: CorridorId) -> usize {
+    1 + map_pos * 81 + c.0.index() * 9 + c.1.index()
 }
 
 /// The corridors a map's Secret Doors hide, one bit per (first room, second room) as written.
@@ -183,7 +189,7 @@ impl Reach {
                 if route == Some(Route::Closed) {
                     continue;
                 }
-                let via = Some((p, c.id()));
+                let via = via(p, c.id());
                 let (a, b) = (Reach::node(p, c.a), Reach::node(p, c.b));
                 let (both, one);
                 let dirs: &[(usize, usize)] = match c.one_way {
@@ -198,14 +204,15 @@ impl Reach {
                 };
                 let plain = hidden & hidden_bit(c.id()) == 0 && !matches!(route, Some(Route::Locked | Route::Redirect));
                 for &(x, y) in dirs {
-                    full.push((x, Edge { to: y, via, plain }));
+                    full.push((x, Edge { to: y as u32, via, plain }));
                 }
                 if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
                     && let Some(dp) = pos_of(d.map)
                     && !warded(d)
                 {
-                    full.push((a, Edge { to: Reach::node(dp, d.room), via, plain: false }));
-                    full.push((b, Edge { to: Reach::node(dp, d.room), via, plain: false }));
+                    let to = Reach::node(dp, d.room) as u32;
+                    full.push((a, Edge { to, via, plain: false }));
+                    full.push((b, Edge { to, via, plain: false }));
                 }
             }
             for r in &m.rooms {
@@ -216,8 +223,8 @@ impl Reach {
                         && !from_warded
                         && !warded(d)
                     {
-                        let to = Reach::node(dp, d.room);
-                        full.push((Reach::node(p, r.id), Edge { to, via: None, plain: false }));
+                        let to = Reach::node(dp, d.room) as u32;
+                        full.push((Reach::node(p, r.id), Edge { to, via: 0, plain: false }));
                     }
                 }
             }
@@ -228,8 +235,8 @@ impl Reach {
                     Some(to) => pos_of(to.map).map(|q| Reach::node(q, to.room)),
                 };
                 if let Some(t) = there {
-                    full.push((here, Edge { to: t, via: None, plain: true }));
-                    full.push((t, Edge { to: here, via: None, plain: true }));
+                    full.push((here, Edge { to: t as u32, via: 0, plain: true }));
+                    full.push((t, Edge { to: here as u32, via: 0, plain: true }));
                 }
             }
         }
@@ -281,7 +288,7 @@ impl Reach {
         if full {
             self.walk_full(self.blocked)
         } else {
-            Reach::walk(&self.full, self.outside(), |e| e.plain.then_some(e.to))
+            Reach::walk(&self.full, self.outside(), |e| e.plain.then_some(e.to as usize))
         }
     }
 
@@ -295,12 +302,13 @@ impl Reach {
         let pos = |map: u32| self.indices.iter().position(|&i| i == map);
         let (room, corridor) = match blocked {
             Some(Reveals::Room(p)) => (pos(p.map).map(|q| Reach::node(q, p.room)), None),
-            Some(Reveals::Corridor { map, corridor }) => (None, pos(map).map(|q| (q, corridor))),
+            Some(Reveals::Corridor { map, corridor }) => (None, pos(map).map(|q| via(q, corridor))),
             None => (None, None),
         };
         Reach::walk(&self.full, self.outside(), |e| {
-            let passes = Some(e.to) == room || (corridor.is_some() && e.via == corridor);
-            (!passes).then_some(e.to)
+            let to = e.to as usize;
+            let passes = Some(to) == room || Some(e.via) == corridor;
+            (!passes).then_some(to)
         })
     }
 
@@ -312,7 +320,7 @@ impl Reach {
             let mut pred = [0u64; 64];
             for x in 0..n {
                 for e in self.full.of(x) {
-                    pred[e.to % 64] |= 1 << x;
+                    pred[e.to as usize % 64] |= 1 << x;
                 }
             }
             let start = 1u64 << self.outside();
@@ -327,7 +335,7 @@ impl Reach {
             return Nodes { small: [seen, 0, 0, 0], big: Vec::new() };
         }
         // The edges reversed, grouped by where they lead, sorted straight from `full`.
-        let rev = (0..n).flat_map(|x| self.full.of(x).iter().map(move |e| (e.to, x)));
+        let rev = (0..n).flat_map(|x| self.full.of(x).iter().map(move |e| (e.to as usize, x)));
         Reach::walk(&Adj::sorted(n, rev), self.outside(), |&y| Some(y))
     }
 
