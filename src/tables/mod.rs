@@ -198,6 +198,10 @@ impl Tables {
             .iter()
             .map(|l| {
                 let find = |n: &str| roll_index.get(n, |i| &rolls[i].item.name);
+                // Most tables refer to none: those keep an empty list (no allocation).
+                if l.item.rows.iter().all(|r| r.table.is_none()) {
+                    return Vec::new();
+                }
                 l.item.rows.iter().map(|r| r.table.as_deref().and_then(find).map_or(0, |i| i as u32 + 1)).collect()
             })
             .collect();

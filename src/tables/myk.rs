@@ -691,6 +691,11 @@ impl MykData {
         &self.stock_levels
     }
 
+    /// The highest level of a stockable monster (0 when there is none).
+    pub fn top_stock_level(&self) -> u32 {
+        self.stock_per_level.len().saturating_sub(1) as u32
+    }
+
     /// How many stockable monsters stand at `level`.
     pub fn stock_at_level(&self, level: u32) -> u32 {
         self.stock_per_level.get(level as usize).copied().unwrap_or(0)
