@@ -304,10 +304,6 @@ impl<'a> Gen<'a> {
         r.environment = self.roll(MykRoll::Environment, rd);
     }
 
-    fn complete_monster(&self, name: &str) -> Option<&Monster> {
-        self.tables.myk.monster(name).filter(|m| m.complete())
-    }
-
     /// The book's random encounter table for the court's average level (1-6; 6 above that), with
     /// only monsters whose stats are known (filtered at load).
     fn encounter_table(&self) -> EncounterTable {
@@ -374,11 +370,13 @@ impl<'a> Gen<'a> {
     /// Groups from a random encounter row, trimmed to fit `target` levels.
     fn encounter_groups(&self, d: &mut Dice, target: u32, reaction: Reaction) -> Vec<MonsterGroup> {
         let Some(table) = self.tables.myk_table(self.encounters) else { return Vec::new() };
-        let (_, row) = table.roll(d);
+        let (_, r) = table.roll_index(d);
         let mut left = target;
         let mut out = Vec::new();
-        for g in &row.groups {
-            let Some(mon) = self.complete_monster(&g.monster) else { continue };
+        for (k, g) in table.rows[r].groups.iter().enumerate() {
+            let data = &self.tables.myk;
+            let found = self.tables.myk_rolls.encounter_monster(self.encounters, r, k).map(|i| &data.monsters[i]);
+            let Some(mon) = found.filter(|m| m.complete()) else { continue };
             let lvl = mon.level.unwrap_or(1).max(1);
             if lvl > self.lim.monster_level {
                 continue;

@@ -436,6 +436,14 @@ impl Tables {
     pub fn roll_text(&self, name: &str, dice: &mut Dice) -> Result<String> {
         Ok(self.roll_row(name, dice)?.text())
     }
+
+    /// [`Tables::roll_text`] on a table of the MYK generator, found when the tables were built.
+    pub fn roll_myk_text(&self, r: myk_rolls::MykRoll, dice: &mut Dice) -> Result<String> {
+        match self.myk_table(r) {
+            Some(t) => Ok(self.roll_from(t, dice)?.text()),
+            None => Err(Error::UnknownTable { name: r.name().to_string() }),
+        }
+    }
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {

@@ -730,7 +730,11 @@ impl MykData {
         self.base_index.get(name, |i| &self.bases[i].name)
     }
     pub fn monster(&self, name: &str) -> Option<&Monster> {
-        self.monster_index.get(name, |i| &self.monsters[i].name).map(|i| &self.monsters[i])
+        self.monster_position(name).map(|i| &self.monsters[i])
+    }
+    /// Where the monster named `name` stands in `monsters`.
+    pub fn monster_position(&self, name: &str) -> Option<usize> {
+        self.monster_index.get(name, |i| &self.monsters[i].name)
     }
     pub fn weak_point(&self, name: &str) -> Option<&WeakPoint> {
         self.weak_points.iter().find(|w| w.name == name)

@@ -167,6 +167,11 @@ pub struct MykRolls {
     trap_rows: [Vec<u32>; 6],
     /// Per row of the base table: position + 1 of the base its `result` names (0: none).
     base_rows: Vec<u32>,
+    /// Per random encounter table (level - 1): where each row's groups start in
+    /// `encounter_monsters` (one entry more than rows)...
+    encounter_starts: [Vec<u32>; 6],
+    /// ...and per group, position + 1 of the monster it names (0: not in the bestiary).
+    encounter_monsters: [Vec<u32>; 6],
 }
 
 impl MykRolls {
@@ -190,7 +195,29 @@ impl MykRolls {
         };
         let trap_rows = std::array::from_fn(|c| rows_of(MykRoll::Traps(c), &|n| data.trap_position(n)));
         let base_rows = rows_of(MykRoll::Bases, &|n| data.base_position(n));
-        MykRolls { tables, trap_rows, base_rows }
+        let mut encounter_starts: [Vec<u32>; 6] = Default::default();
+        let mut encounter_monsters: [Vec<u32>; 6] = Default::default();
+        for (c, (starts, monsters)) in encounter_starts.iter_mut().zip(&mut encounter_monsters).enumerate() {
+            let Some(i) = find(MykRoll::Encounters(c).name()) else { continue };
+            for row in &rolls[i].item.rows {
+                starts.push(monsters.len() as u32);
+                monsters
+                    .extend(row.groups.iter().map(|g| data.monster_position(&g.monster).map_or(0, |k| k as u32 + 1)));
+            }
+            starts.push(monsters.len() as u32);
+        }
+        MykRolls { tables, trap_rows, base_rows, encounter_starts, encounter_monsters }
+    }
+
+    /// The position of the monster group `group` of row `row` of an encounter table names.
+    pub fn encounter_monster(&self, table: MykRoll, row: usize, group: usize) -> Option<usize> {
+        let MykRoll::Encounters(c) = table else { return None };
+        let (starts, monsters) = (self.encounter_starts.get(c)?, self.encounter_monsters.get(c)?);
+        let (from, to) = (*starts.get(row)? as usize, *starts.get(row + 1)? as usize);
+        if from + group >= to {
+            return None;
+        }
+        Self::record(monsters, from + group)
     }
 
     /// The table's position in `Tables::rolls`, when the tables have it.
@@ -241,7 +268,7 @@ mod tests {
     }
 
     #[test]
-    fn a_trap_or_base_row_resolves_to_the_record_its_result_names() {
+    fn a_trap_base_or_encounter_row_resolves_to_the_record_it_names() {
         let t = crate::tables::Tables::embedded().expect("embedded tables load");
         for (c, cat) in TrapCategory::ALL.iter().enumerate() {
             let table = t.roll_table(cat.table()).expect("trap table");
@@ -255,6 +282,18 @@ mod tests {
                     cat.table(),
                     row.roll
                 );
+            }
+        }
+        for level in 1..=6 {
+            let r = MykRoll::encounters(level);
+            let table = t.roll_table(r.name()).expect("encounter table");
+            for (i, row) in table.rows.iter().enumerate() {
+                for (k, g) in row.groups.iter().enumerate() {
+                    let by_name = t.myk.monster(&g.monster);
+                    let resolved = t.myk_rolls.encounter_monster(r, i, k).map(|m| &t.myk.monsters[m]);
+                    assert_eq!(by_name.map(|x| x as *const _), resolved.map(|x| x as *const _), "{}", g.monster);
+                }
+                assert_eq!(t.myk_rolls.encounter_monster(r, i, row.groups.len()), None);
             }
         }
         let table = t.roll_table("myk.bases").expect("base table");
