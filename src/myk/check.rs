@@ -3,7 +3,8 @@
 
 use crate::check::Violation;
 use crate::myk::limits;
-use crate::myk::model::{CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Scenario};
+use crate::myk::model::{CorridorId, Map, Place, Reaction, Room, RoomId, Scenario};
+pub use crate::myk::reach::Reach;
 use crate::tables::Tables;
 use crate::tables::myk::{Installation, Placement, Route};
 
@@ -84,10 +85,10 @@ fn here(m: &Map, r: RoomId) -> String {
     format!("map {} room {r}", m.index)
 }
 
-/// Writes "map N room R" (or "map N corridor A1-B1") into `buf`, reusing its allocation and
-/// skipping the formatting machinery: `check` runs on every generated scenario, and most places
-/// are named for rules that hold.
-fn write_place(buf: &mut String, map: u32, what: &str, first: RoomId, second: Option<RoomId>) {
+/// Writes "map N room " (or "map N corridor ") into `buf`, reusing its allocation and skipping
+/// the formatting machinery, and gives its length: `check` runs on every generated scenario, and
+/// each room or corridor only adds its name after it (most places are named for rules that hold).
+fn write_place(buf: &mut String, map: u32, what: &str) -> usize {
     buf.clear();
     buf.push_str("map ");
     let mut digits = [0u8; 10];
@@ -106,11 +107,7 @@ fn write_place(buf: &mut String, map: u32, what: &str, first: RoomId, second: Op
     buf.push(' ');
     buf.push_str(what);
     buf.push(' ');
-    buf.push_str(first.name());
-    if let Some(b) = second {
-        buf.push('-');
-        buf.push_str(b.name());
-    }
+    buf.len()
 }
 
 /// A straight layout is one path: no room joins three or more corridors (seed 003 l.5135-5155).
@@ -237,8 +234,10 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
         ));
     }
     let mut at = String::new();
+    let prefix = write_place(&mut at, m.index, "room");
     for r in &m.rooms {
-        write_place(&mut at, m.index, "room", r.id, None);
+        at.truncate(prefix);
+        at.push_str(r.id.name());
         for t in &r.traps {
             trap(t, Some(r), None, m, data, &at, v);
             crate::myk::traps::gate_keeper(s, t, lim, data, &at, v);
@@ -251,9 +250,13 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
         }
         crate::myk::traps::area_traps(r, &at, v);
     }
+    let prefix = write_place(&mut at, m.index, "corridor");
     for c in &m.corridors {
         let id = c.id();
-        write_place(&mut at, m.index, "corridor", id.0, Some(id.1));
+        at.truncate(prefix);
+        at.push_str(id.0.name());
+        at.push('-');
+        at.push_str(id.1.name());
         if let Some(t) = &c.trap {
             trap(t, None, Some(c.id()), m, data, &at, v);
             crate::myk::traps::gate_keeper(s, t, lim, data, &at, v);
@@ -506,274 +509,48 @@ fn scenario_totals(s: &Scenario, lim: &crate::myk::model::Limits, v: &mut Vec<Vi
     }
 }
 
-/// What the scenario uses of each limit (recomputed, never trusted from the file).
+/// What the scenario uses of each limit (recomputed, never trusted from the file), in one pass
+/// over the rooms and corridors (sums saturate, so their order does not matter).
 pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
-    let rooms = s.maps.iter().flat_map(|m| m.rooms.iter());
-    let room_traps = rooms.clone().flat_map(|r| r.traps.iter());
-    let corridor_traps = s.maps.iter().flat_map(|m| m.corridors.iter().filter_map(|c| c.trap.as_ref()));
-    let traps: Vec<u32> = room_traps.chain(corridor_traps).map(|t| t.level).collect();
-    crate::myk::model::Usage {
-        traps_number: traps.len() as u32,
-        traps_total_level: traps.iter().fold(0, |n: u32, l| n.saturating_add(*l)),
-        bases_total_level: rooms.clone().flat_map(|r| r.bases.iter()).fold(0, |n: u32, b| n.saturating_add(b.level)),
-        most_rooms_with_monsters: s
-            .maps
-            .iter()
-            .map(|m| m.rooms.iter().filter(|r| r.has_monsters()).count() as u32)
-            .max()
-            .unwrap_or(0),
-        highest_monster_level: rooms
-            .clone()
-            .flat_map(|r| r.monsters.iter())
-            .map(|g| g.effective_level)
-            .max()
-            .unwrap_or(0),
-        highest_room_total: rooms
-            .clone()
-            .filter(|r| r.ruler.is_none())
-            .map(|r| r.monsters.iter().fold(0u32, |n, g| n.saturating_add(g.count.saturating_mul(g.effective_level))))
-            .max()
-            .unwrap_or(0),
-        highest_ruler_level: rooms.filter_map(|r| r.ruler.as_ref()).map(|r| r.effective_level).max().unwrap_or(0),
-    }
-}
-
-/// The movement graph: nodes are (map position, room) plus one node for outside the dungeon.
-pub struct Reach {
-    maps: usize,
-    /// Each map's index, by position.
-    indices: Vec<u32>,
-    full: Adj<Edge>,
-    normal: Adj<usize>,
-    /// What walks of `full` never pass (set by [`Reach::without`]).
-    blocked: Option<Reveals>,
-}
-
-/// Each node's out-edges in one flat list (`items[at[x]..at[x + 1]]`, in the order they were
-/// added): two allocations per graph instead of one per node, since `check` builds these graphs
-/// for every generated scenario and the generator for every special-movement trap.
-struct Adj<E> {
-    at: Vec<u32>,
-    items: Vec<E>,
-}
-
-impl<E: Copy> Adj<E> {
-    /// A stable counting sort of `(from, edge)` pairs by `from`.
-    fn new(n: usize, pairs: &[(usize, E)]) -> Adj<E> {
-        Adj::sorted(n, pairs.iter().copied())
-    }
-
-    /// [`Adj::new`] over pairs given twice by an iterator (counted, then placed), so a caller
-    /// need not collect them first.
-    fn sorted(n: usize, pairs: impl Iterator<Item = (usize, E)> + Clone) -> Adj<E> {
-        let mut at = vec![0u32; n + 1];
-        let mut len = 0;
-        for (x, _) in pairs.clone() {
-            at[x + 1] += 1;
-            len += 1;
-        }
-        for i in 0..n {
-            at[i + 1] += at[i];
-        }
-        // Every slot is overwritten below; the first edge only fills the list to its length.
-        let mut items: Vec<E> = pairs.clone().next().map_or_else(Vec::new, |p| vec![p.1; len]);
-        // `at[x]` serves as x's cursor: it ends where x's edges end, the start of x + 1's...
-        for (x, e) in pairs {
-            items[at[x] as usize] = e;
-            at[x] += 1;
-        }
-        // ...so each start moves back one node.
-        for i in (1..=n).rev() {
-            at[i] = at[i - 1];
-        }
-        at[0] = 0;
-        Adj { at, items }
-    }
-
-    fn len(&self) -> usize {
-        self.at.len() - 1
-    }
-
-    fn of(&self, x: usize) -> &[E] {
-        &self.items[self.at[x] as usize..self.at[x + 1] as usize]
-    }
-}
-
-/// A move of the court: to a node, through a corridor (map position and id) or not.
-#[derive(Clone, Copy)]
-struct Edge {
-    to: usize,
-    via: Option<(usize, CorridorId)>,
-}
-
-impl Reach {
-    fn node(map_pos: usize, r: RoomId) -> usize {
-        map_pos * 9 + r.index()
-    }
-    fn outside(&self) -> usize {
-        self.maps * 9
-    }
-
-    /// Builds the graph. `full` allows every way the court can find (secret doors once found, locks
-    /// once disarmed, teleporters, illusion roads — a found Illusion Road is walked as a plain
-    /// corridor); `normal` is plain corridors and entrances only. A Warder's room (seed 003 l.6083)
-    /// is entered and left only by corridors: no teleport leads into or out of it, no Illusion Road
-    /// into it.
-    pub fn new(s: &Scenario, tables: &Tables) -> Reach {
-        Reach::build(s, tables)
-    }
-
-    /// The graph whose `from_outside(true)` never passes what a clue reveals (see
-    /// [`Reach::from_outside_without`]).
-    pub fn without(s: &Scenario, tables: &Tables, blocked: Reveals) -> Reach {
-        Reach { blocked: Some(blocked), ..Reach::build(s, tables) }
-    }
-
-    fn build(s: &Scenario, tables: &Tables) -> Reach {
-        let n = s.maps.len() * 9 + 1;
-        let mut full: Vec<(usize, Edge)> = Vec::with_capacity(n * 4);
-        let mut normal: Vec<(usize, usize)> = Vec::with_capacity(n * 4);
-        let pos_of = |index: u32| s.maps.iter().position(|m| m.index == index);
-        let route_of = |t: &crate::myk::model::PlacedTrap| tables.myk.trap(&t.name).and_then(|r| r.route);
-        // Which room slots hold a Warder, per map position: each trap's record is looked up once.
-        let warded_slots: Vec<[bool; 9]> = s
-            .maps
-            .iter()
-            .map(|m| {
-                let mut w = [false; 9];
-                for (slot, r) in w.iter_mut().zip(&m.rooms) {
-                    *slot = r.traps.iter().any(|t| route_of(t) == Some(Route::Warded));
-                }
-                w
-            })
-            .collect();
-        let warded = |p: Place| pos_of(p.map).is_some_and(|q| warded_slots[q][p.room.index()]);
-        for (p, m) in s.maps.iter().enumerate() {
-            let hidden: Vec<CorridorId> =
-                m.rooms.iter().flat_map(|r| r.traps.iter()).filter_map(|t| t.corridor).collect();
-            for c in &m.corridors {
-                let route = c.trap.as_ref().and_then(route_of);
-                if route == Some(Route::Closed) {
-                    continue;
-                }
-                let via = Some((p, c.id()));
-                let (a, b) = (Reach::node(p, c.a), Reach::node(p, c.b));
-                let (both, one);
-                let dirs: &[(usize, usize)] = match c.one_way {
-                    Some(d) => {
-                        one = [(Reach::node(p, d.from), Reach::node(p, d.to))];
-                        &one
-                    }
-                    None => {
-                        both = [(a, b), (b, a)];
-                        &both
-                    }
-                };
-                let plain = !hidden.contains(&c.id()) && !matches!(route, Some(Route::Locked | Route::Redirect));
-                for &(x, y) in dirs {
-                    full.push((x, Edge { to: y, via }));
-                    if plain {
-                        normal.push((x, y));
-                    }
-                }
-                if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
-                    && let Some(dp) = pos_of(d.map)
-                    && !warded(d)
-                {
-                    full.push((a, Edge { to: Reach::node(dp, d.room), via }));
-                    full.push((b, Edge { to: Reach::node(dp, d.room), via }));
-                }
+    let mut u = crate::myk::model::Usage {
+        traps_number: 0,
+        traps_total_level: 0,
+        bases_total_level: 0,
+        most_rooms_with_monsters: 0,
+        highest_monster_level: 0,
+        highest_room_total: 0,
+        highest_ruler_level: 0,
+    };
+    let mut traps = 0usize;
+    for m in &s.maps {
+        let mut with_monsters = 0u32;
+        for r in &m.rooms {
+            traps += r.traps.len();
+            u.traps_total_level = r.traps.iter().fold(u.traps_total_level, |n, t| n.saturating_add(t.level));
+            u.bases_total_level = r.bases.iter().fold(u.bases_total_level, |n, b| n.saturating_add(b.level));
+            with_monsters += u32::from(r.has_monsters());
+            for g in &r.monsters {
+                u.highest_monster_level = u.highest_monster_level.max(g.effective_level);
             }
-            for r in &m.rooms {
-                let from_warded = warded(Place { map: m.index, room: r.id });
-                for t in &r.traps {
-                    if let Some(d) = t.destination
-                        && let Some(dp) = pos_of(d.map)
-                        && !from_warded
-                        && !warded(d)
-                    {
-                        full.push((Reach::node(p, r.id), Edge { to: Reach::node(dp, d.room), via: None }));
-                    }
+            match &r.ruler {
+                None => {
+                    let total = r
+                        .monsters
+                        .iter()
+                        .fold(0u32, |n, g| n.saturating_add(g.count.saturating_mul(g.effective_level)));
+                    u.highest_room_total = u.highest_room_total.max(total);
                 }
-            }
-            for e in &m.entrances {
-                let here = Reach::node(p, e.room);
-                let there = match e.to {
-                    None => Some(n - 1),
-                    Some(to) => pos_of(to.map).map(|q| Reach::node(q, to.room)),
-                };
-                if let Some(t) = there {
-                    full.push((here, Edge { to: t, via: None }));
-                    full.push((t, Edge { to: here, via: None }));
-                    normal.push((here, t));
-                    normal.push((t, here));
-                }
+                Some(ru) => u.highest_ruler_level = u.highest_ruler_level.max(ru.effective_level),
             }
         }
-        Reach {
-            maps: s.maps.len(),
-            indices: s.maps.iter().map(|m| m.index).collect(),
-            full: Adj::new(n, &full),
-            normal: Adj::new(n, &normal),
-            blocked: None,
+        for t in m.corridors.iter().filter_map(|c| c.trap.as_ref()) {
+            traps += 1;
+            u.traps_total_level = u.traps_total_level.saturating_add(t.level);
         }
+        u.most_rooms_with_monsters = u.most_rooms_with_monsters.max(with_monsters);
     }
-
-    /// Every node reachable from `start`; `next` says where an edge leads, or `None` to skip it.
-    fn walk<E: Copy>(edges: &Adj<E>, start: usize, next: impl Fn(&E) -> Option<usize>) -> Vec<bool> {
-        let mut seen = vec![false; edges.len()];
-        // A node is pushed once at most: one allocation, never grown.
-        let mut stack = Vec::with_capacity(edges.len());
-        stack.push(start);
-        seen[start] = true;
-        while let Some(x) = stack.pop() {
-            for y in edges.of(x).iter().filter_map(&next) {
-                if !seen[y] {
-                    seen[y] = true;
-                    stack.push(y);
-                }
-            }
-        }
-        seen
-    }
-
-    /// Nodes reachable from outside, using every way (`full`, minus what [`Reach::without`]
-    /// blocks) or plain ways only.
-    pub fn from_outside(&self, full: bool) -> Vec<bool> {
-        if full { self.walk_full(self.blocked) } else { Reach::walk(&self.normal, self.outside(), |&y| Some(y)) }
-    }
-
-    /// Nodes reachable from outside by every way, never entering the revealed room nor
-    /// travelling the revealed corridor (nor where it leads): what a clue about it may be behind.
-    pub fn from_outside_without(&self, blocked: Reveals) -> Vec<bool> {
-        self.walk_full(Some(blocked))
-    }
-
-    fn walk_full(&self, blocked: Option<Reveals>) -> Vec<bool> {
-        let pos = |map: u32| self.indices.iter().position(|&i| i == map);
-        let (room, corridor) = match blocked {
-            Some(Reveals::Room(p)) => (pos(p.map).map(|q| Reach::node(q, p.room)), None),
-            Some(Reveals::Corridor { map, corridor }) => (None, pos(map).map(|q| (q, corridor))),
-            None => (None, None),
-        };
-        Reach::walk(&self.full, self.outside(), |e| {
-            let passes = Some(e.to) == room || (corridor.is_some() && e.via == corridor);
-            (!passes).then_some(e.to)
-        })
-    }
-
-    /// Nodes from which outside can be reached (using every way).
-    pub fn back_to_outside(&self) -> Vec<bool> {
-        let n = self.full.len();
-        // The edges reversed, grouped by where they lead, sorted straight from `full`.
-        let rev = (0..n).flat_map(|x| self.full.of(x).iter().map(move |e| (e.to, x)));
-        Reach::walk(&Adj::sorted(n, rev), self.outside(), |&y| Some(y))
-    }
-
-    /// Whether a room of the map at position `map_pos` is set in a node list.
-    pub fn at(list: &[bool], map_pos: usize, r: RoomId) -> bool {
-        list[Reach::node(map_pos, r)]
-    }
+    u.traps_number = traps as u32;
+    u
 }
 
 fn reachability(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {

@@ -407,7 +407,7 @@ pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -
         };
         let how = match how(method, search) {
             Some(how) => how,
-            None => tables.roll_text(PUZZLE_TABLE, d).unwrap_or_default(),
+            None => tables.roll_myk_text(crate::tables::myk_rolls::MykRoll::Puzzle, d).unwrap_or_default(),
         };
         out.push(Clue { text: fact.text(), at, method, how, reveals: fact.reveals });
     }

@@ -12,6 +12,7 @@ use crate::myk::model::*;
 use crate::myk::{monsters, ruler, traps, weak_points};
 use crate::tables::Tables;
 use crate::tables::myk::{Level, Monster, Placement, Route, Trap, TrapCategory};
+use crate::tables::myk_rolls::MykRoll;
 use crate::tables::roll::{Count, Row};
 use crate::tables::shared::SharedStr;
 
@@ -63,7 +64,7 @@ impl MykParams {
 pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenario> {
     let mut warnings = params.validate()?;
     // A GM's --tables folder must still hold every table the generator rolls on.
-    if let Some(name) = REQUIRED.iter().find(|n| tables.roll_table(n).is_none()) {
+    if let Some(name) = tables.myk_rolls.missing_required() {
         return Err(Error::MissingTable { origin: tables.origin.clone(), name: name.to_string(), command: "`myk`" });
     }
     if !tables.myk.monsters.iter().any(|m| m.complete()) {
@@ -179,7 +180,7 @@ pub fn encounter_table(tables: &Tables, court: &Court) -> EncounterTable {
     let rows = tables
         .myk
         .encounters
-        .get(ENCOUNTER_TABLES[level as usize - 1])
+        .get(MykRoll::encounters(level).name())
         .map(|rows| {
             rows.iter()
                 .map(|row| EncounterRow {
@@ -223,20 +224,29 @@ pub(crate) struct Budget {
 pub(crate) struct Gen<'a> {
     tables: &'a Tables,
     /// The random encounter table for the court's level.
-    encounters: &'static str,
+    encounters: MykRoll,
     court: &'a Court,
     lim: &'a Limits,
 }
 
 impl<'a> Gen<'a> {
     pub(crate) fn new(tables: &'a Tables, court: &'a Court, lim: &'a Limits) -> Gen<'a> {
-        Gen { tables, court, lim, encounters: ENCOUNTER_TABLES[court.average_level.clamp(1, 6) as usize - 1] }
+        Gen { tables, court, lim, encounters: MykRoll::encounters(court.average_level) }
+    }
+
+    /// A table's row (following references), the table found when the tables were built.
+    fn roll_row(&self, table: MykRoll, d: &mut Dice) -> Result<&'a Row> {
+        let tables: &'a Tables = self.tables;
+        match tables.myk_table(table) {
+            Some(t) => tables.roll_from(t, d),
+            None => Err(Error::UnknownTable { name: table.name().to_string() }),
+        }
     }
 
     /// A rolled row's text as [`Tables::roll_text`] gives it, shared with the tables when the row
     /// holds plain text (the scenario keeps it as it is).
-    fn roll(&self, table: &str, d: &mut Dice) -> SharedStr {
-        match self.tables.roll_row(table, d) {
+    fn roll(&self, table: MykRoll, d: &mut Dice) -> SharedStr {
+        match self.roll_row(table, d) {
             Ok(Row { result: Some(r), .. }) => r.clone(),
             Ok(row) => row.text().into(),
             Err(_) => SharedStr::default(),
@@ -245,8 +255,8 @@ impl<'a> Gen<'a> {
 
     /// A rolled row's text, borrowed from the tables when the row holds plain text (as
     /// [`Tables::roll_text`], without a copy for text the caller only reads).
-    fn roll_ref(&self, table: &str, d: &mut Dice) -> Cow<'a, str> {
-        match self.tables.roll_row(table, d) {
+    fn roll_ref(&self, table: MykRoll, d: &mut Dice) -> Cow<'a, str> {
+        match self.roll_row(table, d) {
             Ok(Row { result: Some(r), .. }) => Cow::Borrowed(r.as_str()),
             Ok(row) => Cow::Owned(row.text()),
             Err(_) => Cow::Borrowed(""),
@@ -255,7 +265,7 @@ impl<'a> Gen<'a> {
 
     /// A place name: a flair word and a place word (the book's two rolls).
     pub(crate) fn place_name(&self, d: &mut Dice) -> String {
-        let flair = self.roll_ref("myk.names.flair", d);
+        let flair = self.roll_ref(MykRoll::Flair, d);
         // Rows that ask for the GM's favourite or another table: the generator takes the GM's part.
         let gm: Option<Cow<'a, str>> = match flair.as_ref() {
             "Favorite Monster" => {
@@ -265,11 +275,11 @@ impl<'a> Gen<'a> {
             }
             "Favorite Trap" => Some(d.choose(&self.tables.myk.traps).map_or("", |t| t.name.as_str()).into()),
             "Favorite Number" => Some(NUMBERS[d.below(NUMBERS.len() as u32) as usize].into()),
-            "Roll on the Word Tables" | "Roll on the Name Tables" => Some(self.roll_ref("myk.names.basic", d)),
+            "Roll on the Word Tables" | "Roll on the Name Tables" => Some(self.roll_ref(MykRoll::Basic, d)),
             _ => None,
         };
         let first = gm.unwrap_or(flair);
-        let second = self.roll_ref("myk.names.place", d);
+        let second = self.roll_ref(MykRoll::Place, d);
         // One string, the one the scenario keeps.
         let mut name = String::with_capacity(first.len() + second.len() + 1);
         name.push_str(&first);
@@ -296,11 +306,7 @@ impl<'a> Gen<'a> {
     /// A used room's name and environment.
     pub(crate) fn name_room(&self, r: &mut Room, rd: &mut Dice) {
         r.name = self.place_name(rd);
-        r.environment = self.roll("myk.environment", rd);
-    }
-
-    fn complete_monster(&self, name: &str) -> Option<&Monster> {
-        self.tables.myk.monster(name).filter(|m| m.complete())
+        r.environment = self.roll(MykRoll::Environment, rd);
     }
 
     /// The book's random encounter table for the court's average level (1-6; 6 above that), with
@@ -368,12 +374,14 @@ impl<'a> Gen<'a> {
 
     /// Groups from a random encounter row, trimmed to fit `target` levels.
     fn encounter_groups(&self, d: &mut Dice, target: u32, reaction: Reaction) -> Vec<MonsterGroup> {
-        let Some(table) = self.tables.roll_table(self.encounters) else { return Vec::new() };
-        let (_, row) = table.roll(d);
+        let Some(table) = self.tables.myk_table(self.encounters) else { return Vec::new() };
+        let (_, r) = table.roll_index(d);
         let mut left = target;
         let mut out = Vec::new();
-        for g in &row.groups {
-            let Some(mon) = self.complete_monster(&g.monster) else { continue };
+        for (k, g) in table.rows[r].groups.iter().enumerate() {
+            let data = &self.tables.myk;
+            let found = self.tables.myk_rolls.encounter_monster(self.encounters, r, k).map(|i| &data.monsters[i]);
+            let Some(mon) = found.filter(|m| m.complete()) else { continue };
             let lvl = mon.level.unwrap_or(1).max(1);
             if lvl > self.lim.monster_level {
                 continue;
@@ -502,12 +510,14 @@ impl<'a> Gen<'a> {
                 break;
             }
             let left = share.levels - spent.levels;
-            let cat = categories[d.below(6) as usize];
-            let Some(table) = self.tables.roll_table(cat.table()) else {
+            let c = d.below(6) as usize;
+            let Some(table) = self.tables.myk_table(MykRoll::traps(categories[c])) else {
                 continue;
             };
-            let (_, row) = table.roll(d);
-            let Some(rec) = row.result.as_deref().and_then(|n| self.tables.myk.trap(n)) else { continue };
+            let (_, row) = table.roll_index(d);
+            let Some(rec) = self.tables.myk_rolls.trap_of_row(c, row).map(|k| &self.tables.myk.traps[k]) else {
+                continue;
+            };
             // A level the GM picks (e.g. Pit 1-5) is kept near the court's level.
             let level = match rec.level {
                 Level::Fixed(n) => n,
@@ -649,14 +659,14 @@ impl<'a> Gen<'a> {
 
     /// Rolls bases within `share` levels, only in room `only` when given. Returns the levels spent.
     pub(crate) fn bases_in(&self, m: &mut Map, share: u32, only: Option<RoomId>, d: &mut Dice) -> u32 {
-        let Some(table) = self.tables.roll_table("myk.bases") else { return 0 };
+        let Some(table) = self.tables.myk_table(MykRoll::Bases) else { return 0 };
         let mut spent = 0;
         for _ in 0..6 {
             if spent >= share || !d.chance(2, 3) {
                 break;
             }
-            let (_, row) = table.roll(d);
-            let Some(rec) = row.result.as_deref().and_then(|n| self.tables.myk.base(n)) else { continue };
+            let (_, row) = table.roll_index(d);
+            let Some(rec) = self.tables.myk_rolls.base_of_row(row).map(|k| &self.tables.myk.bases[k]) else { continue };
             let Some(level) = rec.level.filter(|_| rec.unknown.is_empty()) else { continue };
             if level > share - spent {
                 continue;
@@ -698,7 +708,7 @@ impl<'a> Gen<'a> {
         for k in 0..n_cast {
             let mut nd = d.child_n("cast/", k, "");
             // The book names NPCs after a kind of thing and gives examples: take one example.
-            let kind = self.roll_ref("myk.npc.name", &mut nd);
+            let kind = self.roll_ref(MykRoll::NpcName, &mut nd);
             let examples = || {
                 kind.split_once('(')
                     .map(|(_, e)| e.trim_end_matches(')').split(',').map(str::trim).filter(|x| !x.is_empty()))
@@ -711,8 +721,8 @@ impl<'a> Gen<'a> {
                 let i = nd.below(n) as usize;
                 examples().and_then(|mut e| e.nth(i)).unwrap_or_default().to_string()
             };
-            const TRAITS: [&str; 4] =
-                ["myk.npc.personality", "myk.npc.appearance", "myk.npc.ability", "myk.npc.special_trait"];
+            const TRAITS: [MykRoll; 4] =
+                [MykRoll::NpcPersonality, MykRoll::NpcAppearance, MykRoll::NpcAbility, MykRoll::NpcSpecialTrait];
             let mut traits: Vec<SharedStr> =
                 (0..2).map(|t| self.roll(TRAITS[(nd.below(4) + t) as usize % 4], &mut nd)).collect();
             // Two traits say two things: a repeat is rolled again, table by table, until it differs.
@@ -724,18 +734,15 @@ impl<'a> Gen<'a> {
             }
             s.cast.push(Npc {
                 name,
-                role: self.roll("myk.frame.role", &mut nd),
-                age: self.roll("myk.npc.age", &mut nd),
-                sex: self.roll("myk.npc.sex", &mut nd),
+                role: self.roll(MykRoll::FrameRole, &mut nd),
+                age: self.roll(MykRoll::NpcAge, &mut nd),
+                sex: self.roll(MykRoll::NpcSex, &mut nd),
                 traits,
             });
         }
-        s.introduction = self.roll("myk.frame.introduction", d);
-        s.resolution = format!(
-            "Success: {} Failure: {}",
-            self.roll_ref("myk.frame.success", d),
-            self.roll_ref("myk.frame.failure", d)
-        );
+        s.introduction = self.roll(MykRoll::Introduction, d);
+        s.resolution =
+            format!("Success: {} Failure: {}", self.roll_ref(MykRoll::Success, d), self.roll_ref(MykRoll::Failure, d));
         let graph = Reach::new(s, self.tables);
         s.clues = crate::myk::clues::place_on(s, self.tables, &graph, &mut d.child("clues"));
         Ok(graph)
@@ -824,41 +831,6 @@ fn link_entrances(maps: &mut [Map], sk: &[Skeleton], d: &mut Dice) {
         maps[i].entrances.push(Entrance { room: to, wall: w2, to: Some(Place { map: a, room: from }) });
     }
 }
-
-/// Every table the MYK generator rolls on.
-const REQUIRED: [&str; 21] = [
-    "myk.names.flair",
-    "myk.names.place",
-    "myk.names.basic",
-    "myk.environment",
-    "myk.traps.classic",
-    "myk.traps.facility",
-    "myk.traps.encounter",
-    "myk.traps.disaster",
-    "myk.traps.movement",
-    "myk.traps.combat",
-    "myk.bases",
-    "myk.encounters.level1",
-    "myk.npc.name",
-    "myk.npc.age",
-    "myk.npc.sex",
-    "myk.frame.role",
-    "myk.frame.introduction",
-    "myk.frame.success",
-    "myk.frame.failure",
-    "myk.frame.puzzle",
-    "myk.npc.personality",
-];
-
-/// The random encounter tables by the court's average level (1-6; 6 above that).
-const ENCOUNTER_TABLES: [&str; 6] = [
-    "myk.encounters.level1",
-    "myk.encounters.level2",
-    "myk.encounters.level3",
-    "myk.encounters.level4",
-    "myk.encounters.level5",
-    "myk.encounters.level6",
-];
 
 const NUMBERS: [&str; 12] =
     ["One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Eleven", "Twelve"];

@@ -25,8 +25,9 @@ pub struct Skeleton {
     pub note: Option<String>,
 }
 
+/// Whether a room has a wall on the sheet's edge: every room but the centre one (B2).
 fn exterior(r: RoomId) -> bool {
-    r.exterior_walls().next().is_some()
+    r.index() != 4
 }
 
 /// Lays out one map of `rooms` rooms (3-9). `needs_exit` asks for a second exterior room for the
@@ -85,24 +86,27 @@ fn walk(dice: &mut Dice, path: &mut Vec<RoomId>, n: usize, needs_exit: bool) -> 
     false
 }
 
-fn degree(corridors: &[CorridorId], r: RoomId) -> usize {
-    corridors.iter().filter(|c| c.touches(r)).count()
-}
+/// Each room's neighbours on the sheet by index, in [`RoomId::neighbours`] order (above, left,
+/// right, below): the layouts look them up in their inner loops.
+const NEIGHBOURS: [&[usize]; 9] =
+    [&[1, 3], &[0, 2, 4], &[1, 5], &[0, 4, 6], &[1, 3, 5, 7], &[2, 4, 8], &[3, 7], &[4, 6, 8], &[5, 7]];
 
 /// Corridor steps from `from` to every room (usize::MAX when unreachable), over `corridors`.
 pub fn distances(corridors: &[CorridorId], from: RoomId) -> [usize; 9] {
     let mut d = [usize::MAX; 9];
     d[from.index()] = 0;
-    let mut queue = vec![from];
-    let mut i = 0;
-    while i < queue.len() {
+    // A room is queued once at most: nine places on the stack.
+    let mut queue = [from; 9];
+    let (mut i, mut len) = (0, 1);
+    while i < len {
         let r = queue[i];
         i += 1;
         for c in corridors.iter().filter(|c| c.touches(r)) {
             let o = c.other(r);
             if d[o.index()] == usize::MAX {
                 d[o.index()] = d[r.index()] + 1;
-                queue.push(o);
+                queue[len] = o;
+                len += 1;
             }
         }
     }
@@ -122,18 +126,23 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
         let Some(&entry) = dice.choose(starts) else { break };
         let mut used = [false; 9];
         used[entry.index()] = true;
-        let mut inside = vec![entry];
+        // The rooms in the order they joined (at most nine, on the stack).
+        let mut inside_at = [entry; 9];
+        let mut grown = 1;
         let mut corridors: Vec<CorridorId> = Vec::with_capacity(n);
-        // Each room's corridor count so far (the tree's corridors are all distinct).
+        // Each room's corridor count so far (the tree's corridors are all distinct), and its
+        // corridor steps from the entry: in a tree, its depth, known as it joins.
         let mut degrees = [0usize; 9];
-        while inside.len() < n {
+        let mut dist = [usize::MAX; 9];
+        dist[entry.index()] = 0;
+        while grown < n {
             // Frontier corridors from a used room to an unused neighbour; prefer growing from rooms
             // that already have two corridors, so junctions form. At most 9 rooms x 4 neighbours.
             let mut frontier = [(entry, entry); 36];
             let mut len = 0;
-            for &r in &inside {
-                for o in r.neighbours().filter(|o| !used[o.index()]) {
-                    frontier[len] = (r, o);
+            for &r in &inside_at[..grown] {
+                for &o in NEIGHBOURS[r.index()].iter().filter(|&&o| !used[o]) {
+                    frontier[len] = (r, RoomId::ALL[o]);
                     len += 1;
                 }
             }
@@ -143,20 +152,26 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
                 break;
             };
             used[to.index()] = true;
-            inside.push(to);
+            inside_at[grown] = to;
+            grown += 1;
             corridors.push(CorridorId::new(from, to));
             degrees[from.index()] += 1;
             degrees[to.index()] += 1;
+            dist[to.index()] = dist[from.index()] + 1;
         }
-        let has_junction = inside.iter().any(|&r| degree(&corridors, r) >= 3);
-        let dist = distances(&corridors, entry);
+        let inside = &inside_at[..grown];
+        let has_junction = inside.iter().any(|&r| degrees[r.index()] >= 3);
         let far = |pred: &dyn Fn(RoomId) -> bool| {
             inside.iter().copied().filter(|&r| pred(r)).max_by_key(|r| (dist[r.index()], std::cmp::Reverse(*r)))
         };
         // Mixed: one leaf (not the entry) becomes the special-movement room.
-        let leaves: Vec<RoomId> =
-            inside.iter().copied().filter(|&r| r != entry && degree(&corridors, r) == 1).collect();
-        let special_room = if mixed && n >= 4 { dice.choose(&leaves).copied() } else { None };
+        let mut leaves = [entry; 9];
+        let mut n_leaves = 0;
+        for &r in inside.iter().filter(|&&r| r != entry && degrees[r.index()] == 1) {
+            leaves[n_leaves] = r;
+            n_leaves += 1;
+        }
+        let special_room = if mixed && n >= 4 { dice.choose(&leaves[..n_leaves]).copied() } else { None };
         let ordinary = |r: RoomId| Some(r) != special_room;
         let exit = if needs_exit { far(&|r| exterior(r) && ordinary(r) && (r != entry || n == 1)) } else { None };
         let Some(ruler) = far(&ordinary) else { continue };
@@ -169,8 +184,8 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
             // A 3x3 sheet has 12 pairs of neighbours: the candidates fit on the stack.
             let mut extra = [CorridorId(entry, entry); 12];
             let mut len = 0;
-            for &r in &inside {
-                for o in r.neighbours().filter(|o| *o > r) {
+            for &r in inside {
+                for o in NEIGHBOURS[r.index()].iter().map(|&o| RoomId::ALL[o]).filter(|o| *o > r) {
                     let c = CorridorId::new(r, o);
                     if used[c.0.index()]
                         && used[c.1.index()]
@@ -206,9 +221,28 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
 mod tests {
     use super::*;
 
+    fn degree(corridors: &[CorridorId], r: RoomId) -> usize {
+        corridors.iter().filter(|c| c.touches(r)).count()
+    }
+
     fn connected(s: &Skeleton) -> bool {
         let d = distances(&s.corridors, s.entry);
         RoomId::ALL.iter().all(|r| !s.used[r.index()] || d[r.index()] != usize::MAX)
+    }
+
+    #[test]
+    fn every_room_but_the_centre_has_an_exterior_wall() {
+        for r in RoomId::ALL {
+            assert_eq!(exterior(r), r.exterior_walls().next().is_some(), "{r}");
+        }
+    }
+
+    #[test]
+    fn the_neighbour_table_is_the_sheets_in_neighbour_order() {
+        for r in RoomId::ALL {
+            let table: Vec<RoomId> = NEIGHBOURS[r.index()].iter().map(|&o| RoomId::ALL[o]).collect();
+            assert_eq!(table, r.neighbours().collect::<Vec<_>>(), "{r}");
+        }
     }
 
     #[test]

@@ -8,6 +8,7 @@ pub mod layout;
 pub mod limits;
 pub mod model;
 pub mod monsters;
+pub mod reach;
 pub mod ruler;
 pub mod traps;
 pub mod weak_points;

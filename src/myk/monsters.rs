@@ -85,8 +85,10 @@ pub fn pick_for_group<'a>(
 }
 
 /// The weighted pick both the room groups and the ruler make: one `below(total)` draw over the
-/// stockable monsters of `levels` (weight `weight(level)`, those in `chosen` left out), then a
-/// walk in file order, the total summed per level and the walk over the compact list of levels.
+/// stockable monsters of `levels` (weight `weight(level)`, zero outside `levels`; those in
+/// `chosen` left out), read as a walk in file order would read it: the monster whose span of
+/// the running weight holds the draw. The running weight before the k-th monster is summed per
+/// level from counts made at load, so the monster is found by bisection, not by a walk.
 pub(crate) fn pick_by_level<'a>(
     data: &'a MykData,
     d: &mut Dice,
@@ -94,7 +96,7 @@ pub(crate) fn pick_by_level<'a>(
     weight: impl Fn(u32) -> u32,
     chosen: &[&Monster],
 ) -> Option<&'a Monster> {
-    let mut total: u32 = levels.map(|l| data.stock_at_level(l) * weight(l)).sum();
+    let mut total: u32 = levels.clone().map(|l| data.stock_at_level(l) * weight(l)).sum();
     // Chosen monsters come from this pool: each one that would fit again is taken out.
     for c in chosen {
         total -= weight(c.level.unwrap_or(0));
@@ -102,7 +104,66 @@ pub(crate) fn pick_by_level<'a>(
     if total == 0 {
         return None;
     }
-    let mut x = d.below(total);
+    let x = d.below(total);
+    find(data, x, levels, weight, chosen)
+}
+
+/// The monster whose span of the running weight (in file order) holds `x`.
+fn find<'a>(
+    data: &'a MykData,
+    x: u32,
+    levels: std::ops::RangeInclusive<u32>,
+    weight: impl Fn(u32) -> u32,
+    chosen: &[&Monster],
+) -> Option<&'a Monster> {
+    // Levels above the strongest stockable monster hold none: the span stops there. A room's
+    // groups are at most three; the chosen ones' places and weights and the span's weights fit
+    // on the stack (anything wider is read by the walk).
+    let lo = *levels.start() as usize;
+    let hi = (*levels.end() as usize).min(data.stock_before(0).len().saturating_sub(1));
+    let mut out = [(0usize, 0u32); 4];
+    let mut ws = [0u32; 32];
+    if chosen.len() > out.len() || hi < lo || hi - lo >= ws.len() {
+        return walk_pick(data, x, weight, chosen);
+    }
+    for (l, w) in (lo..=hi).zip(ws.iter_mut()) {
+        *w = weight(l as u32);
+    }
+    let ws = &ws[..=hi - lo];
+    let mut n_out = 0;
+    for c in chosen {
+        if let Some(at) = data.stock_position(c) {
+            out[n_out] = (at, weight(c.level.unwrap_or(0)));
+            n_out += 1;
+        }
+    }
+    let out = &out[..n_out];
+    // The running weight before the k-th stockable monster.
+    let before = |k: usize| -> u32 {
+        let counts = data.stock_before(k).get(lo..=hi).unwrap_or_default();
+        let all: u32 = counts.iter().zip(ws).map(|(c, w)| c * w).sum();
+        all.saturating_sub(out.iter().filter(|(at, _)| *at < k).map(|(_, w)| w).sum::<u32>())
+    };
+    // The first k whose running weight passes the draw; the monster is the (k - 1)th.
+    let (mut lo, mut hi) = (1, data.stock_levels().len());
+    if hi == 0 || before(hi) <= x {
+        return None;
+    }
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if before(mid) > x { hi = mid } else { lo = mid + 1 }
+    }
+    Some(data.stock(lo - 1))
+}
+
+/// [`pick_by_level`]'s reading of the draw `x` as a walk over the stockable monsters in file
+/// order (what the bisection finds without walking).
+fn walk_pick<'a>(
+    data: &'a MykData,
+    mut x: u32,
+    weight: impl Fn(u32) -> u32,
+    chosen: &[&Monster],
+) -> Option<&'a Monster> {
     for (i, &l) in data.stock_levels().iter().enumerate() {
         let w = weight(l);
         if w == 0 {
@@ -156,6 +217,35 @@ pub fn equip(groups: &mut [MonsterGroup], data: &MykData, monster_cap: u32, room
 mod tests {
     use super::*;
     use crate::myk::model::Reaction;
+
+    #[test]
+    fn the_bisected_pick_is_the_monster_a_walk_in_file_order_picks() {
+        let t = crate::tables::Tables::embedded().expect("embedded tables load");
+        let data = &t.myk;
+        let mut d = Dice::new(7);
+        for a in 1..=12i64 {
+            for top in [1, 3, 6, 10, 40] {
+                let weight =
+                    |l: u32| if l >= 1 && l <= top { 8 - (i64::from(l) - a).unsigned_abs().min(7) as u32 } else { 0 };
+                let mut chosen: Vec<&Monster> = Vec::new();
+                for _ in 0..3 {
+                    let total: u32 = (1..=top).map(|l| data.stock_at_level(l) * weight(l)).sum::<u32>()
+                        - chosen.iter().map(|c| weight(c.level.unwrap_or(0))).sum::<u32>();
+                    if total == 0 {
+                        break;
+                    }
+                    // Every draw `below(total)` can give.
+                    for x in 0..total {
+                        let walked = walk_pick(data, x, weight, &chosen).map(|m| m as *const Monster);
+                        let bisected = find(data, x, 1..=top, weight, &chosen).map(|m| m as *const Monster);
+                        assert_eq!(walked, bisected, "a {a} top {top} x {x}");
+                    }
+                    let Some(m) = pick_by_level(data, &mut d, 1..=top, weight, &chosen) else { break };
+                    chosen.push(m);
+                }
+            }
+        }
+    }
 
     #[test]
     fn items_and_relationship_points_raise_the_effective_level_as_the_book_counts_them() {

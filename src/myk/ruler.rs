@@ -195,7 +195,7 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
 /// [`Dice::weighted_iter`] over the bestiary filtered to the band, in file order.
 fn pick_in_band<'a>(data: &'a MykData, d: &mut Dice, lo: u32, hi: u32) -> Option<&'a Monster> {
     let weight = |l: u32| if (lo..=hi).contains(&l) { l.saturating_sub(lo) + 1 } else { 0 };
-    let top = data.stock_levels().iter().copied().max().unwrap_or(0).min(hi);
+    let top = data.top_stock_level().min(hi);
     crate::myk::monsters::pick_by_level(data, d, lo..=top, weight, &[])
 }
 
@@ -208,9 +208,11 @@ pub fn pick(tables: &Tables, court: &Court, lim: &Limits, cores_fit: bool, d: &m
     let cap = lim.ruler_level.min(lim.ruler_room_total);
     // The six levels below the cap; when the bestiary has nothing that high (a court of level 30
     // may take an A + 7 = 37 ruler, above every monster), the six below the strongest that fits.
-    let in_band = |lo: u32, hi: u32| move |m: &Monster| m.level.is_some_and(|l| (lo..=hi).contains(&l));
     let (mut low, mut top) = (cap.saturating_sub(6).max(1), cap);
-    if !data.stockable().any(in_band(low, top)) {
+    // Whether any stockable monster (every one has a level) stands in the band, from the counts
+    // per level made at load.
+    let in_band = (low..=top.min(data.top_stock_level())).any(|l| data.stock_at_level(l) > 0);
+    if !in_band {
         top = data.stockable().filter_map(|m| m.level).filter(|&l| l <= cap).max()?;
         low = top.saturating_sub(6).max(1);
     }

@@ -11,6 +11,7 @@ pub mod blob;
 mod embedded;
 pub mod encounters;
 pub mod myk;
+pub mod myk_rolls;
 pub mod name_index;
 pub mod nw3;
 pub mod nw3_combat;
@@ -79,6 +80,8 @@ pub struct Tables {
     pub rolls: Vec<Located<RollTable>>,
     roll_index: name_index::NameIndex,
     pub myk: MykData,
+    /// The MYK generator's tables and the records their rows name, resolved at load.
+    pub myk_rolls: myk_rolls::MykRolls,
     pub nw3: nw3::Nw3Data,
 }
 
@@ -196,8 +199,24 @@ impl Tables {
             }
         }
         let roll_index = name_index::NameIndex::new(rolls.iter().map(|l| l.item.name.as_str()));
+        // Table references found once (the first table of a name, as a look-up by name finds).
+        let links: Vec<Vec<u32>> = rolls
+            .iter()
+            .map(|l| {
+                let find = |n: &str| roll_index.get(n, |i| &rolls[i].item.name);
+                // Most tables refer to none: those keep an empty list (no allocation).
+                if l.item.rows.iter().all(|r| r.table.is_none()) {
+                    return Vec::new();
+                }
+                l.item.rows.iter().map(|r| r.table.as_deref().and_then(find).map_or(0, |i| i as u32 + 1)).collect()
+            })
+            .collect();
+        for (l, links) in rolls.iter_mut().zip(links) {
+            l.item.set_links(links);
+        }
+        let myk_rolls = myk_rolls::MykRolls::resolve(&rolls, &roll_index, &myk);
         myk.encounters = encounters::stockable(&rolls, &myk);
-        let tables = Tables { roll_index, version, origin, rolls, myk, nw3 };
+        let tables = Tables { roll_index, version, origin, rolls, myk, myk_rolls, nw3 };
         if validate {
             tables.validate(&record_files)?;
             tables.validate_skills(&record_files, &skill_files)?;
@@ -374,15 +393,29 @@ impl Tables {
         self.roll_table(name).ok_or_else(|| Error::UnknownTable { name: name.to_string() })
     }
 
+    /// A table of the MYK generator, found when the tables were built.
+    pub fn myk_table(&self, r: myk_rolls::MykRoll) -> Option<&RollTable> {
+        self.myk_rolls.position(r).map(|i| &self.rolls[i].item)
+    }
+
+    /// The table row `row` of `table` refers to (resolved at load; by name if it was not).
+    fn next_table<'a>(&'a self, table: &'a RollTable, row: usize, name: &str) -> Result<&'a RollTable> {
+        match table.link(row) {
+            Some(i) => Ok(&self.rolls[i].item),
+            None => self.require(name),
+        }
+    }
+
     /// Rolls a table and follows `table` rows to the end: every step in order.
     pub fn roll_chain<'a>(&'a self, name: &str, dice: &mut Dice) -> Result<Vec<Step<'a>>> {
         let mut steps = Vec::new();
         let mut table = self.require(name)?;
         loop {
-            let (outcome, row) = table.roll(dice);
+            let (outcome, i) = table.roll_index(dice);
+            let row = &table.rows[i];
             steps.push(Step { table, outcome, row });
             match &row.table {
-                Some(next) => table = self.require(next)?,
+                Some(next) => table = self.next_table(table, i, next)?,
                 None => return Ok(steps),
             }
         }
@@ -390,11 +423,16 @@ impl Tables {
 
     /// Rolls a table to its final row (following references), without recording the steps.
     pub fn roll_row(&self, name: &str, dice: &mut Dice) -> Result<&Row> {
-        let mut table = self.require(name)?;
+        self.roll_from(self.require(name)?, dice)
+    }
+
+    /// [`Tables::roll_row`] from a table already found.
+    pub fn roll_from<'a>(&'a self, mut table: &'a RollTable, dice: &mut Dice) -> Result<&'a Row> {
         loop {
-            let (_, row) = table.roll(dice);
+            let (_, i) = table.roll_index(dice);
+            let row = &table.rows[i];
             match &row.table {
-                Some(next) => table = self.require(next)?,
+                Some(next) => table = self.next_table(table, i, next)?,
                 None => return Ok(row),
             }
         }
@@ -403,6 +441,14 @@ impl Tables {
     /// Rolls a table to its final text (following references).
     pub fn roll_text(&self, name: &str, dice: &mut Dice) -> Result<String> {
         Ok(self.roll_row(name, dice)?.text())
+    }
+
+    /// [`Tables::roll_text`] on a table of the MYK generator, found when the tables were built.
+    pub fn roll_myk_text(&self, r: myk_rolls::MykRoll, dice: &mut Dice) -> Result<String> {
+        match self.myk_table(r) {
+            Some(t) => Ok(self.roll_from(t, dice)?.text()),
+            None => Err(Error::UnknownTable { name: r.name().to_string() }),
+        }
     }
 }
 

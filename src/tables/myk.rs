@@ -642,6 +642,10 @@ pub struct MykData {
     /// How many stockable monsters stand at each level (index = level), so a pick's total weight
     /// is summed over levels rather than over the whole bestiary.
     stock_per_level: Vec<u32>,
+    /// For each k, how many of the first k stockable monsters stand at each level 0..=top
+    /// (`k * (top + 1) + level`), so a weighted pick finds its monster by bisection instead of a
+    /// walk over the bestiary.
+    stock_prefix: Vec<u32>,
 }
 
 impl MykData {
@@ -660,11 +664,43 @@ impl MykData {
         for &l in &self.stock_levels {
             self.stock_per_level[l as usize] += 1;
         }
+        let width = top + 1;
+        self.stock_prefix = vec![0; width * (self.stock_levels.len() + 1)];
+        for (k, &l) in self.stock_levels.iter().enumerate() {
+            let (done, next) = self.stock_prefix.split_at_mut((k + 1) * width);
+            next[..width].copy_from_slice(&done[k * width..]);
+            next[l as usize] += 1;
+        }
+    }
+
+    /// How many of the first `k` stockable monsters stand at each level (index = level, up to
+    /// the highest stockable level).
+    pub fn stock_before(&self, k: usize) -> &[u32] {
+        let width = self.stock_per_level.len();
+        self.stock_prefix.get(k * width..(k + 1) * width).unwrap_or_default()
+    }
+
+    /// Where `m` (a record of these tables) stands among the stockable monsters.
+    pub fn stock_position(&self, m: &Monster) -> Option<usize> {
+        // The record's place in `monsters` from its address, confirmed by identity.
+        let size = std::mem::size_of::<Monster>().max(1);
+        let offset = (m as *const Monster as usize).wrapping_sub(self.monsters.as_ptr() as usize);
+        let i = offset / size;
+        let mine = offset.is_multiple_of(size) && self.monsters.get(i).is_some_and(|x| std::ptr::eq(x, m));
+        if !mine {
+            return None;
+        }
+        self.stockable.binary_search(&i).ok()
     }
 
     /// The stockable monsters' levels, in stockable order.
     pub fn stock_levels(&self) -> &[u32] {
         &self.stock_levels
+    }
+
+    /// The highest level of a stockable monster (0 when there is none).
+    pub fn top_stock_level(&self) -> u32 {
+        self.stock_per_level.len().saturating_sub(1) as u32
     }
 
     /// How many stockable monsters stand at `level`.
@@ -687,13 +723,25 @@ impl MykData {
         self.stockable.len()
     }
     pub fn trap(&self, name: &str) -> Option<&Trap> {
-        self.trap_index.get(name, |i| &self.traps[i].name).map(|i| &self.traps[i])
+        self.trap_position(name).map(|i| &self.traps[i])
+    }
+    /// Where the trap named `name` stands in `traps`.
+    pub fn trap_position(&self, name: &str) -> Option<usize> {
+        self.trap_index.get(name, |i| &self.traps[i].name)
     }
     pub fn base(&self, name: &str) -> Option<&Base> {
-        self.base_index.get(name, |i| &self.bases[i].name).map(|i| &self.bases[i])
+        self.base_position(name).map(|i| &self.bases[i])
+    }
+    /// Where the base named `name` stands in `bases`.
+    pub fn base_position(&self, name: &str) -> Option<usize> {
+        self.base_index.get(name, |i| &self.bases[i].name)
     }
     pub fn monster(&self, name: &str) -> Option<&Monster> {
-        self.monster_index.get(name, |i| &self.monsters[i].name).map(|i| &self.monsters[i])
+        self.monster_position(name).map(|i| &self.monsters[i])
+    }
+    /// Where the monster named `name` stands in `monsters`.
+    pub fn monster_position(&self, name: &str) -> Option<usize> {
+        self.monster_index.get(name, |i| &self.monsters[i].name)
     }
     pub fn weak_point(&self, name: &str) -> Option<&WeakPoint> {
         self.weak_points.iter().find(|w| w.name == name)

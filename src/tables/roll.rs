@@ -27,6 +27,10 @@ pub struct RollTable {
     /// Outcome → row index + 1 (0: no row), filled by `fill_slots` so a roll is one lookup.
     #[serde(skip)]
     slots: Vec<u8>,
+    /// Per row: position + 1 in `Tables::rolls` of the table its `table` names (0: none), filled
+    /// when the tables are built so following a reference finds no name.
+    #[serde(skip)]
+    links: Vec<u32>,
 }
 
 /// The record collections a roll table can yield names from.
@@ -193,12 +197,39 @@ impl RollTable {
 
     /// Rolls the table's dice: the outcome and its row.
     pub fn roll<'a>(&'a self, dice: &mut Dice) -> (u32, &'a Row) {
+        let (outcome, i) = self.roll_index(dice);
+        (outcome, &self.rows[i])
+    }
+
+    /// [`RollTable::roll`], giving the row's position: the same dice, the same row.
+    pub fn roll_index(&self, dice: &mut Dice) -> (u32, usize) {
         loop {
             let outcome = dice.roll_kind(self.dice);
-            if let Some(row) = self.row_for(outcome) {
-                return (outcome, row);
+            let at = match self.slots.get(outcome as usize) {
+                Some(&i) if i > 0 && (i as usize) <= self.rows.len() => Some(i as usize - 1),
+                Some(_) => None,
+                None if self.slots.is_empty() => {
+                    self.rows.iter().position(|r| self.outcomes_of(r).is_ok_and(|o| o.contains(&outcome)))
+                }
+                None => None,
+            };
+            if let Some(i) = at {
+                return (outcome, i);
             }
         }
+    }
+
+    /// The position in `Tables::rolls` of the table row `row` refers to, once resolved.
+    pub fn link(&self, row: usize) -> Option<usize> {
+        match self.links.get(row) {
+            Some(&i) if i > 0 => Some(i as usize - 1),
+            _ => None,
+        }
+    }
+
+    /// Records where each row's `table` reference lies (see [`RollTable::link`]).
+    pub fn set_links(&mut self, links: Vec<u32>) {
+        self.links = links;
     }
 
     /// Checks that the rows cover every outcome of the dice exactly once, and indexes them.
@@ -264,6 +295,7 @@ mod tests {
             source: None,
             note: None,
             slots: Vec::new(),
+            links: Vec::new(),
             rows: rolls
                 .iter()
                 .map(|r| Row { roll: r.to_string(), result: Some(format!("r{r}").into()), table: None, groups: vec![] })
