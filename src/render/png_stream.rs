@@ -42,24 +42,41 @@ pub fn encode(pix: PixmapRef) -> std::io::Result<Vec<u8>> {
     out.extend_from_slice(&[0, 0, 0, 0]);
     out.extend_from_slice(b"IDAT");
     let mut z = Zlib::new();
+    // The row above, as filtered against: a row of the pixmap itself when it was opaque (our
+    // pictures are drawn on white, and an opaque pixel demultiplies to itself, so most rows are
+    // filtered where they lie), else the demultiplied copy.
+    let data = pix.data();
+    let mut above: Option<usize> = None;
     let mut prev = vec![0u8; row_len];
     let mut cur = vec![0u8; row_len];
     let mut filtered = vec![0u8; row_len];
-    for (row, bytes) in pix.pixels().chunks_exact(width as usize).zip(pix.data().chunks_exact(row_len)) {
-        // Our pictures are drawn on white: an opaque pixel demultiplies to itself.
-        if row.iter().all(|px| px.alpha() == u8::MAX) {
-            cur.copy_from_slice(bytes);
-        } else {
+    let zeros = vec![0u8; row_len];
+    for (y, bytes) in data.chunks_exact(row_len).enumerate() {
+        let opaque = opaque(bytes);
+        if !opaque {
+            let row = &pix.pixels()[y * width as usize..][..width as usize];
             for (px, o) in row.iter().zip(cur.chunks_exact_mut(BPP)) {
                 let c = px.demultiply();
                 o.copy_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
             }
         }
-        let kind = filter(&prev, &cur, &mut filtered);
+        let this: &[u8] = if opaque { bytes } else { &cur };
+        let up: &[u8] = match above {
+            Some(a) => &data[a * row_len..][..row_len],
+            None => &prev,
+        };
+        // A row like the one above (most rows of a plan) filters to zeros under Up, which scores
+        // 0 and is chosen at once.
+        let (kind, row) = if up == this { (UP, &zeros) } else { (filter(up, this, &mut filtered), &filtered) };
         // The filter type and the row as two writes, as png hands them to the compressor.
         z.write(&[kind], &mut out)?;
-        z.write(&filtered, &mut out)?;
-        std::mem::swap(&mut prev, &mut cur);
+        z.write(row, &mut out)?;
+        if opaque {
+            above = Some(y);
+        } else {
+            std::mem::swap(&mut prev, &mut cur);
+            above = None;
+        }
     }
     z.finish(&mut out)?;
     let len = out.len() - idat - 8;
@@ -71,6 +88,16 @@ pub fn encode(pix: PixmapRef) -> std::io::Result<Vec<u8>> {
     out.extend_from_slice(&crc.to_be_bytes());
     chunk(&mut out, b"IEND", &[]);
     Ok(out)
+}
+
+/// Whether every pixel of an RGBA row has alpha 255: the row's words ANDed together, eight bytes
+/// (two pixels) at a time.
+fn opaque(row: &[u8]) -> bool {
+    const ALPHA: u64 = 0xff00_0000_ff00_0000;
+    let words = row.chunks_exact(8);
+    let rest = words.remainder().iter().skip(3).step_by(BPP).all(|&a| a == u8::MAX);
+    let all = words.fold(u64::MAX, |m, w| m & u64::from_le_bytes(w.try_into().expect("8 bytes")));
+    rest && all & ALPHA == ALPHA
 }
 
 /// A PNG chunk: length, type, data, CRC of type and data.
@@ -140,8 +167,7 @@ const PAETH: u8 = 4;
 fn filter(prev: &[u8], cur: &[u8], out: &mut [u8]) -> u8 {
     let mut best = (u64::MAX, UP);
     for kind in [UP, SUB, AVG, PAETH] {
-        apply(kind, prev, cur, out);
-        let cost = cost(out);
+        let cost = apply(kind, prev, cur, out);
         if cost <= best.0 {
             best = (cost, kind);
             if cost == 0 {
@@ -155,54 +181,70 @@ fn filter(prev: &[u8], cur: &[u8], out: &mut [u8]) -> u8 {
     best.1
 }
 
-/// The sum of the bytes as signed magnitudes (|b as i8|).
-fn cost(row: &[u8]) -> u64 {
-    // In chunks, so the inner sum stays in 32 bits and vectorises.
-    row.chunks(4096).map(|c| u64::from(c.iter().map(|&b| u32::from((b as i8).unsigned_abs())).sum::<u32>())).sum()
+/// A filtered byte's score: its magnitude read as signed.
+#[inline(always)]
+fn score(b: u8) -> u32 {
+    u32::from((b as i8).unsigned_abs())
 }
 
-/// Filters `cur` (the row above is `prev`) with filter `kind` into `out`.
-fn apply(kind: u8, prev: &[u8], cur: &[u8], out: &mut [u8]) {
+/// Filters `cur` (the row above is `prev`) with filter `kind` into `out`; returns the score.
+fn apply(kind: u8, prev: &[u8], cur: &[u8], out: &mut [u8]) -> u64 {
     let n = cur.len();
-    match kind {
-        SUB => {
-            out[..BPP].copy_from_slice(&cur[..BPP]);
-            for ((o, &c), &a) in out[BPP..].iter_mut().zip(&cur[BPP..]).zip(&cur[..n - BPP]) {
-                *o = c.wrapping_sub(a);
-            }
-        }
-        UP => {
-            for ((o, &c), &b) in out.iter_mut().zip(cur).zip(prev) {
-                *o = c.wrapping_sub(b);
-            }
-        }
-        AVG => {
-            for i in 0..BPP {
-                out[i] = cur[i].wrapping_sub(prev[i] / 2);
-            }
-            for (((o, &c), &a), &b) in out[BPP..].iter_mut().zip(&cur[BPP..]).zip(&cur[..n - BPP]).zip(&prev[BPP..]) {
-                // floor((a + b) / 2) without leaving 8 bits.
-                *o = c.wrapping_sub((a & b) + ((a ^ b) >> 1));
-            }
-        }
-        _ => {
-            for i in 0..BPP {
-                out[i] = cur[i].wrapping_sub(paeth(0, prev[i], 0));
-            }
-            for ((((o, &x), &a), &b), &c) in
-                out[BPP..].iter_mut().zip(&cur[BPP..]).zip(&cur[..n - BPP]).zip(&prev[BPP..]).zip(&prev[..n - BPP])
-            {
-                *o = x.wrapping_sub(paeth(a, b, c));
-            }
-        }
+    let (prev, out) = (&prev[..n], &mut out[..n]);
+    if kind == UP {
+        return scored(out, |i| cur[i].wrapping_sub(prev[i]));
     }
+    // The first pixel has nothing to its left (a = c = 0).
+    let mut first = 0;
+    for i in 0..BPP.min(n) {
+        out[i] = match kind {
+            SUB => cur[i],
+            AVG => cur[i].wrapping_sub(prev[i] / 2),
+            _ => cur[i].wrapping_sub(paeth(0, prev[i], 0)),
+        };
+        first += u64::from(score(out[i]));
+    }
+    if n <= BPP {
+        return first;
+    }
+    let (x, a, b, c) = (&cur[BPP..], &cur[..n - BPP], &prev[BPP..], &prev[..n - BPP]);
+    let out = &mut out[BPP..];
+    first
+        + match kind {
+            SUB => scored(out, |i| x[i].wrapping_sub(a[i])),
+            // floor((a + b) / 2) without leaving 8 bits.
+            AVG => scored(out, |i| x[i].wrapping_sub((a[i] & b[i]) + ((a[i] ^ b[i]) >> 1))),
+            _ => scored(out, |i| x[i].wrapping_sub(paeth(a[i], b[i], c[i]))),
+        }
+}
+
+/// Fills `out[i]` with `f(i)` and returns the sum of their scores; indexed over slices of one
+/// length with 32-bit sums per block, so the loop vectorises.
+#[inline(always)]
+fn scored(out: &mut [u8], f: impl Fn(usize) -> u8) -> u64 {
+    let mut total = 0u64;
+    for start in (0..out.len()).step_by(1 << 20) {
+        let end = out.len().min(start + (1 << 20));
+        let mut sum = 0u32;
+        for (k, o) in out[start..end].iter_mut().enumerate() {
+            let v = f(start + k);
+            *o = v;
+            sum += score(v);
+        }
+        total += u64::from(sum);
+    }
+    total
 }
 
 /// The Paeth predictor of the PNG specification: of left `a`, above `b` and above-left `c`, the
-/// one nearest to a + b - c, preferring a, then b.
+/// one nearest to p = a + b - c, preferring a, then b. In 8 bits, so it vectorises: |p - a| is
+/// |b - c|, |p - b| is |a - c|, and |p - c| = |(a - c) + (b - c)| is the difference of the
+/// other two when c lies between a and b, and larger than both when it does not.
+#[inline(always)]
 fn paeth(a: u8, b: u8, c: u8) -> u8 {
-    let p = i16::from(a) + i16::from(b) - i16::from(c);
-    let (pa, pb, pc) = ((p - i16::from(a)).abs(), (p - i16::from(b)).abs(), (p - i16::from(c)).abs());
+    let pa = b.abs_diff(c);
+    let pb = a.abs_diff(c);
+    let pc = if (a < c) == (c < b) { pa.abs_diff(pb) } else { u8::MAX };
     if pa <= pb && pa <= pc {
         a
     } else if pb <= pc {

@@ -192,7 +192,7 @@ fn twenty_thousand_rerolls_across_the_options_stay_legal_and_leave_the_rest_byte
 }
 
 /// Seeds per system whose pictures are compared with tiny-skia's encoder.
-const PICTURES: u64 = 40;
+const PICTURES: u64 = 20;
 
 #[test]
 #[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored scale::"]
