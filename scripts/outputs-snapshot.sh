@@ -3,7 +3,7 @@
 #   scripts/outputs-snapshot.sh BIN /tmp/before ; (change) ; scripts/outputs-snapshot.sh BIN /tmp/after
 #   diff -r /tmp/before /tmp/after
 # MYK seeds 0..300 with options varied by seed, fortresses 0..300 with 3..40 areas (JSON), and a
-# few seeds in every text format.
+# few seeds in every format (pictures, Udonarium and PDF too).
 set -eu
 bin=$1
 dir=$2
@@ -27,6 +27,9 @@ while [ $i -le 300 ]; do
     i=$((i + 1))
 done
 for s in 1 7 42; do
-    "$bin" myk --seed $s --maps 2 --format json,svg,md,html,uvtt --out "$dir/myk-all-$s" >/dev/null
-    "$bin" fortress --seed $s --format json,svg,md,html,uvtt --out "$dir/nw3-all-$s" >/dev/null
+    "$bin" myk --seed $s --maps 2 --format json,svg,md,html,uvtt,udonarium,pdf --out "$dir/myk-all-$s" >/dev/null
+    "$bin" fortress --seed $s --format json,svg,md,html,uvtt,udonarium,pdf --out "$dir/nw3-all-$s" >/dev/null
 done
+# The largest pictures: four maps on US letter, and a 40-area fortress plan.
+"$bin" myk --seed 5 --maps 4 --paper letter --format json,svg,md,html,uvtt,udonarium,pdf --out "$dir/myk-all-letter" >/dev/null
+"$bin" fortress --seed 9 --areas 40 --paper letter --format json,svg,md,html,uvtt,udonarium,pdf --out "$dir/nw3-all-40" >/dev/null

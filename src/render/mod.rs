@@ -6,6 +6,7 @@ pub mod fortress_view;
 pub mod myk_play;
 pub mod pdf;
 pub mod plan;
+mod png_stream;
 pub mod raster;
 pub mod sheet;
 pub mod summary;

@@ -184,6 +184,9 @@ struct RoomDoc {
     xml: String,
     images: Vec<Image>,
     tables: usize,
+    /// Each token drawn so far (its SVG) and its picture's identifier: pieces alike (a ruler and
+    /// its kin, groups with the same initials) share one drawing.
+    tokens: Vec<(String, String)>,
 }
 
 use crate::render::svgkit::xml_escape as esc;
@@ -221,8 +224,15 @@ impl RoomDoc {
 
     /// A character piece at cell (x, y) on the table, or in the shared inventory.
     fn character(&mut self, p: &Piece, at: Option<(u32, u32)>) -> Result<()> {
-        let token = token(p)?;
-        let image = self.image(token);
+        let svg = token_svg(p);
+        let image = match self.tokens.iter().find(|(s, _)| *s == svg) {
+            Some((_, id)) => id.clone(),
+            None => {
+                let id = self.image(crate::render::raster::png(&svg, 100, "token")?);
+                self.tokens.push((svg, id.clone()));
+                id
+            }
+        };
         let (place, x, y) = match at {
             Some((x, y)) => ("table", x * GRID, y * GRID),
             None => ("common", 0, 0),
@@ -267,7 +277,9 @@ impl RoomDoc {
             file: what.to_string(),
             message: format!("cannot build the zip: {e}"),
         };
-        let mut z = zip::ZipWriter::new(Cursor::new(Vec::new()));
+        // Room for every entry and its headers, so the zip is not copied as it grows.
+        let size: usize = self.images.iter().map(|i| i.bytes.len() + 256).sum::<usize>() + self.xml.len() + 1024;
+        let mut z = zip::ZipWriter::new(Cursor::new(Vec::with_capacity(size)));
         let opts = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Stored)
             .last_modified_time(zip::DateTime::default())
@@ -363,15 +375,14 @@ fn sheet_png(svg: &str, paper: Paper, what: &str) -> Result<Vec<u8>> {
     crate::render::raster::png(svg, sheet_cells(paper).0 * GRID, what)
 }
 
-/// A round token with the piece's initials.
-fn token(p: &Piece) -> Result<Vec<u8>> {
+/// A round token with the piece's initials, as SVG (drawn 100 pixels wide).
+fn token_svg(p: &Piece) -> String {
     let initials: String = p.name.split_whitespace().filter_map(|w| w.chars().next()).take(2).collect();
-    let svg = format!(
+    format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\"><circle cx=\"50\" cy=\"50\" r=\"46\" fill=\"{}\" stroke=\"#111111\" stroke-width=\"5\"/><text x=\"50\" y=\"64\" text-anchor=\"middle\" font-family=\"DejaVu Sans\" font-weight=\"bold\" font-size=\"40\" fill=\"#ffffff\">{}</text></svg>",
         p.colour,
         esc(&initials)
-    );
-    crate::render::raster::png(&svg, 100, "token")
+    )
 }
 
 /// The Udonarium zip of a MYK scenario.

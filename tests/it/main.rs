@@ -13,6 +13,7 @@ mod notes;
 mod nw3;
 mod nw3_combat;
 mod pdf;
+mod png;
 mod render;
 mod reroll;
 mod reroll_nw3;

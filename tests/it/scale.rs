@@ -190,3 +190,43 @@ fn twenty_thousand_rerolls_across_the_options_stay_legal_and_leave_the_rest_byte
     let refused = refused.into_inner();
     assert!(refused * 100 <= REROLLS, "{refused} of {REROLLS} rerolls found no legal result");
 }
+
+/// Seeds per system whose pictures are compared with tiny-skia's encoder.
+const PICTURES: u64 = 20;
+
+#[test]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored scale::"]
+fn every_picture_across_the_options_is_the_png_tiny_skias_encoder_writes() {
+    let failures = spread(PICTURES, &|i| {
+        let p = myk_params(i);
+        let f = fortress_params(i);
+        let paper = if i % 2 == 0 { "a4" } else { "letter" };
+        let (seed, maps, rooms, areas) =
+            (i.to_string(), p.maps.min(3).to_string(), p.rooms.to_string(), f.areas.to_string());
+        let myk = [
+            "myk",
+            "--seed",
+            &seed,
+            "--maps",
+            &maps,
+            "--rooms",
+            &rooms,
+            "--layout",
+            p.layout.label(),
+            "--paper",
+            paper,
+        ];
+        let nw3 = ["fortress", "--seed", &seed, "--areas", &areas, "--paper", paper];
+        let mut out = Vec::new();
+        for (tag, args) in [(format!("scale-png-myk-{i}"), &myk[..]), (format!("scale-png-nw3-{i}"), &nw3[..])] {
+            match crate::png::pngs(&tag, args) {
+                Ok(pictures) => {
+                    out.extend(pictures.iter().filter_map(|(n, b)| crate::png::differs_from_tiny_skia(n, b)))
+                }
+                Err(e) => out.push(e),
+            }
+        }
+        (!out.is_empty()).then(|| out.join("; "))
+    });
+    assert!(failures.is_empty(), "{} of {PICTURES} seeds differ, first: {}", failures.len(), failures[0]);
+}
