@@ -512,15 +512,7 @@ fn scenario_totals(s: &Scenario, lim: &crate::myk::model::Limits, v: &mut Vec<Vi
 /// What the scenario uses of each limit (recomputed, never trusted from the file), in one pass
 /// over the rooms and corridors (sums saturate, so their order does not matter).
 pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
-    let mut u = crate::myk::model::Usage {
-        traps_number: 0,
-        traps_total_level: 0,
-        bases_total_level: 0,
-        most_rooms_with_monsters: 0,
-        highest_monster_level: 0,
-        highest_room_total: 0,
-        highest_ruler_level: 0,
-    };
+    let mut u = crate::myk::model::Usage::default();
     let mut traps = 0usize;
     for m in &s.maps {
         let mut with_monsters = 0u32;

@@ -121,7 +121,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
         maps,
         encounters: g.encounter_table(),
         limits: lim.clone(),
-        usage: usage_zero(),
+        usage: Usage::default(),
         warnings: Vec::new(),
         notes: String::new(),
         frame_locked: false,
@@ -199,18 +199,6 @@ pub fn encounter_table(tables: &Tables, court: &Court) -> EncounterTable {
         })
         .unwrap_or_default();
     EncounterTable { level, rows }
-}
-
-fn usage_zero() -> Usage {
-    Usage {
-        traps_number: 0,
-        traps_total_level: 0,
-        bases_total_level: 0,
-        most_rooms_with_monsters: 0,
-        highest_monster_level: 0,
-        highest_room_total: 0,
-        highest_ruler_level: 0,
-    }
 }
 
 /// What is left of the scenario-wide trap limits (number, total level).

@@ -730,8 +730,9 @@ pub struct Limits {
     pub search_difficulty: u32,
 }
 
-/// What the scenario uses of the scenario-wide limits (and the busiest map and room).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// What the scenario uses of the scenario-wide limits (and the busiest map and room); the
+/// default is nothing used.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Usage {
     pub traps_number: u32,
