@@ -10,6 +10,7 @@ mod png_stream;
 pub mod raster;
 pub mod sheet;
 pub mod summary;
+mod svgel;
 pub mod svgkit;
 
 /// Paper for the printable sheets; sizes in millimetres.
