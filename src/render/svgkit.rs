@@ -2,9 +2,9 @@
 //!
 //! Units are millimetres. Every coordinate is snapped to a 0.1 mm grid and written by `mm`, so the
 //! bytes are stable; [`El`] and the canvas write attributes in sorted order and escape all text
-//! (`svgel` says how, byte for byte as the `svg` crate once wrote them). Widths are measured with DejaVu Sans advance widths (the
-//! first font asked for, and wider than the Arial/Helvetica fallbacks), so a label's `Bbox` is a
-//! safe bound for collision checks.
+//! (`svgel` says how, byte for byte as the `svg` crate once wrote them). Widths are measured
+//! with DejaVu Sans advance widths (the first font asked for, and wider than the Arial/Helvetica
+//! fallbacks), so a label's `Bbox` is a safe bound for collision checks.
 
 use std::fmt::Write as _;
 

@@ -5,7 +5,7 @@
 //!
 //! Conventions are the MYK sheets' ([`crate::render::sheet`], shared through
 //! [`crate::render::svgkit`]): 1 unit = 1 mm, every number on a 0.1 mm grid, DejaVu Sans widths,
-//! user text escaped by the `svg` crate's text node, ids prefixed per sheet.
+//! user text escaped by the SVG writer (`svgel`), ids prefixed per sheet.
 //!
 //! The GM's map keeps three promises, by construction and checked by tests on the SVG itself:
 //! no gate line crosses a circle other than its own two, an area's label or a note; no two texts
