@@ -6,8 +6,6 @@
 //! with DejaVu Sans advance widths (the first font asked for, and wider than the Arial/Helvetica
 //! fallbacks), so a label's `Bbox` is a safe bound for collision checks.
 
-use std::fmt::Write as _;
-
 pub(crate) use super::svgel::El;
 use super::svgel::{attr, escape_text};
 
@@ -33,7 +31,19 @@ pub(crate) fn push_mm(out: &mut String, v: f64) {
     let a = t.unsigned_abs();
     // Writing a u64 into a String cannot fail.
     let (whole, tenth) = (a / 10, a % 10);
-    let _ = write!(out, "{whole}");
+    // The digits by hand, into a small buffer: through `core::fmt` this was a tenth of a sheet.
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = whole;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
     if tenth != 0 {
         out.push('.');
         out.push(char::from(b'0' + tenth as u8));
