@@ -10,6 +10,7 @@ mod png_stream;
 pub mod raster;
 pub mod sheet;
 pub mod summary;
+mod svgel;
 pub mod svgkit;
 
 /// Paper for the printable sheets; sizes in millimetres.
@@ -96,9 +97,6 @@ pub fn render_myk(
     let seed = s.seed;
     let mut out = Vec::new();
     let wants = |f: Format| opts.formats.contains(&f);
-    if wants(Format::Json) {
-        out.push(Artifact::new(format!("myk-{seed}.json"), json(s)?));
-    }
     let need_svg = wants(Format::Svg) || wants(Format::Html) || wants(Format::Pdf);
     let draw = || -> Vec<(String, String)> {
         s.maps
@@ -106,28 +104,40 @@ pub fn render_myk(
             .map(|m| (sheet(s, m, tables, opts.paper, Copy::Gm), sheet(s, m, tables, opts.paper, Copy::Players)))
             .collect()
     };
-    // The sheets are drawn on a thread of their own while this one builds the view and renders
+    // The sheets are drawn on a thread of their own, which then compiles the HTML template (and
+    // the stylesheet it includes), while this one writes the JSON, builds the view and renders
     // the Markdown; HTML, which inlines the sheets, waits for them.
     let need_md = wants(Format::Md) || wants(Format::Pdf);
-    let (svgs, mut v, md) = std::thread::scope(|scope| -> Result<_> {
+    let (scenario_json, svgs, mut v, md) = std::thread::scope(|scope| -> Result<_> {
         let need_view = need_md || wants(Format::Html);
         // Alone, the sheets are drawn here: a thread would only wait.
-        let drawing = (need_svg && need_view).then(|| scope.spawn(draw));
+        let drawing = (need_svg && need_view).then(|| {
+            scope.spawn(|| {
+                let svgs = draw();
+                if wants(Format::Html) {
+                    opts.templates.prepare("myk.html");
+                    opts.templates.prepare("booklet.css");
+                }
+                svgs
+            })
+        });
+        let scenario_json = if wants(Format::Json) { Some(json(s)) } else { None };
         let v = need_view.then(|| view::myk_view(s, tables, opts.paper, &[]));
         let md = match &v {
             Some(v) if need_md => opts.templates.render("myk.md", v),
             _ => Ok(String::new()),
         };
-        if wants(Format::Html) {
-            opts.templates.prepare("myk.html");
-        }
         let svgs = match drawing {
             Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
             None if need_svg => draw(),
             None => Vec::new(),
         };
-        Ok((svgs, v, md?))
+        Ok((scenario_json, svgs, v, md))
     })?;
+    if let Some(j) = scenario_json {
+        out.push(Artifact::new(format!("myk-{seed}.json"), j?));
+    }
+    let md = md?;
     if wants(Format::Svg) {
         for (m, (gm, players)) in s.maps.iter().zip(&svgs) {
             out.push(Artifact::new(format!("myk-{seed}-map{}.svg", m.index), gm.clone()));

@@ -2,19 +2,17 @@
 //! legend) and the players' copy (the bare grid with the entrances, for the court's mapper).
 //!
 //! Units are millimetres (`viewBox` = paper size, so 1 unit = 1 mm). Every coordinate is snapped to
-//! a 0.1 mm grid and written by [`mm`], so the bytes are stable; the `svg` crate writes attributes
-//! in sorted order. All text goes through the crate's `Text` node, which escapes it.
+//! a 0.1 mm grid and written by [`mm`], so the bytes are stable; the canvas writes attributes in
+//! sorted order and escapes all text.
 //!
 //! Text never overlaps: widths are measured with DejaVu Sans advance widths (the first font asked
 //! for, and wider than the Arial/Helvetica fallbacks), every label is fitted to the box it owns
 //! (wrapped, then shortened with an ellipsis), and the layout keeps the boxes apart.
 
-use svg::node::element::{Line, Path, Pattern, Rectangle};
-
 use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, RoomId, Scenario, Wall};
 use crate::render::svgkit::{
-    ASCENT, Canvas, DESCENT, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn, icon_trap,
-    mm, snap, txt, width, wrap, wrap_words,
+    ASCENT, Canvas, DESCENT, El, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn,
+    icon_trap, mm, snap, txt, width, wrap, wrap_words,
 };
 #[cfg(test)]
 use crate::render::svgkit::{Bbox, Label};
@@ -44,16 +42,16 @@ impl Canvas {
     }
 
     /// The hatch pattern that marks unused rooms.
-    fn hatch(&self) -> Pattern {
-        Pattern::new()
+    fn hatch(&self) -> El {
+        El::new("pattern")
             .set("id", self.hatch_id())
             .set("patternUnits", "userSpaceOnUse")
             .set("width", "2")
             .set("height", "2")
             .set("patternTransform", "rotate(45)")
-            .add(Rectangle::new().set("width", "2").set("height", "2").set("fill", WHITE))
+            .add(El::new("rect").set("width", "2").set("height", "2").set("fill", WHITE))
             .add(
-                Line::new()
+                El::new("line")
                     .set("x1", "0")
                     .set("y1", "0")
                     .set("x2", "0")
@@ -173,7 +171,7 @@ fn band(c: &mut Canvas, horizontal: bool, a: f64, b: f64, mid: f64, t: f64, look
             mm(top - r * 0.8),
             mm(top)
         );
-        c.add(Path::new().set("d", d).set("fill", "none").set("stroke", INK).set("stroke-width", "0.4"));
+        c.add(El::new("path").set("d", d).set("fill", "none").set("stroke", INK).set("stroke-width", "0.4"));
         c.rect(cx - bw / 2.0, top, bw, bh, INK, None);
     }
 }
@@ -263,7 +261,7 @@ pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: C
     };
     let c = draw(s, map, tables, paper, copy);
     let hatch = c.hatch();
-    c.finish(&title, vec![Box::new(hatch)])
+    c.finish(&title, vec![hatch])
 }
 
 /// Where each room of `map` sits on its GM sheet: (room, left, top, side) in millimetres, the same
@@ -294,7 +292,7 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> C
         Copy::Gm => "gm",
         Copy::Players => "pl",
     };
-    let mut c = Canvas { w, h, id: format!("m{}-{tag}", map.index), shapes: Vec::new(), labels: Vec::new() };
+    let mut c = Canvas { w, h, id: format!("m{}-{tag}", map.index), shapes: String::new(), labels: Vec::new() };
     let numbers = numbered_traps(map);
     // The GM's footer sets the geometry of both copies, so they line up.
     let footer_h = footer_height(footer(s, map, paper, Copy::Gm).len());

@@ -48,10 +48,14 @@ impl Templates {
             }
         });
         env.set_formatter(|out, state, value| {
-            if *state.auto_escape() == AutoEscape::Custom(MARKDOWN.into()) && !value.is_safe() {
+            if matches!(state.auto_escape(), AutoEscape::Custom(m) if &**m == MARKDOWN) && !value.is_safe() {
                 // Markdown passes inline HTML through to whatever renders it: user text (a room
-                // named `<script>`) is written with its HTML characters as entities.
-                out.write_str(&markdown_escape(&value.to_string()))?;
+                // named `<script>`) is written with its HTML characters as entities. A string is
+                // escaped where it lies (most values are), anything else as it displays.
+                match value.as_str() {
+                    Some(text) => write_markdown_escaped(out, text)?,
+                    None => write_markdown_escaped(out, &value.to_string())?,
+                }
                 Ok(())
             } else {
                 minijinja::escape_formatter(out, state, value)
@@ -94,18 +98,22 @@ impl Templates {
 /// The auto-escape mode of `.md` templates.
 const MARKDOWN: &str = "markdown";
 
-/// `text` with the characters that start HTML in Markdown written as entities.
-fn markdown_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            _ => out.push(c),
-        }
+/// Writes `text` with the characters that start HTML in Markdown as entities; the runs between
+/// them are written whole (the three are ASCII, so a run never splits a character).
+fn write_markdown_escaped(out: &mut impl std::fmt::Write, text: &str) -> std::fmt::Result {
+    let mut start = 0;
+    for (i, b) in text.bytes().enumerate() {
+        let entity = match b {
+            b'&' => "&amp;",
+            b'<' => "&lt;",
+            b'>' => "&gt;",
+            _ => continue,
+        };
+        out.write_str(&text[start..i])?;
+        out.write_str(entity)?;
+        start = i + 1;
     }
-    out
+    out.write_str(&text[start..])
 }
 
 fn one_line(e: &minijinja::Error) -> String {
@@ -119,6 +127,13 @@ fn one_line(e: &minijinja::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_text_writes_html_characters_as_entities_and_keeps_the_rest() {
+        let mut out = String::new();
+        write_markdown_escaped(&mut out, "A <b> & \u{00e9}t\u{00e9} > *x*").expect("writes to a String");
+        assert_eq!(out, "A &lt;b&gt; &amp; \u{00e9}t\u{00e9} &gt; *x*");
+    }
 
     #[test]
     fn every_builtin_template_compiles() {

@@ -1,6 +1,7 @@
 //! One integration-test binary (links once): the modules below test the program end to end.
 
 mod area_map;
+mod binary;
 mod browser;
 mod cli;
 mod fix;

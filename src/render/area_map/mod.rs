@@ -5,7 +5,7 @@
 //!
 //! Conventions are the MYK sheets' ([`crate::render::sheet`], shared through
 //! [`crate::render::svgkit`]): 1 unit = 1 mm, every number on a 0.1 mm grid, DejaVu Sans widths,
-//! user text escaped by the `svg` crate's text node, ids prefixed per sheet.
+//! user text escaped by the SVG writer (`svgel`), ids prefixed per sheet.
 //!
 //! The GM's map keeps three promises, by construction and checked by tests on the SVG itself:
 //! no gate line crosses a circle other than its own two, an area's label or a note; no two texts
@@ -129,7 +129,7 @@ fn drawable(f: &Fortress) -> (Vec<(usize, usize, usize)>, Vec<usize>) {
 /// The GM's map, laid out with room for `notes` lines of notes under the legend.
 fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
     let (w, h) = paper.size_mm();
-    let mut c = Canvas { w, h, id: format!("nw3-{}-gm", f.seed), shapes: Vec::new(), labels: Vec::new() };
+    let mut c = Canvas { w, h, id: format!("nw3-{}-gm", f.seed), shapes: String::new(), labels: Vec::new() };
     draw_head(
         &mut c,
         &cap(&f.title),
@@ -155,7 +155,7 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
         .map(|e| if f.gates[e.gate].kind == GateKind::Damaged { 0.9 } else { GATE_W / 2.0 })
         .collect();
     let mut board = Board { region, lines, reach, boxes: Vec::new(), discs: Vec::new() };
-    let mut circle_nodes = Canvas { w, h, id: String::new(), shapes: Vec::new(), labels: Vec::new() };
+    let mut circle_nodes = Canvas { w, h, id: String::new(), shapes: String::new(), labels: Vec::new() };
     let mut circles = Vec::with_capacity(f.areas.len());
     let mut area_labels: Vec<Label> = Vec::new();
     for (i, a) in f.areas.iter().enumerate() {
@@ -261,7 +261,7 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
         let (a, b) = (placed.items[u].area.unwrap_or(0), placed.items[v].area.unwrap_or(0));
         routes.push((a, b, board.lines[e].clone()));
     }
-    c.shapes.append(&mut circle_nodes.shapes);
+    c.shapes.push_str(&circle_nodes.shapes);
     c.labels.append(&mut circle_nodes.labels);
     for (gi, p, tg) in marks {
         let g = &f.gates[gi];
