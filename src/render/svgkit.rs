@@ -29,7 +29,6 @@ pub(crate) fn push_mm(out: &mut String, v: f64) {
         out.push('-');
     }
     let a = t.unsigned_abs();
-    // Writing a u64 into a String cannot fail.
     let (whole, tenth) = (a / 10, a % 10);
     // The digits by hand, into a small buffer: through `core::fmt` this was a tenth of a sheet.
     let mut digits = [0u8; 20];
