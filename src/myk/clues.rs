@@ -17,6 +17,7 @@ use crate::myk::check::Reach;
 use crate::myk::model::{
     AdjustmentKind, Clue, ClueMethod, CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Ruler, Scenario,
 };
+use crate::myk::text::{Digits, concat};
 use crate::tables::Tables;
 
 /// The weak points of a ruler, by name. Every clue rule reads weak points through this one
@@ -179,7 +180,7 @@ pub const PUZZLE_TABLE: &str = "myk.frame.puzzle";
 /// for a puzzle, whose text is rolled on [`PUZZLE_TABLE`].
 pub fn how(method: ClueMethod, search: u32) -> Option<String> {
     match method {
-        ClueMethod::Search => Some(format!("search check in the room, difficulty {search}")),
+        ClueMethod::Search => Some(concat(&["search check in the room, difficulty ", Digits::new(search).as_str()])),
         ClueMethod::Threat => Some("defeat or drive off the room's threat".to_string()),
         ClueMethod::Conversation => Some("talk with the room's monsters (negotiation or a Charisma check)".to_string()),
         ClueMethod::Puzzle => None,
@@ -254,30 +255,71 @@ impl Fact<'_> {
     fn text(&self) -> String {
         match &self.says {
             Says::Ruler { room, weak } => match weak.as_slice() {
-                [] => format!("{{ruler}} rules the {{map}} and waits in room {room} ({{room_name}})."),
-                [w] => format!("{{ruler}} rules the {{map}} from room {room}; its weak point is {w}."),
-                [ws @ .., last] => format!(
-                    "{{ruler}} rules the {{map}} from room {room}; its weak points are {} and {last}.",
-                    ws.join(", ")
-                ),
+                [] => concat(&["{ruler} rules the {map} and waits in room ", room.name(), " ({room_name})."]),
+                [w] => concat(&["{ruler} rules the {map} from room ", room.name(), "; its weak point is ", w, "."]),
+                [ws @ .., last] => {
+                    let mut s = concat(&["{ruler} rules the {map} from room ", room.name(), "; its weak points are "]);
+                    for (i, w) in ws.iter().enumerate() {
+                        if i > 0 {
+                            s.push_str(", ");
+                        }
+                        s.push_str(w);
+                    }
+                    s.push_str(" and ");
+                    s.push_str(last);
+                    s.push('.');
+                    s
+                }
             },
-            Says::SecretDoor { room, corridor } => {
-                format!("A secret door in room {room} hides the corridor {corridor}.")
+            Says::SecretDoor { room, corridor } => concat(&[
+                "A secret door in room ",
+                room.name(),
+                " hides the corridor ",
+                corridor.0.name(),
+                "-",
+                corridor.1.name(),
+                ".",
+            ]),
+            Says::Carries { trap, on, room, to } => concat(&[
+                "The ",
+                trap,
+                " on the ",
+                on,
+                " in room ",
+                room.name(),
+                " carries you to room ",
+                to.name(),
+                ".",
+            ]),
+            Says::Trap { room, trap, level } => concat(&[
+                "Room ",
+                room.name(),
+                " ({room_name}) hides a trap: ",
+                trap,
+                " (level ",
+                Digits::new(*level).as_str(),
+                ").",
+            ]),
+            Says::Base { room, base } => {
+                concat(&["The monsters keep a ", base, " in room ", room.name(), " ({room_name})."])
             }
-            Says::Carries { trap, on, room, to } => {
-                format!("The {trap} on the {on} in room {room} carries you to room {to}.")
+            Says::Monsters { room, monster, count } => {
+                concat(&[monster, " x", Digits::new(*count).as_str(), " hold room ", room.name(), " ({room_name})."])
             }
-            Says::Trap { room, trap, level } => {
-                format!("Room {room} ({{room_name}}) hides a trap: {trap} (level {level}).")
-            }
-            Says::Base { room, base } => format!("The monsters keep a {base} in room {room} ({{room_name}})."),
-            Says::Monsters { room, monster, count } => format!("{monster} x{count} hold room {room} ({{room_name}})."),
             Says::Safe { room } => {
-                format!("Nothing lies in wait in room {room} ({{room_name}}): a safe place to camp.")
+                concat(&["Nothing lies in wait in room ", room.name(), " ({room_name}): a safe place to camp."])
             }
-            Says::TrappedCorridor { corridor, trap, level } => {
-                format!("The corridor {corridor} is trapped: {trap} (level {level}).")
-            }
+            Says::TrappedCorridor { corridor, trap, level } => concat(&[
+                "The corridor ",
+                corridor.0.name(),
+                "-",
+                corridor.1.name(),
+                " is trapped: ",
+                trap,
+                " (level ",
+                Digits::new(*level).as_str(),
+                ").",
+            ]),
         }
     }
 }

@@ -332,7 +332,7 @@ pub fn name_npcs(s: &mut Scenario, d: &mut Dice) {
         for r in &mut m.rooms {
             for a in r.ruler.iter_mut().flat_map(|ru| ru.adjustments.iter_mut()) {
                 if a.kind == AdjustmentKind::WeakPoint && a.what == "Relationship" && a.npc.is_none() {
-                    a.npc = d.choose(cast).map(|c| c.name.clone());
+                    a.npc = d.choose(cast).map(|c| c.name.to_string());
                 }
             }
         }

@@ -74,7 +74,7 @@ fn stat_line(rec: &Monster, ru: &Ruler) -> String {
         part("Range", fin.range.to_string(), n(rec.range), plus(Stat::Range)),
         part(
             "Damage",
-            fin.damage.clone(),
+            fin.damage.to_string(),
             rec.damage.map_or("?".into(), |d| d.to_string()),
             (steps(Stat::Damage) > 0).then(|| format!("+{}D6", steps(Stat::Damage)))
         ),
