@@ -238,6 +238,17 @@ impl Dice {
         items.get(i)
     }
 
+    /// [`Dice::choose`] over the items `items()` yields, without listing them: the same draw (one
+    /// `below(count)`), the same pick.
+    pub fn choose_from<T, I: Iterator<Item = T>>(&mut self, items: impl Fn() -> I) -> Option<T> {
+        let n = items().count();
+        if n == 0 {
+            return None;
+        }
+        let i = self.below(u32::try_from(n).unwrap_or(u32::MAX)) as usize;
+        items().nth(i)
+    }
+
     /// A pick weighted by `weight(item)`, walking the list in order; `None` when all weights are 0.
     pub fn weighted<'a, T>(&mut self, items: &'a [T], weight: impl Fn(&T) -> u32) -> Option<&'a T> {
         self.weighted_iter(items.iter(), |t| weight(t))

@@ -783,8 +783,15 @@ pub(crate) fn placed(rec: &Trap, level: u32, object: Option<SharedStr>, converte
 
 /// Entrances: the first map's way in from outside; each later map joined to the one before.
 fn link_entrances(maps: &mut [Map], sk: &[Skeleton], d: &mut Dice) {
-    // The walls each map's entrances took, one bit per wall; the wall lists live on the stack.
-    let mut taken: Vec<u8> = vec![0; maps.len()];
+    // The walls each map's entrances took, one bit per wall; the wall lists live on the stack, and
+    // so do the bits for up to 32 maps (the generator makes at most 20).
+    let (mut few, mut many) = ([0u8; 32], Vec::new());
+    let taken: &mut [u8] = if maps.len() <= few.len() {
+        &mut few[..maps.len()]
+    } else {
+        many.resize(maps.len(), 0);
+        &mut many
+    };
     let bit = |w: Wall| 1u8 << (w as u8);
     let wall = |d: &mut Dice, i: usize, r: RoomId, taken: &mut [u8]| {
         // Two entrances in one room take different walls when the room has two.
@@ -802,13 +809,13 @@ fn link_entrances(maps: &mut [Map], sk: &[Skeleton], d: &mut Dice) {
         taken[i] |= bit(w);
         w
     };
-    let w = wall(d, 0, sk[0].entry, &mut taken);
+    let w = wall(d, 0, sk[0].entry, taken);
     maps[0].entrances.push(Entrance { room: sk[0].entry, wall: w, to: None });
     for i in 1..maps.len() {
         let from = sk[i - 1].exit.unwrap_or(sk[i - 1].ruler);
         let to = sk[i].entry;
-        let w1 = wall(d, i - 1, from, &mut taken);
-        let w2 = wall(d, i, to, &mut taken);
+        let w1 = wall(d, i - 1, from, taken);
+        let w2 = wall(d, i, to, taken);
         let (a, b) = (maps[i - 1].index, maps[i].index);
         maps[i - 1].entrances.push(Entrance { room: from, wall: w1, to: Some(Place { map: b, room: to }) });
         maps[i].entrances.push(Entrance { room: to, wall: w2, to: Some(Place { map: a, room: from }) });

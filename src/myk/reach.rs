@@ -19,6 +19,32 @@ pub struct Reach {
     full: Adj<Edge>,
     /// What walks of `full` never pass (set by [`Reach::without`]).
     blocked: Option<Reveals>,
+    /// Walks of every way already made on a graph of one word, by what they left out: the
+    /// generator places each clue by such a walk, and `check` asks for the same one again.
+    walks: std::cell::RefCell<Walks>,
+}
+
+/// A few walks' node sets (one word each), by what each left out.
+#[derive(Default)]
+struct Walks {
+    keys: [Option<Reveals>; 8],
+    sets: [u64; 8],
+    len: usize,
+}
+
+impl Walks {
+    fn find(&self, blocked: Option<Reveals>) -> Option<u64> {
+        self.keys[..self.len].iter().position(|&k| k == blocked).map(|i| self.sets[i])
+    }
+
+    /// Keeps a walk while there is room (the first few are the ones asked again).
+    fn keep(&mut self, blocked: Option<Reveals>, set: u64) {
+        if self.len < self.keys.len() {
+            self.keys[self.len] = blocked;
+            self.sets[self.len] = set;
+            self.len += 1;
+        }
+    }
 }
 
 /// A set of graph nodes, one bit each.
@@ -245,6 +271,7 @@ impl Reach {
             indices: s.maps.iter().map(|m| m.index).collect(),
             full: Adj::sorted(n, full.iter().copied()),
             blocked: None,
+            walks: Default::default(),
         }
     }
 
@@ -299,6 +326,18 @@ impl Reach {
     }
 
     fn walk_full(&self, blocked: Option<Reveals>) -> Nodes {
+        let one_word = self.full.len() <= 64;
+        if one_word && let Some(set) = self.walks.borrow().find(blocked) {
+            return Nodes { small: [set, 0, 0, 0], big: Vec::new() };
+        }
+        let nodes = self.walk_full_anew(blocked);
+        if one_word {
+            self.walks.borrow_mut().keep(blocked, nodes.small[0]);
+        }
+        nodes
+    }
+
+    fn walk_full_anew(&self, blocked: Option<Reveals>) -> Nodes {
         let pos = |map: u32| self.indices.iter().position(|&i| i == map);
         let (room, corridor) = match blocked {
             Some(Reveals::Room(p)) => (pos(p.map).map(|q| Reach::node(q, p.room)), None),

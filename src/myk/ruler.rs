@@ -256,13 +256,13 @@ pub fn pick(tables: &Tables, court: &Court, lim: &Limits, cores_fit: bool, d: &m
                     && !adjustments.iter().any(|a: &Adjustment| a.what == s.name)
             })
         };
-        let Some(s) = choose_in(d, open) else { break };
+        let Some(s) = d.choose_from(open) else { break };
         eff += s.levels as i32;
         adjustments.push(Adjustment::new(AdjustmentKind::Skill, &s.name, 1, s.levels as i32));
     }
     if d.chance(1, 2) {
         let open = || data.ruler_increases.iter().filter(|i| i.levels as i32 <= room(eff));
-        if let Some(inc) = choose_in(d, open) {
+        if let Some(inc) = d.choose_from(open) {
             let times = d.between(1, (room(eff) as u32 / inc.levels).clamp(1, 3));
             eff += (inc.levels * times) as i32;
             adjustments.push(Adjustment::new(
@@ -277,15 +277,4 @@ pub fn pick(tables: &Tables, court: &Court, lim: &Limits, cores_fit: bool, d: &m
         Ruler { name: mon.name.clone(), level, effective_level: eff.max(0) as u32, adjustments, stats: None };
     ruler.stats = final_stats(mon, &ruler);
     Some(ruler)
-}
-
-/// [`Dice::choose`] over the items `items()` yields, without listing them: the same draw (one
-/// `below(count)`), the same pick.
-fn choose_in<T, I: Iterator<Item = T>>(d: &mut Dice, items: impl Fn() -> I) -> Option<T> {
-    let n = items().count();
-    if n == 0 {
-        return None;
-    }
-    let i = d.below(u32::try_from(n).unwrap_or(u32::MAX)) as usize;
-    items().nth(i)
 }
