@@ -23,7 +23,12 @@ use crate::tables::Tables;
 /// The weak points of a ruler, by name. Every clue rule reads weak points through this one
 /// function, so a change in how rulers record them touches only this place.
 pub fn weak_points(ruler: &Ruler) -> Vec<&str> {
-    ruler.adjustments.iter().filter(|a| a.kind == AdjustmentKind::WeakPoint).map(|a| a.what.as_str()).collect()
+    weak_point_names(ruler).collect()
+}
+
+/// [`weak_points`] without listing them (the generator and `check` only walk them).
+fn weak_point_names(ruler: &Ruler) -> impl Iterator<Item = &str> + Clone {
+    ruler.adjustments.iter().filter(|a| a.kind == AdjustmentKind::WeakPoint).map(|a| a.what.as_str())
 }
 
 /// Monsters, a trap or a base: something the court can eliminate.
@@ -130,8 +135,8 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     for m in &s.maps {
         for r in m.rooms.iter() {
             let Some(ru) = &r.ruler else { continue };
-            let weak = weak_points(ru);
-            if !weak.is_empty() {
+            let mut weak = weak_point_names(ru).peekable();
+            if weak.peek().is_some() {
                 rulers_with_weak_points += 1;
             }
             let ruler_room = Reveals::Room(Place { map: m.index, room: r.id });
@@ -240,7 +245,7 @@ struct Fact<'s> {
 
 /// What a fact says, in the room `room` (or of the corridor): the parts its text is made of.
 enum Says<'s> {
-    Ruler { room: RoomId, weak: Vec<&'s str> },
+    Ruler { room: RoomId, ruler: &'s Ruler },
     SecretDoor { room: RoomId, corridor: CorridorId },
     Carries { trap: &'s str, on: &'s str, room: RoomId, to: RoomId },
     Trap { room: RoomId, trap: &'s str, level: u32 },
@@ -254,23 +259,34 @@ impl Fact<'_> {
     /// The fact's text, as a clue tells it.
     fn text(&self) -> String {
         match &self.says {
-            Says::Ruler { room, weak } => match weak.as_slice() {
-                [] => concat(&["{ruler} rules the {map} and waits in room ", room.name(), " ({room_name})."]),
-                [w] => concat(&["{ruler} rules the {map} from room ", room.name(), "; its weak point is ", w, "."]),
-                [ws @ .., last] => {
-                    let mut s = concat(&["{ruler} rules the {map} from room ", room.name(), "; its weak points are "]);
-                    for (i, w) in ws.iter().enumerate() {
-                        if i > 0 {
-                            s.push_str(", ");
+            Says::Ruler { room, ruler } => {
+                let weak = weak_point_names(ruler);
+                match weak.clone().count() {
+                    0 => concat(&["{ruler} rules the {map} and waits in room ", room.name(), " ({room_name})."]),
+                    1 => concat(&[
+                        "{ruler} rules the {map} from room ",
+                        room.name(),
+                        "; its weak point is ",
+                        weak.clone().next().unwrap_or_default(),
+                        ".",
+                    ]),
+                    n => {
+                        // "a, b and c": commas between all but the last two.
+                        let mut s =
+                            concat(&["{ruler} rules the {map} from room ", room.name(), "; its weak points are "]);
+                        for (i, w) in weak.enumerate() {
+                            if i + 1 == n {
+                                s.push_str(" and ");
+                            } else if i > 0 {
+                                s.push_str(", ");
+                            }
+                            s.push_str(w);
                         }
-                        s.push_str(w);
+                        s.push('.');
+                        s
                     }
-                    s.push_str(" and ");
-                    s.push_str(last);
-                    s.push('.');
-                    s
                 }
-            },
+            }
             Says::SecretDoor { room, corridor } => concat(&[
                 "A secret door in room ",
                 room.name(),
@@ -342,9 +358,8 @@ fn facts(s: &Scenario) -> (Vec<Fact<'_>>, Vec<Fact<'_>>) {
         for r in m.used_rooms() {
             let room = r.id;
             if let Some(ru) = &r.ruler {
-                let weak = weak_points(ru);
-                let required = !weak.is_empty();
-                rulers.push(Fact { required, ruler: true, ..room_fact(m, r, Says::Ruler { room, weak }) });
+                let required = weak_point_names(ru).next().is_some();
+                rulers.push(Fact { required, ruler: true, ..room_fact(m, r, Says::Ruler { room, ruler: ru }) });
             }
             for t in &r.traps {
                 if let Some(c) = t.corridor {
