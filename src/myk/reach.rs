@@ -13,7 +13,8 @@ use crate::tables::myk::Route;
 /// The movement graph of a scenario.
 pub struct Reach {
     maps: usize,
-    /// Each map's index, by position.
+    /// Each map's index, by position; empty when the maps are numbered 1, 2, ... in order, as
+    /// every generated scenario's are (no list to allocate then).
     indices: Vec<u32>,
     /// Every way the court can find, the plain ones flagged.
     full: Adj<Edge>,
@@ -268,7 +269,11 @@ impl Reach {
         }
         Reach {
             maps: s.maps.len(),
-            indices: s.maps.iter().map(|m| m.index).collect(),
+            indices: if s.maps.iter().enumerate().all(|(p, m)| m.index as usize == p + 1) {
+                Vec::new()
+            } else {
+                s.maps.iter().map(|m| m.index).collect()
+            },
             full: Adj::sorted(n, full.iter().copied()),
             blocked: None,
             walks: Default::default(),
@@ -338,7 +343,13 @@ impl Reach {
     }
 
     fn walk_full_anew(&self, blocked: Option<Reveals>) -> Nodes {
-        let pos = |map: u32| self.indices.iter().position(|&i| i == map);
+        let pos = |map: u32| {
+            if self.indices.is_empty() {
+                (1..=self.maps).contains(&(map as usize)).then(|| map as usize - 1)
+            } else {
+                self.indices.iter().position(|&i| i == map)
+            }
+        };
         let (room, corridor) = match blocked {
             Some(Reveals::Room(p)) => (pos(p.map).map(|q| Reach::node(q, p.room)), None),
             Some(Reveals::Corridor { map, corridor }) => (None, pos(map).map(|q| via(q, corridor))),
