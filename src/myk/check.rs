@@ -14,12 +14,13 @@ pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
 }
 
 /// [`check`] with the scenario's movement graph already built (the generator's, from placing the
-/// clues), so it is not built twice.
+/// clues) and its `usage` just computed by [`usage`] (the generator's last step), so neither is
+/// made twice. Only for a scenario whose `usage` nothing changed since.
 pub(crate) fn check_with(s: &Scenario, tables: &Tables, reach: &Reach) -> Vec<Violation> {
-    check_graph(s, tables, Some(reach))
+    check_graph(s, tables, Some((reach, &s.usage)))
 }
 
-fn check_graph(s: &Scenario, tables: &Tables, given: Option<&Reach>) -> Vec<Violation> {
+fn check_graph(s: &Scenario, tables: &Tables, given: Option<(&Reach, &crate::myk::model::Usage)>) -> Vec<Violation> {
     let mut v = Vec::new();
     if s.system != "myk" {
         v.push(Violation::new("scenario", "structure.system", format!("system is `{}`, expected `myk`", s.system)));
@@ -65,11 +66,20 @@ fn check_graph(s: &Scenario, tables: &Tables, given: Option<&Reach>) -> Vec<Viol
         entrances(s, m, &mut v);
         stock(s, m, &lim, tables, &mut v);
     }
-    scenario_totals(s, &lim, &mut v);
+    // Usage is recomputed from the scenario, never trusted from a file.
+    let counted;
+    let u = match given {
+        Some((_, fresh)) => fresh,
+        None => {
+            counted = usage(s);
+            &counted
+        }
+    };
+    scenario_totals(u, &lim, &mut v);
     // One movement graph serves the reachability and clue rules.
     let built;
     let reach = match given {
-        Some(r) => r,
+        Some((r, _)) => r,
         None => {
             built = Reach::new(s, tables);
             &built
@@ -492,8 +502,7 @@ fn monsters(
     }
 }
 
-fn scenario_totals(s: &Scenario, lim: &crate::myk::model::Limits, v: &mut Vec<Violation>) {
-    let u = usage(s);
+fn scenario_totals(u: &crate::myk::model::Usage, lim: &crate::myk::model::Limits, v: &mut Vec<Violation>) {
     if u.traps_number > lim.traps_number {
         v.push(Violation::new(
             "scenario",

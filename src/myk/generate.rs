@@ -169,6 +169,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     scenario.usage = usage(&scenario);
     scenario.warnings = warnings;
 
+    // The check reads the graph and the usage just made (nothing above changes either).
     let violations = check_with(&scenario, tables, &graph);
     if let Some(first) = violations.first() {
         // The generator builds legal scenarios by construction; reaching this is a bug to report.
