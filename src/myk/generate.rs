@@ -401,19 +401,17 @@ impl<'a> Gen<'a> {
         let mut left = target;
         let n = d.between(1, most);
         let mut out: Vec<MonsterGroup> = Vec::with_capacity(n as usize);
-        // The monsters picked so far, for the later picks to leave out: on the stack (filled
-        // with the first pick, read only up to `k`).
+        // The monsters picked so far (one per group made), for the later picks to leave out: on
+        // the stack, filled with the first pick and read only as far as the groups made.
         let mut chosen: Option<[&Monster; 3]> = None;
-        let mut k = 0;
         for _ in 0..n {
-            let picked = chosen.as_ref().map_or(&[][..], |c| &c[..k]);
+            let picked = chosen.as_ref().map_or(&[][..], |c| &c[..out.len()]);
             let Some(mon) = monsters::pick_for_group(&self.tables.myk, d, cap, left, a, picked) else { break };
             let lvl = mon.level.unwrap_or(1);
             let most_count = (left / lvl).clamp(1, 9);
             let count = d.between(1.max(most_count / 2), most_count);
             left -= count * lvl;
-            chosen.get_or_insert([mon; 3])[k] = mon;
-            k += 1;
+            chosen.get_or_insert([mon; 3])[out.len()] = mon;
             out.push(MonsterGroup::plain(&mon.name, lvl, count, reaction));
         }
         out

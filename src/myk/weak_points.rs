@@ -137,7 +137,7 @@ fn details(seat: &Seat, tables: &Tables, rec: &WeakPoint, a: &Adjustment, at: &s
             }
         }
         Some(WeakNeed::Npc) => match &a.npc {
-            Some(n) if seat.scenario.cast.iter().any(|c| &c.name == n) => {}
+            Some(n) if seat.scenario.cast.iter().any(|c| c.name == n) => {}
             Some(n) => v.push(Violation::new(
                 at,
                 "weak-point.relationship",
