@@ -16,7 +16,7 @@ fn bench(c: &mut Criterion) {
     let opts = RenderOptions { formats: &formats, paper: Paper::A4, templates: &templates };
     for (what, name) in [("one word", "x".repeat(10_000)), ("words", "wide ".repeat(2_000))] {
         let mut s = generate(&tables, &params, 42).expect("generates");
-        s.maps[0].rooms[0].name = name;
+        s.maps[0].rooms[0].name = name.into();
         c.bench_function(&format!("myk render, 10,000-character room name ({what})"), |b| {
             b.iter(|| std::hint::black_box(render::render_myk(&s, &tables, &opts, &render::sheet::myk_sheet)))
         });

@@ -70,6 +70,25 @@ fn splitmix64(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// One draw `x` read as a number below `n` (`n` ≥ 1), or `None` when the draw is rejected: with
+/// `bucket = 2^32 / n` and `zone = bucket * n`, `x < zone` gives `x / bucket` (the module's rule).
+/// Computed in 32 bits (a 64-bit division costs several times a 32-bit one), and inlined so a
+/// constant `n` (a die's six sides) needs no division at all; `reduce_matches_the_64_bit_rule`
+/// proves it the same function.
+#[inline]
+fn reduce(x: u32, n: u32) -> Option<u32> {
+    if n == 1 {
+        // bucket = 2^32 does not fit 32 bits; every draw is accepted and reads 0.
+        return Some(0);
+    }
+    // 2^32 / n for n ≥ 2, from (2^32 - 1) / n: one more exactly when n divides 2^32.
+    let bucket = u32::MAX / n + u32::from(u32::MAX % n == n - 1);
+    // bucket * n ≤ 2^32; it equals 2^32 only when n divides 2^32, and then every draw is
+    // accepted (wrapping to 0 marks that case).
+    let zone = bucket.wrapping_mul(n);
+    (zone == 0 || x < zone).then(|| x / bucket)
+}
+
 impl Dice {
     /// The root stream for a seed.
     pub fn new(seed: u64) -> Self {
@@ -146,45 +165,49 @@ impl Dice {
     }
 
     /// A uniform number in `0..n` (`n` must be at least 1).
+    #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
         assert!(n > 0, "below(0) has no outcome");
-        let bucket = (1u64 << 32) / u64::from(n);
-        let zone = bucket * u64::from(n);
         loop {
-            let x = u64::from(self.rng.next_u32());
-            if x < zone {
-                return (x / bucket) as u32;
+            if let Some(v) = reduce(self.rng.next_u32(), n) {
+                return v;
             }
         }
     }
 
     /// A uniform number in `lo..=hi`.
+    #[inline]
     pub fn between(&mut self, lo: u32, hi: u32) -> u32 {
         debug_assert!(lo <= hi);
         lo + self.below(hi - lo + 1)
     }
 
     /// One die with `sides` sides: 1..=sides.
+    #[inline]
     pub fn die(&mut self, sides: u32) -> u32 {
         self.below(sides) + 1
     }
 
     /// 1D6.
+    #[inline]
     pub fn d6(&mut self) -> u32 {
         self.die(6)
     }
 
     /// nD6, summed.
+    #[inline]
     pub fn nd6(&mut self, n: u32) -> u32 {
         (0..n).map(|_| self.d6()).sum()
     }
 
     /// 2D6 as the two dice, in the order rolled (for doubles: 1-1 fails, 6-6 succeeds).
+    #[inline]
     pub fn two_d6(&mut self) -> (u32, u32) {
         (self.d6(), self.d6())
     }
 
     /// D66: two D6 read lower die first, so 21 outcomes from 11 to 66.
+    #[inline]
     pub fn d66(&mut self) -> u32 {
         let (a, b) = self.two_d6();
         a.min(b) * 10 + a.max(b)
@@ -197,6 +220,7 @@ impl Dice {
     }
 
     /// Rolls the dice of a roll table and returns the outcome read as the table reads it.
+    #[inline]
     pub fn roll_kind(&mut self, kind: DiceKind) -> u32 {
         match kind {
             DiceKind::D6 => self.d6(),
@@ -212,6 +236,17 @@ impl Dice {
         }
         let i = self.below(u32::try_from(items.len()).unwrap_or(u32::MAX)) as usize;
         items.get(i)
+    }
+
+    /// [`Dice::choose`] over the items `items()` yields, without listing them: the same draw (one
+    /// `below(count)`), the same pick.
+    pub fn choose_from<T, I: Iterator<Item = T>>(&mut self, items: impl Fn() -> I) -> Option<T> {
+        let n = items().count();
+        if n == 0 {
+            return None;
+        }
+        let i = self.below(u32::try_from(n).unwrap_or(u32::MAX)) as usize;
+        items().nth(i)
     }
 
     /// A pick weighted by `weight(item)`, walking the list in order; `None` when all weights are 0.
@@ -249,6 +284,7 @@ impl Dice {
     }
 
     /// True with probability `num / den`.
+    #[inline]
     pub fn chance(&mut self, num: u32, den: u32) -> bool {
         self.below(den) < num
     }
@@ -475,6 +511,39 @@ mod tests {
             let mut x = root.child("a").child_n("map/", n, "/traps");
             let mut y = root.child("a").child(&format!("map/{n}/traps"));
             assert_eq!((0..20).map(|_| x.d6()).collect::<Vec<_>>(), (0..20).map(|_| y.d6()).collect::<Vec<_>>());
+        }
+    }
+
+    /// The 64-bit rule as the module documents it.
+    fn reduce_64(x: u32, n: u32) -> Option<u32> {
+        let bucket = (1u64 << 32) / u64::from(n);
+        let zone = bucket * u64::from(n);
+        (u64::from(x) < zone).then(|| (u64::from(x) / bucket) as u32)
+    }
+
+    #[test]
+    fn reduce_matches_the_64_bit_rule() {
+        // Every size a table or list can have, powers of two and their neighbours, the largest
+        // sizes; for each, draws at both ends, around every bucket edge near the zone's end and
+        // a spread of others.
+        let mut sizes: Vec<u32> = (1..=300).collect();
+        for k in 1..32 {
+            let p = 1u32 << k;
+            sizes.extend([p - 1, p, p + 1]);
+        }
+        sizes.extend([u32::MAX, u32::MAX - 1, u32::MAX / 2, u32::MAX / 3, 1_000_003]);
+        let mut spread = Dice::new(11);
+        for &n in &sizes {
+            let bucket = ((1u64 << 32) / u64::from(n)) as u32;
+            let zone = (u64::from(bucket) * u64::from(n)).min(u64::from(u32::MAX)) as u32;
+            let mut xs = vec![0, 1, u32::MAX, u32::MAX - 1, bucket, bucket.wrapping_sub(1)];
+            for edge in [zone, zone.wrapping_sub(bucket)] {
+                xs.extend((0..4).map(|k| edge.wrapping_sub(2).wrapping_add(k)));
+            }
+            xs.extend((0..200).map(|_| spread.rng.next_u32()));
+            for x in xs {
+                assert_eq!(reduce(x, n), reduce_64(x, n), "x {x}, n {n}");
+            }
         }
     }
 

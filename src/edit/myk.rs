@@ -587,7 +587,7 @@ fn entrance_layout(s: &Scenario, old: &Map, needs_exit: bool, d: &mut Dice) -> s
 /// After the cast changed (it was `old`): a Relationship weak point naming an NPC no longer in the
 /// cast names one of the new cast, except a locked ruler's, whose NPC stays in the cast.
 fn relationships_follow(s: &mut Scenario, old: &[Npc], d: &mut Dice) {
-    let names: Vec<String> = s.cast.iter().map(|c| c.name.clone()).collect();
+    let names: Vec<String> = s.cast.iter().map(|c| c.name.to_string()).collect();
     let mut stay = Vec::new();
     for m in &mut s.maps {
         let map_locked = m.locked;

@@ -492,7 +492,7 @@ fn keep_graph(tables: &Tables, from: &Fortress, seed: u64) -> Result<Fortress> {
     f.generator = Generator {
         name: env!("CARGO_PKG_NAME").into(),
         version: env!("CARGO_PKG_VERSION").into(),
-        tables: tables.version.clone(),
+        tables: tables.version.to_string(),
     };
     let s = stocking(tables, &f)?;
     let keep_entrance_name = from.frame_locked;

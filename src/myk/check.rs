@@ -14,19 +14,20 @@ pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
 }
 
 /// [`check`] with the scenario's movement graph already built (the generator's, from placing the
-/// clues), so it is not built twice.
+/// clues) and its `usage` just computed by [`usage`] (the generator's last step), so neither is
+/// made twice. Only for a scenario whose `usage` nothing changed since.
 pub(crate) fn check_with(s: &Scenario, tables: &Tables, reach: &Reach) -> Vec<Violation> {
-    check_graph(s, tables, Some(reach))
+    check_graph(s, tables, Some((reach, &s.usage)))
 }
 
-fn check_graph(s: &Scenario, tables: &Tables, given: Option<&Reach>) -> Vec<Violation> {
+fn check_graph(s: &Scenario, tables: &Tables, given: Option<(&Reach, &crate::myk::model::Usage)>) -> Vec<Violation> {
     let mut v = Vec::new();
     if s.system != "myk" {
         v.push(Violation::new("scenario", "structure.system", format!("system is `{}`, expected `myk`", s.system)));
         return v;
     }
     // Court totals, limits and usage are derived: check recomputes them and never trusts the file.
-    let court = limits::court(&s.court.levels);
+    let court = limits::totals(&s.court.levels);
     if court.size == 0 {
         v.push(Violation::new("scenario", "court.size", "the court has no members"));
         return v;
@@ -65,11 +66,20 @@ fn check_graph(s: &Scenario, tables: &Tables, given: Option<&Reach>) -> Vec<Viol
         entrances(s, m, &mut v);
         stock(s, m, &lim, tables, &mut v);
     }
-    scenario_totals(s, &lim, &mut v);
+    // Usage is recomputed from the scenario, never trusted from a file.
+    let counted;
+    let u = match given {
+        Some((_, fresh)) => fresh,
+        None => {
+            counted = usage(s);
+            &counted
+        }
+    };
+    scenario_totals(u, &lim, &mut v);
     // One movement graph serves the reachability and clue rules.
     let built;
     let reach = match given {
-        Some(r) => r,
+        Some((r, _)) => r,
         None => {
             built = Reach::new(s, tables);
             &built
@@ -144,17 +154,19 @@ fn structure(m: &Map, v: &mut Vec<Violation>) -> bool {
             v.push(Violation::new(here(m, r.id), "structure.unused-room", "an unused room holds threats"));
         }
     }
-    let mut seen: Vec<CorridorId> = Vec::new();
+    // The corridors seen so far, one bit per (first room, second room): no list to allocate.
+    let mut seen = 0u128;
     for c in &m.corridors {
         let id = c.id();
         let at = || format!("map {} corridor {id}", m.index);
         if !c.a.is_adjacent(c.b) {
             v.push(Violation::new(at(), "corridor.adjacent", "corridors join orthogonally adjacent rooms only"));
         }
-        if seen.contains(&id) {
+        let bit = 1u128 << (id.0.index() * 9 + id.1.index());
+        if seen & bit != 0 {
             v.push(Violation::new(at(), "corridor.duplicate", "the corridor is listed twice"));
         }
-        seen.push(id);
+        seen |= bit;
         if !m.room(c.a).used || !m.room(c.b).used {
             v.push(Violation::new(at(), "corridor.unused-room", "a corridor leads to an unused room"));
         }
@@ -233,14 +245,17 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
             format!("{rulers} rulers, at most one per map"),
         ));
     }
-    let mut at = String::new();
+    // Room enough for the longest place ("map 20 corridor A1-A2"): one allocation, no regrowth.
+    let mut at = String::with_capacity(32);
     let prefix = write_place(&mut at, m.index, "room");
     for r in &m.rooms {
         at.truncate(prefix);
         at.push_str(r.id.name());
         for t in &r.traps {
-            trap(t, Some(r), None, m, data, &at, v);
-            crate::myk::traps::gate_keeper(s, t, lim, data, &at, v);
+            // One look-up by name serves every rule about the trap.
+            let rec = data.trap(&t.name);
+            trap(t, rec, Some(r), None, m, &at, v);
+            crate::myk::traps::gate_keeper_of(s, t, rec, lim, data, &at, v);
         }
         bases(r, data, &at, v);
         monsters(r, lim, data, &at, v);
@@ -257,11 +272,13 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
         at.push_str(id.0.name());
         at.push('-');
         at.push_str(id.1.name());
+        let mut moving = false;
         if let Some(t) = &c.trap {
-            trap(t, None, Some(c.id()), m, data, &at, v);
-            crate::myk::traps::gate_keeper(s, t, lim, data, &at, v);
+            let rec = data.trap(&t.name);
+            trap(t, rec, None, Some(c.id()), m, &at, v);
+            crate::myk::traps::gate_keeper_of(s, t, rec, lim, data, &at, v);
+            moving = rec.is_some_and(|t| t.route == Some(Route::OneWay));
         }
-        let moving = c.trap.as_ref().and_then(|t| data.trap(&t.name)).is_some_and(|t| t.route == Some(Route::OneWay));
         if moving != c.one_way.is_some() {
             v.push(Violation::new(
                 at.as_str(),
@@ -279,14 +296,14 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
 #[allow(clippy::too_many_arguments)]
 fn trap(
     t: &crate::myk::model::PlacedTrap,
+    rec: Option<&crate::tables::myk::Trap>,
     room: Option<&Room>,
     corridor: Option<CorridorId>,
     m: &Map,
-    data: &crate::tables::myk::MykData,
     at: &str,
     v: &mut Vec<Violation>,
 ) {
-    let Some(rec) = data.trap(&t.name) else {
+    let Some(rec) = rec else {
         v.push(Violation::new(at, "trap.unknown", format!("trap `{}` is not in the tables", t.name)));
         return;
     };
@@ -429,7 +446,8 @@ fn monsters(
 ) {
     let mut total = 0u32;
     for g in &r.monsters {
-        match data.monster(&g.name) {
+        let rec = data.monster(&g.name);
+        match rec {
             None => {
                 v.push(Violation::new(at, "monster.unknown", format!("monster `{}` is not in the bestiary", g.name)))
             }
@@ -448,7 +466,7 @@ fn monsters(
         if g.count == 0 {
             v.push(Violation::new(at, "monster.count", format!("`{}` has a count of 0", g.name)));
         }
-        crate::myk::monsters::check_group(g, data, at, v);
+        crate::myk::monsters::check_group_of(g, rec, at, v);
         let cap = lim.monster_level;
         if g.effective_level > cap {
             let rule = if r.ruler.is_some() { "ruler-room.others" } else { "monster.level-limit" };
@@ -484,8 +502,7 @@ fn monsters(
     }
 }
 
-fn scenario_totals(s: &Scenario, lim: &crate::myk::model::Limits, v: &mut Vec<Violation>) {
-    let u = usage(s);
+fn scenario_totals(u: &crate::myk::model::Usage, lim: &crate::myk::model::Limits, v: &mut Vec<Violation>) {
     if u.traps_number > lim.traps_number {
         v.push(Violation::new(
             "scenario",

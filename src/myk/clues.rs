@@ -17,12 +17,18 @@ use crate::myk::check::Reach;
 use crate::myk::model::{
     AdjustmentKind, Clue, ClueMethod, CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Ruler, Scenario,
 };
+use crate::myk::text::{Digits, concat};
 use crate::tables::Tables;
 
 /// The weak points of a ruler, by name. Every clue rule reads weak points through this one
 /// function, so a change in how rulers record them touches only this place.
 pub fn weak_points(ruler: &Ruler) -> Vec<&str> {
-    ruler.adjustments.iter().filter(|a| a.kind == AdjustmentKind::WeakPoint).map(|a| a.what.as_str()).collect()
+    weak_point_names(ruler).collect()
+}
+
+/// [`weak_points`] without listing them (the generator and `check` only walk them).
+fn weak_point_names(ruler: &Ruler) -> impl Iterator<Item = &str> + Clone {
+    ruler.adjustments.iter().filter(|a| a.kind == AdjustmentKind::WeakPoint).map(|a| a.what.as_str())
 }
 
 /// Monsters, a trap or a base: something the court can eliminate.
@@ -129,8 +135,8 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     for m in &s.maps {
         for r in m.rooms.iter() {
             let Some(ru) = &r.ruler else { continue };
-            let weak = weak_points(ru);
-            if !weak.is_empty() {
+            let mut weak = weak_point_names(ru).peekable();
+            if weak.peek().is_some() {
                 rulers_with_weak_points += 1;
             }
             let ruler_room = Reveals::Room(Place { map: m.index, room: r.id });
@@ -179,7 +185,7 @@ pub const PUZZLE_TABLE: &str = "myk.frame.puzzle";
 /// for a puzzle, whose text is rolled on [`PUZZLE_TABLE`].
 pub fn how(method: ClueMethod, search: u32) -> Option<String> {
     match method {
-        ClueMethod::Search => Some(format!("search check in the room, difficulty {search}")),
+        ClueMethod::Search => Some(concat(&["search check in the room, difficulty ", Digits::new(search).as_str()])),
         ClueMethod::Threat => Some("defeat or drive off the room's threat".to_string()),
         ClueMethod::Conversation => Some("talk with the room's monsters (negotiation or a Charisma check)".to_string()),
         ClueMethod::Puzzle => None,
@@ -239,7 +245,7 @@ struct Fact<'s> {
 
 /// What a fact says, in the room `room` (or of the corridor): the parts its text is made of.
 enum Says<'s> {
-    Ruler { room: RoomId, weak: Vec<&'s str> },
+    Ruler { room: RoomId, ruler: &'s Ruler },
     SecretDoor { room: RoomId, corridor: CorridorId },
     Carries { trap: &'s str, on: &'s str, room: RoomId, to: RoomId },
     Trap { room: RoomId, trap: &'s str, level: u32 },
@@ -253,31 +259,83 @@ impl Fact<'_> {
     /// The fact's text, as a clue tells it.
     fn text(&self) -> String {
         match &self.says {
-            Says::Ruler { room, weak } => match weak.as_slice() {
-                [] => format!("{{ruler}} rules the {{map}} and waits in room {room} ({{room_name}})."),
-                [w] => format!("{{ruler}} rules the {{map}} from room {room}; its weak point is {w}."),
-                [ws @ .., last] => format!(
-                    "{{ruler}} rules the {{map}} from room {room}; its weak points are {} and {last}.",
-                    ws.join(", ")
-                ),
-            },
-            Says::SecretDoor { room, corridor } => {
-                format!("A secret door in room {room} hides the corridor {corridor}.")
+            Says::Ruler { room, ruler } => {
+                let weak = weak_point_names(ruler);
+                match weak.clone().count() {
+                    0 => concat(&["{ruler} rules the {map} and waits in room ", room.name(), " ({room_name})."]),
+                    1 => concat(&[
+                        "{ruler} rules the {map} from room ",
+                        room.name(),
+                        "; its weak point is ",
+                        weak.clone().next().unwrap_or_default(),
+                        ".",
+                    ]),
+                    n => {
+                        // "a, b and c": commas between all but the last two.
+                        let mut s =
+                            concat(&["{ruler} rules the {map} from room ", room.name(), "; its weak points are "]);
+                        for (i, w) in weak.enumerate() {
+                            if i + 1 == n {
+                                s.push_str(" and ");
+                            } else if i > 0 {
+                                s.push_str(", ");
+                            }
+                            s.push_str(w);
+                        }
+                        s.push('.');
+                        s
+                    }
+                }
             }
-            Says::Carries { trap, on, room, to } => {
-                format!("The {trap} on the {on} in room {room} carries you to room {to}.")
+            Says::SecretDoor { room, corridor } => concat(&[
+                "A secret door in room ",
+                room.name(),
+                " hides the corridor ",
+                corridor.0.name(),
+                "-",
+                corridor.1.name(),
+                ".",
+            ]),
+            Says::Carries { trap, on, room, to } => concat(&[
+                "The ",
+                trap,
+                " on the ",
+                on,
+                " in room ",
+                room.name(),
+                " carries you to room ",
+                to.name(),
+                ".",
+            ]),
+            Says::Trap { room, trap, level } => concat(&[
+                "Room ",
+                room.name(),
+                " ({room_name}) hides a trap: ",
+                trap,
+                " (level ",
+                Digits::new(*level).as_str(),
+                ").",
+            ]),
+            Says::Base { room, base } => {
+                concat(&["The monsters keep a ", base, " in room ", room.name(), " ({room_name})."])
             }
-            Says::Trap { room, trap, level } => {
-                format!("Room {room} ({{room_name}}) hides a trap: {trap} (level {level}).")
+            Says::Monsters { room, monster, count } => {
+                concat(&[monster, " x", Digits::new(*count).as_str(), " hold room ", room.name(), " ({room_name})."])
             }
-            Says::Base { room, base } => format!("The monsters keep a {base} in room {room} ({{room_name}})."),
-            Says::Monsters { room, monster, count } => format!("{monster} x{count} hold room {room} ({{room_name}})."),
             Says::Safe { room } => {
-                format!("Nothing lies in wait in room {room} ({{room_name}}): a safe place to camp.")
+                concat(&["Nothing lies in wait in room ", room.name(), " ({room_name}): a safe place to camp."])
             }
-            Says::TrappedCorridor { corridor, trap, level } => {
-                format!("The corridor {corridor} is trapped: {trap} (level {level}).")
-            }
+            Says::TrappedCorridor { corridor, trap, level } => concat(&[
+                "The corridor ",
+                corridor.0.name(),
+                "-",
+                corridor.1.name(),
+                " is trapped: ",
+                trap,
+                " (level ",
+                Digits::new(*level).as_str(),
+                ").",
+            ]),
         }
     }
 }
@@ -300,9 +358,8 @@ fn facts(s: &Scenario) -> (Vec<Fact<'_>>, Vec<Fact<'_>>) {
         for r in m.used_rooms() {
             let room = r.id;
             if let Some(ru) = &r.ruler {
-                let weak = weak_points(ru);
-                let required = !weak.is_empty();
-                rulers.push(Fact { required, ruler: true, ..room_fact(m, r, Says::Ruler { room, weak }) });
+                let required = weak_point_names(ru).next().is_some();
+                rulers.push(Fact { required, ruler: true, ..room_fact(m, r, Says::Ruler { room, ruler: ru }) });
             }
             for t in &r.traps {
                 if let Some(c) = t.corridor {

@@ -3,6 +3,7 @@
 //! them stale. The generator, `normalize` and the renderers all call these functions.
 
 use crate::myk::model::{Clue, Map, Reveals, Room, Ruler, Scenario};
+use crate::myk::text::{Digits, concat};
 
 /// The last map (the objective's map) and its ruler with the ruler's room, if it has one.
 fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
@@ -13,21 +14,33 @@ fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
 /// The title the generator gives: named after the first map (a reroll of that map renames it).
 pub fn title(s: &Scenario) -> String {
     let first = s.maps.first().map_or("", |m| m.name.as_str());
-    format!("The {} of {first}", if s.maps.len() > 1 { "Depths" } else { "Conquest" })
+    concat(&["The ", if s.maps.len() > 1 { "Depths" } else { "Conquest" }, " of ", first])
 }
 
 /// The objective: defeat the last map's ruler, or, when that map has none, say so.
 pub fn objective(s: &Scenario) -> String {
     match last_ruler(s) {
-        Some((m, Some((room, ruler)))) => format!(
-            "Defeat {}, ruler of the {} (map {}, room {} \"{}\"), and make the map the kingdom's territory.",
-            ruler.name, m.name, m.index, room.id, room.name
-        ),
-        Some((m, None)) => format!(
-            "No ruler holds the {} (map {}): explore its rooms, deal with whatever threatens the court there, \
+        Some((m, Some((room, ruler)))) => concat(&[
+            "Defeat ",
+            &ruler.name,
+            ", ruler of the ",
+            &m.name,
+            " (map ",
+            Digits::new(m.index).as_str(),
+            ", room ",
+            room.id.name(),
+            " \"",
+            &room.name,
+            "\"), and make the map the kingdom's territory.",
+        ]),
+        Some((m, None)) => concat(&[
+            "No ruler holds the ",
+            &m.name,
+            " (map ",
+            Digits::new(m.index).as_str(),
+            "): explore its rooms, deal with whatever threatens the court there, \
              and make the map the kingdom's territory.",
-            m.name, m.index
-        ),
+        ]),
         None => "The scenario has no map.".into(),
     }
 }

@@ -16,6 +16,20 @@ use crate::tables::myk_rolls::MykRoll;
 use crate::tables::roll::{Count, Row};
 use crate::tables::shared::SharedStr;
 
+/// The texts every generated scenario carries the same: made once, then shared (no allocation
+/// per scenario).
+struct Fixed {
+    system: SharedStr,
+    name: SharedStr,
+    version: SharedStr,
+}
+
+static FIXED: std::sync::LazyLock<Fixed> = std::sync::LazyLock::new(|| Fixed {
+    system: "myk".into(),
+    name: "dungeonsmith".into(),
+    version: env!("CARGO_PKG_VERSION").into(),
+});
+
 /// What the GM asked for, validated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MykParams {
@@ -71,7 +85,8 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
         return Err(Error::TableFile { file: tables.origin.clone(), message: "holds no complete MYK monster".into() });
     }
     let root = Dice::new(seed).child("myk");
-    let court = limits::court(&params.levels);
+    // The generator reads the court's size and totals; the scenario keeps its own copy of the levels.
+    let court = limits::totals(&params.levels);
     let lim = limits::limits(&court);
     let g = Gen::new(tables, &court, &lim);
 
@@ -95,12 +110,12 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
         g.populate(m, sk, &mut root.child_n("map/", i as u32 + 1, "/monsters"));
     }
     let mut scenario = Scenario {
-        system: "myk".into(),
+        system: FIXED.system.clone(),
         format: crate::format::CURRENT,
         seed,
         generator: GeneratorInfo {
-            name: "dungeonsmith".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
+            name: FIXED.name.clone(),
+            version: FIXED.version.clone(),
             tables: tables.version.clone(),
         },
         params: Params {
@@ -111,7 +126,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
             layout: params.layout,
             paper: Default::default(),
         },
-        court: court.clone(),
+        court: limits::court(&params.levels),
         title: String::new(),
         objective: String::new(),
         introduction: SharedStr::default(),
@@ -154,6 +169,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     scenario.usage = usage(&scenario);
     scenario.warnings = warnings;
 
+    // The check reads the graph and the usage just made (nothing above changes either).
     let violations = check_with(&scenario, tables, &graph);
     if let Some(first) = violations.first() {
         // The generator builds legal scenarios by construction; reaching this is a bug to report.
@@ -177,28 +193,7 @@ pub fn normalize(s: &mut Scenario) {
 /// The random encounter table for the court's average level (1-6), resolved for its size.
 pub fn encounter_table(tables: &Tables, court: &Court) -> EncounterTable {
     let level = court.average_level.clamp(1, 6);
-    let rows = tables
-        .myk
-        .encounters
-        .get(MykRoll::encounters(level).name())
-        .map(|rows| {
-            rows.iter()
-                .map(|row| EncounterRow {
-                    roll: row.roll,
-                    groups: row
-                        .groups
-                        .iter()
-                        .map(|g| EncounterGroup {
-                            name: g.monster.clone(),
-                            position: g.position,
-                            count: g.count.resolve(court.size),
-                        })
-                        .collect(),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    EncounterTable { level, rows }
+    EncounterTable { level, rows: tables.myk.encounter_rows(level, court.size) }
 }
 
 /// What is left of the scenario-wide trap limits (number, total level).
@@ -223,21 +218,19 @@ impl<'a> Gen<'a> {
     }
 
     /// A table's row (following references), the table found when the tables were built.
-    fn roll_row(&self, table: MykRoll, d: &mut Dice) -> Result<&'a Row> {
+    /// (`None` when a table is missing: the generator reports missing required tables up front.)
+    fn roll_row(&self, table: MykRoll, d: &mut Dice) -> Option<&'a Row> {
         let tables: &'a Tables = self.tables;
-        match tables.myk_table(table) {
-            Some(t) => tables.roll_from(t, d),
-            None => Err(Error::UnknownTable { name: table.name().to_string() }),
-        }
+        tables.roll_found(tables.myk_table(table)?, d)
     }
 
     /// A rolled row's text as [`Tables::roll_text`] gives it, shared with the tables when the row
     /// holds plain text (the scenario keeps it as it is).
     fn roll(&self, table: MykRoll, d: &mut Dice) -> SharedStr {
         match self.roll_row(table, d) {
-            Ok(Row { result: Some(r), .. }) => r.clone(),
-            Ok(row) => row.text().into(),
-            Err(_) => SharedStr::default(),
+            Some(Row { result: Some(r), .. }) => r.clone(),
+            Some(row) => row.text().into(),
+            None => SharedStr::default(),
         }
     }
 
@@ -245,14 +238,14 @@ impl<'a> Gen<'a> {
     /// [`Tables::roll_text`], without a copy for text the caller only reads).
     fn roll_ref(&self, table: MykRoll, d: &mut Dice) -> Cow<'a, str> {
         match self.roll_row(table, d) {
-            Ok(Row { result: Some(r), .. }) => Cow::Borrowed(r.as_str()),
-            Ok(row) => Cow::Owned(row.text()),
-            Err(_) => Cow::Borrowed(""),
+            Some(Row { result: Some(r), .. }) => Cow::Borrowed(r.as_str()),
+            Some(row) => Cow::Owned(row.text()),
+            None => Cow::Borrowed(""),
         }
     }
 
     /// A place name: a flair word and a place word (the book's two rolls).
-    pub(crate) fn place_name(&self, d: &mut Dice) -> String {
+    pub(crate) fn place_name(&self, d: &mut Dice) -> ShortStr {
         let flair = self.roll_ref(MykRoll::Flair, d);
         // Rows that ask for the GM's favourite or another table: the generator takes the GM's part.
         let gm: Option<Cow<'a, str>> = match flair.as_ref() {
@@ -269,7 +262,7 @@ impl<'a> Gen<'a> {
         let first = gm.unwrap_or(flair);
         let second = self.roll_ref(MykRoll::Place, d);
         // One string, the one the scenario keeps.
-        let mut name = String::with_capacity(first.len() + second.len() + 1);
+        let mut name = ShortStr::with_capacity(first.len() + second.len() + 1);
         name.push_str(&first);
         if let Some(suffix) = second.strip_prefix('-') {
             name.push_str(suffix);
@@ -403,21 +396,22 @@ impl<'a> Gen<'a> {
         reaction: Reaction,
         most: u32,
     ) -> Vec<MonsterGroup> {
+        assert!(most <= 3, "a room takes at most three groups");
         let a = self.court.average_level as i64;
         let mut left = target;
-        let mut out: Vec<MonsterGroup> = Vec::new();
-        let mut chosen: Vec<&Monster> = Vec::new();
         let n = d.between(1, most);
+        let mut out: Vec<MonsterGroup> = Vec::with_capacity(n as usize);
+        // The monsters picked so far (one per group made), for the later picks to leave out: on
+        // the stack, filled with the first pick and read only as far as the groups made.
+        let mut chosen: Option<[&Monster; 3]> = None;
         for _ in 0..n {
-            let Some(mon) = monsters::pick_for_group(&self.tables.myk, d, cap, left, a, &chosen) else { break };
+            let picked = chosen.as_ref().map_or(&[][..], |c| &c[..out.len()]);
+            let Some(mon) = monsters::pick_for_group(&self.tables.myk, d, cap, left, a, picked) else { break };
             let lvl = mon.level.unwrap_or(1);
             let most_count = (left / lvl).clamp(1, 9);
             let count = d.between(1.max(most_count / 2), most_count);
             left -= count * lvl;
-            // Only a later pick reads the list (a single pick never builds it).
-            if out.len() + 1 < n as usize {
-                chosen.push(mon);
-            }
+            chosen.get_or_insert([mon; 3])[out.len()] = mon;
             out.push(MonsterGroup::plain(&mon.name, lvl, count, reaction));
         }
         out
@@ -704,10 +698,10 @@ impl<'a> Gen<'a> {
             // `choose` over the examples, without listing them.
             let n = examples().map_or(0, Iterator::count) as u32;
             let name = if n == 0 {
-                kind.to_string()
+                ShortStr::from(kind.as_ref())
             } else {
                 let i = nd.below(n) as usize;
-                examples().and_then(|mut e| e.nth(i)).unwrap_or_default().to_string()
+                ShortStr::from(examples().and_then(|mut e| e.nth(i)).unwrap_or_default())
             };
             const TRAITS: [MykRoll; 4] =
                 [MykRoll::NpcPersonality, MykRoll::NpcAppearance, MykRoll::NpcAbility, MykRoll::NpcSpecialTrait];
@@ -729,8 +723,8 @@ impl<'a> Gen<'a> {
             });
         }
         s.introduction = self.roll(MykRoll::Introduction, d);
-        s.resolution =
-            format!("Success: {} Failure: {}", self.roll_ref(MykRoll::Success, d), self.roll_ref(MykRoll::Failure, d));
+        let (success, failure) = (self.roll_ref(MykRoll::Success, d), self.roll_ref(MykRoll::Failure, d));
+        s.resolution = crate::myk::text::concat(&["Success: ", &success, " Failure: ", &failure]);
         let graph = Reach::new(s, self.tables);
         s.clues = crate::myk::clues::place_on(s, self.tables, &graph, &mut d.child("clues"));
         Ok(graph)
@@ -788,8 +782,15 @@ pub(crate) fn placed(rec: &Trap, level: u32, object: Option<SharedStr>, converte
 
 /// Entrances: the first map's way in from outside; each later map joined to the one before.
 fn link_entrances(maps: &mut [Map], sk: &[Skeleton], d: &mut Dice) {
-    // The walls each map's entrances took, one bit per wall; the wall lists live on the stack.
-    let mut taken: Vec<u8> = vec![0; maps.len()];
+    // The walls each map's entrances took, one bit per wall; the wall lists live on the stack, and
+    // so do the bits for up to 32 maps (the generator makes at most 20).
+    let (mut few, mut many) = ([0u8; 32], Vec::new());
+    let taken: &mut [u8] = if maps.len() <= few.len() {
+        &mut few[..maps.len()]
+    } else {
+        many.resize(maps.len(), 0);
+        &mut many
+    };
     let bit = |w: Wall| 1u8 << (w as u8);
     let wall = |d: &mut Dice, i: usize, r: RoomId, taken: &mut [u8]| {
         // Two entrances in one room take different walls when the room has two.
@@ -807,13 +808,13 @@ fn link_entrances(maps: &mut [Map], sk: &[Skeleton], d: &mut Dice) {
         taken[i] |= bit(w);
         w
     };
-    let w = wall(d, 0, sk[0].entry, &mut taken);
+    let w = wall(d, 0, sk[0].entry, taken);
     maps[0].entrances.push(Entrance { room: sk[0].entry, wall: w, to: None });
     for i in 1..maps.len() {
         let from = sk[i - 1].exit.unwrap_or(sk[i - 1].ruler);
         let to = sk[i].entry;
-        let w1 = wall(d, i - 1, from, &mut taken);
-        let w2 = wall(d, i, to, &mut taken);
+        let w1 = wall(d, i - 1, from, taken);
+        let w2 = wall(d, i, to, taken);
         let (a, b) = (maps[i - 1].index, maps[i].index);
         maps[i - 1].entrances.push(Entrance { room: from, wall: w1, to: Some(Place { map: b, room: to }) });
         maps[i].entrances.push(Entrance { room: to, wall: w2, to: Some(Place { map: a, room: from }) });

@@ -5,9 +5,15 @@ use crate::myk::model::{Court, Limits, Reaction};
 
 /// A court from its members' levels.
 pub fn court(levels: &[u32]) -> Court {
+    Court { levels: levels.to_vec(), ..totals(levels) }
+}
+
+/// The court's size and totals without a copy of its levels (`levels` empty): all the limits
+/// and the generator read, so neither copies the list.
+pub fn totals(levels: &[u32]) -> Court {
     let size = levels.len() as u32;
     let total: u32 = levels.iter().sum();
-    Court { size, levels: levels.to_vec(), average_level: total.checked_div(size).unwrap_or(0), total_level: total }
+    Court { size, levels: Vec::new(), average_level: total.checked_div(size).unwrap_or(0), total_level: total }
 }
 
 /// Every limit for a court.

@@ -8,8 +8,13 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+/// Text composed for one scenario (place names, a name taken from an example list, a damage
+/// expression): kept inline up to 24 bytes, where nearly every such text fits, so it costs no
+/// allocation; `&str` through `Deref`, and it reads and writes in JSON exactly as a `String`.
+pub use compact_str::CompactString as ShortStr;
+
 use crate::tables::myk::{Activation, Installation, Placement, TrapCategory};
-use crate::tables::shared::SharedStr;
+use crate::tables::shared::{SharedList, SharedStr};
 
 /// A room of a map sheet: rows A-C top to bottom, columns 1-3 left to right; B2 is the centre.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -260,7 +265,7 @@ impl Layout {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
-    pub system: String,
+    pub system: SharedStr,
     /// The file format version ([`crate::format::CURRENT`] when written by this program).
     pub format: u32,
     pub seed: u64,
@@ -299,9 +304,9 @@ pub struct Scenario {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GeneratorInfo {
-    pub name: String,
-    pub version: String,
-    pub tables: String,
+    pub name: SharedStr,
+    pub version: SharedStr,
+    pub tables: SharedStr,
 }
 
 /// The options the scenario was generated with (enough to regenerate it).
@@ -331,7 +336,7 @@ pub struct Court {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Npc {
-    pub name: String,
+    pub name: ShortStr,
     pub role: SharedStr,
     pub age: SharedStr,
     pub sex: SharedStr,
@@ -412,7 +417,7 @@ impl From<Reveals> for RevealsFields {
 #[serde(deny_unknown_fields)]
 pub struct Map {
     pub index: u32,
-    pub name: String,
+    pub name: ShortStr,
     /// Always nine rooms, A1..C3 in order.
     pub rooms: Vec<Room>,
     pub corridors: Vec<Corridor>,
@@ -431,7 +436,7 @@ pub struct Room {
     pub id: RoomId,
     pub used: bool,
     #[serde(default)]
-    pub name: String,
+    pub name: ShortStr,
     #[serde(default)]
     pub environment: SharedStr,
     #[serde(default)]
@@ -583,7 +588,7 @@ pub struct Ruler {
 pub struct RulerStats {
     pub warfare: u32,
     pub range: u32,
-    pub damage: String,
+    pub damage: ShortStr,
     pub defense: u32,
     pub hp: u32,
 }
@@ -693,23 +698,14 @@ pub struct Entrance {
 pub struct EncounterTable {
     /// The book's table used (court average level 1-6; higher courts use level 6).
     pub level: u32,
-    pub rows: Vec<EncounterRow>,
+    /// The rows, shared with the tables (every scenario for a court of this level and size has
+    /// the same); a list of rows in JSON, and an edit through `DerefMut` copies them first.
+    pub rows: SharedList<EncounterRow>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EncounterRow {
-    pub roll: u32,
-    pub groups: Vec<EncounterGroup>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct EncounterGroup {
-    pub name: SharedStr,
-    pub position: crate::tables::roll::Position,
-    pub count: u32,
-}
+/// An encounter row and group as the scenario holds them: defined beside the tables, which keep
+/// each table resolved for a court ([`crate::tables::myk::MykData::encounter_rows`]).
+pub use crate::tables::encounters::{ResolvedGroup as EncounterGroup, ResolvedRow as EncounterRow};
 
 /// Every threat-placement limit for this court (from the formulas; see `limits.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -764,7 +760,7 @@ impl Room {
         Room {
             id,
             used: false,
-            name: String::new(),
+            name: ShortStr::default(),
             environment: SharedStr::default(),
             traps: Vec::new(),
             bases: Vec::new(),

@@ -31,6 +31,12 @@ pub fn item_slots(category: MonsterCategory) -> u32 {
 
 /// The group's items and effective level, checked against the bestiary record.
 pub fn check_group(g: &MonsterGroup, data: &MykData, at: &str, v: &mut Vec<Violation>) {
+    check_group_of(g, data.monster(&g.name), at, v);
+}
+
+/// [`check_group`] with the group's bestiary record already looked up by its name (`None`: not
+/// in the bestiary), so a caller that needed it too does not look it up twice.
+pub fn check_group_of(g: &MonsterGroup, rec: Option<&Monster>, at: &str, v: &mut Vec<Violation>) {
     let want = effective_level(g);
     if g.effective_level != want {
         v.push(Violation::new(
@@ -42,7 +48,7 @@ pub fn check_group(g: &MonsterGroup, data: &MykData, at: &str, v: &mut Vec<Viola
             ),
         ));
     }
-    if let Some(rec) = data.monster(&g.name) {
+    if let Some(rec) = rec {
         let slots = item_slots(rec.category);
         if g.common_items + g.rare_items > slots {
             v.push(Violation::new(

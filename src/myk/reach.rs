@@ -13,12 +13,39 @@ use crate::tables::myk::Route;
 /// The movement graph of a scenario.
 pub struct Reach {
     maps: usize,
-    /// Each map's index, by position.
+    /// Each map's index, by position; empty when the maps are numbered 1, 2, ... in order, as
+    /// every generated scenario's are (no list to allocate then).
     indices: Vec<u32>,
     /// Every way the court can find, the plain ones flagged.
     full: Adj<Edge>,
     /// What walks of `full` never pass (set by [`Reach::without`]).
     blocked: Option<Reveals>,
+    /// Walks of every way already made on a graph of one word, by what they left out: the
+    /// generator places each clue by such a walk, and `check` asks for the same one again.
+    walks: std::cell::RefCell<Walks>,
+}
+
+/// A few walks' node sets (one word each), by what each left out.
+#[derive(Default)]
+struct Walks {
+    keys: [Option<Reveals>; 8],
+    sets: [u64; 8],
+    len: usize,
+}
+
+impl Walks {
+    fn find(&self, blocked: Option<Reveals>) -> Option<u64> {
+        self.keys[..self.len].iter().position(|&k| k == blocked).map(|i| self.sets[i])
+    }
+
+    /// Keeps a walk while there is room (the first few are the ones asked again).
+    fn keep(&mut self, blocked: Option<Reveals>, set: u64) {
+        if self.len < self.keys.len() {
+            self.keys[self.len] = blocked;
+            self.sets[self.len] = set;
+            self.len += 1;
+        }
+    }
 }
 
 /// A set of graph nodes, one bit each.
@@ -242,9 +269,14 @@ impl Reach {
         }
         Reach {
             maps: s.maps.len(),
-            indices: s.maps.iter().map(|m| m.index).collect(),
+            indices: if s.maps.iter().enumerate().all(|(p, m)| m.index as usize == p + 1) {
+                Vec::new()
+            } else {
+                s.maps.iter().map(|m| m.index).collect()
+            },
             full: Adj::sorted(n, full.iter().copied()),
             blocked: None,
+            walks: Default::default(),
         }
     }
 
@@ -299,7 +331,25 @@ impl Reach {
     }
 
     fn walk_full(&self, blocked: Option<Reveals>) -> Nodes {
-        let pos = |map: u32| self.indices.iter().position(|&i| i == map);
+        let one_word = self.full.len() <= 64;
+        if one_word && let Some(set) = self.walks.borrow().find(blocked) {
+            return Nodes { small: [set, 0, 0, 0], big: Vec::new() };
+        }
+        let nodes = self.walk_full_anew(blocked);
+        if one_word {
+            self.walks.borrow_mut().keep(blocked, nodes.small[0]);
+        }
+        nodes
+    }
+
+    fn walk_full_anew(&self, blocked: Option<Reveals>) -> Nodes {
+        let pos = |map: u32| {
+            if self.indices.is_empty() {
+                (1..=self.maps).contains(&(map as usize)).then(|| map as usize - 1)
+            } else {
+                self.indices.iter().position(|&i| i == map)
+            }
+        };
         let (room, corridor) = match blocked {
             Some(Reveals::Room(p)) => (pos(p.map).map(|q| Reach::node(q, p.room)), None),
             Some(Reveals::Corridor { map, corridor }) => (None, pos(map).map(|q| via(q, corridor))),

@@ -2,6 +2,8 @@
 //! increases, its final stat line, and the rules `check` holds it to. Weak points live in
 //! `weak_points.rs`; both modules serve the generator and `check` alike.
 
+use compact_str::ToCompactString;
+
 use crate::check::Violation;
 use crate::dice::{Dice, DiceExpr};
 use crate::myk::model::{Adjustment, AdjustmentKind, Court, Limits, Ruler, RulerStats, Scenario};
@@ -46,11 +48,12 @@ pub fn final_stats(rec: &Monster, ru: &Ruler) -> Option<RulerStats> {
     let damage = rec.damage?;
     let extra_dice = steps(ru, Stat::Damage);
     let damage = if extra_dice == 0 {
-        damage.to_string()
+        damage.to_compact_string()
     } else if damage.sides == 6 || damage.count == 0 {
-        DiceExpr { count: damage.count.saturating_add(extra_dice), sides: 6, modifier: damage.modifier }.to_string()
+        DiceExpr { count: damage.count.saturating_add(extra_dice), sides: 6, modifier: damage.modifier }
+            .to_compact_string()
     } else {
-        format!("{damage}+{extra_dice}D6")
+        compact_str::format_compact!("{damage}+{extra_dice}D6")
     };
     let mut hp = rec.hp?.saturating_add(steps(ru, Stat::Hp).saturating_mul(ru.level).saturating_mul(HP_PER_LEVEL_STEP));
     if ru.adjustments.iter().any(|a| a.kind == AdjustmentKind::WeakPoint && a.what == HALVES_HP) {
@@ -244,21 +247,22 @@ pub fn pick(tables: &Tables, court: &Court, lim: &Limits, cores_fit: bool, d: &m
         adjustments.push(a);
     }
     let room = |eff: i32| cap as i32 - eff;
-    let skills: Vec<_> = data.ruler_skills.iter().filter(|s| s.min_level <= level).collect();
     let wanted_skills = d.below(3);
     for _ in 0..wanted_skills {
-        let open: Vec<_> = skills
-            .iter()
-            .copied()
-            .filter(|s| s.levels as i32 <= room(eff) && !adjustments.iter().any(|a: &Adjustment| a.what == s.name))
-            .collect();
-        let Some(s) = d.choose(&open) else { break };
+        let open = || {
+            data.ruler_skills.iter().filter(|s| {
+                s.min_level <= level
+                    && s.levels as i32 <= room(eff)
+                    && !adjustments.iter().any(|a: &Adjustment| a.what == s.name)
+            })
+        };
+        let Some(s) = d.choose_from(open) else { break };
         eff += s.levels as i32;
         adjustments.push(Adjustment::new(AdjustmentKind::Skill, &s.name, 1, s.levels as i32));
     }
     if d.chance(1, 2) {
-        let open: Vec<_> = data.ruler_increases.iter().filter(|i| i.levels as i32 <= room(eff)).collect();
-        if let Some(inc) = d.choose(&open) {
+        let open = || data.ruler_increases.iter().filter(|i| i.levels as i32 <= room(eff));
+        if let Some(inc) = d.choose_from(open) {
             let times = d.between(1, (room(eff) as u32 / inc.levels).clamp(1, 3));
             eff += (inc.levels * times) as i32;
             adjustments.push(Adjustment::new(

@@ -6,7 +6,7 @@ use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{Limits, MonsterGroup, PlacedTrap, Reaction, Room, Scenario};
 use crate::myk::monsters;
-use crate::tables::myk::{MykData, Placement};
+use crate::tables::myk::{MykData, Placement, Trap};
 
 /// Levels a Room trap gains when it is turned into an Event trap (seed 003 l.5213).
 pub const CONVERSION_LEVELS: u32 = 3;
@@ -43,7 +43,21 @@ fn described(s: &Scenario, name: &str) -> bool {
 /// A Gate Keeper names its monsters, all described elsewhere in the scenario and inside the limits;
 /// no other trap names any.
 pub fn gate_keeper(s: &Scenario, t: &PlacedTrap, lim: &Limits, data: &MykData, at: &str, v: &mut Vec<Violation>) {
-    let ambush = data.trap(&t.name).is_some_and(|r| r.ambush);
+    gate_keeper_of(s, t, data.trap(&t.name), lim, data, at, v);
+}
+
+/// [`gate_keeper`] with the trap's record already looked up by its name (`None`: not in the
+/// tables), so `check` looks each trap up once.
+pub fn gate_keeper_of(
+    s: &Scenario,
+    t: &PlacedTrap,
+    rec: Option<&Trap>,
+    lim: &Limits,
+    data: &MykData,
+    at: &str,
+    v: &mut Vec<Violation>,
+) {
+    let ambush = rec.is_some_and(|r| r.ambush);
     let bad = |msg: String| Violation::new(at, "trap.gate-keeper", msg);
     if !ambush {
         if !t.monsters.is_empty() {
@@ -56,7 +70,8 @@ pub fn gate_keeper(s: &Scenario, t: &PlacedTrap, lim: &Limits, data: &MykData, a
     }
     let mut total = 0u32;
     for g in &t.monsters {
-        match data.monster(&g.name) {
+        let rec = data.monster(&g.name);
+        match rec {
             None => v.push(bad(format!("`{}` is not in the bestiary", g.name))),
             Some(rec) if rec.level != Some(g.level) => {
                 v.push(bad(format!("`{}` has level {}, the bestiary says otherwise", g.name, g.level)))
@@ -72,7 +87,7 @@ pub fn gate_keeper(s: &Scenario, t: &PlacedTrap, lim: &Limits, data: &MykData, a
         if g.count == 0 {
             v.push(bad(format!("`{}` has a count of 0", g.name)));
         }
-        monsters::check_group(g, data, at, v);
+        monsters::check_group_of(g, rec, at, v);
         if g.effective_level > lim.monster_level {
             v.push(bad(format!(
                 "`{}` is effective level {}, limit {} (A + 4)",

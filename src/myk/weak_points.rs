@@ -137,7 +137,7 @@ fn details(seat: &Seat, tables: &Tables, rec: &WeakPoint, a: &Adjustment, at: &s
             }
         }
         Some(WeakNeed::Npc) => match &a.npc {
-            Some(n) if seat.scenario.cast.iter().any(|c| &c.name == n) => {}
+            Some(n) if seat.scenario.cast.iter().any(|c| c.name == n) => {}
             Some(n) => v.push(Violation::new(
                 at,
                 "weak-point.relationship",
@@ -332,7 +332,7 @@ pub fn name_npcs(s: &mut Scenario, d: &mut Dice) {
         for r in &mut m.rooms {
             for a in r.ruler.iter_mut().flat_map(|ru| ru.adjustments.iter_mut()) {
                 if a.kind == AdjustmentKind::WeakPoint && a.what == "Relationship" && a.npc.is_none() {
-                    a.npc = d.choose(cast).map(|c| c.name.clone());
+                    a.npc = d.choose(cast).map(|c| c.name.to_string());
                 }
             }
         }
@@ -340,9 +340,17 @@ pub fn name_npcs(s: &mut Scenario, d: &mut Dice) {
 }
 
 /// Memory Core, Soul Core: hides the core in another used room of the ruler's map.
-fn hide_core(m: &mut Map, ruler_room: RoomId, data: &MykData, d: &mut Dice) {
-    let rooms: Vec<RoomId> = m.used_rooms().map(|r| r.id).filter(|&r| r != ruler_room).collect();
-    let pick = d.choose(&rooms).copied();
+fn hide_core(m: &mut Map, ruler_room: RoomId, data: &MykData, parent: &Dice) {
+    let needs = |a: &Adjustment| {
+        data.weak_point(&a.what).is_some_and(|w| w.needs == Some(WeakNeed::Hideout)) && a.hidden_in.is_none()
+    };
+    // The pick has a stream of its own: a ruler without such a weak point never reads it, so it is
+    // drawn only for one that has (the same pick as always where it is used).
+    if !m.room(ruler_room).ruler.as_ref().is_some_and(|ru| ru.adjustments.iter().any(needs)) {
+        return;
+    }
+    let d = &mut parent.child("hideout");
+    let pick = d.choose_from(|| m.used_rooms().map(|r| r.id).filter(|&r| r != ruler_room));
     if let Some(ru) = m.rooms[ruler_room.index()].ruler.as_mut() {
         for a in &mut ru.adjustments {
             if data.weak_point(&a.what).is_some_and(|w| w.needs == Some(WeakNeed::Hideout)) && a.hidden_in.is_none() {
@@ -356,7 +364,7 @@ fn hide_core(m: &mut Map, ruler_room: RoomId, data: &MykData, d: &mut Dice) {
 /// when fewer than two stand there, first puts a small hostile group in an empty room, inside the
 /// room and map limits. Returns false when no holders could be found.
 pub fn place_cores(m: &mut Map, ruler_room: RoomId, lim: &Limits, data: &MykData, d: &mut Dice) -> bool {
-    hide_core(m, ruler_room, data, &mut d.child("hideout"));
+    hide_core(m, ruler_room, data, d);
     let wants_cores = |m: &Map| {
         m.room(ruler_room).ruler.as_ref().is_some_and(|ru| {
             ru.adjustments.iter().any(|a| data.weak_point(&a.what).is_some_and(|w| w.needs == Some(WeakNeed::Cores)))

@@ -621,7 +621,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
         generator: Generator {
             name: env!("CARGO_PKG_NAME").into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            tables: tables.version.clone(),
+            tables: tables.version.to_string(),
         },
         params: *params,
         paper: Default::default(),

@@ -310,7 +310,7 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> C
     } else {
         "players' copy".to_string()
     };
-    let big = if gm { s.title.clone() } else { map.name.clone() };
+    let big = if gm { s.title.clone() } else { map.name.to_string() };
     txt(MARGIN, TOP + 0.95 * 6.0, 6.0, ellipsize(&big, inner, 6.0, true)).bold().put(&mut c);
     let right_w = width(&right, 3.2, false);
     txt(w - MARGIN, TOP + 13.0, 3.2, right.clone()).end().put(&mut c);
@@ -401,7 +401,7 @@ fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Copy) -> Vec<String> {
         Copy::Gm => {
             let g = &s.generator;
             (
-                &s.title,
+                s.title.as_str(),
                 format!(
                     " \u{00b7} map {} of {of} \u{00b7} seed {} \u{00b7} {} \u{00b7} GM copy",
                     map.index,
@@ -415,7 +415,7 @@ fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Copy) -> Vec<String> {
             )
         }
         Copy::Players => (
-            &map.name,
+            map.name.as_str(),
             format!(" \u{00b7} map {} of {of} \u{00b7} players' copy", map.index),
             (format!("{} {}", s.generator.name, s.generator.version), String::new()),
         ),
@@ -892,12 +892,12 @@ mod tests {
         let mut s = scenario(42, 1, 9, Layout::Mixed);
         let long = "Extraordinarily Long-Winded Name Of The <Most> Dreadful & \"Unspeakable\" Thing";
         s.title = long.to_string();
-        s.maps[0].name = long.to_string();
+        s.maps[0].name = long.into();
         let donor = s.maps[0].rooms.iter().flat_map(|r| r.traps.clone()).next().expect("a trap");
         let monster = s.maps[0].rooms.iter().flat_map(|r| r.monsters.clone()).next().expect("a monster");
         let room = &mut s.maps[0].rooms[4];
         room.used = true;
-        room.name = "Supercalifragilisticexpialidocious Hall of the Twelve Thousand Mirrors".to_string();
+        room.name = "Supercalifragilisticexpialidocious Hall of the Twelve Thousand Mirrors".into();
         for i in 0..12 {
             let mut t = donor.clone();
             t.name = format!("Trap number {i} with a long name").into();
@@ -976,7 +976,7 @@ mod tests {
         let map = &s.maps[0];
         let svg = myk_sheet(&s, map, tables(), Paper::A4, Copy::Players);
         for r in map.used_rooms() {
-            assert!(!svg.contains(&r.name) || r.name == map.name, "room name {} on the players' copy", r.name);
+            assert!(!svg.contains(r.name.as_str()) || r.name == map.name, "room name {} on the players' copy", r.name);
             for m in &r.monsters {
                 assert!(!svg.contains(m.name.as_str()), "{} on the players' copy", m.name);
             }

@@ -74,7 +74,7 @@ fn stat_line(rec: &Monster, ru: &Ruler) -> String {
         part("Range", fin.range.to_string(), n(rec.range), plus(Stat::Range)),
         part(
             "Damage",
-            fin.damage.clone(),
+            fin.damage.to_string(),
             rec.damage.map_or("?".into(), |d| d.to_string()),
             (steps(Stat::Damage) > 0).then(|| format!("+{}D6", steps(Stat::Damage)))
         ),
@@ -119,7 +119,7 @@ fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tab
         }
         WeakNeed::Npc => {
             let n = a.npc.as_ref()?;
-            let role = s.cast.iter().find(|c| &c.name == n).map_or(String::new(), |c| format!(", {}", c.role));
+            let role = s.cast.iter().find(|c| c.name == n).map_or(String::new(), |c| format!(", {}", c.role));
             format!("Bound to {n}{role}: while {n} is on the battlefield, the ruler is Cursed.")
         }
         WeakNeed::Poisons => format!(

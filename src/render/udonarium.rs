@@ -60,7 +60,7 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
             Some(fin) => stats.extend([
                 ("Warfare".to_string(), fin.warfare.to_string()),
                 ("Range".to_string(), fin.range.to_string()),
-                ("Damage".to_string(), fin.damage.clone()),
+                ("Damage".to_string(), fin.damage.to_string()),
                 ("Defense".to_string(), fin.defense.to_string()),
             ]),
             None => stats.extend(record_stats(rec)),

@@ -511,7 +511,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                         && hidden_core.is_none();
                     RoomView {
                         id: r.id.to_string(),
-                        name: r.name.clone(),
+                        name: r.name.to_string(),
                         environment: r.environment.clone(),
                         exits: exits(m, r, tables),
                         empty: empty && traps.is_empty(),
@@ -528,7 +528,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
             MapView {
                 index: m.index,
                 count: s.maps.len(),
-                name: m.name.clone(),
+                name: m.name.to_string(),
                 svg_file: format!("myk-{}-map{}.svg", s.seed, m.index),
                 players_svg_file: format!("myk-{}-map{}-players.svg", s.seed, m.index),
                 svg,
@@ -543,7 +543,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
         title: s.title.clone(),
         seed: s.seed,
         program: format!("{} {}", s.generator.name, s.generator.version),
-        tables_version: s.generator.tables.clone(),
+        tables_version: s.generator.tables.to_string(),
         command: command(s, paper),
         paper: paper.label().into(),
         width_mm: paper.size_mm().0,
@@ -568,7 +568,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
                 text: crate::myk::frame::clue_text(s, c),
                 map: c.at.map,
                 room: c.at.room.to_string(),
-                room_name: s.map(c.at.map).map(|m| m.room(c.at.room).name.clone()).unwrap_or_default(),
+                room_name: s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default(),
                 method: c.method.label().into(),
                 how: c.how.trim_end_matches('.').to_string(),
             })

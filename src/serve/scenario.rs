@@ -142,13 +142,13 @@ fn apply(tables: &Tables, built: &mut Built, op: &Op) -> Result<(), ServeError> 
                 (Built::Myk(s), t) => {
                     match t {
                         Target::Frame => s.title = name.to_string(),
-                        Target::Map(m) => s.maps[m].name = name.to_string(),
+                        Target::Map(m) => s.maps[m].name = name.into(),
                         Target::Room(m, r) => {
                             let room = &mut s.maps[m].rooms[r.index()];
                             if !room.used {
                                 return Err(ServeError::Refused(format!("room `{path}` is not used on its map")));
                             }
-                            room.name = name.to_string();
+                            room.name = name.into();
                         }
                         Target::Area(_) => return Err(ServeError::BadRequest(format!("unknown part `{path}`"))),
                     }

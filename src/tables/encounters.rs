@@ -4,9 +4,12 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use crate::tables::Located;
 use crate::tables::myk::MykData;
-use crate::tables::roll::{Group, RollTable};
+use crate::tables::roll::{Group, Position, RollTable};
+use crate::tables::shared::{SharedList, SharedStr};
 
 /// One outcome of an encounter table and the stockable groups it brings.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,4 +39,45 @@ pub fn stockable(rolls: &[Located<RollTable>], data: &MykData) -> BTreeMap<Strin
         out.insert(t.name.clone(), rows);
     }
     out
+}
+
+/// An outcome of a random encounter table resolved for a court: the scenario's
+/// `encounters.rows` entry (`myk::model::EncounterRow`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolvedRow {
+    pub roll: u32,
+    pub groups: Vec<ResolvedGroup>,
+}
+
+/// A group of a resolved row, its count worked out for the court's size
+/// (`myk::model::EncounterGroup`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolvedGroup {
+    pub name: SharedStr,
+    pub position: Position,
+    pub count: u32,
+}
+
+/// Courts whose encounter tables are kept once resolved: average levels 1-6 (the book's tables)
+/// by sizes 1-12 (every court the generator takes).
+pub const RESOLVED_LEVELS: usize = 6;
+pub const RESOLVED_SIZES: usize = 12;
+
+/// Each encounter table resolved for a court, made on first use and shared by every scenario for
+/// a court of that level and size (they are all the same).
+pub type ResolvedCache = [[std::sync::OnceLock<SharedList<ResolvedRow>>; RESOLVED_SIZES]; RESOLVED_LEVELS];
+
+/// The rows of `table` (the stockable rows of a random encounter table) for a court of `size`.
+pub fn resolve(table: Option<&[EncounterRow]>, size: u32) -> SharedList<ResolvedRow> {
+    let rows = table.unwrap_or_default().iter().map(|row| ResolvedRow {
+        roll: row.roll,
+        groups: row
+            .groups
+            .iter()
+            .map(|g| ResolvedGroup { name: g.monster.clone(), position: g.position, count: g.count.resolve(size) })
+            .collect(),
+    });
+    SharedList::from(rows.collect::<Vec<_>>())
 }

@@ -31,6 +31,7 @@ use crate::dice::{Dice, fnv1a};
 use crate::error::{Error, Result};
 use myk::{Base, LimitRow, Monster, MykData, RulerIncrease, RulerSkill, Trap, WeakPoint};
 use roll::{Collection, RollTable, Row};
+use shared::SharedStr;
 
 #[cfg(tables_built)]
 pub use embedded::{EMBEDDED_TABLES, EMBEDDED_TABLES_VERSION};
@@ -73,8 +74,9 @@ pub struct Located<T> {
 /// Every table and record, validated.
 #[derive(Clone, Debug)]
 pub struct Tables {
-    /// A digest of every file's path and bytes: the "tables version" printed on every output.
-    pub version: String,
+    /// A digest of every file's path and bytes: the "tables version" printed on every output
+    /// (shared: every generated scenario records it).
+    pub version: SharedStr,
     /// Where the tables came from: "embedded" or the folder given.
     pub origin: String,
     pub rolls: Vec<Located<RollTable>>,
@@ -216,7 +218,7 @@ impl Tables {
         }
         let myk_rolls = myk_rolls::MykRolls::resolve(&rolls, &roll_index, &myk);
         myk.encounters = encounters::stockable(&rolls, &myk);
-        let tables = Tables { roll_index, version, origin, rolls, myk, myk_rolls, nw3 };
+        let tables = Tables { roll_index, version: version.into(), origin, rolls, myk, myk_rolls, nw3 };
         if validate {
             tables.validate(&record_files)?;
             tables.validate_skills(&record_files, &skill_files)?;
@@ -427,12 +429,29 @@ impl Tables {
     }
 
     /// [`Tables::roll_row`] from a table already found.
-    pub fn roll_from<'a>(&'a self, mut table: &'a RollTable, dice: &mut Dice) -> Result<&'a Row> {
+    pub fn roll_from<'a>(&'a self, table: &'a RollTable, dice: &mut Dice) -> Result<&'a Row> {
+        self.roll_through(table, dice).map_err(|name| Error::UnknownTable { name: name.to_string() })
+    }
+
+    /// [`Tables::roll_from`] for a caller that reads a missing table as no row (the generator's
+    /// rolls for text): the same rolls, without an error built and dropped on every roll.
+    pub fn roll_found<'a>(&'a self, table: &'a RollTable, dice: &mut Dice) -> Option<&'a Row> {
+        self.roll_through(table, dice).ok()
+    }
+
+    /// The final row (following `table` rows), or the name of a table a row refers to that the
+    /// tables lack.
+    fn roll_through<'a>(&'a self, mut table: &'a RollTable, dice: &mut Dice) -> std::result::Result<&'a Row, &'a str> {
         loop {
             let (_, i) = table.roll_index(dice);
             let row = &table.rows[i];
             match &row.table {
-                Some(next) => table = self.next_table(table, i, next)?,
+                Some(next) => {
+                    table = match table.link(i) {
+                        Some(j) => &self.rolls[j].item,
+                        None => self.roll_table(next).ok_or(next.as_str())?,
+                    }
+                }
                 None => return Ok(row),
             }
         }

@@ -43,7 +43,10 @@ impl NameIndex {
             if i == 0 {
                 return None;
             }
-            if name_at(i - 1) == name {
+            let found = name_at(i - 1);
+            // A scenario's names share the tables' text (`SharedStr`): the same bytes at the same
+            // address need no comparison.
+            if (std::ptr::eq(found.as_ptr(), name.as_ptr()) && found.len() == name.len()) || found == name {
                 return Some(i - 1);
             }
             at = (at + 1) & mask;

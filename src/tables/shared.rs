@@ -12,6 +12,49 @@ use std::sync::{Arc, LazyLock};
 
 use serde::{Deserialize, Serialize};
 
+/// A list shared rather than copied (a table's rows that every scenario of a kind carries): a
+/// `Vec<T>` through `Deref`, written and read in JSON exactly as the `Vec`; changing it through
+/// `DerefMut` copies it first when it is shared (so an edit never reaches the tables).
+#[derive(Clone, PartialEq)]
+pub struct SharedList<T>(Arc<Vec<T>>);
+
+impl<T> Deref for SharedList<T> {
+    type Target = Vec<T>;
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T: Clone> std::ops::DerefMut for SharedList<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+impl<T> From<Vec<T>> for SharedList<T> {
+    fn from(v: Vec<T>) -> Self {
+        SharedList(Arc::new(v))
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for SharedList<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl<T: Serialize> Serialize for SharedList<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(s)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for SharedList<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::deserialize(d).map(SharedList::from)
+    }
+}
+
 /// Immutable shared text; `&str` through `Deref`. Build one with `.into()` from `&str` or `String`.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SharedStr(Arc<str>);
@@ -174,6 +217,18 @@ mod tests {
         assert_eq!("Gunfish", s);
         assert_eq!(s, owned);
         assert_eq!(owned, s);
+    }
+
+    #[test]
+    fn a_shared_list_reads_and_writes_like_a_vec_and_copies_on_write() {
+        let a: SharedList<u32> = vec![1, 2, 3].into();
+        assert_eq!(serde_json::to_string(&a).unwrap(), "[1,2,3]");
+        assert_eq!(serde_json::from_str::<SharedList<u32>>("[1,2,3]").unwrap(), a);
+        assert_eq!(format!("{a:?}"), "[1, 2, 3]");
+        let mut b = a.clone();
+        assert!(std::ptr::eq(a.as_ptr(), b.as_ptr()), "a clone shares the list");
+        b[0] = 9;
+        assert_eq!((a[0], b[0]), (1, 9), "an edit copies, the original stays");
     }
 
     #[test]

@@ -128,7 +128,7 @@ fn relationship_names_an_npc_of_the_cast() {
     r.npc = Some("Nobody In Particular".into());
     assert!(rules(&with_adjustments(vec![r.clone()])).contains(&"weak-point.relationship"));
     let s = default_scenario(42);
-    r.npc = Some(s.cast[0].name.clone());
+    r.npc = Some(s.cast[0].name.to_string());
     assert_eq!(rules(&with_adjustments(vec![r])), Vec::<&str>::new());
 }
 
@@ -352,7 +352,7 @@ fn generated_weak_points_carry_their_choices_and_exact_adjustments() {
                     0
                 }
                 Some(WeakNeed::Npc) => {
-                    assert!(s.cast.iter().any(|c| Some(&c.name) == a.npc.as_ref()), "seed {seed}");
+                    assert!(s.cast.iter().any(|c| Some(c.name.as_str()) == a.npc.as_deref()), "seed {seed}");
                     0
                 }
                 Some(WeakNeed::Cores) => {

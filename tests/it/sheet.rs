@@ -74,12 +74,12 @@ fn stuffed() -> Scenario {
     let mut s = scenario(42, 1, 9, Layout::Mixed);
     let long = r#"Extraordinarily Long-Winded Name Of The <Most> Dreadful & "Unspeakable" Thing"#;
     s.title = long.to_string();
-    s.maps[0].name = long.to_string();
+    s.maps[0].name = long.into();
     let trap = s.maps[0].rooms.iter().flat_map(|r| r.traps.clone()).next().expect("a trap");
     let monster = s.maps[0].rooms.iter().flat_map(|r| r.monsters.clone()).next().expect("a monster");
     for room in &mut s.maps[0].rooms {
         room.used = true;
-        room.name = format!("Supercalifragilisticexpialidocious Hall of the {} Thousand Mirrors", room.id);
+        room.name = format!("Supercalifragilisticexpialidocious Hall of the {} Thousand Mirrors", room.id).into();
     }
     let room = &mut s.maps[0].rooms[4];
     for i in 0..12 {
@@ -164,9 +164,9 @@ fn user_text_with_markup_characters_is_escaped() {
     let mut s = scenario(42, 1, 9, Layout::Mixed);
     let nasty = r#"<b>&"' Hall"#;
     s.title = format!("Title {nasty}");
-    s.maps[0].name = format!("Map {nasty}");
+    s.maps[0].name = format!("Map {nasty}").into();
     for r in s.maps[0].rooms.iter_mut().filter(|r| r.used) {
-        r.name = nasty.to_string();
+        r.name = nasty.into();
         for m in &mut r.monsters {
             m.name = format!("{nasty} beast").into();
         }
