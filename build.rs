@@ -14,6 +14,8 @@
 
 #[path = "src/dice.rs"]
 mod dice;
+#[path = "src/digits.rs"]
+mod digits;
 #[path = "src/error.rs"]
 mod error;
 #[path = "src/input.rs"]

@@ -22,6 +22,8 @@ use std::str::FromStr;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::digits::Digits;
+
 /// A seeded source of dice rolls with a name (its path from the root stream).
 #[derive(Clone, Debug)]
 pub struct Dice {
@@ -125,18 +127,7 @@ impl Dice {
     pub fn child_n(&self, before: &str, n: u32, after: &str) -> Dice {
         let mut h = self.child_hash();
         h.push(before.as_bytes());
-        let mut digits = [0u8; 10];
-        let mut at = digits.len();
-        let mut rest = n;
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        h.push(&digits[at..]);
+        h.push(Digits::new(u64::from(n)).as_str().as_bytes());
         h.push(after.as_bytes());
         self.derive(h)
     }

@@ -8,6 +8,7 @@ pub mod alloc;
 pub mod check;
 pub mod cli;
 pub mod dice;
+mod digits;
 pub mod edit;
 pub mod error;
 pub mod fix;

@@ -13,11 +13,12 @@
 
 use crate::check::Violation;
 use crate::dice::Dice;
+use crate::digits::Digits;
 use crate::myk::check::Reach;
 use crate::myk::model::{
     AdjustmentKind, Clue, ClueMethod, CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Ruler, Scenario,
 };
-use crate::myk::text::{Digits, concat};
+use crate::myk::text::concat;
 use crate::tables::Tables;
 
 /// The weak points of a ruler, by name. Every clue rule reads weak points through this one
@@ -185,7 +186,9 @@ pub const PUZZLE_TABLE: &str = "myk.frame.puzzle";
 /// for a puzzle, whose text is rolled on [`PUZZLE_TABLE`].
 pub fn how(method: ClueMethod, search: u32) -> Option<String> {
     match method {
-        ClueMethod::Search => Some(concat(&["search check in the room, difficulty ", Digits::new(search).as_str()])),
+        ClueMethod::Search => {
+            Some(concat(&["search check in the room, difficulty ", Digits::new(u64::from(search)).as_str()]))
+        }
         ClueMethod::Threat => Some("defeat or drive off the room's threat".to_string()),
         ClueMethod::Conversation => Some("talk with the room's monsters (negotiation or a Charisma check)".to_string()),
         ClueMethod::Puzzle => None,
@@ -313,15 +316,20 @@ impl Fact<'_> {
                 " ({room_name}) hides a trap: ",
                 trap,
                 " (level ",
-                Digits::new(*level).as_str(),
+                Digits::new(u64::from(*level)).as_str(),
                 ").",
             ]),
             Says::Base { room, base } => {
                 concat(&["The monsters keep a ", base, " in room ", room.name(), " ({room_name})."])
             }
-            Says::Monsters { room, monster, count } => {
-                concat(&[monster, " x", Digits::new(*count).as_str(), " hold room ", room.name(), " ({room_name})."])
-            }
+            Says::Monsters { room, monster, count } => concat(&[
+                monster,
+                " x",
+                Digits::new(u64::from(*count)).as_str(),
+                " hold room ",
+                room.name(),
+                " ({room_name}).",
+            ]),
             Says::Safe { room } => {
                 concat(&["Nothing lies in wait in room ", room.name(), " ({room_name}): a safe place to camp."])
             }
@@ -333,7 +341,7 @@ impl Fact<'_> {
                 " is trapped: ",
                 trap,
                 " (level ",
-                Digits::new(*level).as_str(),
+                Digits::new(u64::from(*level)).as_str(),
                 ").",
             ]),
         }

@@ -2,8 +2,9 @@
 //! the scenario as it stands, so a GM's edit (a renamed room or map, a removed ruler) never leaves
 //! them stale. The generator, `normalize` and the renderers all call these functions.
 
+use crate::digits::Digits;
 use crate::myk::model::{Clue, Map, Reveals, Room, Ruler, Scenario};
-use crate::myk::text::{Digits, concat};
+use crate::myk::text::concat;
 
 /// The last map (the objective's map) and its ruler with the ruler's room, if it has one.
 fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
@@ -26,7 +27,7 @@ pub fn objective(s: &Scenario) -> String {
             ", ruler of the ",
             &m.name,
             " (map ",
-            Digits::new(m.index).as_str(),
+            Digits::new(u64::from(m.index)).as_str(),
             ", room ",
             room.id.name(),
             " \"",
@@ -37,7 +38,7 @@ pub fn objective(s: &Scenario) -> String {
             "No ruler holds the ",
             &m.name,
             " (map ",
-            Digits::new(m.index).as_str(),
+            Digits::new(u64::from(m.index)).as_str(),
             "): explore its rooms, deal with whatever threatens the court there, \
              and make the map the kingdom's territory.",
         ]),

@@ -12,43 +12,9 @@ pub(crate) fn concat(parts: &[&str]) -> String {
     s
 }
 
-/// A number's decimal digits, written on the stack (as `Display` writes them).
-pub(crate) struct Digits {
-    buf: [u8; 10],
-    at: usize,
-}
-
-impl Digits {
-    pub(crate) fn new(n: u32) -> Digits {
-        let mut d = Digits { buf: [0; 10], at: 10 };
-        let mut rest = n;
-        loop {
-            d.at -= 1;
-            d.buf[d.at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        d
-    }
-
-    pub(crate) fn as_str(&self) -> &str {
-        // ASCII digits are valid UTF-8.
-        std::str::from_utf8(&self.buf[self.at..]).unwrap_or_default()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn digits_read_as_display_writes_them() {
-        for n in [0, 7, 10, 99, 100, 12_345, u32::MAX] {
-            assert_eq!(Digits::new(n).as_str(), n.to_string());
-        }
-    }
 
     #[test]
     fn concat_joins_in_order_in_exactly_the_room_needed() {

@@ -6,6 +6,8 @@
 //! with DejaVu Sans advance widths (the first font asked for, and wider than the Arial/Helvetica
 //! fallbacks), so a label's `Bbox` is a safe bound for collision checks.
 
+use crate::digits::Digits;
+
 pub(crate) use super::svgel::El;
 use super::svgel::{attr, escape_text};
 
@@ -30,19 +32,8 @@ pub(crate) fn push_mm(out: &mut String, v: f64) {
     }
     let a = t.unsigned_abs();
     let (whole, tenth) = (a / 10, a % 10);
-    // The digits by hand, into a small buffer: through `core::fmt` this was a tenth of a sheet.
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = whole;
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+    // The digits by hand: through `core::fmt` this was a tenth of a sheet.
+    out.push_str(Digits::new(whole).as_str());
     if tenth != 0 {
         out.push('.');
         out.push(char::from(b'0' + tenth as u8));
