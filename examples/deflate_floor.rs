@@ -12,9 +12,12 @@
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 
-use base64::Engine;
 use flate2::Compression;
 use flate2::write::ZlibEncoder;
+
+// The same reading of a run's pictures as the PNG tests (`tests/it/png.rs`).
+#[path = "../tests/it/pictures.rs"]
+mod pictures;
 
 /// One zlib stream: where it is, its raw bytes, its compressed bytes.
 struct Stream {
@@ -81,31 +84,19 @@ fn rfind(hay: &[u8], needle: &[u8]) -> Option<usize> {
 fn streams(dir: &std::path::Path) -> Vec<Stream> {
     let mut out = Vec::new();
     let mut push = |name: String, zlib: Vec<u8>| out.push(Stream { name, raw: inflate(&zlib), zlib });
-    let mut paths: Vec<_> = std::fs::read_dir(dir).expect("a folder").map(|e| e.expect("entry").path()).collect();
-    paths.sort();
-    for p in paths {
+    for (name, png) in pictures::pictures_in(dir) {
+        push(name, png_stream(&png));
+    }
+    let mut pdfs: Vec<_> = std::fs::read_dir(dir)
+        .expect("a folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "pdf"))
+        .collect();
+    pdfs.sort();
+    for p in pdfs {
         let name = p.file_name().expect("a name").to_string_lossy().to_string();
-        let bytes = std::fs::read(&p).expect("readable");
-        if name.ends_with(".dd2vtt") {
-            let v: serde_json::Value = serde_json::from_slice(&bytes).expect("JSON");
-            let png =
-                base64::engine::general_purpose::STANDARD.decode(v["image"].as_str().expect("image")).expect("b64");
-            push(name, png_stream(&png));
-        } else if name.ends_with(".zip") {
-            let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip");
-            for i in 0..z.len() {
-                let mut f = z.by_index(i).expect("entry");
-                let entry = f.name().expect("entry name").to_string();
-                if entry.ends_with(".png") {
-                    let mut b = Vec::new();
-                    f.read_to_end(&mut b).expect("readable");
-                    push(format!("{name}/{entry}"), png_stream(&b));
-                }
-            }
-        } else if name.ends_with(".pdf") {
-            for (k, s) in pdf_streams(&bytes).into_iter().enumerate() {
-                push(format!("{name} stream {k}"), s);
-            }
+        for (k, s) in pdf_streams(&std::fs::read(&p).expect("readable")).into_iter().enumerate() {
+            push(format!("{name} stream {k}"), s);
         }
     }
     out

@@ -14,6 +14,7 @@ mod notes;
 mod nw3;
 mod nw3_combat;
 mod pdf;
+mod pictures;
 mod png;
 mod render;
 mod reroll;

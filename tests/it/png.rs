@@ -3,12 +3,9 @@
 //! writes must be byte for byte what tiny-skia's `encode_png` writes for the same pixels. (Many
 //! more seeds and options: `scale::every_picture_across_the_options_is_the_png_tiny_skias_encoder_writes`.)
 
-use std::io::Read;
-
-use base64::Engine;
 use resvg::tiny_skia::Pixmap;
-use serde_json::Value;
 
+use crate::pictures::pictures_in;
 use crate::run;
 use crate::vtt::temp;
 
@@ -24,30 +21,7 @@ pub(crate) fn pngs(tag: &str, args: &[&str]) -> Result<Vec<(String, Vec<u8>)>, S
         std::fs::remove_dir_all(&dir).ok();
         return Err(format!("{args:?}: exit {code}: {err}"));
     }
-    let mut out = Vec::new();
-    let mut paths: Vec<_> =
-        std::fs::read_dir(&dir).expect("the output folder").map(|e| e.expect("entry").path()).collect();
-    paths.sort();
-    for p in paths {
-        let name = p.file_name().expect("a name").to_string_lossy().to_string();
-        let bytes = std::fs::read(&p).expect("readable");
-        if name.ends_with(".dd2vtt") {
-            let v: Value = serde_json::from_slice(&bytes).expect("JSON");
-            let image = v["image"].as_str().expect("an image");
-            out.push((name, base64::engine::general_purpose::STANDARD.decode(image).expect("base64")));
-        } else if name.ends_with(".zip") {
-            let mut z = zip::ZipArchive::new(std::io::Cursor::new(bytes)).expect("a zip");
-            for i in 0..z.len() {
-                let mut f = z.by_index(i).expect("entry");
-                let entry = f.name().expect("entry name").to_string();
-                if entry.ends_with(".png") {
-                    let mut b = Vec::new();
-                    f.read_to_end(&mut b).expect("readable");
-                    out.push((format!("{name}/{entry}"), b));
-                }
-            }
-        }
-    }
+    let out = pictures_in(&dir);
     std::fs::remove_dir_all(&dir).ok();
     Ok(out)
 }
