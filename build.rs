@@ -14,8 +14,6 @@
 
 #[path = "src/dice.rs"]
 mod dice;
-#[path = "src/digits.rs"]
-mod digits;
 #[path = "src/error.rs"]
 mod error;
 #[path = "src/input.rs"]
@@ -107,16 +105,4 @@ fn main() {
     // Tells the crate it has the embedded files (build.rs compiles src/tables without them).
     println!("cargo::rustc-cfg=tables_built");
     embed("EMBEDDED_TEMPLATES", "templates", &["md", "html", "j2", "jinja", "css", "svg"]);
-    // The `dungeonsmith` binary is linked as a fixed-address (non-PIE) executable on Linux. As a
-    // PIE, every start had the dynamic loader patch ~11 k relative relocations and copy every
-    // page of `.data.rel.ro` (240 KB) it wrote to: `dungeonsmith --version` took 1.05 M
-    // instructions and 217 page faults, now 0.76 M and 128; a default run 75 fewer faults. The
-    // price: the program's own code and data sit at the same address every run (the libraries,
-    // heap and stacks are still randomised), which weakens ASLR against memory-corruption bugs;
-    // the binary is safe Rust reading local files, and `serve` listens on 127.0.0.1 unless told
-    // otherwise, so the start-up every GM run pays wins. Tests and benches are linked as before.
-    // To ship a PIE again, delete these lines.
-    if std::env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux") {
-        println!("cargo:rustc-link-arg-bins=-no-pie");
-    }
 }

@@ -1,8 +1,8 @@
 //! The measurements of `benches/myk.rs` (default MYK scenario generate+check, check alone, tables
-//! ready) on mimalloc through the glue the `dungeonsmith` binary uses (`src/alloc.rs`), so the
+//! ready) on mimalloc, the allocator the `dungeonsmith` binary uses (`src/main.rs`), so the
 //! figures are what a GM's run pays. `cargo bench --bench myk_mimalloc`.
 
 #[global_allocator]
-static GLOBAL: dungeonsmith::alloc::Mimalloc = dungeonsmith::alloc::Mimalloc;
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 include!("shared/myk.rs");

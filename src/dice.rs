@@ -22,8 +22,6 @@ use std::str::FromStr;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::digits::Digits;
-
 /// A seeded source of dice rolls with a name (its path from the root stream).
 #[derive(Clone, Debug)]
 pub struct Dice {
@@ -127,7 +125,7 @@ impl Dice {
     pub fn child_n(&self, before: &str, n: u32, after: &str) -> Dice {
         let mut h = self.child_hash();
         h.push(before.as_bytes());
-        h.push(Digits::new(u64::from(n)).as_str().as_bytes());
+        h.push(itoa::Buffer::new().format(n).as_bytes());
         h.push(after.as_bytes());
         self.derive(h)
     }

@@ -4,11 +4,9 @@
 //! → [`check`] (the same rules the generators obey) → render (artifacts in memory) → output
 //! (the only writer). [`cli`] sits on top.
 
-pub mod alloc;
 pub mod check;
 pub mod cli;
 pub mod dice;
-mod digits;
 pub mod edit;
 pub mod error;
 pub mod fix;

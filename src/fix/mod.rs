@@ -59,7 +59,7 @@ pub fn nearest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a 
         }
         let low = k.to_lowercase();
         let contains = !want.is_empty() && (low.contains(&want) || want.contains(&low));
-        let d = if contains { 0 } else { edits(&want, &low) };
+        let d = if contains { 0 } else { strsim::levenshtein(&want, &low) };
         let longer = want.chars().count().max(low.chars().count());
         if contains || d * 2 <= longer {
             scored.push((d, i, k));
@@ -69,34 +69,9 @@ pub fn nearest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a 
     scored.into_iter().take(SUGGESTIONS).map(|(_, _, k)| k).collect()
 }
 
-/// Levenshtein distance by characters (one row of the table at a time).
-fn edits(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diag = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let up = row[j + 1];
-            row[j + 1] = (diag + usize::from(ca != cb)).min(up + 1).min(row[j] + 1);
-            diag = up;
-        }
-    }
-    row[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn edits_count_insertions_deletions_and_substitutions() {
-        assert_eq!(edits("goblin", "goblin"), 0);
-        assert_eq!(edits("goblim", "goblin"), 1);
-        assert_eq!(edits("gobln", "goblin"), 1);
-        assert_eq!(edits("kitten", "sitting"), 3);
-        assert_eq!(edits("", "abc"), 3);
-    }
 
     #[test]
     fn the_nearest_names_come_first_and_far_names_are_not_offered() {

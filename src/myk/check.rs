@@ -101,19 +101,7 @@ fn here(m: &Map, r: RoomId) -> String {
 fn write_place(buf: &mut String, map: u32, what: &str) -> usize {
     buf.clear();
     buf.push_str("map ");
-    let mut digits = [0u8; 10];
-    let mut n = map;
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    // ASCII digits are valid UTF-8.
-    buf.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    buf.push_str(itoa::Buffer::new().format(map));
     buf.push(' ');
     buf.push_str(what);
     buf.push(' ');

@@ -13,12 +13,10 @@
 
 use crate::check::Violation;
 use crate::dice::Dice;
-use crate::digits::Digits;
 use crate::myk::check::Reach;
 use crate::myk::model::{
     AdjustmentKind, Clue, ClueMethod, CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Ruler, Scenario,
 };
-use crate::myk::text::concat;
 use crate::tables::Tables;
 
 /// The weak points of a ruler, by name. Every clue rule reads weak points through this one
@@ -187,7 +185,7 @@ pub const PUZZLE_TABLE: &str = "myk.frame.puzzle";
 pub fn how(method: ClueMethod, search: u32) -> Option<String> {
     match method {
         ClueMethod::Search => {
-            Some(concat(&["search check in the room, difficulty ", Digits::new(u64::from(search)).as_str()]))
+            Some(["search check in the room, difficulty ", itoa::Buffer::new().format(search)].concat())
         }
         ClueMethod::Threat => Some("defeat or drive off the room's threat".to_string()),
         ClueMethod::Conversation => Some("talk with the room's monsters (negotiation or a Charisma check)".to_string()),
@@ -265,18 +263,19 @@ impl Fact<'_> {
             Says::Ruler { room, ruler } => {
                 let weak = weak_point_names(ruler);
                 match weak.clone().count() {
-                    0 => concat(&["{ruler} rules the {map} and waits in room ", room.name(), " ({room_name})."]),
-                    1 => concat(&[
+                    0 => ["{ruler} rules the {map} and waits in room ", room.name(), " ({room_name})."].concat(),
+                    1 => [
                         "{ruler} rules the {map} from room ",
                         room.name(),
                         "; its weak point is ",
                         weak.clone().next().unwrap_or_default(),
                         ".",
-                    ]),
+                    ]
+                    .concat(),
                     n => {
                         // "a, b and c": commas between all but the last two.
                         let mut s =
-                            concat(&["{ruler} rules the {map} from room ", room.name(), "; its weak points are "]);
+                            ["{ruler} rules the {map} from room ", room.name(), "; its weak points are "].concat();
                         for (i, w) in weak.enumerate() {
                             if i + 1 == n {
                                 s.push_str(" and ");
@@ -290,7 +289,7 @@ impl Fact<'_> {
                     }
                 }
             }
-            Says::SecretDoor { room, corridor } => concat(&[
+            Says::SecretDoor { room, corridor } => [
                 "A secret door in room ",
                 room.name(),
                 " hides the corridor ",
@@ -298,42 +297,33 @@ impl Fact<'_> {
                 "-",
                 corridor.1.name(),
                 ".",
-            ]),
-            Says::Carries { trap, on, room, to } => concat(&[
-                "The ",
-                trap,
-                " on the ",
-                on,
-                " in room ",
-                room.name(),
-                " carries you to room ",
-                to.name(),
-                ".",
-            ]),
-            Says::Trap { room, trap, level } => concat(&[
+            ]
+            .concat(),
+            Says::Carries { trap, on, room, to } => {
+                ["The ", trap, " on the ", on, " in room ", room.name(), " carries you to room ", to.name(), "."]
+                    .concat()
+            }
+            Says::Trap { room, trap, level } => [
                 "Room ",
                 room.name(),
                 " ({room_name}) hides a trap: ",
                 trap,
                 " (level ",
-                Digits::new(u64::from(*level)).as_str(),
+                itoa::Buffer::new().format(*level),
                 ").",
-            ]),
+            ]
+            .concat(),
             Says::Base { room, base } => {
-                concat(&["The monsters keep a ", base, " in room ", room.name(), " ({room_name})."])
+                ["The monsters keep a ", base, " in room ", room.name(), " ({room_name})."].concat()
             }
-            Says::Monsters { room, monster, count } => concat(&[
-                monster,
-                " x",
-                Digits::new(u64::from(*count)).as_str(),
-                " hold room ",
-                room.name(),
-                " ({room_name}).",
-            ]),
+            Says::Monsters { room, monster, count } => {
+                [monster, " x", itoa::Buffer::new().format(*count), " hold room ", room.name(), " ({room_name})."]
+                    .concat()
+            }
             Says::Safe { room } => {
-                concat(&["Nothing lies in wait in room ", room.name(), " ({room_name}): a safe place to camp."])
+                ["Nothing lies in wait in room ", room.name(), " ({room_name}): a safe place to camp."].concat()
             }
-            Says::TrappedCorridor { corridor, trap, level } => concat(&[
+            Says::TrappedCorridor { corridor, trap, level } => [
                 "The corridor ",
                 corridor.0.name(),
                 "-",
@@ -341,9 +331,10 @@ impl Fact<'_> {
                 " is trapped: ",
                 trap,
                 " (level ",
-                Digits::new(u64::from(*level)).as_str(),
+                itoa::Buffer::new().format(*level),
                 ").",
-            ]),
+            ]
+            .concat(),
         }
     }
 }
@@ -456,11 +447,7 @@ pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -
                     .map(move |r| Place { map: m.index, room: r.id })
             })
         };
-        let n = spots().count() as u32;
-        if n == 0 {
-            continue;
-        }
-        let Some(at) = spots().nth(d.below(n) as usize) else { continue };
+        let Some(at) = d.choose_from(spots) else { continue };
         let Some(room) = s.map(at.map).map(|m| m.room(at.room)) else { continue };
         // Conversation asks for monsters that will talk: not hostile ones.
         let talkers = room.monsters.iter().any(|g| g.reaction != Reaction::Hostile);

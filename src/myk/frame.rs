@@ -2,9 +2,7 @@
 //! the scenario as it stands, so a GM's edit (a renamed room or map, a removed ruler) never leaves
 //! them stale. The generator, `normalize` and the renderers all call these functions.
 
-use crate::digits::Digits;
 use crate::myk::model::{Clue, Map, Reveals, Room, Ruler, Scenario};
-use crate::myk::text::concat;
 
 /// The last map (the objective's map) and its ruler with the ruler's room, if it has one.
 fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
@@ -15,33 +13,35 @@ fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
 /// The title the generator gives: named after the first map (a reroll of that map renames it).
 pub fn title(s: &Scenario) -> String {
     let first = s.maps.first().map_or("", |m| m.name.as_str());
-    concat(&["The ", if s.maps.len() > 1 { "Depths" } else { "Conquest" }, " of ", first])
+    ["The ", if s.maps.len() > 1 { "Depths" } else { "Conquest" }, " of ", first].concat()
 }
 
 /// The objective: defeat the last map's ruler, or, when that map has none, say so.
 pub fn objective(s: &Scenario) -> String {
     match last_ruler(s) {
-        Some((m, Some((room, ruler)))) => concat(&[
+        Some((m, Some((room, ruler)))) => [
             "Defeat ",
             &ruler.name,
             ", ruler of the ",
             &m.name,
             " (map ",
-            Digits::new(u64::from(m.index)).as_str(),
+            itoa::Buffer::new().format(m.index),
             ", room ",
             room.id.name(),
             " \"",
             &room.name,
             "\"), and make the map the kingdom's territory.",
-        ]),
-        Some((m, None)) => concat(&[
+        ]
+        .concat(),
+        Some((m, None)) => [
             "No ruler holds the ",
             &m.name,
             " (map ",
-            Digits::new(u64::from(m.index)).as_str(),
+            itoa::Buffer::new().format(m.index),
             "): explore its rooms, deal with whatever threatens the court there, \
              and make the map the kingdom's territory.",
-        ]),
+        ]
+        .concat(),
         None => "The scenario has no map.".into(),
     }
 }

@@ -3,6 +3,8 @@
 
 use std::borrow::Cow;
 
+use arrayvec::ArrayVec;
+
 use crate::dice::Dice;
 use crate::error::{Error, Result};
 use crate::myk::check::{Reach, check_with, usage};
@@ -250,9 +252,7 @@ impl<'a> Gen<'a> {
         // Rows that ask for the GM's favourite or another table: the generator takes the GM's part.
         let gm: Option<Cow<'a, str>> = match flair.as_ref() {
             "Favorite Monster" => {
-                let n = self.tables.myk.stockable_count() as u32;
-                let i = if n == 0 { 0 } else { d.below(n) as usize };
-                Some(self.tables.myk.stockable().nth(i).map_or("", |m| m.name.as_str()).into())
+                Some(d.choose_from(|| self.tables.myk.stockable()).map_or("", |m| m.name.as_str()).into())
             }
             "Favorite Trap" => Some(d.choose(&self.tables.myk.traps).map_or("", |t| t.name.as_str()).into()),
             "Favorite Number" => Some(NUMBERS[d.below(NUMBERS.len() as u32) as usize].into()),
@@ -307,7 +307,7 @@ impl<'a> Gen<'a> {
             self.guards(room, d);
         }
         let mut candidates =
-            RoomList::of(m.used_rooms().map(|r| r.id).filter(|&r| r != sk.ruler && Some(r) != sk.special.map(|s| s.0)));
+            room_list(m.used_rooms().map(|r| r.id).filter(|&r| r != sk.ruler && Some(r) != sk.special.map(|s| s.0)));
         d.shuffle(candidates.as_mut_slice());
         let used = m.used_rooms().count();
         let want = (used * 3 / 5).clamp(1, room_cap).saturating_sub(1);
@@ -401,17 +401,15 @@ impl<'a> Gen<'a> {
         let mut left = target;
         let n = d.between(1, most);
         let mut out: Vec<MonsterGroup> = Vec::with_capacity(n as usize);
-        // The monsters picked so far (one per group made), for the later picks to leave out: on
-        // the stack, filled with the first pick and read only as far as the groups made.
-        let mut chosen: Option<[&Monster; 3]> = None;
+        // The monsters picked so far (one per group made), for the later picks to leave out.
+        let mut chosen: ArrayVec<&Monster, 3> = ArrayVec::new();
         for _ in 0..n {
-            let picked = chosen.as_ref().map_or(&[][..], |c| &c[..out.len()]);
-            let Some(mon) = monsters::pick_for_group(&self.tables.myk, d, cap, left, a, picked) else { break };
+            let Some(mon) = monsters::pick_for_group(&self.tables.myk, d, cap, left, a, &chosen) else { break };
             let lvl = mon.level.unwrap_or(1);
             let most_count = (left / lvl).clamp(1, 9);
             let count = d.between(1.max(most_count / 2), most_count);
             left -= count * lvl;
-            chosen.get_or_insert([mon; 3])[out.len()] = mon;
+            chosen.push(mon);
             out.push(MonsterGroup::plain(&mon.name, lvl, count, reaction));
         }
         out
@@ -435,7 +433,7 @@ impl<'a> Gen<'a> {
         if let (true, (Some(tp), Some(mf))) = (use_teleport, teleport) {
             let cost = tp.level.min() + mf.level.min();
             let map = &s.maps[i];
-            let from = RoomList::of(map.used_rooms().map(|r| r.id).filter(|&r| r != leaf));
+            let from = room_list(map.used_rooms().map(|r| r.id).filter(|&r| r != leaf));
             if budget.number >= 2
                 && budget.levels >= cost
                 && let Some(&at) = d.choose(from.as_slice())
@@ -533,8 +531,8 @@ impl<'a> Gen<'a> {
     ) -> Option<u32> {
         let map = &s.maps[i];
         // At most nine rooms: lists on the stack, since most tries end without a trap.
-        let rooms = RoomList::of(map.used_rooms().map(|r| r.id));
-        let here = RoomList::of(rooms.as_slice().iter().copied().filter(|&r| only.is_none_or(|o| o == r)));
+        let rooms = room_list(map.used_rooms().map(|r| r.id));
+        let here = room_list(rooms.as_slice().iter().copied().filter(|&r| only.is_none_or(|o| o == r)));
         let placement = if convert { Placement::Event } else { rec.placement };
         let level = if convert { level + 3 } else { level };
         // The rolls in their order (object, ambushers, destination, then the spot); the trap itself
@@ -561,13 +559,7 @@ impl<'a> Gen<'a> {
                 if only.is_some() {
                     return None;
                 }
-                // `choose` over the open corridors, without listing them.
-                let open = || (0..map.corridors.len()).filter(|&c| map.corridors[c].trap.is_none());
-                let n = open().count() as u32;
-                if n == 0 {
-                    return None;
-                }
-                let c = open().nth(d.below(n) as usize)?;
+                let c = d.choose_from(|| (0..map.corridors.len()).filter(|&c| map.corridors[c].trap.is_none()))?;
                 let corridor = &mut s.maps[i].corridors[c];
                 if rec.route == Some(Route::OneWay) {
                     let (a, b) = (corridor.a, corridor.b);
@@ -578,7 +570,7 @@ impl<'a> Gen<'a> {
                 undo = Undo::Corridor(c);
             }
             Placement::Area => {
-                let fighting = RoomList::of(
+                let fighting = room_list(
                     map.rooms
                         .iter()
                         .filter(|r| r.has_monsters() && traps::area_free(r) && here.as_slice().contains(&r.id))
@@ -654,7 +646,7 @@ impl<'a> Gen<'a> {
                 continue;
             }
             use crate::tables::myk::Installation;
-            let rooms = RoomList::of(
+            let rooms = room_list(
                 m.used_rooms()
                     .filter(|r| only.is_none_or(|o| o == r.id))
                     .filter(|r| match rec.installation {
@@ -695,14 +687,9 @@ impl<'a> Gen<'a> {
                 kind.split_once('(')
                     .map(|(_, e)| e.trim_end_matches(')').split(',').map(str::trim).filter(|x| !x.is_empty()))
             };
-            // `choose` over the examples, without listing them.
-            let n = examples().map_or(0, Iterator::count) as u32;
-            let name = if n == 0 {
-                ShortStr::from(kind.as_ref())
-            } else {
-                let i = nd.below(n) as usize;
-                ShortStr::from(examples().and_then(|mut e| e.nth(i)).unwrap_or_default())
-            };
+            let name = nd
+                .choose_from(|| examples().into_iter().flatten())
+                .map_or_else(|| ShortStr::from(kind.as_ref()), ShortStr::from);
             const TRAITS: [MykRoll; 4] =
                 [MykRoll::NpcPersonality, MykRoll::NpcAppearance, MykRoll::NpcAbility, MykRoll::NpcSpecialTrait];
             let mut traits: Vec<SharedStr> =
@@ -724,7 +711,7 @@ impl<'a> Gen<'a> {
         }
         s.introduction = self.roll(MykRoll::Introduction, d);
         let (success, failure) = (self.roll_ref(MykRoll::Success, d), self.roll_ref(MykRoll::Failure, d));
-        s.resolution = crate::myk::text::concat(&["Success: ", &success, " Failure: ", &failure]);
+        s.resolution = ["Success: ", &success, " Failure: ", &failure].concat();
         let graph = Reach::new(s, self.tables);
         s.clues = crate::myk::clues::place_on(s, self.tables, &graph, &mut d.child("clues"));
         Ok(graph)
@@ -738,28 +725,11 @@ enum Undo {
 }
 
 /// Up to nine rooms of one map, without a heap allocation.
-struct RoomList {
-    items: [RoomId; 9],
-    len: usize,
-}
+type RoomList = ArrayVec<RoomId, 9>;
 
-impl RoomList {
-    fn of(ids: impl Iterator<Item = RoomId>) -> RoomList {
-        let mut list = RoomList { items: [RoomId::ALL[0]; 9], len: 0 };
-        for id in ids.take(9) {
-            list.items[list.len] = id;
-            list.len += 1;
-        }
-        list
-    }
-
-    fn as_slice(&self) -> &[RoomId] {
-        &self.items[..self.len]
-    }
-
-    fn as_mut_slice(&mut self) -> &mut [RoomId] {
-        &mut self.items[..self.len]
-    }
+/// The first nine of `ids` (a map has nine rooms).
+fn room_list(ids: impl Iterator<Item = RoomId>) -> RoomList {
+    ids.take(9).collect()
 }
 
 /// A trap record placed at `level`.

@@ -10,7 +10,6 @@ pub mod model;
 pub mod monsters;
 pub mod reach;
 pub mod ruler;
-mod text;
 pub mod traps;
 pub mod weak_points;
 

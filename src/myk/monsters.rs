@@ -114,7 +114,8 @@ pub(crate) fn pick_by_level<'a>(
     find(data, x, levels, weight, chosen)
 }
 
-/// The monster whose span of the running weight (in file order) holds `x`.
+/// The monster whose span of the running weight (in file order) holds `x`, found by bisection
+/// over the per-level counts made at load.
 fn find<'a>(
     data: &'a MykData,
     x: u32,
@@ -122,33 +123,22 @@ fn find<'a>(
     weight: impl Fn(u32) -> u32,
     chosen: &[&Monster],
 ) -> Option<&'a Monster> {
-    // Levels above the strongest stockable monster hold none: the span stops there. A room's
-    // groups are at most three; the chosen ones' places and weights and the span's weights fit
-    // on the stack (anything wider is read by the walk).
+    // Levels above the strongest stockable monster hold none: the span stops there.
     let lo = *levels.start() as usize;
     let hi = (*levels.end() as usize).min(data.stock_before(0).len().saturating_sub(1));
-    let mut out = [(0usize, 0u32); 4];
-    let mut ws = [0u32; 32];
-    if chosen.len() > out.len() || hi < lo || hi - lo >= ws.len() {
-        return walk_pick(data, x, weight, chosen);
+    if hi < lo {
+        return None;
     }
-    for (l, w) in (lo..=hi).zip(ws.iter_mut()) {
-        *w = weight(l as u32);
-    }
-    let ws = &ws[..=hi - lo];
-    let mut n_out = 0;
-    for c in chosen {
-        if let Some(at) = data.stock_position(c) {
-            out[n_out] = (at, weight(c.level.unwrap_or(0)));
-            n_out += 1;
-        }
-    }
-    let out = &out[..n_out];
-    // The running weight before the k-th stockable monster.
+    // The running weight before the k-th stockable monster, the chosen ones left out.
     let before = |k: usize| -> u32 {
         let counts = data.stock_before(k).get(lo..=hi).unwrap_or_default();
-        let all: u32 = counts.iter().zip(ws).map(|(c, w)| c * w).sum();
-        all.saturating_sub(out.iter().filter(|(at, _)| *at < k).map(|(_, w)| w).sum::<u32>())
+        let all: u32 = counts.iter().zip(lo..=hi).map(|(c, l)| c * weight(l as u32)).sum();
+        let left_out: u32 = chosen
+            .iter()
+            .filter(|c| data.stock_position(c).is_some_and(|at| at < k))
+            .map(|c| weight(c.level.unwrap_or(0)))
+            .sum();
+        all.saturating_sub(left_out)
     };
     // The first k whose running weight passes the draw; the monster is the (k - 1)th.
     let (mut lo, mut hi) = (1, data.stock_levels().len());
@@ -160,31 +150,6 @@ fn find<'a>(
         if before(mid) > x { hi = mid } else { lo = mid + 1 }
     }
     Some(data.stock(lo - 1))
-}
-
-/// [`pick_by_level`]'s reading of the draw `x` as a walk over the stockable monsters in file
-/// order (what the bisection finds without walking).
-fn walk_pick<'a>(
-    data: &'a MykData,
-    mut x: u32,
-    weight: impl Fn(u32) -> u32,
-    chosen: &[&Monster],
-) -> Option<&'a Monster> {
-    for (i, &l) in data.stock_levels().iter().enumerate() {
-        let w = weight(l);
-        if w == 0 {
-            continue;
-        }
-        let m = data.stock(i);
-        if chosen.iter().any(|c| std::ptr::eq(*c, m)) {
-            continue;
-        }
-        if x < w {
-            return Some(m);
-        }
-        x -= w;
-    }
-    None
 }
 
 /// Now and then gives one group of a room items or relationship points, when the raised level still
@@ -225,29 +190,29 @@ mod tests {
     use crate::myk::model::Reaction;
 
     #[test]
-    fn the_bisected_pick_is_the_monster_a_walk_in_file_order_picks() {
+    fn the_level_pick_is_the_weighted_pick_over_the_bestiary_in_file_order() {
         let t = crate::tables::Tables::embedded().expect("embedded tables load");
         let data = &t.myk;
-        let mut d = Dice::new(7);
-        for a in 1..=12i64 {
-            for top in [1, 3, 6, 10, 40] {
-                let weight =
-                    |l: u32| if l >= 1 && l <= top { 8 - (i64::from(l) - a).unsigned_abs().min(7) as u32 } else { 0 };
-                let mut chosen: Vec<&Monster> = Vec::new();
-                for _ in 0..3 {
-                    let total: u32 = (1..=top).map(|l| data.stock_at_level(l) * weight(l)).sum::<u32>()
-                        - chosen.iter().map(|c| weight(c.level.unwrap_or(0))).sum::<u32>();
-                    if total == 0 {
-                        break;
+        for seed in 0..40 {
+            let (mut ours, mut plain) = (Dice::new(seed), Dice::new(seed));
+            for a in 1..=12i64 {
+                for top in [1, 3, 6, 10, 40] {
+                    let weight = |l: u32| {
+                        if l >= 1 && l <= top { 8 - (i64::from(l) - a).unsigned_abs().min(7) as u32 } else { 0 }
+                    };
+                    let mut chosen: Vec<&Monster> = Vec::new();
+                    for _ in 0..3 {
+                        let picked = pick_by_level(data, &mut ours, 1..=top, weight, &chosen);
+                        let pool = data.stockable().filter(|m| !chosen.iter().any(|c| std::ptr::eq(*c, *m)));
+                        let expected = plain.weighted_iter(pool, |m| weight(m.level.unwrap_or(0)));
+                        assert_eq!(
+                            picked.map(|m| m as *const Monster),
+                            expected.map(|m| m as *const Monster),
+                            "seed {seed} a {a} top {top}"
+                        );
+                        let Some(m) = picked else { break };
+                        chosen.push(m);
                     }
-                    // Every draw `below(total)` can give.
-                    for x in 0..total {
-                        let walked = walk_pick(data, x, weight, &chosen).map(|m| m as *const Monster);
-                        let bisected = find(data, x, 1..=top, weight, &chosen).map(|m| m as *const Monster);
-                        assert_eq!(walked, bisected, "a {a} top {top} x {x}");
-                    }
-                    let Some(m) = pick_by_level(data, &mut d, 1..=top, weight, &chosen) else { break };
-                    chosen.push(m);
                 }
             }
         }

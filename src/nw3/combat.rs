@@ -191,9 +191,8 @@ pub fn same_moves(
     skills: &[Skill],
 ) -> bool {
     let (ar, sr) = records;
-    // `{rating}` is 1 to 5 (CL 1-20), one digit.
-    const DIGITS: [&str; 10] = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
-    let rating_str = DIGITS[rating(cl) as usize % 10];
+    let mut rating_buf = itoa::Buffer::new();
+    let rating_str = rating_buf.format(rating(cl));
     let attacks_ok = ar.len() == attacks.len()
         && ar.iter().zip(attacks).all(|(rec, a)| {
             let (hit, dmg) = attack_numbers(rec, s);

@@ -487,18 +487,7 @@ pub(crate) fn fill(pattern: &str, place: &str, ruler: &str, core: &str) -> Strin
 fn area_stream(buf: &mut String, id: u32) -> &str {
     buf.clear();
     buf.push_str("nw3/area/");
-    let mut digits = [0u8; 10];
-    let mut n = id;
-    let mut k = digits.len();
-    loop {
-        k -= 1;
-        digits[k] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    buf.extend(digits[k..].iter().map(|&b| char::from(b)));
+    buf.push_str(itoa::Buffer::new().format(id));
     buf
 }
 

@@ -6,11 +6,9 @@ pub mod fortress_view;
 pub mod myk_play;
 pub mod pdf;
 pub mod plan;
-mod png_stream;
 pub mod raster;
 pub mod sheet;
 pub mod summary;
-mod svgel;
 pub mod svgkit;
 
 /// Paper for the printable sheets; sizes in millimetres.

@@ -9,10 +9,12 @@
 //! for, and wider than the Arial/Helvetica fallbacks), every label is fitted to the box it owns
 //! (wrapped, then shortened with an ellipsis), and the layout keeps the boxes apart.
 
+use svg::node::element::{Line, Path, Pattern, Rectangle};
+
 use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, RoomId, Scenario, Wall};
 use crate::render::svgkit::{
-    ASCENT, Canvas, DESCENT, El, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn,
-    icon_trap, mm, snap, txt, width, wrap, wrap_words,
+    ASCENT, Canvas, DESCENT, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn, icon_trap,
+    mm, snap, txt, width, wrap, wrap_words,
 };
 #[cfg(test)]
 use crate::render::svgkit::{Bbox, Label};
@@ -42,16 +44,16 @@ impl Canvas {
     }
 
     /// The hatch pattern that marks unused rooms.
-    fn hatch(&self) -> El {
-        El::new("pattern")
+    fn hatch(&self) -> Pattern {
+        Pattern::new()
             .set("id", self.hatch_id())
             .set("patternUnits", "userSpaceOnUse")
             .set("width", "2")
             .set("height", "2")
             .set("patternTransform", "rotate(45)")
-            .add(El::new("rect").set("width", "2").set("height", "2").set("fill", WHITE))
+            .add(Rectangle::new().set("width", "2").set("height", "2").set("fill", WHITE))
             .add(
-                El::new("line")
+                Line::new()
                     .set("x1", "0")
                     .set("y1", "0")
                     .set("x2", "0")
@@ -171,7 +173,7 @@ fn band(c: &mut Canvas, horizontal: bool, a: f64, b: f64, mid: f64, t: f64, look
             mm(top - r * 0.8),
             mm(top)
         );
-        c.add(El::new("path").set("d", d).set("fill", "none").set("stroke", INK).set("stroke-width", "0.4"));
+        c.add(Path::new().set("d", d).set("fill", "none").set("stroke", INK).set("stroke-width", "0.4"));
         c.rect(cx - bw / 2.0, top, bw, bh, INK, None);
     }
 }
@@ -261,7 +263,7 @@ pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: C
     };
     let c = draw(s, map, tables, paper, copy);
     let hatch = c.hatch();
-    c.finish(&title, vec![hatch])
+    c.finish(&title, vec![Box::new(hatch)])
 }
 
 /// Where each room of `map` sits on its GM sheet: (room, left, top, side) in millimetres, the same

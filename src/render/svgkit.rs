@@ -1,15 +1,16 @@
 //! Shared SVG drawing kit for the printable sheets (MYK map sheets, NW3 area maps).
 //!
 //! Units are millimetres. Every coordinate is snapped to a 0.1 mm grid and written by `mm`, so the
-//! bytes are stable; [`El`] and the canvas write attributes in sorted order and escape all text
-//! (`svgel` says how, byte for byte as the `svg` crate once wrote them). Widths are measured
+//! bytes are stable. Every element is written by the `svg` crate, which writes attributes in sorted
+//! order and escapes all text (the labels' text is first cleared of characters XML forbids). Widths are measured
 //! with DejaVu Sans advance widths (the first font asked for, and wider than the Arial/Helvetica
 //! fallbacks), so a label's `Bbox` is a safe bound for collision checks.
 
-use crate::digits::Digits;
+use std::fmt::Write as _;
 
-pub(crate) use super::svgel::El;
-use super::svgel::{attr, escape_text};
+use svg::node::element::{Circle, Definitions, Element, Group, Line, Path, Rectangle, Title};
+use svg::node::{Blob, Text as TextNode};
+use svg::{Document, Node};
 
 /// The only fonts asked for; no external font or image is referenced.
 pub(crate) const FONT: &str = "DejaVu Sans, Arial, Helvetica, sans-serif";
@@ -33,7 +34,7 @@ pub(crate) fn push_mm(out: &mut String, v: f64) {
     let a = t.unsigned_abs();
     let (whole, tenth) = (a / 10, a % 10);
     // The digits by hand: through `core::fmt` this was a tenth of a sheet.
-    out.push_str(Digits::new(whole).as_str());
+    out.push_str(itoa::Buffer::new().format(whole));
     if tenth != 0 {
         out.push('.');
         out.push(char::from(b'0' + tenth as u8));
@@ -296,57 +297,39 @@ impl Label {
         }
     }
 
-    /// Writes the `<text>` element, its attributes in sorted order; the text hugs its tags
-    /// (`<text ...>A1</text>`) and is escaped.
-    pub(crate) fn write(&self, out: &mut String) {
-        out.push_str("\n<text");
-        if self.grey {
-            attr(out, "fill", GREY);
-        }
-        attr_mm(out, "font-size", self.size);
+    /// The `<text>` element. A plain element rather than the crate's `Text`, which writes its
+    /// content on lines of its own (`<text>\nA1\n</text>`); the content is the crate's text node,
+    /// which hugs its tags (`<text ...>A1</text>`) and is escaped by the crate.
+    pub(crate) fn node(&self) -> Element {
+        let mut t = Element::new("text");
+        t.assign("x", mm(self.x));
+        t.assign("y", mm(self.y));
+        t.assign("font-size", mm(self.size));
         if self.bold {
-            attr(out, "font-weight", "bold");
-        }
-        if self.halo {
-            attr(out, "paint-order", "stroke");
-            attr(out, "stroke", WHITE);
-            attr(out, "stroke-linejoin", "round");
-            attr(out, "stroke-width", "0.8");
+            t.assign("font-weight", "bold");
         }
         match self.anchor {
             Anchor::Start => {}
-            Anchor::Middle => attr(out, "text-anchor", "middle"),
-            Anchor::End => attr(out, "text-anchor", "end"),
+            Anchor::Middle => t.assign("text-anchor", "middle"),
+            Anchor::End => t.assign("text-anchor", "end"),
         }
-        let angle = match self.turn {
-            Turn::None => None,
-            Turn::Up => Some("-90"),
-            Turn::Down => Some("90"),
-        };
-        if let Some(angle) = angle {
-            out.push_str(" transform=\"rotate(");
-            out.push_str(angle);
-            out.push(' ');
-            push_mm(out, self.x);
-            out.push(' ');
-            push_mm(out, self.y);
-            out.push_str(")\"");
+        match self.turn {
+            Turn::None => {}
+            Turn::Up => t.assign("transform", format!("rotate(-90 {} {})", mm(self.x), mm(self.y))),
+            Turn::Down => t.assign("transform", format!("rotate(90 {} {})", mm(self.x), mm(self.y))),
         }
-        attr_mm(out, "x", self.x);
-        attr_mm(out, "y", self.y);
-        out.push('>');
-        escape_text(out, &xml_chars(&self.text));
-        out.push_str("</text>");
+        if self.grey {
+            t.assign("fill", GREY);
+        }
+        if self.halo {
+            t.assign("stroke", WHITE);
+            t.assign("stroke-width", "0.8");
+            t.assign("stroke-linejoin", "round");
+            t.assign("paint-order", "stroke");
+        }
+        t.append(TextNode::new(xml_chars(&self.text)));
+        t
     }
-}
-
-/// ` name="12.3"`: a length, which needs no escaping.
-pub(crate) fn attr_mm(out: &mut String, name: &str, v: f64) {
-    out.push(' ');
-    out.push_str(name);
-    out.push_str("=\"");
-    push_mm(out, v);
-    out.push('"');
 }
 
 /// A stroke: colour, width (mm) and an optional dash pattern.
@@ -354,12 +337,13 @@ pub(crate) fn attr_mm(out: &mut String, name: &str, v: f64) {
 pub(crate) struct Pen(pub(crate) &'static str, pub(crate) f64, pub(crate) Option<&'static str>);
 
 impl Pen {
-    pub(crate) fn on(self, n: El) -> El {
-        let n = n.set("stroke", self.0).set("stroke-width", mm(self.1));
-        match self.2 {
-            Some(d) => n.set("stroke-dasharray", d),
-            None => n,
+    pub(crate) fn on<T: Node>(self, mut n: T) -> T {
+        n.assign("stroke", self.0);
+        n.assign("stroke-width", mm(self.1));
+        if let Some(d) = self.2 {
+            n.assign("stroke-dasharray", d);
         }
+        n
     }
 }
 
@@ -369,7 +353,8 @@ pub(crate) struct Canvas {
     pub(crate) h: f64,
     /// Prefix for ids, unique per sheet so several sheets can be inlined in one HTML page.
     pub(crate) id: String,
-    /// The shapes as written so far, each on a line of its own (a newline before each).
+    /// The shapes as the `svg` crate wrote them so far, each on a line of its own (a newline
+    /// before each): written as added, so a sheet never holds thousands of element trees at once.
     pub(crate) shapes: String,
     pub(crate) labels: Vec<Label>,
 }
@@ -428,117 +413,81 @@ pub(crate) fn txt(x: f64, y: f64, size: f64, text: impl Into<String>) -> Txt {
 }
 
 impl Canvas {
-    pub(crate) fn add(&mut self, n: El) {
-        self.shapes.push('\n');
-        n.write(&mut self.shapes);
+    /// Writes a shape after the ones before it.
+    pub(crate) fn add<T: Node>(&mut self, n: T) {
+        put(&mut self.shapes, &n);
     }
-
-    /// ` stroke=".." stroke-dasharray=".." stroke-width=".."`: a pen's attributes, which sort
-    /// together (every shape's other attributes sort before `stroke` or after `stroke-width`).
-    fn pen(&mut self, pen: Pen) {
-        let o = &mut self.shapes;
-        attr(o, "stroke", pen.0);
-        if let Some(d) = pen.2 {
-            attr(o, "stroke-dasharray", d);
-        }
-        attr_mm(o, "stroke-width", pen.1);
-    }
-
-    // The shapes below are written directly, attributes in sorted order, as `El` would write them.
 
     pub(crate) fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, pen: Pen) {
-        self.shapes.push_str("\n<line");
-        self.pen(pen);
-        let o = &mut self.shapes;
-        attr_mm(o, "x1", x1);
-        attr_mm(o, "x2", x2);
-        attr_mm(o, "y1", y1);
-        attr_mm(o, "y2", y2);
-        o.push_str("/>");
+        let l = Line::new().set("x1", mm(x1)).set("y1", mm(y1)).set("x2", mm(x2)).set("y2", mm(y2));
+        self.add(pen.on(l));
     }
 
     pub(crate) fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str, pen: Option<Pen>) {
-        self.shapes.push_str("\n<rect");
-        attr(&mut self.shapes, "fill", fill);
-        attr_mm(&mut self.shapes, "height", h);
-        if let Some(p) = pen {
-            self.pen(p);
+        let r =
+            Rectangle::new().set("x", mm(x)).set("y", mm(y)).set("width", mm(w)).set("height", mm(h)).set("fill", fill);
+        match pen {
+            Some(p) => self.add(p.on(r)),
+            None => self.add(r),
         }
-        let o = &mut self.shapes;
-        attr_mm(o, "width", w);
-        attr_mm(o, "x", x);
-        attr_mm(o, "y", y);
-        o.push_str("/>");
     }
 
     /// A closed polygon.
     pub(crate) fn poly(&mut self, pts: &[(f64, f64)], fill: &str, stroke: Option<(&str, f64)>) {
-        let o = &mut self.shapes;
-        o.push_str("\n<path d=\"");
+        let mut d = String::new();
         for (i, (x, y)) in pts.iter().enumerate() {
-            o.push_str(if i == 0 { "M" } else { " L" });
-            push_mm(o, *x);
-            o.push(' ');
-            push_mm(o, *y);
+            d.push_str(if i == 0 { "M" } else { " L" });
+            push_mm(&mut d, *x);
+            d.push(' ');
+            push_mm(&mut d, *y);
         }
-        o.push_str(" Z\"");
-        attr(o, "fill", fill);
+        d.push_str(" Z");
+        let mut p = Path::new().set("d", d).set("fill", fill);
         if let Some((s, w)) = stroke {
-            attr(o, "stroke", s);
-            attr(o, "stroke-linejoin", "round");
-            attr_mm(o, "stroke-width", w);
+            p = p.set("stroke", s).set("stroke-width", mm(w)).set("stroke-linejoin", "round");
         }
-        o.push_str("/>");
+        self.add(p);
     }
 
     pub(crate) fn circle(&mut self, cx: f64, cy: f64, r: f64, fill: &str, stroke: Option<(&str, f64)>) {
-        let o = &mut self.shapes;
-        o.push_str("\n<circle");
-        attr_mm(o, "cx", cx);
-        attr_mm(o, "cy", cy);
-        attr(o, "fill", fill);
-        attr_mm(o, "r", r);
+        let mut c = Circle::new().set("cx", mm(cx)).set("cy", mm(cy)).set("r", mm(r)).set("fill", fill);
         if let Some((s, w)) = stroke {
-            attr(o, "stroke", s);
-            attr_mm(o, "stroke-width", w);
+            c = c.set("stroke", s).set("stroke-width", mm(w));
         }
-        o.push_str("/>");
+        self.add(c);
     }
 
     /// The standalone document: `<title>`, `<defs>` (only when `defs` has something), then the
     /// page: a white background, the shapes in order and the labels on top.
-    pub(crate) fn finish(self, title: &str, defs: Vec<El>) -> String {
-        let labels: usize = self.labels.iter().map(|l| l.text.len() + 120).sum();
-        let mut out = String::with_capacity(self.shapes.len() + labels + 512);
-        out.push_str("<svg");
-        out.push_str(" height=\"");
-        push_mm(&mut out, self.h);
-        out.push_str("mm\" viewBox=\"0 0 ");
-        push_mm(&mut out, self.w);
-        out.push(' ');
-        push_mm(&mut out, self.h);
-        out.push_str("\" width=\"");
-        push_mm(&mut out, self.w);
-        out.push_str("mm\" xmlns=\"http://www.w3.org/2000/svg\">\n");
-        El::new("title").text(xml_chars(title)).write(&mut out);
-        if !defs.is_empty() {
-            out.push('\n');
-            defs.into_iter().fold(El::new("defs"), El::add).write(&mut out);
-        }
-        out.push_str("\n<g");
-        attr(&mut out, "font-family", FONT);
-        out.push_str(">\n<rect");
-        attr(&mut out, "fill", WHITE);
-        attr_mm(&mut out, "height", self.h);
-        attr_mm(&mut out, "width", self.w);
-        out.push_str("/>");
-        out.push_str(&self.shapes);
+    pub(crate) fn finish(self, title: &str, defs: Vec<Box<dyn Node>>) -> String {
+        let mut body = self.shapes;
         for l in &self.labels {
-            l.write(&mut out);
+            put(&mut body, &l.node());
         }
-        out.push_str("\n</g>\n</svg>\n");
+        let background = Rectangle::new().set("width", mm(self.w)).set("height", mm(self.h)).set("fill", WHITE);
+        let mut page = Group::new().set("font-family", FONT).add(background);
+        // The crate starts each child on a new line itself; the shapes already carry theirs.
+        if let Some(written) = body.strip_prefix('\n') {
+            page = page.add(Blob::new(written));
+        }
+        let mut doc = Document::new()
+            .set("width", format!("{}mm", mm(self.w)))
+            .set("height", format!("{}mm", mm(self.h)))
+            .set("viewBox", format!("0 0 {} {}", mm(self.w), mm(self.h)))
+            .add(Title::new(xml_chars(title)));
+        if !defs.is_empty() {
+            doc = doc.add(defs.into_iter().fold(Definitions::new(), Definitions::add));
+        }
+        let mut out = doc.add(page).to_string();
+        out.push('\n');
         out
     }
+}
+
+/// Appends `\n` and the node as the `svg` crate writes it.
+fn put(out: &mut String, n: &dyn Node) {
+    // Writing into a `String` cannot fail.
+    let _ = write!(out, "\n{n}");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -573,19 +522,19 @@ pub(crate) fn icon_trap(c: &mut Canvas, x: f64, y: f64, s: f64) {
     c.circle(x + s / 2.0, y - s * 0.16, 0.2, INK, None);
 }
 
-/// Escapes text for an XML attribute value or text node (SVG we write by hand, Udonarium's XML,
-/// the served sheet's click targets). Control characters other than tab and newline are dropped:
-/// XML does not allow them anywhere.
+/// Escapes text for an XML attribute value or text node where the `svg` crate does not write it
+/// (Udonarium's XML, the served sheet's click targets, the VTT plans): the characters XML forbids
+/// are dropped ([`xml_chars`]), then `&`, `<`, `>`, `"` and `'` are escaped as the crate escapes
+/// attribute values (`&apos;`), so every XML file the program writes follows one rule.
 pub fn xml_escape(s: &str) -> String {
     let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
+    for c in xml_chars(s).chars() {
         match c {
             '&' => o.push_str("&amp;"),
             '<' => o.push_str("&lt;"),
             '>' => o.push_str("&gt;"),
             '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c if (c as u32) < 0x20 && c != '\n' && c != '\t' => {}
+            '\'' => o.push_str("&apos;"),
             c => o.push(c),
         }
     }

@@ -1,9 +1,11 @@
 //! What every map page carries besides the areas and gates: the title block, the footer that
 //! regenerates the map, the legend, and the symbols (circles, badges, gate lines and marks).
 
+use svg::node::element::{Circle, Path};
+
 use crate::nw3::model::{Area, AreaKind, EventKind, Fortress, Gate, GateKind, Opener};
 use crate::render::svgkit::{
-    ASCENT, Canvas, El, INK, Pen, WHITE, ellipsize, icon_crown, icon_pawn, icon_trap, mm, snap, txt, width, wrap_words,
+    ASCENT, Canvas, INK, Pen, WHITE, ellipsize, icon_crown, icon_pawn, icon_trap, mm, snap, txt, width, wrap_words,
 };
 use crate::render::{Copy, Paper};
 
@@ -173,7 +175,7 @@ pub(super) fn draw_circle(
 ) -> Option<Disc> {
     let dash = optional.then_some("1.2 0.8");
     let ring = |c: &mut Canvas, rr: f64, w: f64| {
-        let mut n = El::new("circle").set("cx", mm(cx)).set("cy", mm(cy)).set("r", mm(rr)).set("fill", WHITE);
+        let mut n = Circle::new().set("cx", mm(cx)).set("cy", mm(cy)).set("r", mm(rr)).set("fill", WHITE);
         if let Some(id) = &id {
             n = n.set("id", id.clone());
         }
@@ -286,9 +288,9 @@ pub(super) fn draw_gate_line(c: &mut Canvas, kind: GateKind, q: &Poly, holes: &[
         }
         pts.push(q.at(len).0);
         let zig = Poly::new(pts);
-        El::new("path").set("d", zig.d(holes)).set("fill", "none").set("stroke-linejoin", "round")
+        Path::new().set("d", zig.d(holes)).set("fill", "none").set("stroke-linejoin", "round")
     } else {
-        El::new("path").set("d", q.d(holes)).set("fill", "none")
+        Path::new().set("d", q.d(holes)).set("fill", "none")
     };
     if let Some(id) = id {
         p = p.set("id", id);

@@ -1,8 +1,11 @@
 //! The players' copy: the title, the trailer, the Entrance and room to draw the fortress and
 //! take notes.
 
+use svg::Node;
+use svg::node::element::{Circle, Pattern};
+
 use crate::nw3::model::{AreaKind, Fortress};
-use crate::render::svgkit::{ASCENT, Anchor, Canvas, El, Label, Pen, WHITE, mm, txt, wrap};
+use crate::render::svgkit::{ASCENT, Anchor, Canvas, Label, Pen, WHITE, mm, txt, wrap};
 use crate::render::{Copy, Paper};
 
 use super::furniture::{Look, draw_circle, draw_footer, draw_head, entrance_arrow, footer, footer_height};
@@ -13,7 +16,7 @@ use super::{BOTTOM, HEAD, MARGIN, MIN_TEXT, TOP};
 // ---------------------------------------------------------------------------------------------
 // The players' copy.
 
-pub(super) fn draw_players(f: &Fortress, paper: Paper) -> (Canvas, Vec<El>) {
+pub(super) fn draw_players(f: &Fortress, paper: Paper) -> (Canvas, Vec<Box<dyn Node>>) {
     let (w, h) = paper.size_mm();
     let mut c = Canvas { w, h, id: format!("nw3-{}-pl", f.seed), shapes: String::new(), labels: Vec::new() };
     draw_head(&mut c, &cap(&f.title), "Night Wizard 3rd Edition Fortress", "players' copy");
@@ -32,14 +35,14 @@ pub(super) fn draw_players(f: &Fortress, paper: Paper) -> (Canvas, Vec<El>) {
 
     // The mapping space: a faint dot grid to draw the areas and gates on.
     let dots_id = format!("{}-dots", c.id);
-    let dots = El::new("pattern")
+    let dots = Pattern::new()
         .set("id", dots_id.clone())
         .set("x", mm(MARGIN))
         .set("y", mm(map_top))
         .set("patternUnits", "userSpaceOnUse")
         .set("width", "8")
         .set("height", "8")
-        .add(El::new("circle").set("cx", "4").set("cy", "4").set("r", "0.3").set("fill", "#aaa"));
+        .add(Circle::new().set("cx", "4").set("cy", "4").set("r", "0.3").set("fill", "#aaa"));
     c.rect(MARGIN, map_top, inner, map_bottom - map_top, &format!("url(#{dots_id})"), Some(Pen("#999", 0.3, None)));
     txt(MARGIN + 1.5, map_top + 1.5 + ASCENT * MIN_TEXT, MIN_TEXT, "Draw the areas and gates as you find them.")
         .grey()
@@ -71,5 +74,5 @@ pub(super) fn draw_players(f: &Fortress, paper: Paper) -> (Canvas, Vec<El>) {
         y += 7.0;
     }
     draw_footer(&mut c, &foot, footer_top);
-    (c, vec![dots])
+    (c, vec![Box::new(dots)])
 }
