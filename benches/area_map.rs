@@ -4,9 +4,10 @@
 //! `cargo bench --bench area_map`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use dungeonsmith::model::Paper;
 use dungeonsmith::nw3::{FortressParams, generate};
+use dungeonsmith::render::Copy;
 use dungeonsmith::render::area_map::fortress_map;
-use dungeonsmith::render::{Copy, Paper};
 use dungeonsmith::tables::Tables;
 
 fn bench(c: &mut Criterion) {

@@ -3,9 +3,10 @@
 //! stays linear in the name's length. `cargo bench --bench render`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use dungeonsmith::model::{Format, Paper};
 use dungeonsmith::myk::model::Layout;
 use dungeonsmith::myk::{MykParams, generate};
-use dungeonsmith::render::{self, Format, Paper, RenderOptions, text::Templates};
+use dungeonsmith::render::{self, RenderOptions, text::Templates};
 use dungeonsmith::tables::Tables;
 
 fn bench(c: &mut Criterion) {

@@ -6,10 +6,11 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use dungeonsmith::edit::myk::{MykPart, RoomPart, reroll};
+use dungeonsmith::model::{Format, Paper};
 use dungeonsmith::myk::generate;
 use dungeonsmith::myk::model::{Layout, RoomId};
 use dungeonsmith::myk::{MykParams, Scenario};
-use dungeonsmith::render::{self, Format, Paper, RenderOptions, text::Templates};
+use dungeonsmith::render::{self, RenderOptions, text::Templates};
 use dungeonsmith::tables::Tables;
 
 fn bench(c: &mut Criterion) {

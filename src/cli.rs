@@ -5,12 +5,14 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use std::path::Path;
 
 use crate::dice::Dice;
 use crate::error::{Error, Result};
+use crate::model::{Format, Paper};
 use crate::myk::MykParams;
 use crate::myk::model::Layout;
 use crate::output::write_all;
@@ -96,24 +98,27 @@ pub struct OutputArgs {
     pub templates: Option<PathBuf>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, ValueEnum)]
-pub enum Format {
-    Json,
-    Svg,
-    Md,
-    Html,
-    /// Universal VTT maps (`*.dd2vtt`) for Foundry, Owlbear Rodeo, Fantasy Grounds, Arkenforge.
-    Uvtt,
-    /// Udonarium room data (a zip to drop on Udonarium's window).
-    Udonarium,
-    /// One print-ready PDF: GM sheets, scenario text, players' sheets.
-    Pdf,
+// The formats and papers are the model's (`crate::model`); the command line names them.
+impl ValueEnum for Format {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Format::ALL
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        let v = PossibleValue::new(self.name());
+        Some(match self.help() {
+            Some(h) => v.help(h),
+            None => v,
+        })
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Paper {
-    A4,
-    Letter,
+impl ValueEnum for Paper {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Paper::ALL
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -354,36 +359,7 @@ fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome 
 impl MykArgs {
     /// The validated generator parameters these options ask for.
     pub fn params(&self) -> Result<MykParams> {
-        let levels = match (&self.levels, self.level) {
-            (Some(levels), _) => {
-                // Blame `--levels` itself, not the `--level`/`--court-size` it stands for.
-                if let Some(l) = levels.iter().find(|l| !(1..=30).contains(*l)) {
-                    return Err(Error::Option { option: "--levels", message: format!("level {l}; levels run 1-30") });
-                }
-                if levels.len() > 12 {
-                    return Err(Error::Option {
-                        option: "--levels",
-                        message: format!("{} levels; a court has 1-12 members", levels.len()),
-                    });
-                }
-                if let Some(size) = self.court_size
-                    && size as usize != levels.len()
-                {
-                    return Err(Error::Option {
-                        option: "--court-size",
-                        message: format!("{size} does not match the {} levels given with `--levels`", levels.len()),
-                    });
-                }
-                levels.clone()
-            }
-            (None, level) => vec![level.unwrap_or(2); self.court_size.unwrap_or(4) as usize],
-        };
-        if levels.len() > 12 || self.court_size == Some(0) {
-            return Err(Error::Option {
-                option: "--court-size",
-                message: format!("{}; a court has 1-12 members", levels.len()),
-            });
-        }
+        let levels = crate::myk::court_levels(self.court_size, self.level, self.levels.as_deref())?;
         let layout = match self.layout {
             LayoutArg::Straight => Layout::Straight,
             LayoutArg::Junction => Layout::Junction,
@@ -396,30 +372,12 @@ impl MykArgs {
 }
 
 impl OutputArgs {
-    fn formats(&self) -> Vec<render::Format> {
-        let mut f: Vec<render::Format> = self
-            .format
-            .iter()
-            .map(|f| match f {
-                Format::Json => render::Format::Json,
-                Format::Svg => render::Format::Svg,
-                Format::Md => render::Format::Md,
-                Format::Html => render::Format::Html,
-                Format::Uvtt => render::Format::Uvtt,
-                Format::Udonarium => render::Format::Udonarium,
-                Format::Pdf => render::Format::Pdf,
-            })
-            .collect();
+    /// The formats asked for, each once, in the order a run renders them.
+    fn formats(&self) -> Vec<Format> {
+        let mut f = self.format.clone();
         f.sort();
         f.dedup();
         f
-    }
-    /// The paper asked for, if any (a scenario remembers its own; see `render_command`).
-    fn paper(&self) -> Option<render::Paper> {
-        self.paper.map(|p| match p {
-            Paper::A4 => render::Paper::A4,
-            Paper::Letter => render::Paper::Letter,
-        })
     }
 }
 
@@ -467,7 +425,7 @@ fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, e
         Some(file) => {
             let from = read_fortress(file, tables)?;
             let mut f = crate::edit::nw3::regenerate(tables, &from, seed)?;
-            f.paper = args.output.paper().unwrap_or(from.paper);
+            f.paper = args.output.paper.unwrap_or(from.paper);
             f
         }
         None => crate::nw3::generate(tables, &params, seed)?,
@@ -475,7 +433,7 @@ fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, e
     for part in &rerolls {
         crate::edit::nw3::reroll(tables, &mut fortress, part)?;
     }
-    if let Some(paper) = args.output.paper() {
+    if let Some(paper) = args.output.paper {
         fortress.paper = paper;
     }
     let code = write_fortress(&fortress, tables, &templates, &args.output, out)?;
@@ -509,7 +467,7 @@ fn myk_command(tables: &Tables, args: &MykArgs, out: &mut dyn Write, err: &mut d
     }
     // The warnings are printed once, with the summary below.
     let paper = from.as_ref().map_or_else(Default::default, |f| f.params.paper);
-    scenario.params.paper = args.output.paper().unwrap_or(paper);
+    scenario.params.paper = args.output.paper.unwrap_or(paper);
     let code = write_myk(&scenario, tables, &templates, &args.output, out)?;
     write!(err, "{}", crate::render::summary::myk_summary(&scenario))?;
     Ok(code)
@@ -597,7 +555,7 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
         return Ok(1);
     }
     // `--paper` overrides the paper the scenario was made for, and is remembered in the JSON.
-    let paper = args.output.paper();
+    let paper = args.output.paper;
     let templates = Templates::load(args.output.templates.as_deref())?;
     match loaded {
         Loaded::Myk(mut s) => {
@@ -641,7 +599,7 @@ fn read_fortress(file: &Path, tables: &Tables) -> Result<crate::nw3::Fortress> {
 fn reroll_command(tables: &Tables, args: &RerollArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
     let loaded = Loaded::read(&args.file, tables)?;
     let templates = Templates::load(args.output.templates.as_deref())?;
-    let paper = args.output.paper();
+    let paper = args.output.paper;
     match loaded {
         Loaded::Myk(mut s) => {
             let part = myk_part(args)?;
@@ -829,8 +787,7 @@ fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome 
 /// A seed from the option, or a fresh one announced on stderr so the result can be reproduced.
 pub fn pick_seed(seed: Option<u64>, stderr: &mut dyn Write) -> u64 {
     seed.unwrap_or_else(|| {
-        use rand::Rng;
-        let s = rand::rng().next_u64() >> 16;
+        let s = crate::dice::fresh_seed();
         let _ = writeln!(stderr, "seed {s} (pass --seed {s} to get this again)");
         s
     })

@@ -58,6 +58,12 @@ impl fmt::Write for PathHash {
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
 
+/// A fresh seed from the system's randomness, for a run given none (it announces the seed so the
+/// result can be reproduced). 48 bits, so it stays short to type.
+pub fn fresh_seed() -> u64 {
+    rand::rng().next_u64() >> 16
+}
+
 /// FNV-1a, 64 bits: a small hash whose output is fixed by its definition (unlike std's hasher).
 pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(FNV_OFFSET, |h, &b| (h ^ u64::from(b)).wrapping_mul(FNV_PRIME))

@@ -12,6 +12,7 @@ pub mod error;
 pub mod fix;
 pub mod format;
 pub mod input;
+pub mod model;
 pub mod myk;
 pub mod nw3;
 pub mod output;

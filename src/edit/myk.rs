@@ -30,8 +30,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::dice::Dice;
-use crate::edit::Reroll;
 use crate::error::{Error, Result};
+use crate::model::Reroll;
 use crate::myk::check::{check, usage};
 use crate::myk::generate::{Budget, Gen, MykParams, generate, normalize};
 use crate::myk::layout::{Skeleton, layout};

@@ -52,8 +52,8 @@ use std::str::FromStr;
 
 use crate::check::Violation;
 use crate::dice::Dice;
-use crate::edit::Reroll;
 use crate::error::{Error, Result};
+use crate::model::Reroll;
 use crate::nw3::check::check;
 use crate::nw3::combat;
 use crate::nw3::generate::{Common, NUMERALS, fill, frame, generate};

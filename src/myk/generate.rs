@@ -41,6 +41,50 @@ pub struct MykParams {
     pub layout: Layout,
 }
 
+/// The court's levels as the options give them: `levels`, one per member, or `court_size` members
+/// (default 4) all at `level` (default 2). The command line and the workbench both read their
+/// options through here, and the errors name the command line's options.
+pub fn court_levels(court_size: Option<u32>, level: Option<u32>, levels: Option<&[u32]>) -> Result<Vec<u32>> {
+    let levels = match levels {
+        Some(levels) => {
+            // Blame `--levels` itself, not the `--level`/`--court-size` it stands for.
+            if let Some(l) = levels.iter().find(|l| !(1..=30).contains(*l)) {
+                return Err(Error::Option { option: "--levels", message: format!("level {l}; levels run 1-30") });
+            }
+            if levels.len() > 12 {
+                return Err(Error::Option {
+                    option: "--levels",
+                    message: format!("{} levels; a court has 1-12 members", levels.len()),
+                });
+            }
+            if let Some(size) = court_size
+                && size as usize != levels.len()
+            {
+                return Err(Error::Option {
+                    option: "--court-size",
+                    message: format!("{size} does not match the {} levels given with `--levels`", levels.len()),
+                });
+            }
+            levels.to_vec()
+        }
+        None => {
+            // Checked before the vector is made, so a huge size is refused rather than allocated.
+            let size = court_size.unwrap_or(4);
+            if !(1..=12).contains(&size) {
+                return Err(Error::Option {
+                    option: "--court-size",
+                    message: format!("{size}; a court has 1-12 members"),
+                });
+            }
+            vec![level.unwrap_or(2); size as usize]
+        }
+    };
+    if court_size == Some(0) {
+        return Err(Error::Option { option: "--court-size", message: "0; a court has 1-12 members".into() });
+    }
+    Ok(levels)
+}
+
 impl MykParams {
     /// Checks the options; returns warnings for values the book does not cover.
     pub fn validate(&self) -> Result<Vec<String>> {
@@ -195,7 +239,7 @@ pub fn normalize(s: &mut Scenario) {
 /// The random encounter table for the court's average level (1-6), resolved for its size.
 pub fn encounter_table(tables: &Tables, court: &Court) -> EncounterTable {
     let level = court.average_level.clamp(1, 6);
-    EncounterTable { level, rows: tables.myk.encounter_rows(level, court.size) }
+    EncounterTable { level, rows: tables.encounter_rows(level, court.size) }
 }
 
 /// What is left of the scenario-wide trap limits (number, total level).

@@ -14,5 +14,5 @@ pub mod traps;
 pub mod weak_points;
 
 pub use check::check;
-pub use generate::{MykParams, generate};
+pub use generate::{MykParams, court_levels, generate};
 pub use model::Scenario;

@@ -294,11 +294,11 @@ pub struct Scenario {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
     /// Kept as it is when the rest is rolled anew (`--from`): title, objective, hooks, cast, clues.
-    #[serde(default, skip_serializing_if = "crate::edit::is_false")]
+    #[serde(default, skip_serializing_if = "crate::model::is_false")]
     pub frame_locked: bool,
     /// Every reroll made since generation, in order (replayed after generating from the seed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rerolls: Vec<crate::edit::Reroll>,
+    pub rerolls: Vec<crate::model::Reroll>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -320,7 +320,7 @@ pub struct Params {
     pub layout: Layout,
     /// The paper the sheets were made for; `render` keeps it (files without it are A4).
     #[serde(default)]
-    pub paper: crate::render::Paper,
+    pub paper: crate::model::Paper,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -426,7 +426,7 @@ pub struct Map {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
     /// Kept exactly when the rest is rolled anew (`--from`).
-    #[serde(default, skip_serializing_if = "crate::edit::is_false")]
+    #[serde(default, skip_serializing_if = "crate::model::is_false")]
     pub locked: bool,
 }
 
@@ -451,7 +451,7 @@ pub struct Room {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
     /// Kept exactly when the rest is rolled anew (`--from`).
-    #[serde(default, skip_serializing_if = "crate::edit::is_false")]
+    #[serde(default, skip_serializing_if = "crate::model::is_false")]
     pub locked: bool,
 }
 
@@ -704,7 +704,7 @@ pub struct EncounterTable {
 }
 
 /// An encounter row and group as the scenario holds them: defined beside the tables, which keep
-/// each table resolved for a court ([`crate::tables::myk::MykData::encounter_rows`]).
+/// each table resolved for a court ([`crate::tables::Tables::encounter_rows`]).
 pub use crate::tables::encounters::{ResolvedGroup as EncounterGroup, ResolvedRow as EncounterRow};
 
 /// Every threat-placement limit for this court (from the formulas; see `limits.rs`).

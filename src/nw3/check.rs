@@ -41,7 +41,7 @@
 
 use crate::check::Violation;
 use crate::dice::DiceKind;
-use crate::nw3::model::{Area, AreaKind, EventKind, Fortress, Gate, GateKind, Opener};
+use crate::nw3::model::{Area, AreaKind, Event, EventKind, Fortress, Gate, GateKind, Opener, Trap};
 use crate::nw3::net::{GUARANTEED, Mode, Net, OPTIMISTIC, STRANDED, Set, bit, has};
 use crate::nw3::params::{AREAS, CL, PARTY};
 use crate::tables::Tables;
@@ -375,268 +375,286 @@ pub(crate) fn split_chart(result: &str) -> (&str, &str) {
 fn check_content(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
     let d = &tables.nw3;
     let cl = f.params.cl;
-    let chart = tables.roll_table(AREA_EVENT_TABLE);
     for a in &f.areas {
-        let place = area_place(a.id);
-        let mut content = |msg: String| v.push(Violation::new(place, "area.content", msg));
-        let kind = a.kind.label();
-        let ev = a.event.as_ref().map(|e| e.kind);
-        match a.kind {
-            AreaKind::Entrance | AreaKind::Normal | AreaKind::Object => {
-                if a.kind == AreaKind::Entrance && ev.is_some() {
-                    content(format!("the {kind} has no event"));
-                } else if ev.is_some_and(|k| k != EventKind::Chart) {
-                    content(format!("a {kind} may only hold an Area Event Chart event"));
-                }
-            }
-            AreaKind::Event => {
-                if !matches!(ev, Some(EventKind::Scenario | EventKind::Ruler)) {
-                    content(format!("an {kind} needs a scenario event or the Ruler encounter"));
-                }
-            }
-            AreaKind::Trap | AreaKind::Enemy | AreaKind::Core => {
-                if ev.is_some() {
-                    content(format!("a {kind} has no event"));
-                }
-            }
-        }
-        match (a.kind, a.trap.is_some()) {
-            (AreaKind::Trap, false) => content(format!("a {kind} needs a trap")),
-            (k, true) if k != AreaKind::Trap => content(format!("a {kind} has no trap (traps stand in Trap Areas)")),
-            _ => {}
-        }
-        match (a.kind, a.enemies.is_empty()) {
-            (AreaKind::Enemy, true) => content(format!("an {kind} needs enemies")),
-            (k, false) if !matches!(k, AreaKind::Enemy | AreaKind::Core) => {
-                content(format!("a {kind} has no enemies (they stand in Enemy Areas and guard the Core)"))
-            }
-            _ => {}
-        }
-        match (a.kind, a.objects.is_empty()) {
-            (AreaKind::Object, true) => content(format!("an {kind} needs an object")),
-            (k, false) if !matches!(k, AreaKind::Object | AreaKind::Core) => {
-                content(format!("a {kind} has no objects (they stand in Object Areas)"))
-            }
-            _ => {}
-        }
-
+        check_area_kind(a, v);
         if let Some(e) = &a.event {
-            match e.kind {
-                EventKind::Chart => {
-                    let row = chart.zip(e.roll).and_then(|(t, r)| chart_row(t, r));
-                    match row.and_then(|r| r.result.as_deref()) {
-                        None => v.push(Violation::new(
+            check_event(f, a, e, tables, v);
+        }
+        if let Some(t) = &a.trap {
+            check_trap(a, t, d, cl, v);
+        }
+        check_enemies(a, d, v);
+        check_objects(f, a, d, v);
+    }
+    check_ruler_logic_core(f, d, v);
+}
+
+/// What each kind of area holds: which events, and whether a trap, enemies or objects.
+fn check_area_kind(a: &Area, v: &mut Vec<Violation>) {
+    let place = area_place(a.id);
+    let mut content = |msg: String| v.push(Violation::new(place, "area.content", msg));
+    let kind = a.kind.label();
+    let ev = a.event.as_ref().map(|e| e.kind);
+    match a.kind {
+        AreaKind::Entrance | AreaKind::Normal | AreaKind::Object => {
+            if a.kind == AreaKind::Entrance && ev.is_some() {
+                content(format!("the {kind} has no event"));
+            } else if ev.is_some_and(|k| k != EventKind::Chart) {
+                content(format!("a {kind} may only hold an Area Event Chart event"));
+            }
+        }
+        AreaKind::Event => {
+            if !matches!(ev, Some(EventKind::Scenario | EventKind::Ruler)) {
+                content(format!("an {kind} needs a scenario event or the Ruler encounter"));
+            }
+        }
+        AreaKind::Trap | AreaKind::Enemy | AreaKind::Core => {
+            if ev.is_some() {
+                content(format!("a {kind} has no event"));
+            }
+        }
+    }
+    match (a.kind, a.trap.is_some()) {
+        (AreaKind::Trap, false) => content(format!("a {kind} needs a trap")),
+        (k, true) if k != AreaKind::Trap => content(format!("a {kind} has no trap (traps stand in Trap Areas)")),
+        _ => {}
+    }
+    match (a.kind, a.enemies.is_empty()) {
+        (AreaKind::Enemy, true) => content(format!("an {kind} needs enemies")),
+        (k, false) if !matches!(k, AreaKind::Enemy | AreaKind::Core) => {
+            content(format!("a {kind} has no enemies (they stand in Enemy Areas and guard the Core)"))
+        }
+        _ => {}
+    }
+    match (a.kind, a.objects.is_empty()) {
+        (AreaKind::Object, true) => content(format!("an {kind} needs an object")),
+        (k, false) if !matches!(k, AreaKind::Object | AreaKind::Core) => {
+            content(format!("a {kind} has no objects (they stand in Object Areas)"))
+        }
+        _ => {}
+    }
+}
+
+/// An event matches its source: the Area Event Chart's roll, the scenario event's judge and
+/// difficulty at the fortress's CL, or the Ruler met here.
+fn check_event(f: &Fortress, a: &Area, e: &Event, tables: &Tables, v: &mut Vec<Violation>) {
+    let (d, cl, place) = (&tables.nw3, f.params.cl, area_place(a.id));
+    match e.kind {
+        EventKind::Chart => {
+            let row = tables.roll_table(AREA_EVENT_TABLE).zip(e.roll).and_then(|(t, r)| chart_row(t, r));
+            match row.and_then(|r| r.result.as_deref()) {
+                None => v.push(Violation::new(
+                    place,
+                    "event.chart",
+                    format!("chart event `{}` has no roll on the Area Event Chart (2-12)", e.name),
+                )),
+                Some(result) => {
+                    let (name, _) = split_chart(result);
+                    if name != e.name {
+                        v.push(Violation::new(
                             place,
                             "event.chart",
-                            format!("chart event `{}` has no roll on the Area Event Chart (2-12)", e.name),
-                        )),
-                        Some(result) => {
-                            let (name, _) = split_chart(result);
-                            if name != e.name {
-                                v.push(Violation::new(
-                                    place,
-                                    "event.chart",
-                                    format!(
-                                        "chart event `{}` does not match roll {} of the Area Event Chart (`{name}`)",
-                                        e.name,
-                                        e.roll.unwrap_or(0)
-                                    ),
-                                ));
-                            }
-                        }
-                    }
-                }
-                EventKind::Scenario => match d.event(&e.name) {
-                    None => v.push(Violation::new(
-                        place,
-                        "event.unknown",
-                        format!("event `{}` is not in the NW3 tables", e.name),
-                    )),
-                    Some(r) => {
-                        let want = d.value(cl, r.offset);
-                        if e.difficulty != want || e.judge.as_deref() != Some(r.judge.as_str()) {
-                            v.push(Violation::new(
-                                place,
-                                "event.difficulty",
-                                format!(
-                                    "event `{}` is cleared by a {} judge of difficulty {} at CL {cl}, not {} {}",
-                                    e.name,
-                                    r.judge,
-                                    want.map_or("?".into(), |w| w.to_string()),
-                                    e.judge.as_deref().unwrap_or("no judge"),
-                                    e.difficulty.map_or("?".into(), |w| w.to_string()),
-                                ),
-                            ));
-                        }
-                    }
-                },
-                EventKind::Ruler => {
-                    if e.name != f.ruler.name || f.ruler.area != a.id {
-                        v.push(Violation::new(
-                            place,
-                            "event.ruler",
                             format!(
-                                "the Ruler encounter here is `{}`, but the Ruler is {} met in area {}",
-                                e.name, f.ruler.name, f.ruler.area
+                                "chart event `{}` does not match roll {} of the Area Event Chart (`{name}`)",
+                                e.name,
+                                e.roll.unwrap_or(0)
                             ),
                         ));
                     }
                 }
             }
         }
-
-        if let Some(t) = &a.trap {
-            match d.trap(&t.name) {
-                None => {
-                    v.push(Violation::new(place, "trap.unknown", format!("trap `{}` is not in the NW3 tables", t.name)))
-                }
-                Some(r) => {
-                    let (det, rem) = (d.value(cl, r.detection), d.value(cl, r.removal));
-                    if let (Some(det), Some(rem)) = (det, rem)
-                        && (t.detection != det || t.removal != rem)
-                    {
-                        v.push(Violation::new(
-                            place,
-                            "trap.values",
-                            format!(
-                                "trap `{}` at CL {cl} has Detection {det} and Removal {rem} ({} band), not {} and {}",
-                                t.name,
-                                d.band(cl).map_or("?", |b| b.name.as_str()),
-                                t.detection,
-                                t.removal
-                            ),
-                        ));
-                    }
-                }
+        EventKind::Scenario => match d.event(&e.name) {
+            None => {
+                v.push(Violation::new(place, "event.unknown", format!("event `{}` is not in the NW3 tables", e.name)))
             }
-        }
-
-        for g in &a.enemies {
-            let Some(r) = d.enemy(&g.name) else {
-                v.push(Violation::new(
-                    place,
-                    "enemy.unknown",
-                    format!("enemy group `{}` is not in the NW3 tables", g.name),
-                ));
-                continue;
-            };
-            // The tables give a group's members and their counts for the party; a GM may leave
-            // members out and change counts, but each member is one of the record's, as the record
-            // has it (rank, SPD), listed once and at least one strong.
-            if g.members.is_empty() {
-                v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
-            }
-            for (i, m) in g.members.iter().enumerate() {
-                match r.members.iter().find(|rm| rm.name == m.name) {
-                    None => v.push(Violation::new(
-                        place,
-                        "enemy.members",
-                        format!(
-                            "`{}` is not a member of enemy group `{}` (its members: {})",
-                            m.name,
-                            g.name,
-                            r.members.iter().map(|rm| rm.name.as_str()).collect::<Vec<_>>().join(", ")
-                        ),
-                    )),
-                    Some(rm) if rm.rank != m.rank || rm.spd != m.spd => v.push(Violation::new(
-                        place,
-                        "enemy.members",
-                        format!(
-                            "{} of enemy group `{}` is a {} of SPD {} in the tables, not a {} of SPD {}",
-                            m.name,
-                            g.name,
-                            rm.rank.label(),
-                            rm.spd,
-                            m.rank.label(),
-                            m.spd
-                        ),
-                    )),
-                    Some(_) => {}
-                }
-                if g.members[..i].iter().any(|o| o.name == m.name) {
+            Some(r) => {
+                let want = d.value(cl, r.offset);
+                if e.difficulty != want || e.judge.as_deref() != Some(r.judge.as_str()) {
                     v.push(Violation::new(
                         place,
-                        "enemy.members",
-                        format!("{} is listed twice in enemy group `{}`; give one count", m.name, g.name),
-                    ));
-                }
-                if m.count == 0 {
-                    v.push(Violation::new(
-                        place,
-                        "enemy.count",
-                        format!("{} of enemy group `{}` has a count of 0; remove the member instead", m.name, g.name),
-                    ));
-                }
-            }
-            for m in &g.members {
-                if m.initiative != m.spd.saturating_add(ANY_SEVEN) {
-                    v.push(Violation::new(
-                        place,
-                        "enemy.initiative",
+                        "event.difficulty",
                         format!(
-                            "{} has initiative {}, but Any Seven gives SPD {} + 7 = {}",
-                            m.name,
-                            m.initiative,
-                            m.spd,
-                            m.spd.saturating_add(ANY_SEVEN)
+                            "event `{}` is cleared by a {} judge of difficulty {} at CL {cl}, not {} {}",
+                            e.name,
+                            r.judge,
+                            want.map_or("?".into(), |w| w.to_string()),
+                            e.judge.as_deref().unwrap_or("no judge"),
+                            e.difficulty.map_or("?".into(), |w| w.to_string()),
                         ),
                     ));
                 }
             }
-        }
-
-        for o in &a.objects {
-            let Some(r) = d.object(&o.name) else {
+        },
+        EventKind::Ruler => {
+            if e.name != f.ruler.name || f.ruler.area != a.id {
                 v.push(Violation::new(
                     place,
-                    "object.unknown",
-                    format!("object `{}` is not in the NW3 tables", o.name),
-                ));
-                continue;
-            };
-            if !r.release {
-                if o.opens.is_some() {
-                    v.push(Violation::new(
-                        place,
-                        "object.release",
-                        format!("`{}` is not a Gate Release Device and opens no gate", o.name),
-                    ));
-                }
-                continue;
-            }
-            if a.kind != AreaKind::Object {
-                v.push(Violation::new(
-                    place,
-                    "object.release",
-                    format!("`{}` stands in an Object Area, not a {}", o.name, a.kind.label()),
-                ));
-            }
-            let Some(r) = o.opens else {
-                v.push(Violation::new(
-                    place,
-                    "object.release",
-                    format!("`{}` does not name the gate it opens", o.name),
-                ));
-                continue;
-            };
-            let ok = f
-                .gates
-                .iter()
-                .any(|g| g.gate_ref() == r && g.kind == GateKind::Closed && g.opened_by == Some(Opener::Device(a.id)));
-            if !ok {
-                v.push(Violation::new(
-                    place,
-                    "object.release",
+                    "event.ruler",
                     format!(
-                        "`{}` opens gate {}-{}, which is not a closed gate opened by the device in area {}",
-                        o.name, r.from, r.to, a.id
+                        "the Ruler encounter here is `{}`, but the Ruler is {} met in area {}",
+                        e.name, f.ruler.name, f.ruler.area
                     ),
                 ));
             }
         }
     }
+}
 
-    // The Ruler, the Logics, the Core.
+/// A trap's Detection and Removal are its record's at the fortress's CL.
+fn check_trap(a: &Area, t: &Trap, d: &Nw3Data, cl: u32, v: &mut Vec<Violation>) {
+    let place = area_place(a.id);
+    match d.trap(&t.name) {
+        None => v.push(Violation::new(place, "trap.unknown", format!("trap `{}` is not in the NW3 tables", t.name))),
+        Some(r) => {
+            let (det, rem) = (d.value(cl, r.detection), d.value(cl, r.removal));
+            if let (Some(det), Some(rem)) = (det, rem)
+                && (t.detection != det || t.removal != rem)
+            {
+                v.push(Violation::new(
+                    place,
+                    "trap.values",
+                    format!(
+                        "trap `{}` at CL {cl} has Detection {det} and Removal {rem} ({} band), not {} and {}",
+                        t.name,
+                        d.band(cl).map_or("?", |b| b.name.as_str()),
+                        t.detection,
+                        t.removal
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// Each enemy group is a record's, its members listed once as the record has them, with the
+/// initiative Any Seven gives.
+fn check_enemies(a: &Area, d: &Nw3Data, v: &mut Vec<Violation>) {
+    let place = area_place(a.id);
+    for g in &a.enemies {
+        let Some(r) = d.enemy(&g.name) else {
+            v.push(Violation::new(
+                place,
+                "enemy.unknown",
+                format!("enemy group `{}` is not in the NW3 tables", g.name),
+            ));
+            continue;
+        };
+        // The tables give a group's members and their counts for the party; a GM may leave
+        // members out and change counts, but each member is one of the record's, as the record
+        // has it (rank, SPD), listed once and at least one strong.
+        if g.members.is_empty() {
+            v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
+        }
+        for (i, m) in g.members.iter().enumerate() {
+            match r.members.iter().find(|rm| rm.name == m.name) {
+                None => v.push(Violation::new(
+                    place,
+                    "enemy.members",
+                    format!(
+                        "`{}` is not a member of enemy group `{}` (its members: {})",
+                        m.name,
+                        g.name,
+                        r.members.iter().map(|rm| rm.name.as_str()).collect::<Vec<_>>().join(", ")
+                    ),
+                )),
+                Some(rm) if rm.rank != m.rank || rm.spd != m.spd => v.push(Violation::new(
+                    place,
+                    "enemy.members",
+                    format!(
+                        "{} of enemy group `{}` is a {} of SPD {} in the tables, not a {} of SPD {}",
+                        m.name,
+                        g.name,
+                        rm.rank.label(),
+                        rm.spd,
+                        m.rank.label(),
+                        m.spd
+                    ),
+                )),
+                Some(_) => {}
+            }
+            if g.members[..i].iter().any(|o| o.name == m.name) {
+                v.push(Violation::new(
+                    place,
+                    "enemy.members",
+                    format!("{} is listed twice in enemy group `{}`; give one count", m.name, g.name),
+                ));
+            }
+            if m.count == 0 {
+                v.push(Violation::new(
+                    place,
+                    "enemy.count",
+                    format!("{} of enemy group `{}` has a count of 0; remove the member instead", m.name, g.name),
+                ));
+            }
+        }
+        for m in &g.members {
+            if m.initiative != m.spd.saturating_add(ANY_SEVEN) {
+                v.push(Violation::new(
+                    place,
+                    "enemy.initiative",
+                    format!(
+                        "{} has initiative {}, but Any Seven gives SPD {} + 7 = {}",
+                        m.name,
+                        m.initiative,
+                        m.spd,
+                        m.spd.saturating_add(ANY_SEVEN)
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// Objects are the tables'; a Gate Release Device stands in an Object Area and opens the closed
+/// gate that names it.
+fn check_objects(f: &Fortress, a: &Area, d: &Nw3Data, v: &mut Vec<Violation>) {
+    let place = area_place(a.id);
+    for o in &a.objects {
+        let Some(r) = d.object(&o.name) else {
+            v.push(Violation::new(place, "object.unknown", format!("object `{}` is not in the NW3 tables", o.name)));
+            continue;
+        };
+        if !r.release {
+            if o.opens.is_some() {
+                v.push(Violation::new(
+                    place,
+                    "object.release",
+                    format!("`{}` is not a Gate Release Device and opens no gate", o.name),
+                ));
+            }
+            continue;
+        }
+        if a.kind != AreaKind::Object {
+            v.push(Violation::new(
+                place,
+                "object.release",
+                format!("`{}` stands in an Object Area, not a {}", o.name, a.kind.label()),
+            ));
+        }
+        let Some(r) = o.opens else {
+            v.push(Violation::new(place, "object.release", format!("`{}` does not name the gate it opens", o.name)));
+            continue;
+        };
+        let ok = f
+            .gates
+            .iter()
+            .any(|g| g.gate_ref() == r && g.kind == GateKind::Closed && g.opened_by == Some(Opener::Device(a.id)));
+        if !ok {
+            v.push(Violation::new(
+                place,
+                "object.release",
+                format!(
+                    "`{}` opens gate {}-{}, which is not a closed gate opened by the device in area {}",
+                    o.name, r.from, r.to, a.id
+                ),
+            ));
+        }
+    }
+}
+
+/// The Ruler, the Logics, the Core.
+fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
     match d.ruler(&f.ruler.name) {
         None => v.push(Violation::new(
             "ruler",

@@ -29,7 +29,7 @@ pub struct Fortress {
     pub params: FortressParams,
     /// The paper the maps were made for; `render` keeps it (files without it are A4).
     #[serde(default)]
-    pub paper: crate::render::Paper,
+    pub paper: crate::model::Paper,
     pub party: Party,
     pub title: String,
     /// The handout's trailer line.
@@ -48,11 +48,11 @@ pub struct Fortress {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
     /// Kept as it is when the rest is rolled anew (`--from`): title, trailer, ruler, logic.
-    #[serde(default, skip_serializing_if = "crate::edit::is_false")]
+    #[serde(default, skip_serializing_if = "crate::model::is_false")]
     pub frame_locked: bool,
     /// Every reroll made since generation, in order (replayed after generating from the seed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rerolls: Vec<crate::edit::Reroll>,
+    pub rerolls: Vec<crate::model::Reroll>,
 }
 
 /// Which program and tables made it.
@@ -175,7 +175,7 @@ pub struct Area {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
     /// Kept exactly when the rest is rolled anew (`--from`).
-    #[serde(default, skip_serializing_if = "crate::edit::is_false")]
+    #[serde(default, skip_serializing_if = "crate::model::is_false")]
     pub locked: bool,
 }
 

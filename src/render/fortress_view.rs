@@ -102,12 +102,12 @@ pub struct AreaView {
 /// The command line that gives this fortress again: the seed and options, then every recorded
 /// reroll in order. A fortress with locks may have come from `--from` (kept areas from another
 /// file), which no seed alone gives back, so its command renders the fortress's own file.
-pub fn command(f: &Fortress, paper: crate::render::Paper) -> String {
+pub fn command(f: &Fortress, paper: crate::model::Paper) -> String {
     if f.frame_locked || f.areas.iter().any(|a| a.locked) {
         return format!("dungeonsmith render fortress-{}.json", f.seed);
     }
     let p = &f.params;
-    let paper = if paper == crate::render::Paper::Letter { " --paper letter" } else { "" };
+    let paper = if paper == crate::model::Paper::Letter { " --paper letter" } else { "" };
     let rerolls: String = f.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
     format!(
         "dungeonsmith fortress --seed {} --party {} --cl {} --areas {}{paper}{rerolls}",
@@ -221,7 +221,7 @@ fn fighter_view(
 }
 
 /// Builds the view; `svg` is the (GM, players) map for inlining in HTML.
-pub fn fortress_view(f: &Fortress, paper: crate::render::Paper, svg: (String, String)) -> FortressView {
+pub fn fortress_view(f: &Fortress, paper: crate::model::Paper, svg: (String, String)) -> FortressView {
     let cl = f.party.cl;
     // Areas in the order a party meets them: by appearance difficulty (gates from the Entrance), then id.
     let mut order: Vec<&crate::nw3::model::Area> = f.areas.iter().collect();

@@ -11,32 +11,6 @@ pub mod sheet;
 pub mod summary;
 pub mod svgkit;
 
-/// Paper for the printable sheets; sizes in millimetres.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Paper {
-    /// The default, and what files written before the paper was remembered were made for.
-    #[default]
-    A4,
-    Letter,
-}
-
-impl Paper {
-    /// Width and height in millimetres, portrait.
-    pub fn size_mm(self) -> (f64, f64) {
-        match self {
-            Paper::A4 => (210.0, 297.0),
-            Paper::Letter => (215.9, 279.4),
-        }
-    }
-    pub fn label(self) -> &'static str {
-        match self {
-            Paper::A4 => "A4",
-            Paper::Letter => "Letter",
-        }
-    }
-}
-
 /// Which copy of a map sheet: everything for the GM, or the bare grid for the players' mapper.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Copy {
@@ -51,25 +25,11 @@ pub mod uvtt;
 pub mod view;
 
 use crate::error::{Error, Result};
+use crate::model::{Format, Paper};
 use crate::myk::model::{Map, Scenario};
 use crate::output::Artifact;
 use crate::tables::Tables;
 use text::Templates;
-
-/// Output formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Format {
-    Json,
-    Svg,
-    Md,
-    Html,
-    /// Universal VTT maps (`*.dd2vtt`).
-    Uvtt,
-    /// Udonarium room data (a zip).
-    Udonarium,
-    /// One print-ready PDF.
-    Pdf,
-}
 
 /// How to render: which formats, on which paper, with which templates.
 pub struct RenderOptions<'a> {

@@ -17,7 +17,7 @@ use krilla_svg::{SurfaceExt, SvgSettings};
 use resvg::usvg;
 
 use crate::error::{Error, Result};
-use crate::render::Paper;
+use crate::model::Paper;
 use crate::render::svgkit::{ASCENT, width, wrap};
 
 const MARGIN: f64 = 18.0;

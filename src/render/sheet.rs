@@ -11,14 +11,15 @@
 
 use svg::node::element::{Line, Path, Pattern, Rectangle};
 
+use crate::model::Paper;
 use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, RoomId, Scenario, Wall};
+use crate::render::Copy;
 use crate::render::svgkit::{
     ASCENT, Canvas, DESCENT, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn, icon_trap,
     mm, snap, txt, width, wrap, wrap_words,
 };
 #[cfg(test)]
 use crate::render::svgkit::{Bbox, Label};
-use crate::render::{Copy, Paper};
 use crate::tables::Tables;
 use crate::tables::myk::Route;
 

@@ -15,12 +15,13 @@ use std::io::{Cursor, Write};
 use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
+use crate::model::Paper;
 use crate::myk::model::{Room, Scenario};
 use crate::nw3::model::{Area, Attack, Fortress, Skill, Stats};
 use crate::render::fortress_view::{attack_line, stat_pairs};
 use crate::render::plan::{Plan, PlanRoom};
 use crate::render::text::Templates;
-use crate::render::{Copy, Paper, view};
+use crate::render::{Copy, view};
 use crate::tables::Tables;
 
 /// Udonarium's grid cell in pixels.

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::myk::check::usage;
 use crate::myk::limits;
-use crate::myk::model::{Map, Place, Reaction, Room, Scenario};
+use crate::myk::model::{Limits, Map, MonsterGroup, Place, PlacedBase, Reaction, Room, Scenario, Usage};
 use crate::tables::Tables;
 use crate::tables::myk::{Disarm, Route};
 use crate::tables::shared::SharedStr;
@@ -182,7 +182,7 @@ pub use crate::render::threats::{AdjustmentView, RulerView};
 /// The command line that gives this scenario again: the seed and options, then every recorded
 /// reroll in order. A scenario with locks may have come from `--from` (kept parts from another
 /// file), which no seed alone gives back, so its command renders the scenario's own file.
-pub fn command(s: &Scenario, paper: crate::render::Paper) -> String {
+pub fn command(s: &Scenario, paper: crate::model::Paper) -> String {
     let locked = s.frame_locked || s.maps.iter().any(|m| m.locked || m.rooms.iter().any(|r| r.locked));
     if locked {
         return format!("dungeonsmith render myk-{}.json", s.seed);
@@ -193,7 +193,7 @@ pub fn command(s: &Scenario, paper: crate::render::Paper) -> String {
     } else {
         format!("--levels {}", p.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
     };
-    let paper = if paper == crate::render::Paper::Letter { " --paper letter" } else { "" };
+    let paper = if paper == crate::model::Paper::Letter { " --paper letter" } else { "" };
     let rerolls: String = s.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
     format!(
         "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{paper}{rerolls}",
@@ -309,12 +309,67 @@ fn exits(m: &Map, r: &Room, tables: &Tables) -> Vec<String> {
 }
 
 /// Builds the view. `svgs` holds each map's (GM, players) sheet for inlining in HTML.
-pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs: &[(String, String)]) -> MykView {
+pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs: &[(String, String)]) -> MykView {
     let court = limits::court(&s.court.levels);
     let lim = limits::limits(&court);
     let u = usage(s);
     let (sz, a) = (court.size, court.average_level);
-    let data = &tables.myk;
+    let limits = limit_views(s, &lim, &u);
+    let difficulties = difficulties(s, &lim, sz);
+    let maps = s
+        .maps
+        .iter()
+        .enumerate()
+        .map(|(i, m)| map_view(s, m, tables, svgs.get(i).cloned().unwrap_or_default()))
+        .collect();
+    MykView {
+        title: s.title.clone(),
+        seed: s.seed,
+        program: format!("{} {}", s.generator.name, s.generator.version),
+        tables_version: s.generator.tables.to_string(),
+        command: command(s, paper),
+        paper: paper.label().into(),
+        width_mm: paper.size_mm().0,
+        height_mm: paper.size_mm().1,
+        // Produced from the scenario as it stands, so an edit never leaves these texts stale.
+        objective: crate::myk::frame::objective(s),
+        introduction: crate::myk::frame::fill(s, &s.introduction),
+        resolution: crate::myk::frame::fill(s, &s.resolution),
+        court: CourtView {
+            size: court.size,
+            levels: court.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
+            average_level: a,
+            total_level: court.total_level,
+        },
+        cast: s.cast.clone(),
+        clues: s
+            .clues
+            .iter()
+            .enumerate()
+            .map(|(i, c)| ClueView {
+                number: i + 1,
+                text: crate::myk::frame::clue_text(s, c),
+                map: c.at.map,
+                room: c.at.room.to_string(),
+                room_name: s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default(),
+                method: c.method.label().into(),
+                how: c.how.trim_end_matches('.').to_string(),
+            })
+            .collect(),
+        limits,
+        difficulties,
+        encounters: encounters_view(s, tables),
+        maps,
+        warnings: s.warnings.clone(),
+        skills: super::myk_play::skills(s, tables),
+        treasure_tables: super::myk_play::treasure_tables(s, tables),
+        negotiation: super::myk_play::negotiation(tables),
+        notes: s.notes.clone(),
+    }
+}
+
+/// The book's limits for this court, each with what the scenario uses of it.
+fn limit_views(s: &Scenario, lim: &Limits, u: &Usage) -> Vec<LimitView> {
     let most_ruler_room = s
         .maps
         .iter()
@@ -326,7 +381,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
         })
         .max()
         .unwrap_or(0);
-    let limits = vec![
+    vec![
         LimitView {
             what: "Traps, number",
             formula: "3S + A",
@@ -411,7 +466,11 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
             limit: lim.ruler_room_total,
             used: format!("{most_ruler_room} (highest)"),
         },
-    ];
+    ]
+}
+
+/// The difficulties the GM looks up at the table.
+fn difficulties(s: &Scenario, lim: &Limits, sz: u32) -> Vec<Difficulty> {
     let mut difficulties = vec![
         Difficulty {
             what: "Search check (find traps, clues)".into(),
@@ -438,176 +497,134 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::render::Paper, svgs
             value: "7 + base level".into(),
         });
     }
-    let maps = s
-        .maps
+    difficulties
+}
+
+/// One map: its sheets and its used rooms.
+fn map_view(s: &Scenario, m: &Map, tables: &Tables, (svg, players_svg): (String, String)) -> MapView {
+    let rooms = m.used_rooms().map(|r| room_view(s, m, r, tables)).collect();
+    MapView {
+        index: m.index,
+        count: s.maps.len(),
+        name: m.name.to_string(),
+        svg_file: format!("myk-{}-map{}.svg", s.seed, m.index),
+        players_svg_file: format!("myk-{}-map{}-players.svg", s.seed, m.index),
+        svg,
+        players_svg,
+        rooms,
+        unused: m.rooms.iter().filter(|r| !r.used).map(|r| r.id.to_string()).collect(),
+        notes: m.notes.clone(),
+    }
+}
+
+/// A used room as the booklet lists it: traps (its own and those in corridors leaving it),
+/// bases, monsters, the ruler, clues.
+fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
+    let mut traps: Vec<TrapView> = r.traps.iter().map(|t| trap_view(t, tables, "in the room".into())).collect();
+    traps.extend(
+        m.corridors
+            .iter()
+            .filter(|c| c.a == r.id)
+            .filter_map(|c| c.trap.as_ref().map(|t| trap_view(t, tables, format!("in the corridor {}", c.id())))),
+    );
+    let bases = r.bases.iter().map(|b| base_view(b, &tables.myk)).collect();
+    let monsters = r.monsters.iter().map(|g| monster_view(g, r, m, tables)).collect();
+    let ruler = r.ruler.as_ref().map(|ru| crate::render::threats::ruler_view(ru, s, m, tables));
+    let clues: Vec<usize> = s
+        .clues
         .iter()
         .enumerate()
-        .map(|(i, m)| {
-            let (svg, players_svg) = svgs.get(i).cloned().unwrap_or_default();
-            let rooms = m
-                .used_rooms()
-                .map(|r| {
-                    let mut traps: Vec<TrapView> =
-                        r.traps.iter().map(|t| trap_view(t, tables, "in the room".into())).collect();
-                    traps.extend(m.corridors.iter().filter(|c| c.a == r.id).filter_map(|c| {
-                        c.trap.as_ref().map(|t| trap_view(t, tables, format!("in the corridor {}", c.id())))
-                    }));
-                    let bases = r
-                        .bases
-                        .iter()
-                        .map(|b| {
-                            let rec = data.base(&b.name);
-                            BaseView {
-                                name: b.name.clone(),
-                                level: b.level,
-                                timing: rec.map_or("", |x| x.timing.label()).into(),
-                                installation: b.installation.label().into(),
-                                hp: rec.map_or(0, |x| x.hp),
-                                cost: rec.map_or(0, |x| x.cost),
-                                defense: 7 + b.level,
-                                rewards: rec.map(|x| x.rewards.join(", ")).unwrap_or_default(),
-                                supplemental: rec.and_then(|x| x.supplemental),
-                                war_machine: rec.is_some_and(|x| x.war_machine),
-                                summary: rec.map(|x| x.summary.clone()).unwrap_or_default(),
-                                production: crate::render::threats::production(rec),
-                            }
-                        })
-                        .collect();
-                    let monsters = r
-                        .monsters
-                        .iter()
-                        .map(|g| {
-                            let rec = data.monster(&g.name);
-                            MonsterView {
-                                name: g.name.clone(),
-                                count: g.count,
-                                reaction: g.reaction.label().into(),
-                                level: g.level,
-                                effective_level: g.effective_level,
-                                category: rec.map_or("", |x| x.category.label()).into(),
-                                stats: rec.map(stat_line).unwrap_or_default(),
-                                skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
-                                materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
-                                treasure: super::myk_play::treasure_line(tables, g.level, g.count),
-                                gear: crate::render::threats::gear(g),
-                                core: crate::render::threats::core_note(g, r.id, m),
-                                notes: g.notes.clone(),
-                            }
-                        })
-                        .collect();
-                    let ruler = r.ruler.as_ref().map(|ru| crate::render::threats::ruler_view(ru, s, m, tables));
-                    let clues: Vec<usize> = s
-                        .clues
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, c)| c.at == Place { map: m.index, room: r.id })
-                        .map(|(i, _)| i + 1)
-                        .collect();
-                    let hidden_core = crate::render::threats::hidden_core(r.id, m);
-                    let empty = r.traps.is_empty()
-                        && r.bases.is_empty()
-                        && !r.has_monsters()
-                        && clues.is_empty()
-                        && hidden_core.is_none();
-                    RoomView {
-                        id: r.id.to_string(),
-                        name: r.name.to_string(),
-                        environment: r.environment.clone(),
-                        exits: exits(m, r, tables),
-                        empty: empty && traps.is_empty(),
-                        traps,
-                        bases,
-                        monsters,
-                        ruler,
-                        clues,
-                        hidden_core,
-                        notes: r.notes.clone(),
-                    }
-                })
-                .collect();
-            MapView {
-                index: m.index,
-                count: s.maps.len(),
-                name: m.name.to_string(),
-                svg_file: format!("myk-{}-map{}.svg", s.seed, m.index),
-                players_svg_file: format!("myk-{}-map{}-players.svg", s.seed, m.index),
-                svg,
-                players_svg,
-                rooms,
-                unused: m.rooms.iter().filter(|r| !r.used).map(|r| r.id.to_string()).collect(),
-                notes: m.notes.clone(),
-            }
-        })
+        .filter(|(_, c)| c.at == Place { map: m.index, room: r.id })
+        .map(|(i, _)| i + 1)
         .collect();
-    MykView {
-        title: s.title.clone(),
-        seed: s.seed,
-        program: format!("{} {}", s.generator.name, s.generator.version),
-        tables_version: s.generator.tables.to_string(),
-        command: command(s, paper),
-        paper: paper.label().into(),
-        width_mm: paper.size_mm().0,
-        height_mm: paper.size_mm().1,
-        // Produced from the scenario as it stands, so an edit never leaves these texts stale.
-        objective: crate::myk::frame::objective(s),
-        introduction: crate::myk::frame::fill(s, &s.introduction),
-        resolution: crate::myk::frame::fill(s, &s.resolution),
-        court: CourtView {
-            size: court.size,
-            levels: court.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
-            average_level: a,
-            total_level: court.total_level,
-        },
-        cast: s.cast.clone(),
-        clues: s
-            .clues
+    let hidden_core = crate::render::threats::hidden_core(r.id, m);
+    let empty =
+        r.traps.is_empty() && r.bases.is_empty() && !r.has_monsters() && clues.is_empty() && hidden_core.is_none();
+    RoomView {
+        id: r.id.to_string(),
+        name: r.name.to_string(),
+        environment: r.environment.clone(),
+        exits: exits(m, r, tables),
+        empty: empty && traps.is_empty(),
+        traps,
+        bases,
+        monsters,
+        ruler,
+        clues,
+        hidden_core,
+        notes: r.notes.clone(),
+    }
+}
+
+/// A base as the booklet lists it, with its record's numbers.
+fn base_view(b: &PlacedBase, data: &crate::tables::myk::MykData) -> BaseView {
+    let rec = data.base(&b.name);
+    BaseView {
+        name: b.name.clone(),
+        level: b.level,
+        timing: rec.map_or("", |x| x.timing.label()).into(),
+        installation: b.installation.label().into(),
+        hp: rec.map_or(0, |x| x.hp),
+        cost: rec.map_or(0, |x| x.cost),
+        defense: 7 + b.level,
+        rewards: rec.map(|x| x.rewards.join(", ")).unwrap_or_default(),
+        supplemental: rec.and_then(|x| x.supplemental),
+        war_machine: rec.is_some_and(|x| x.war_machine),
+        summary: rec.map(|x| x.summary.clone()).unwrap_or_default(),
+        production: crate::render::threats::production(rec),
+    }
+}
+
+/// A monster group as the booklet lists it, with its record's stats and what it carries.
+fn monster_view(g: &MonsterGroup, r: &Room, m: &Map, tables: &Tables) -> MonsterView {
+    let data = &tables.myk;
+    let rec = data.monster(&g.name);
+    MonsterView {
+        name: g.name.clone(),
+        count: g.count,
+        reaction: g.reaction.label().into(),
+        level: g.level,
+        effective_level: g.effective_level,
+        category: rec.map_or("", |x| x.category.label()).into(),
+        stats: rec.map(stat_line).unwrap_or_default(),
+        skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
+        materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
+        treasure: super::myk_play::treasure_line(tables, g.level, g.count),
+        gear: crate::render::threats::gear(g),
+        core: crate::render::threats::core_note(g, r.id, m),
+        notes: g.notes.clone(),
+    }
+}
+
+/// The random encounter table as rolled for this court, and the monsters it can bring.
+fn encounters_view(s: &Scenario, tables: &Tables) -> EncountersView {
+    let data = &tables.myk;
+    EncountersView {
+        level: s.encounters.level,
+        rows: s
+            .encounters
+            .rows
             .iter()
-            .enumerate()
-            .map(|(i, c)| ClueView {
-                number: i + 1,
-                text: crate::myk::frame::clue_text(s, c),
-                map: c.at.map,
-                room: c.at.room.to_string(),
-                room_name: s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default(),
-                method: c.method.label().into(),
-                how: c.how.trim_end_matches('.').to_string(),
+            .map(|r| EncounterRowView {
+                roll: r.roll,
+                text: {
+                    // A monster whose stats are unknown never reaches the table, even from an
+                    // older file.
+                    let groups: Vec<String> = r
+                        .groups
+                        .iter()
+                        .filter(|g| data.monster(&g.name).is_some_and(|m| m.complete()))
+                        .map(|g| format!("{}: {} x{}", g.position.label(), g.name, g.count))
+                        .collect();
+                    if groups.is_empty() {
+                        "No encounter (the monster the book gives for this roll has no known stats)".into()
+                    } else {
+                        groups.join("; ")
+                    }
+                },
             })
             .collect(),
-        limits,
-        difficulties,
-        encounters: EncountersView {
-            level: s.encounters.level,
-            rows: s
-                .encounters
-                .rows
-                .iter()
-                .map(|r| EncounterRowView {
-                    roll: r.roll,
-                    text: {
-                        // A monster whose stats are unknown never reaches the table, even from an
-                        // older file.
-                        let groups: Vec<String> = r
-                            .groups
-                            .iter()
-                            .filter(|g| data.monster(&g.name).is_some_and(|m| m.complete()))
-                            .map(|g| format!("{}: {} x{}", g.position.label(), g.name, g.count))
-                            .collect();
-                        if groups.is_empty() {
-                            "No encounter (the monster the book gives for this roll has no known stats)".into()
-                        } else {
-                            groups.join("; ")
-                        }
-                    },
-                })
-                .collect(),
-            monsters: super::myk_play::encounter_monsters(s, tables),
-        },
-        maps,
-        warnings: s.warnings.clone(),
-        skills: super::myk_play::skills(s, tables),
-        treasure_tables: super::myk_play::treasure_tables(s, tables),
-        negotiation: super::myk_play::negotiation(tables),
-        notes: s.notes.clone(),
+        monsters: super::myk_play::encounter_monsters(s, tables),
     }
 }
 

@@ -11,8 +11,10 @@ use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
+use crate::dice::fresh_seed;
+use crate::model::Format;
 use crate::output::Artifact;
-use crate::render::{self, Format, RenderOptions};
+use crate::render::{self, RenderOptions};
 
 use super::AppState;
 use super::error::ServeError;
@@ -48,10 +50,6 @@ fn guarded<T>(work: impl FnOnce() -> Result<T, ServeError>) -> Result<T, ServeEr
     catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|_| {
         Err(ServeError::Internal("the server failed on this request (a bug; see its log); it keeps running".into()))
     })
-}
-
-fn fresh_seed() -> u64 {
-    crate::cli::pick_seed(None, &mut std::io::sink())
 }
 
 /// Every file a download offers, rendered as the CLI renders it.

@@ -2,10 +2,10 @@
 //! room (`data-room="map1/B2"`) or area (`data-area="5"`), placed with the renderer's own geometry
 //! and added just before `</svg>`. The CLI's files never get them, so their bytes stay as they are.
 
+use crate::model::Paper;
 use crate::myk::Scenario;
 use crate::myk::model::Map;
 use crate::nw3::Fortress;
-use crate::render::Paper;
 
 use crate::render::svgkit::xml_escape as escape;
 

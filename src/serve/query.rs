@@ -2,12 +2,10 @@
 //! options carry the CLI's option names (`court-size`, `levels`, `cl`, ...), so an error names the
 //! same thing in both; the edit history is one `op` per edit, in order, replayed from the seed.
 
-use std::path::PathBuf;
-
-use crate::cli::{LayoutArg, MykArgs, OutputArgs};
-use crate::myk::MykParams;
+use crate::model::Paper;
+use crate::myk::model::Layout;
+use crate::myk::{MykParams, court_levels};
 use crate::nw3::FortressParams;
-use crate::render::Paper;
 
 use super::error::ServeError;
 
@@ -122,14 +120,11 @@ impl Request {
             Some(s) => parse_seed("seed", s)?,
             None => fresh_seed(),
         };
-        let paper = match one("paper").unwrap_or("a4") {
-            "a4" | "" => Paper::A4,
-            "letter" => Paper::Letter,
-            other => {
-                return Err(ServeError::BadRequest(format!(
-                    "`paper`: `{other}` is not a paper; use one of: a4, letter"
-                )));
-            }
+        let paper = match one("paper").unwrap_or("") {
+            "" => Paper::A4,
+            name => Paper::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| {
+                ServeError::BadRequest(format!("`paper`: `{name}` is not a paper; use one of: a4, letter"))
+            })?,
         };
         let opt_u32 = |name: &str| -> Result<Option<u32>, ServeError> {
             match one(name).filter(|v| !v.trim().is_empty()) {
@@ -144,29 +139,28 @@ impl Request {
                     None => None,
                 };
                 let layout = match one("layout").unwrap_or("mixed") {
-                    "straight" => LayoutArg::Straight,
-                    "junction" => LayoutArg::Junction,
-                    "mixed" | "" => LayoutArg::Mixed,
+                    "straight" => Layout::Straight,
+                    "junction" => Layout::Junction,
+                    "mixed" | "" => Layout::Mixed,
                     other => {
                         return Err(ServeError::BadRequest(format!(
                             "`layout`: `{other}` is not a layout; use one of: straight, junction, mixed"
                         )));
                     }
                 };
-                // The CLI's own option rules (court size against levels, the ranges), one truth.
-                let args = MykArgs {
-                    seed: Some(seed),
-                    court_size: opt_u32("court-size")?,
-                    level: if levels.is_some() { None } else { opt_u32("level")? },
+                // The same option rules as the command line's (court size against levels, the
+                // ranges), one truth.
+                let bad = |e: crate::Error| ServeError::BadRequest(e.to_string());
+                let level = if levels.is_some() { None } else { opt_u32("level")? };
+                let levels = court_levels(opt_u32("court-size")?, level, levels.as_deref()).map_err(bad)?;
+                let params = MykParams {
                     levels,
                     maps: opt_u32("maps")?.unwrap_or(1),
                     rooms: opt_u32("rooms")?.unwrap_or(9),
                     layout,
-                    from: None,
-                    rerolls: Vec::new(),
-                    output: OutputArgs { out: PathBuf::new(), format: Vec::new(), paper: None, templates: None },
                 };
-                Game::Myk(args.params().map_err(|e| ServeError::BadRequest(e.to_string()))?)
+                params.validate().map_err(bad)?;
+                Game::Myk(params)
             }
             "nw3" => {
                 let d = FortressParams::default();
@@ -209,9 +203,9 @@ impl Request {
                 pairs.push(("maps", p.maps.to_string()));
                 pairs.push(("rooms", p.rooms.to_string()));
                 let layout = match p.layout {
-                    crate::myk::model::Layout::Straight => "straight",
-                    crate::myk::model::Layout::Junction => "junction",
-                    crate::myk::model::Layout::Mixed => "mixed",
+                    Layout::Straight => "straight",
+                    Layout::Junction => "junction",
+                    Layout::Mixed => "mixed",
                 };
                 pairs.push(("layout", layout.into()));
             }
@@ -223,7 +217,7 @@ impl Request {
                 pairs.push(("areas", p.areas.to_string()));
             }
         }
-        pairs.push(("paper", if self.paper == Paper::Letter { "letter" } else { "a4" }.into()));
+        pairs.push(("paper", self.paper.name().into()));
         for op in &self.ops {
             pairs.push(("op", op.to_string()));
         }

@@ -7,7 +7,6 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::tables::Located;
-use crate::tables::myk::MykData;
 use crate::tables::roll::{Group, Position, RollTable};
 use crate::tables::shared::{SharedList, SharedStr};
 
@@ -20,14 +19,14 @@ pub struct EncounterRow {
     pub dropped: Vec<String>,
 }
 
-/// Every roll table holding monster groups, filtered to complete monsters, by table name.
-pub fn stockable(rolls: &[Located<RollTable>], data: &MykData) -> BTreeMap<String, Vec<EncounterRow>> {
+/// Every roll table holding monster groups, filtered to the monsters `complete` accepts (those
+/// with every stat known), by table name.
+pub fn stockable(rolls: &[Located<RollTable>], complete: impl Fn(&str) -> bool) -> BTreeMap<String, Vec<EncounterRow>> {
     let mut out = BTreeMap::new();
     for t in rolls.iter().map(|l| &l.item).filter(|t| t.rows.iter().any(|r| !r.groups.is_empty())) {
         let mut rows = Vec::new();
         for row in &t.rows {
-            let (groups, dropped): (Vec<&Group>, Vec<&Group>) =
-                row.groups.iter().partition(|g| data.monster(&g.monster).is_some_and(|m| m.complete()));
+            let (groups, dropped): (Vec<&Group>, Vec<&Group>) = row.groups.iter().partition(|g| complete(&g.monster));
             let groups: Vec<Group> = groups.into_iter().cloned().collect();
             let mut dropped: Vec<String> = dropped.into_iter().map(|g| g.monster.as_str().to_owned()).collect();
             dropped.dedup();

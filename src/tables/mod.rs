@@ -96,6 +96,12 @@ pub struct Step<'a> {
 }
 
 impl Tables {
+    /// The random encounter table for a court of average level `level` (1-6; 6 above that) and
+    /// `size` members, resolved for its size: made once per level and size, then shared.
+    pub fn encounter_rows(&self, level: u32, size: u32) -> shared::SharedList<encounters::ResolvedRow> {
+        self.myk.encounter_rows(myk_rolls::MykRoll::encounters(level).name(), level, size)
+    }
+
     /// Every `*.toml` below `dir`, in path order, instead of the embedded tables.
     pub fn from_dir(dir: &Path) -> Result<Tables> {
         let meta = fs::metadata(dir).map_err(|e| Error::TablesDir { path: dir.into(), reason: io_reason(&e) })?;
@@ -217,7 +223,7 @@ impl Tables {
             l.item.set_links(links);
         }
         let myk_rolls = myk_rolls::MykRolls::resolve(&rolls, &roll_index, &myk);
-        myk.encounters = encounters::stockable(&rolls, &myk);
+        myk.encounters = encounters::stockable(&rolls, |n| myk.monster(n).is_some_and(Monster::complete));
         let tables = Tables { roll_index, version: version.into(), origin, rolls, myk, myk_rolls, nw3 };
         if validate {
             tables.validate(&record_files)?;

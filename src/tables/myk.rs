@@ -646,7 +646,7 @@ pub struct MykData {
     /// (`k * (top + 1) + level`), so a weighted pick finds its monster by bisection instead of a
     /// walk over the bestiary.
     stock_prefix: Vec<u32>,
-    /// The encounter tables resolved per court (see [`MykData::encounter_rows`]).
+    /// The encounter tables resolved per court (see [`crate::tables::Tables::encounter_rows`]).
     resolved_encounters: crate::tables::encounters::ResolvedCache,
 }
 
@@ -675,15 +675,16 @@ impl MykData {
         }
     }
 
-    /// The random encounter table for a court of average level `level` (1-6; 6 above that) and
-    /// `size` members, resolved for its size: made once per level and size, then shared.
-    pub fn encounter_rows(
+    /// The random encounter table `table` for a court of average level `level` (1-6; 6 above
+    /// that) and `size` members, resolved for its size: made once per level and size, then
+    /// shared. ([`crate::tables::Tables::encounter_rows`] names the table.)
+    pub(crate) fn encounter_rows(
         &self,
+        table: &str,
         level: u32,
         size: u32,
     ) -> crate::tables::shared::SharedList<crate::tables::encounters::ResolvedRow> {
         let level = level.clamp(1, 6);
-        let table = crate::tables::myk_rolls::MykRoll::encounters(level).name();
         let build = || crate::tables::encounters::resolve(self.encounters.get(table).map(Vec::as_slice), size);
         let cell =
             self.resolved_encounters.get(level as usize - 1).and_then(|l| l.get((size as usize).wrapping_sub(1)));

@@ -3,9 +3,10 @@
 
 use std::sync::OnceLock;
 
+use dungeonsmith::model::Paper;
 use dungeonsmith::nw3::{Fortress, FortressParams, generate};
+use dungeonsmith::render::Copy;
 use dungeonsmith::render::area_map::fortress_map;
-use dungeonsmith::render::{Copy, Paper};
 use dungeonsmith::tables::Tables;
 use resvg::tiny_skia::{Pixmap, Transform};
 

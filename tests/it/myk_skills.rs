@@ -5,10 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use dungeonsmith::dice::Dice;
+use dungeonsmith::model::Paper;
 use dungeonsmith::myk::model::{EncounterGroup, Layout, Scenario};
 use dungeonsmith::myk::{MykParams, generate};
 use dungeonsmith::render::text::Templates;
-use dungeonsmith::render::{Paper, view};
+use dungeonsmith::render::view;
 use dungeonsmith::tables::roll::Position;
 use dungeonsmith::tables::show::show;
 use dungeonsmith::tables::skills::SkillRef;

@@ -2,8 +2,8 @@
 //! lock parts and regenerate the rest (`myk --from`), and the `reroll` command.
 
 use dungeonsmith::dice::Dice;
-use dungeonsmith::edit::Reroll;
 use dungeonsmith::edit::myk::{MykPart, RoomPart, regenerate, replay, reroll};
+use dungeonsmith::model::Reroll;
 use dungeonsmith::myk::model::{Layout, RoomId, Scenario};
 use dungeonsmith::myk::{check, generate};
 use serde_json::Value;

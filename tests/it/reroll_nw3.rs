@@ -4,8 +4,8 @@
 
 use std::sync::OnceLock;
 
-use dungeonsmith::edit::Reroll;
 use dungeonsmith::edit::nw3::{AreaPart, Nw3Part, regenerate, replay, reroll};
+use dungeonsmith::model::Reroll;
 use dungeonsmith::nw3::combat::danger_sense;
 use dungeonsmith::nw3::{AreaKind, EventKind, Fortress, FortressParams, Opener, check, generate};
 use dungeonsmith::tables::Tables;

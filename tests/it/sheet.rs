@@ -3,10 +3,11 @@
 
 use std::sync::{Arc, OnceLock};
 
+use dungeonsmith::model::Paper;
 use dungeonsmith::myk::model::{Layout, Scenario};
 use dungeonsmith::myk::{MykParams, generate};
+use dungeonsmith::render::Copy;
 use dungeonsmith::render::sheet::myk_sheet;
-use dungeonsmith::render::{Copy, Paper};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 

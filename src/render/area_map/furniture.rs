@@ -3,11 +3,12 @@
 
 use svg::node::element::{Circle, Path};
 
+use crate::model::Paper;
 use crate::nw3::model::{Area, AreaKind, EventKind, Fortress, Gate, GateKind, Opener};
+use crate::render::Copy;
 use crate::render::svgkit::{
     ASCENT, Canvas, INK, Pen, WHITE, ellipsize, icon_crown, icon_pawn, icon_trap, mm, snap, txt, width, wrap_words,
 };
-use crate::render::{Copy, Paper};
 
 use super::geometry::{Disc, Poly, Pt, disc_hits_box};
 use super::labels::cap;

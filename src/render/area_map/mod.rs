@@ -34,10 +34,11 @@ mod placement;
 mod players;
 mod routing;
 
+use crate::model::Paper;
 use crate::nw3::layout::layout;
 use crate::nw3::model::{AreaKind, Fortress, GateKind};
+use crate::render::Copy;
 use crate::render::svgkit::{Anchor, Bbox, Canvas, Label};
-use crate::render::{Copy, Paper};
 use crate::tables::Tables;
 
 use furniture::{

@@ -4,9 +4,10 @@
 use svg::Node;
 use svg::node::element::{Circle, Pattern};
 
+use crate::model::Paper;
 use crate::nw3::model::{AreaKind, Fortress};
+use crate::render::Copy;
 use crate::render::svgkit::{ASCENT, Anchor, Canvas, Label, Pen, WHITE, mm, txt, wrap};
-use crate::render::{Copy, Paper};
 
 use super::furniture::{Look, draw_circle, draw_footer, draw_head, entrance_arrow, footer, footer_height};
 use super::geometry::union;
