@@ -2,24 +2,16 @@
 //! The lists are sorted by path, so the embedded order (and the tables version) never depends on
 //! the file system.
 //!
-//! The tables are also checked here with the crate's own loader, included by path with the few
-//! modules it uses (dice, error, input): one implementation of every table rule, run at build time
-//! for the built-in tables, at run time for a `--tables` folder. A workspace crate would have
-//! meant moving `src/tables` and splitting the error type; including the files moves nothing.
-//! They are embedded as a blob beside their TOML text (`src/tables/blob.rs`), so at run time the
-//! built-in tables are neither parsed nor checked again, only indexed.
+//! The tables are also embedded as a blob of their value trees beside their TOML text
+//! (`src/tables/blob.rs`, included here by path with the version digest, `src/tables/digest.rs`),
+//! so at run time the built-in tables are neither parsed nor checked, only indexed. They are
+//! checked by the crate's own loader in the test `the_built_in_tables_pass_every_check_a_tables_folder_gets`.
 
-// The loader's modules are compiled here for `Tables::from_files` and the blob encoder alone.
-#![allow(dead_code, unused_imports)]
-
-#[path = "src/dice.rs"]
-mod dice;
-#[path = "src/error.rs"]
-mod error;
-#[path = "src/input.rs"]
-mod input;
-#[path = "src/tables/mod.rs"]
-mod tables;
+#[path = "src/tables/blob.rs"]
+#[allow(dead_code)] // the reading half is the crate's
+mod blob;
+#[path = "src/tables/digest.rs"]
+mod digest;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -55,9 +47,9 @@ fn embed(name: &str, folder: &str, ext: &[&str]) {
     fs::write(out.join(format!("{}.rs", name.to_lowercase())), code).expect("write embedded list");
 }
 
-/// Checks the built-in tables with the crate's own loader (a broken table fails the build with
-/// the one-line error `--tables tables` would print) and embeds their value trees as a blob and a
-/// string pool (`src/tables/blob.rs`), with the version digest the loader computed.
+/// Embeds the built-in tables' value trees as a blob and a string pool (`src/tables/blob.rs`),
+/// with their version digest. A file that is not TOML fails the build; what the TOML says is
+/// checked by the tests.
 fn embed_tables_blob() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
     let root = manifest.join("tables");
@@ -69,32 +61,31 @@ fn embed_tables_blob() {
         let rel = f.strip_prefix(&root).expect("collected under root").to_string_lossy().replace('\\', "/");
         files.push((rel, fs::read_to_string(f).expect("read a table file")));
     }
-    let checked = match tables::Tables::from_files("embedded".into(), &files) {
-        Ok(t) => t,
-        Err(e) => {
-            eprintln!("error: the built-in tables are broken: {e}");
-            std::process::exit(1);
-        }
-    };
-    let mut encoder = tables::blob::Encoder::default();
+    let mut encoder = blob::Encoder::default();
     for (rel, text) in &files {
-        encoder.file(rel, toml::from_str(text).expect("the loader read it"));
+        match toml::from_str(text) {
+            Ok(value) => encoder.file(rel, value),
+            Err(e) => {
+                eprintln!("error: the built-in table file `{rel}` is not TOML: {e}");
+                std::process::exit(1);
+            }
+        }
     }
     let (blob, pool) = encoder.finish().unwrap_or_else(|e| {
         eprintln!("error: the built-in tables cannot be embedded: {e}");
         std::process::exit(1);
     });
+    let version = digest::version(files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::write(out.join("embedded_tables.blob"), &blob).expect("write the tables blob");
     fs::write(out.join("embedded_tables_pool.txt"), &pool).expect("write the tables string pool");
     let code = format!(
-        "/// The built-in tables' value trees (`blob.rs` layout), checked at build time.\n\
+        "/// The built-in tables' value trees (`blob.rs` layout).\n\
          pub const EMBEDDED_TABLES_BLOB: &[u8] = include_bytes!(concat!(env!(\"OUT_DIR\"), \"/embedded_tables.blob\"));\n\
          /// Every string of the blob, once.\n\
          pub const EMBEDDED_TABLES_POOL: &str = include_str!(concat!(env!(\"OUT_DIR\"), \"/embedded_tables_pool.txt\"));\n\
          /// The built-in tables' version digest.\n\
-         pub const EMBEDDED_TABLES_VERSION: &str = {:?};\n",
-        checked.version
+         pub const EMBEDDED_TABLES_VERSION: &str = {version:?};\n"
     );
     fs::write(out.join("embedded_tables_blob.rs"), code).expect("write the embedded tables");
 }
@@ -102,7 +93,5 @@ fn embed_tables_blob() {
 fn main() {
     embed("EMBEDDED_TABLES", "tables", &["toml"]);
     embed_tables_blob();
-    // Tells the crate it has the embedded files (build.rs compiles src/tables without them).
-    println!("cargo::rustc-cfg=tables_built");
     embed("EMBEDDED_TEMPLATES", "templates", &["md", "html", "j2", "jinja", "css", "svg"]);
 }

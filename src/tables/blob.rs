@@ -1,5 +1,5 @@
-//! The built-in tables' embedded form: each file's TOML value tree, written by build.rs after the
-//! tables passed every check, as a compact byte blob plus one string pool, read back at run time
+//! The built-in tables' embedded form: each file's TOML value tree, written by build.rs
+//! as a compact byte blob plus one string pool, read back at run time
 //! with a serde deserializer that needs no text parsing.
 //!
 //! Why not postcard or bincode: the record types' serde impls use untagged enums, string forms
