@@ -8,7 +8,6 @@ use dungeonsmith::nw3::{Fortress, FortressParams, generate};
 use dungeonsmith::render::Copy;
 use dungeonsmith::render::area_map::fortress_map;
 use dungeonsmith::tables::Tables;
-use resvg::tiny_skia::{Pixmap, Transform};
 
 use crate::sheet::{assert_text_fits, dark_pixels, parse, render, text_boxes};
 
@@ -310,41 +309,4 @@ fn area_map_seed_7_snapshots() {
     }
     insta::assert_snapshot!("area_map_seed_7_gm", gm);
     insta::assert_snapshot!("area_map_seed_7_players", players);
-}
-
-/// Writes PNG previews for looking at: `cargo test area_map_previews -- --ignored`, with
-/// `MAP_SEED`, `MAP_AREAS`, `MAP_CL`, `MAP_PAPER=letter` and `MAP_ZOOM=x,y,w,h` (mm, at 12 px/mm)
-/// to vary them. Writes area-gm.png and area-players.png (and .svg) to the temp dir.
-#[test]
-#[ignore = "writes preview PNGs to the temp dir"]
-fn area_map_previews() {
-    // `MAP_SVG=a.svg,b.svg`: render those files (e.g. from the CLI) to a.png, b.png beside them.
-    if let Ok(files) = std::env::var("MAP_SVG") {
-        for file in files.split(',') {
-            let svg = std::fs::read_to_string(file).unwrap();
-            let paper = if svg.contains("width=\"215.9mm\"") { Paper::Letter } else { Paper::A4 };
-            render(&parse(&svg), paper, 5.0).save_png(file.replace(".svg", ".png")).unwrap();
-        }
-        return;
-    }
-    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
-    let f = fortress(env("MAP_SEED", 7), env("MAP_CL", 3) as u32, env("MAP_AREAS", 10) as u32);
-    let paper = if std::env::var("MAP_PAPER").is_ok_and(|p| p == "letter") { Paper::Letter } else { Paper::A4 };
-    let dir = std::env::temp_dir();
-    let tag = std::env::var("MAP_TAG").unwrap_or_default();
-    for (copy, name) in [(Copy::Gm, "gm"), (Copy::Players, "players")] {
-        let svg = fortress_map(&f, tables(), paper, copy);
-        std::fs::write(dir.join(format!("area-{name}{tag}.svg")), &svg).unwrap();
-        let tree = parse(&svg);
-        render(&tree, paper, 4.0).save_png(dir.join(format!("area-{name}{tag}.png"))).unwrap();
-        if let Ok(z) = std::env::var("MAP_ZOOM") {
-            let v: Vec<f32> = z.split(',').filter_map(|n| n.parse().ok()).collect();
-            let k = 12.0;
-            let mut pix = Pixmap::new((v[2] * k) as u32, (v[3] * k) as u32).unwrap();
-            let scale = k * 25.4 / 96.0;
-            let t = Transform::from_row(scale, 0.0, 0.0, scale, -v[0] * k, -v[1] * k);
-            resvg::render(&tree, t, &mut pix.as_mut());
-            pix.save_png(dir.join(format!("area-{name}{tag}-zoom.png"))).unwrap();
-        }
-    }
 }

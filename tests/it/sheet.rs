@@ -213,50 +213,6 @@ fn sheet_seed_42_snapshots() {
     insta::assert_snapshot!("myk_sheet_seed_42_players", players);
 }
 
-/// Writes PNG previews for looking at: `cargo test sheet_previews -- --ignored`, with
-/// `SHEET_SEED`, `SHEET_LEVELS=6,6,6`, `SHEET_MAPS`, `SHEET_ROOMS`, `SHEET_PAPER=letter` and
-/// `SHEET_STUFFED=1` (a hand-edited scenario with long names and a crowded room) to vary them.
-#[test]
-#[ignore = "writes preview PNGs to the temp dir"]
-fn sheet_previews() {
-    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
-    let levels: Vec<u32> = std::env::var("SHEET_LEVELS")
-        .map(|l| l.split(',').filter_map(|n| n.parse().ok()).collect())
-        .unwrap_or_else(|_| vec![2; 4]);
-    let p = MykParams {
-        levels,
-        maps: env("SHEET_MAPS", 1) as u32,
-        rooms: env("SHEET_ROOMS", 9) as u32,
-        layout: Layout::Mixed,
-    };
-    let s = if std::env::var("SHEET_STUFFED").is_ok() {
-        stuffed()
-    } else {
-        generate(tables(), &p, env("SHEET_SEED", 42)).expect("generates")
-    };
-    let paper = if std::env::var("SHEET_PAPER").is_ok_and(|p| p == "letter") { Paper::Letter } else { Paper::A4 };
-    let dir = std::env::temp_dir();
-    for map in &s.maps {
-        for (copy, name) in [(Copy::Gm, "gm"), (Copy::Players, "players")] {
-            let svg = myk_sheet(&s, map, tables(), paper, copy);
-            let suffix = if map.index == 1 { String::new() } else { format!("-{}", map.index) };
-            std::fs::write(dir.join(format!("sheet-{name}{suffix}.svg")), &svg).unwrap();
-            let tree = parse(&svg);
-            render(&tree, paper, 4.0).save_png(dir.join(format!("sheet-{name}{suffix}.png"))).unwrap();
-            // SHEET_ZOOM=x,y,w,h (mm): that part of the page at 12 px/mm.
-            if let Ok(z) = std::env::var("SHEET_ZOOM") {
-                let v: Vec<f32> = z.split(',').filter_map(|n| n.parse().ok()).collect();
-                let k = 12.0;
-                let mut pix = Pixmap::new((v[2] * k) as u32, (v[3] * k) as u32).unwrap();
-                let scale = k * 25.4 / 96.0;
-                let t = Transform::from_row(scale, 0.0, 0.0, scale, -v[0] * k, -v[1] * k);
-                resvg::render(&tree, t, &mut pix.as_mut());
-                pix.save_png(dir.join(format!("sheet-{name}{suffix}-zoom.png"))).unwrap();
-            }
-        }
-    }
-}
-
 /// Every rendered text box lies on the page and no two overlap.
 pub(crate) fn assert_text_fits(tree: &resvg::usvg::Tree, paper: Paper, what: &str) {
     let (w, h) = paper.size_mm();
