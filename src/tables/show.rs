@@ -33,6 +33,7 @@ fn canonical<'a>(tables: &'a Tables, name: &str) -> Option<&'a str> {
         .chain(m.monsters.iter().map(|x| x.name.as_str()))
         .chain(m.ruler_skills.iter().map(|x| x.name.as_str()))
         .chain(m.weak_points.iter().map(|x| x.name.as_str()))
+        .chain(tables.items.items.iter().map(|x| x.name.as_str()))
         .chain(n.traps.iter().map(|x| x.name.as_str()))
         .chain(n.events.iter().map(|x| x.name.as_str()))
         .chain(n.enemies.iter().map(|x| x.name.as_str()))
@@ -83,6 +84,23 @@ fn skill(tables: &Tables, sk: SkillRef<'_>) -> String {
     if !users.is_empty() {
         let _ = writeln!(s, "used by: {}", users.join(", "));
     }
+    s
+}
+
+/// An item record: category, cost, type, target, check, level, materials, weapon, effect.
+fn item(it: &crate::tables::items::Item) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{} — {}, cost {}, {}", it.name, it.category.label(), it.cost_text(), it.kind.label());
+    let _ = writeln!(s, "target {}, check {}, level {}", it.target, it.check, it.level);
+    let _ = writeln!(s, "materials: {}", it.materials_text());
+    if let Some(w) = &it.weapon {
+        let _ = writeln!(s, "{w}");
+    }
+    if let Some(l) = it.light {
+        let _ = writeln!(s, "light {l}");
+    }
+    let _ = writeln!(s, "{}", it.effect);
+    let _ = writeln!(s, "source: {}", it.source);
     s
 }
 
@@ -155,6 +173,9 @@ fn record(tables: &Tables, name: &str) -> Option<String> {
         let _ =
             writeln!(s, "{} — ruler skill, ruler level {}+, +{} levels\n{}", r.name, r.min_level, r.levels, r.summary);
         return Some(s);
+    }
+    if let Some(it) = tables.items.item(name) {
+        return Some(item(it));
     }
     if let Some(w) = m.weak_point(name) {
         let adj = w.adjustment_text();
