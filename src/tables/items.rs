@@ -371,17 +371,42 @@ mod loader_tests {
     }
 
     #[test]
-    fn the_recovery_table_has_its_21_rows_and_15_items_each_a_recovery_item() {
+    fn each_item_table_has_its_rows_and_items_and_every_item_is_on_its_own_table_once() {
+        use super::ItemCategory::*;
         let t = built_in();
-        assert_eq!(item_table_counts(&t, "myk.items.recovery"), (21, 15));
-        let table = t.roll_table("myk.items.recovery").expect("recovery table");
-        for row in &table.rows {
-            let name = row.result.as_deref().expect("a name");
-            let it = t.items.item(name).expect("a record");
-            assert_eq!(it.category, super::ItemCategory::Recovery, "{name}");
+        let expected = [
+            ("myk.items.arms", Arms, 21, 15),
+            ("myk.items.lifestyle", Lifestyle, 21, 15),
+            ("myk.items.recovery", Recovery, 21, 15),
+            ("myk.items.exploration", Exploration, 21, 15),
+            ("myk.items.rare_arms", RareArms, 36, 33),
+            ("myk.items.rare_general", RareGeneral, 36, 33),
+        ];
+        for (name, category, rows, items) in expected {
+            assert_eq!(item_table_counts(&t, name), (rows, items), "{name}");
+            let table = t.roll_table(name).expect("item table");
+            assert_eq!(table.yields, Some(crate::tables::roll::Collection::Item), "{name}");
+            for row in &table.rows {
+                let item = row.result.as_deref().expect("a name");
+                assert_eq!(t.items.item(item).expect("a record").category, category, "{name}: {item}");
+            }
+            let on_table = t.items.items.iter().filter(|i| i.category == category).count();
+            assert_eq!(on_table, items, "{name}: every {category:?} item is on the table");
         }
+        assert_eq!(t.items.items.len(), 126);
         let potion = t.items.item("Potion").expect("Potion");
         assert_eq!((potion.cost_text(), potion.level.to_string()), ("3".to_string(), "0-10".to_string()));
+        assert_eq!(t.items.item("Excalibur").expect("Excalibur").cost_text(), "(10)");
+        assert_eq!(t.items.item("Love").expect("Love").cost_text(), "-");
+    }
+
+    #[test]
+    fn a_rare_table_reads_its_two_dice_in_order() {
+        let t = built_in();
+        let table = t.roll_table("myk.items.rare_arms").expect("rare arms");
+        assert_eq!(table.dice, crate::dice::DiceKind::D6D6);
+        assert_eq!(table.row_for(61).and_then(|r| r.result.as_deref()), Some("Reaper"));
+        assert_eq!(table.row_for(16).and_then(|r| r.result.as_deref()), Some("Scutum"));
     }
 
     #[test]

@@ -11,6 +11,13 @@ use crate::tables::skills::SkillRef;
 pub fn show(tables: &Tables, name: &str) -> Result<String> {
     let canonical = canonical(tables, name).unwrap_or(name);
     let mut s = record(tables, canonical).unwrap_or_default();
+    // An item may share its name with a monster (Evil Eye): both are printed.
+    if let Some(it) = tables.items.item(canonical) {
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&item(it));
+    }
     for sk in tables.myk.skills.find(name) {
         if !s.is_empty() {
             s.push('\n');
@@ -173,9 +180,6 @@ fn record(tables: &Tables, name: &str) -> Option<String> {
         let _ =
             writeln!(s, "{} — ruler skill, ruler level {}+, +{} levels\n{}", r.name, r.min_level, r.levels, r.summary);
         return Some(s);
-    }
-    if let Some(it) = tables.items.item(name) {
-        return Some(item(it));
     }
     if let Some(w) = m.weak_point(name) {
         let adj = w.adjustment_text();
