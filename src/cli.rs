@@ -802,13 +802,14 @@ fn tables_command(tables: &Tables, action: &TablesCommand, out: &mut dyn Write, 
             }
             writeln!(
                 out,
-                "{} tables; records: {} traps, {} bases, {} monsters, {} ruler skills, {} weak points (tables version {})",
+                "{} tables; records: {} traps, {} bases, {} monsters, {} ruler skills, {} weak points, {} items (tables version {})",
                 tables.rolls.len(),
                 tables.myk.traps.len(),
                 tables.myk.bases.len(),
                 tables.myk.monsters.len(),
                 tables.myk.ruler_skills.len(),
                 tables.myk.weak_points.len(),
+                tables.items.items.len(),
                 tables.version
             )?;
             let sk = &tables.myk.skills;
@@ -833,7 +834,13 @@ fn tables_command(tables: &Tables, action: &TablesCommand, out: &mut dyn Write, 
             let steps = tables.roll_chain(name, &mut dice)?;
             let chain: Vec<String> =
                 steps.iter().map(|s| format!("{} {} {}", s.table.name, s.table.dice.label(), s.outcome)).collect();
-            let result = steps.last().map(|s| s.row.text()).unwrap_or_default();
+            let mut result = steps.last().map(|s| s.row.text()).unwrap_or_default();
+            // An item drawn from an item table brings its record's gist, on the same line.
+            if steps.last().is_some_and(|s| s.table.yields == Some(crate::tables::roll::Collection::Item))
+                && let Some(it) = tables.items.item(&result)
+            {
+                result = format!("{result} ({}, cost {}): {}", it.category.label(), it.cost_text(), it.effect);
+            }
             // One line, the placeholders explained at its end.
             let note = crate::tables::placeholders::explain(&result).map(|n| format!(" {n}")).unwrap_or_default();
             writeln!(out, "{} -> {result}{note}", chain.join(" -> "))?;

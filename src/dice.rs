@@ -208,6 +208,14 @@ impl Dice {
         a.min(b) * 10 + a.max(b)
     }
 
+    /// Two D6 read in order, the first die as tens: 36 outcomes from 11 to 66 (the Rare Item
+    /// tables' "Roll 1, Roll 2").
+    #[inline]
+    pub fn d6d6(&mut self) -> u32 {
+        let (a, b) = self.two_d6();
+        a * 10 + b
+    }
+
     /// Rolls a dice expression such as `2D6+1`.
     pub fn roll(&mut self, expr: &DiceExpr) -> i32 {
         let dice: u32 = (0..expr.count).map(|_| self.die(expr.sides)).sum();
@@ -221,6 +229,7 @@ impl Dice {
             DiceKind::D6 => self.d6(),
             DiceKind::TwoD6 => self.nd6(2),
             DiceKind::D66 => self.d66(),
+            DiceKind::D6D6 => self.d6d6(),
         }
     }
 
@@ -297,6 +306,9 @@ pub enum DiceKind {
     /// Two dice read lower die first: 11..66, 21 outcomes.
     #[serde(rename = "D66")]
     D66,
+    /// Two dice read in order, the first as tens: 11..66, 36 outcomes.
+    #[serde(rename = "D6D6")]
+    D6D6,
 }
 
 impl DiceKind {
@@ -306,6 +318,7 @@ impl DiceKind {
             DiceKind::D6 => (1..=6).collect(),
             DiceKind::TwoD6 => (2..=12).collect(),
             DiceKind::D66 => (1..=6).flat_map(|lo| (lo..=6).map(move |hi| lo * 10 + hi)).collect(),
+            DiceKind::D6D6 => (1..=6).flat_map(|a| (1..=6).map(move |b| a * 10 + b)).collect(),
         }
     }
 
@@ -315,6 +328,7 @@ impl DiceKind {
             DiceKind::D6 => "1D6",
             DiceKind::TwoD6 => "2D6",
             DiceKind::D66 => "D66",
+            DiceKind::D6D6 => "D6D6",
         }
     }
 }

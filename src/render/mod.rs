@@ -3,6 +3,7 @@
 
 pub mod area_map;
 pub mod fortress_view;
+pub mod myk_items;
 pub mod myk_play;
 pub mod pdf;
 pub mod plan;

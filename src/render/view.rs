@@ -37,6 +37,8 @@ pub struct MykView {
     /// The Treasure Tables the scenario's monsters and rulers roll on.
     pub treasure_tables: Vec<super::myk_play::TableView>,
     pub negotiation: Option<super::myk_play::TableView>,
+    /// The item and word tables (and items) those results send the GM to, and no other.
+    pub items: super::myk_items::ItemTablesView,
     /// The GM's own notes from the file (empty: none).
     pub notes: String,
 }
@@ -322,6 +324,14 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
         .enumerate()
         .map(|(i, m)| map_view(s, m, tables, svgs.get(i).cloned().unwrap_or_default()))
         .collect();
+    let encounters = encounters_view(s, tables);
+    let treasure_tables = super::myk_play::treasure_tables(s, tables);
+    let negotiation = super::myk_play::negotiation(tables);
+    let encounter_texts: Vec<String> = encounters.rows.iter().map(|r| r.text.clone()).collect();
+    let items = super::myk_items::item_tables(
+        tables,
+        &super::myk_items::printed_results(&treasure_tables, negotiation.as_ref(), &encounter_texts),
+    );
     MykView {
         title: s.title.clone(),
         seed: s.seed,
@@ -358,12 +368,13 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
             .collect(),
         limits,
         difficulties,
-        encounters: encounters_view(s, tables),
+        encounters,
         maps,
         warnings: s.warnings.clone(),
         skills: super::myk_play::skills(s, tables),
-        treasure_tables: super::myk_play::treasure_tables(s, tables),
-        negotiation: super::myk_play::negotiation(tables),
+        treasure_tables,
+        negotiation,
+        items,
         notes: s.notes.clone(),
     }
 }

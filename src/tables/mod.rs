@@ -10,6 +10,7 @@ pub mod blob;
 mod digest;
 mod embedded;
 pub mod encounters;
+pub mod items;
 pub mod myk;
 pub mod myk_rolls;
 pub mod name_index;
@@ -60,6 +61,10 @@ struct TableFile {
     #[serde(default)]
     unknown_skill: Vec<skills::UnknownSkill>,
     #[serde(default)]
+    item: Vec<items::Item>,
+    #[serde(default)]
+    citation: Vec<items::Citation>,
+    #[serde(default)]
     nw3: Option<nw3::Nw3File>,
 }
 
@@ -83,6 +88,8 @@ pub struct Tables {
     pub myk: MykData,
     /// The MYK generator's tables and the records their rows name, resolved at load.
     pub myk_rolls: myk_rolls::MykRolls,
+    /// MYK items and the result words that cite item and word tables.
+    pub items: items::ItemData,
     pub nw3: nw3::Nw3Data,
 }
 
@@ -146,6 +153,7 @@ impl Tables {
     fn from_parsed(origin: String, version: String, files: Vec<(String, TableFile)>, validate: bool) -> Result<Tables> {
         let mut rolls = Vec::new();
         let mut myk = MykData::default();
+        let mut item_data = items::ItemData::default();
         let mut nw3_files = Vec::new();
         // Record names and skill labels ("Name (Group)") with their files, for the checks' errors.
         let mut record_files: Vec<(Collection, String, String)> = Vec::new();
@@ -165,6 +173,8 @@ impl Tables {
                 record_files.extend(
                     parsed.weak_point.iter().map(|t| (Collection::WeakPoint, t.name.as_str().to_owned(), path.clone())),
                 );
+                record_files
+                    .extend(parsed.item.iter().map(|t| (Collection::Item, t.name.as_str().to_owned(), path.clone())));
                 skill_files.extend(parsed.skill.iter().map(|t| (t.label(), path.clone())));
                 skill_files.extend(parsed.unknown_skill.iter().map(|t| (t.label(), path.clone())));
             }
@@ -177,12 +187,17 @@ impl Tables {
             myk.limits.extend(parsed.limit);
             myk.skills.skills.extend(parsed.skill);
             myk.skills.unknown.extend(parsed.unknown_skill);
+            item_data.items.extend(parsed.item);
+            item_data
+                .citations
+                .extend(parsed.citation.into_iter().map(|c| items::Citation { file: path.clone(), ..c }));
             if let Some(n) = parsed.nw3 {
                 nw3_files.push((path.clone(), n));
             }
         }
         let nw3 = nw3::Nw3Data::from_files(nw3_files, validate)?;
         myk.index();
+        item_data.index();
         let twice = myk.skills.index();
         if let Some(label) = twice.first() {
             let file = skill_files.iter().rev().find(|(l, _)| l == label).map(|r| r.1.clone()).unwrap_or_default();
@@ -218,7 +233,8 @@ impl Tables {
         }
         let myk_rolls = myk_rolls::MykRolls::resolve(&rolls, &roll_index, &myk);
         myk.encounters = encounters::stockable(&rolls, |n| myk.monster(n).is_some_and(Monster::complete));
-        let tables = Tables { roll_index, version: version.into(), origin, rolls, myk, myk_rolls, nw3 };
+        let tables =
+            Tables { roll_index, version: version.into(), origin, rolls, myk, myk_rolls, items: item_data, nw3 };
         if validate {
             tables.validate(&record_files)?;
             tables.validate_skills(&record_files, &skill_files)?;
@@ -284,6 +300,8 @@ impl Tables {
             }
         }
 
+        self.validate_items(&file_of)?;
+
         // Roll tables: unique names, full coverage, every yielded name exists.
         let mut names = BTreeSet::new();
         for Located { file, item: t } in &self.rolls {
@@ -300,8 +318,9 @@ impl Tables {
                 if let (Some(c), Some(name)) = (t.yields, &row.result)
                     && !self.has_record(c, name)
                 {
+                    let article = if c.label().starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
                     return Err(err(format!(
-                        "row `{}` yields `{name}`, which is not a {} in the tables",
+                        "row `{}` yields `{name}`, which is not {article} {} in the tables",
                         row.roll,
                         c.label()
                     )));
@@ -330,6 +349,42 @@ impl Tables {
                 if let Some(tt) = self.roll_table(name) {
                     stack.extend(tt.rows.iter().filter_map(|r| r.table.as_deref()).map(|n| (n, depth + 1)));
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every item record is whole; every citation has a phrase and names tables and items that
+    /// exist.
+    fn validate_items(&self, file_of: &dyn Fn(Collection, &str) -> String) -> Result<()> {
+        for it in &self.items.items {
+            if let Some(message) = it.problem() {
+                return Err(Error::Entry {
+                    file: file_of(Collection::Item, &it.name),
+                    kind: "item",
+                    entry: it.name.as_str().to_owned(),
+                    message,
+                });
+            }
+        }
+        for c in &self.items.citations {
+            let err = |message: String| Error::Entry {
+                file: c.file.clone(),
+                kind: "citation",
+                entry: c.phrase.clone(),
+                message,
+            };
+            if c.phrase.trim().is_empty() {
+                return Err(err("has an empty `phrase`".into()));
+            }
+            if c.tables.is_empty() && c.items.is_empty() {
+                return Err(err("names no `tables` or `items`".into()));
+            }
+            if let Some(t) = c.tables.iter().find(|t| self.roll_table(t).is_none()) {
+                return Err(err(format!("names table `{t}`, which is not in the tables")));
+            }
+            if let Some(i) = c.items.iter().find(|i| self.items.item(i).is_none()) {
+                return Err(err(format!("names item `{i}`, which is not in the tables")));
             }
         }
         Ok(())
@@ -382,6 +437,7 @@ impl Tables {
             Collection::Base => self.myk.base(name).is_some(),
             Collection::Monster => self.myk.monster(name).is_some(),
             Collection::WeakPoint => self.myk.weak_point(name).is_some(),
+            Collection::Item => self.items.item(name).is_some(),
         }
     }
 

@@ -41,6 +41,7 @@ pub enum Collection {
     Base,
     Monster,
     WeakPoint,
+    Item,
 }
 
 impl Collection {
@@ -50,6 +51,7 @@ impl Collection {
             Collection::Base => "base",
             Collection::Monster => "monster",
             Collection::WeakPoint => "weak point",
+            Collection::Item => "item",
         }
     }
 }

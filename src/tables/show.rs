@@ -11,6 +11,13 @@ use crate::tables::skills::SkillRef;
 pub fn show(tables: &Tables, name: &str) -> Result<String> {
     let canonical = canonical(tables, name).unwrap_or(name);
     let mut s = record(tables, canonical).unwrap_or_default();
+    // An item may share its name with a monster (Evil Eye): both are printed.
+    if let Some(it) = tables.items.item(canonical) {
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        s.push_str(&item(it));
+    }
     for sk in tables.myk.skills.find(name) {
         if !s.is_empty() {
             s.push('\n');
@@ -33,6 +40,7 @@ fn canonical<'a>(tables: &'a Tables, name: &str) -> Option<&'a str> {
         .chain(m.monsters.iter().map(|x| x.name.as_str()))
         .chain(m.ruler_skills.iter().map(|x| x.name.as_str()))
         .chain(m.weak_points.iter().map(|x| x.name.as_str()))
+        .chain(tables.items.items.iter().map(|x| x.name.as_str()))
         .chain(n.traps.iter().map(|x| x.name.as_str()))
         .chain(n.events.iter().map(|x| x.name.as_str()))
         .chain(n.enemies.iter().map(|x| x.name.as_str()))
@@ -83,6 +91,23 @@ fn skill(tables: &Tables, sk: SkillRef<'_>) -> String {
     if !users.is_empty() {
         let _ = writeln!(s, "used by: {}", users.join(", "));
     }
+    s
+}
+
+/// An item record: category, cost, type, target, check, level, materials, weapon, effect.
+fn item(it: &crate::tables::items::Item) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{} — {}, cost {}, {}", it.name, it.category.label(), it.cost_text(), it.kind.label());
+    let _ = writeln!(s, "target {}, check {}, level {}", it.target, it.check, it.level);
+    let _ = writeln!(s, "materials: {}", it.materials_text());
+    if let Some(w) = &it.weapon {
+        let _ = writeln!(s, "{w}");
+    }
+    if let Some(l) = it.light {
+        let _ = writeln!(s, "light {l}");
+    }
+    let _ = writeln!(s, "{}", it.effect);
+    let _ = writeln!(s, "source: {}", it.source);
     s
 }
 

@@ -8,6 +8,7 @@ mod fix;
 mod fuzz;
 mod myk;
 mod myk_clues;
+mod myk_items;
 mod myk_ruler;
 mod myk_skills;
 mod notes;

@@ -179,3 +179,20 @@ fn tables_list_shows_every_table_and_roll_rolls_any() {
         assert_eq!(line.lines().count(), 1);
     }
 }
+
+#[test]
+fn tables_show_prints_an_item_the_treasure_tables_reach_and_roll_gives_its_gist() {
+    let (code, out, err) = crate::run(&["tables", "show", "Potion"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("Potion — Recovery Item, cost 3, see the effect\n"), "{out}");
+    assert!(out.contains("target Individual, check None, level 0-10\nmaterials: Reagent x 5\n"), "{out}");
+    assert!(out.contains("1D6 HP") && out.contains("source: l.4374"), "{out}");
+    let (code, out, _) = crate::run(&["tables", "show", "myk.items.recovery"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("    26  Potion"), "{out}");
+    let (code, line, err) = crate::run(&["tables", "roll", "myk.items.recovery", "--seed", "3"]);
+    assert_eq!(code, 0, "{err}");
+    let name = line.split(" -> ").nth(1).and_then(|r| r.split(" (").next()).expect("a result");
+    let it = tables().items.item(name).unwrap_or_else(|| panic!("{line}"));
+    assert!(line.contains(&format!("({}, cost {}): ", it.category.label(), it.cost_text())), "{line}");
+}

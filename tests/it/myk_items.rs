@@ -1,0 +1,117 @@
+//! The booklet carries every item and word table its own results send the GM to, and no other:
+//! checked against the Treasure, Negotiation and encounter text the booklet prints, read with the
+//! book's wording (independent of the tables' `[[citation]]` records the renderer uses).
+
+use dungeonsmith::dice::Dice;
+use dungeonsmith::model::Paper;
+use dungeonsmith::myk::model::{Layout, Scenario};
+use dungeonsmith::myk::{MykParams, generate};
+use dungeonsmith::render::text::Templates;
+use dungeonsmith::render::view;
+
+use crate::myk::tables;
+
+fn templates() -> &'static Templates {
+    static T: std::sync::OnceLock<Templates> = std::sync::OnceLock::new();
+    T.get_or_init(|| Templates::load(None).expect("embedded templates load"))
+}
+
+/// Courts of average level 1-30 (so every Treasure Table turns up), 1-2 maps.
+fn scenario_for(seed: u64) -> Scenario {
+    let mut d = Dice::new(seed).child("test/items-options");
+    let size = d.between(1, 6) as usize;
+    let level = if d.chance(1, 2) { d.between(1, 6) } else { d.between(7, 30) };
+    let p =
+        MykParams { levels: vec![level; size], maps: d.between(1, 2), rooms: d.between(3, 9), layout: Layout::Mixed };
+    generate(tables(), &p, seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
+}
+
+/// The text of the Markdown between `### from` and the next `### ` heading.
+fn section<'a>(md: &'a str, from: &str) -> &'a str {
+    let Some(start) = md.find(&format!("\n### {from}")) else { return "" };
+    let rest = &md[start + 1..];
+    let end = rest[4..].find("\n### ").map_or(rest.len(), |e| e + 4);
+    &rest[..end]
+}
+
+/// What the book's wording in `text` sends the GM to, as the booklet's headings name it.
+fn expected(text: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let plain_arms = text.match_indices("Arms Item").any(|(i, _)| !text[..i].ends_with("Rare "));
+    let common = text.contains("Common Item category");
+    let any_rare = text.contains("Rare Item of your choice");
+    if plain_arms || common {
+        out.push("Arms Items Table");
+    }
+    if common {
+        out.push("Exploration Items Table");
+        out.push("Lifestyle Items Table");
+    }
+    if text.contains("Rare Arms Item") || any_rare {
+        out.push("Rare Arms Items Table");
+    }
+    if text.contains("Rare General Item") || any_rare {
+        out.push("Rare General Items Table");
+    }
+    if text.contains("Recovery Item") || common {
+        out.push("Recovery Items Table");
+    }
+    if text.contains("Random Word Table") {
+        out.push("Random Word Tables");
+    }
+    let recovery = out.contains(&"Recovery Items Table");
+    if !recovery && (text.contains("Lunch") || text.contains("Full Course")) {
+        out.push("Items named in the results");
+    }
+    out.sort_unstable();
+    out
+}
+
+/// The `#### ` headings of the items block, titles without their dice.
+fn printed(md: &str) -> Vec<String> {
+    let mut out: Vec<String> = section(md, "Items and word tables")
+        .lines()
+        .filter_map(|l| l.strip_prefix("#### "))
+        .map(|h| h.split(" (").next().unwrap_or(h).to_string())
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_item_and_word_table_the_results_name_is_in_the_booklet_and_no_other() {
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..80u64 {
+        let s = scenario_for(seed);
+        let v = view::myk_view(&s, tables(), Paper::A4, &[]);
+        let md = templates().render("myk.md", &v).expect("renders");
+        let results =
+            [section(&md, "Treasure"), section(&md, "Negotiation"), section(&md, "Random encounter table")].concat();
+        let want = expected(&results);
+        assert_eq!(printed(&md), want, "seed {seed}");
+        let html = templates().render("myk.html", &v).expect("renders");
+        for title in &want {
+            assert!(html.contains(&format!("<caption>{title}")), "seed {seed}: {title} not in the HTML");
+        }
+        seen.extend(want);
+    }
+    // The seeds reach every table at least once, so the test compares something for each.
+    for t in ["Arms Items Table", "Rare Arms Items Table", "Rare General Items Table", "Recovery Items Table"] {
+        assert!(seen.contains(t), "no seed reached {t}: {seen:?}");
+    }
+}
+
+#[test]
+fn an_item_the_booklet_prints_has_its_record_in_tables_show() {
+    let s = scenario_for(3);
+    let v = view::myk_view(&s, tables(), Paper::A4, &[]);
+    let mut names: Vec<&str> = v.items.item_tables.iter().flat_map(|t| &t.items).map(|i| i.name.as_str()).collect();
+    names.extend(v.items.items.iter().map(|i| i.name.as_str()));
+    assert!(!names.is_empty());
+    for name in names {
+        let text = dungeonsmith::tables::show::show(tables(), name).expect("a record");
+        let it = tables().items.item(name).expect("an item");
+        assert!(text.contains(&format!("{name} — {}, cost {}", it.category.label(), it.cost_text())), "{text}");
+        assert!(text.contains(&it.effect), "{text}");
+    }
+}
