@@ -90,6 +90,7 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
 
 /// [`check`] on a movement graph already built for the scenario.
 pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
+    let search = crate::myk::limits::limits(&crate::myk::limits::totals(&s.court.levels)).search_difficulty;
     for (i, c) in s.clues.iter().enumerate() {
         let at = || format!("clue {}", i + 1);
         let Some(room) = s.map(c.at.map).map(|m| m.room(c.at.room)).filter(|r| r.used) else {
@@ -109,6 +110,18 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
                 at(),
                 "clue.method",
                 format!("learned by {} in map {} room {}, but {why}", c.method.label(), c.at.map, c.at.room),
+            ));
+        }
+        if c.method == ClueMethod::Search
+            && let Some(n) = stated_difficulty(&c.how)
+            && n != search
+        {
+            v.push(Violation::new(
+                at(),
+                "clue.search-difficulty",
+                format!(
+                    "the search is difficulty {n}, but a search is always court size + 7 = {search} (seed 003 l.1925)"
+                ),
             ));
         }
         if !names_something(s, c.reveals) {
@@ -165,6 +178,15 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
             format!("{} clues, expected 2-{most} (2-4, plus one per ruler with weak points)", s.clues.len()),
         ));
     }
+}
+
+/// The difficulty a clue's `how` states: the number after its word "difficulty", if any (a GM's
+/// own wording without a number leaves the book's difficulty in force).
+fn stated_difficulty(how: &str) -> Option<u32> {
+    let lower = how.to_ascii_lowercase();
+    let after = &lower[lower.find("difficulty")? + "difficulty".len()..];
+    let digits: String = after.trim_start_matches([' ', ':', '=']).chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 /// Whether `text` names `word` in any letter case (as lower-casing both would tell), without

@@ -9,6 +9,7 @@ mod fuzz;
 mod myk;
 mod myk_clues;
 mod myk_ruler;
+mod myk_rules;
 mod myk_skills;
 mod notes;
 mod nw3;
