@@ -233,6 +233,9 @@ pub struct ServeArgs {
 pub struct CheckArgs {
     /// The scenario JSON file (generated or hand-edited).
     pub file: PathBuf,
+    /// Treat warnings (departures from the book's advice) as errors: exit 1 on any.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, Args)]
@@ -544,9 +547,10 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
     for v in &violations {
         writeln!(err, "{v}")?;
     }
-    if !violations.is_empty() && !args.force {
+    let errors = crate::check::errors(&violations, false);
+    if errors > 0 && !args.force {
         let file = args.file.display();
-        writeln!(err, "{file}: {} violation(s); nothing written (use --force to render anyway)", violations.len())?;
+        writeln!(err, "{file}: {errors} violation(s); nothing written (use --force to render anyway)")?;
         return Ok(1);
     }
     if let Some(problem) = loaded.undrawable() {
@@ -743,7 +747,13 @@ fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outc
     for v in &violations {
         writeln!(out, "{v}")?;
     }
-    writeln!(out, "{file}: {} violation(s)", violations.len())?;
+    let errors = crate::check::errors(&violations, args.strict);
+    let warnings = violations.len() - crate::check::errors(&violations, false);
+    if errors == 0 {
+        writeln!(out, "{file}: ok, every rule holds; {warnings} warning(s) (`--strict` makes them errors)")?;
+        return Ok(0);
+    }
+    writeln!(out, "{file}: {errors} violation(s)")?;
     Ok(1)
 }
 
@@ -776,11 +786,12 @@ fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome 
     for v in &violations {
         writeln!(out, "{v}")?;
     }
-    if violations.is_empty() {
+    let errors = crate::check::errors(&violations, false);
+    if errors == 0 {
         writeln!(out, "{target}: fixed, every rule and limit holds")?;
         return Ok(0);
     }
-    writeln!(out, "{target}: fixed, {} violation(s) remain", violations.len())?;
+    writeln!(out, "{target}: fixed, {errors} violation(s) remain")?;
     Ok(1)
 }
 

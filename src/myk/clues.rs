@@ -172,7 +172,8 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     }
     let most = 4 + rulers_with_weak_points;
     if !(2..=most).contains(&s.clues.len()) {
-        v.push(Violation::new(
+        // "Typically" 2-4 (seed 003 l.5161): advice, not a rule.
+        v.push(Violation::advice(
             "scenario",
             "clues.count",
             format!("{} clues, expected 2-{most} (2-4, plus one per ruler with weak points)", s.clues.len()),

@@ -222,8 +222,15 @@ fn details(seat: &Seat, tables: &Tables, rec: &WeakPoint, a: &Adjustment, at: &s
 fn cores(seat: &Seat, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
     let bad = |msg: String| Violation::new(at, "weak-point.split-core", msg);
     let total: u32 = a.cores.iter().map(|c| c.count).sum();
-    if !CORES.contains(&total) {
-        v.push(bad(format!("Split Core spreads over 2-7 monsters, not {total}")));
+    if total == 0 {
+        v.push(bad("Split Core names no core holder".into()));
+    } else if !CORES.contains(&total) {
+        // "Usually 2-7" (seed 003 l.6843): a usual range, advice only.
+        v.push(Violation::advice(
+            at,
+            "weak-point.split-core-count",
+            format!("Split Core usually spreads over 2-7 monsters, not {total}"),
+        ));
     }
     for (i, c) in a.cores.iter().enumerate() {
         if c.count == 0 {

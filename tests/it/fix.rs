@@ -392,7 +392,9 @@ fn a_new_court_member_re_derives_limits_search_difficulty_and_encounters() {
     let mut v = serde_json::to_value(&s).unwrap();
     v["court"]["levels"].as_array_mut().unwrap().push(json!(2));
     let stale = unfixed_myk_rules(&v);
-    assert_eq!(stale, ["court.size"], "only the size disagrees before fix");
+    // The size disagrees, and so does each Search clue's difficulty (court size + 7 by the levels).
+    assert_eq!(stale[0], "court.size", "{stale:?}");
+    assert!(stale[1..].iter().all(|r| *r == "clue.search-difficulty") && stale.len() > 1, "{stale:?}");
     let fixed = fixed_myk(&v);
     assert_eq!((fixed.court.size, fixed.court.total_level), (5, 10));
     assert_eq!(fixed.limits, myk::limits::limits(&fixed.court));

@@ -14,6 +14,7 @@ mod myk_skills;
 mod notes;
 mod nw3;
 mod nw3_combat;
+mod nw3_rules;
 mod pdf;
 mod pictures;
 mod png;

@@ -356,3 +356,16 @@ fn a_second_map_with_its_own_way_in_from_outside_is_allowed() {
     three.maps[1].entrances.push(e);
     assert!(rules(&three).contains(&"entrance.count"), "{:?}", rules(&three));
 }
+
+#[test]
+fn five_clues_are_a_warning_clues_count_not_an_error() {
+    use dungeonsmith::check::Severity;
+    let mut s = bare(1, |s| {
+        s.clues.len() == 4
+            && s.maps[0].rooms.iter().all(|r| r.ruler.as_ref().is_none_or(|ru| ru.adjustments.is_empty()))
+    });
+    let extra = s.clues[0].clone();
+    s.clues.push(extra);
+    let v = dungeonsmith::myk::check(&s, crate::myk::tables());
+    assert_eq!(v.iter().map(|v| (v.rule, v.severity)).collect::<Vec<_>>(), vec![("clues.count", Severity::Warning)]);
+}
