@@ -180,9 +180,23 @@ pub struct FortressArgs {
     /// Number of areas, 3-40.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub areas: u32,
+    /// A PC's attack (PATK or MATK of the main attack, 0-99): every enemy is tuned to it instead
+    /// of the model PC's 10 + CL.
+    #[arg(long, value_name = "N")]
+    pub party_attack: Option<u32>,
+    /// A PC's defence (PDEF, 0-99), instead of the model PC's 5 + CL / 2.
+    #[arg(long, value_name = "N")]
+    pub party_defence: Option<u32>,
+    /// A PC's HP (1-999), instead of the model PC's 21 + 6 x CL.
+    #[arg(long, value_name = "N")]
+    pub party_hp: Option<u32>,
     /// Roll everything unlocked anew from this fortress's options, keeping its locked areas (and
     /// frame) exactly.
-    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["party", "cl", "areas"])]
+    #[arg(
+        long,
+        value_name = "FILE.json",
+        conflicts_with_all = ["party", "cl", "areas", "party_attack", "party_defence", "party_hp"]
+    )]
     pub from: Option<PathBuf>,
     /// After generating, reroll this part (e.g. `area5/enemies`, `area5`, `frame`); repeat for
     /// more, in order. The same seed, options and list give the same fortress.
@@ -419,7 +433,14 @@ fn write_fortress(
 }
 
 fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-    let params = crate::nw3::FortressParams { party: args.party, cl: args.cl, areas: args.areas };
+    let params = crate::nw3::FortressParams {
+        party: args.party,
+        cl: args.cl,
+        areas: args.areas,
+        party_attack: args.party_attack,
+        party_defence: args.party_defence,
+        party_hp: args.party_hp,
+    };
     params.validate()?;
     let rerolls: Vec<crate::edit::nw3::Nw3Part> = args.rerolls.iter().map(|p| p.parse()).collect::<Result<_>>()?;
     let templates = Templates::load(args.output.templates.as_deref())?;

@@ -754,7 +754,7 @@ proptest! {
     fn fix_changes_nothing_in_a_generated_fortress(
         seed in any::<u64>(), areas in 3u32..=40, party in 1u32..=8, cl in 1u32..=20,
     ) {
-        let f = nw3::generate(tables(), &FortressParams { areas, party, cl }, seed).expect("generates");
+        let f = nw3::generate(tables(), &FortressParams { areas, party, cl, ..Default::default() }, seed).expect("generates");
         let mut fixed = f.clone();
         fix::nw3::fix(&mut fixed, tables()).expect("fixes");
         prop_assert_eq!(serde_json::to_string(&fixed).unwrap(), serde_json::to_string(&f).unwrap());
@@ -908,7 +908,7 @@ proptest! {
     fn fix_restores_every_derived_field_of_a_fortress(
         seed in any::<u64>(), areas in 3u32..=40, party in 1u32..=8, cl in 1u32..=20, mut noise in any::<u64>(),
     ) {
-        let f = nw3::generate(tables(), &FortressParams { areas, party, cl }, seed).expect("generates");
+        let f = nw3::generate(tables(), &FortressParams { areas, party, cl, ..Default::default() }, seed).expect("generates");
         let mut v = serde_json::to_value(&f).unwrap();
         scramble(&mut v, &mut Vec::new(), &mut noise, &nw3_derived);
         prop_assert_ne!(&v, &serde_json::to_value(&f).unwrap(), "scrambled");

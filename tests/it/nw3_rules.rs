@@ -10,7 +10,12 @@ use dungeonsmith::nw3::model::{Fortress, GateKind, Logic};
 fn fortress(want: impl Fn(&Fortress) -> bool) -> Fortress {
     let tables = crate::myk::tables();
     for seed in 0..300 {
-        let f = dungeonsmith::nw3::generate(tables, &FortressParams { party: 4, cl: 5, areas: 10 }, seed).unwrap();
+        let f = dungeonsmith::nw3::generate(
+            tables,
+            &FortressParams { party: 4, cl: 5, areas: 10, ..Default::default() },
+            seed,
+        )
+        .unwrap();
         if want(&f) {
             return f;
         }
@@ -94,4 +99,92 @@ fn check_prints_advice_as_a_warning_exits_0_and_strict_makes_it_an_error() {
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("[logic.unknown]"), "{out}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+// ---- The party the enemies fit: --party-attack, --party-defence, --party-hp.
+
+fn with_party(attack: Option<u32>, defence: Option<u32>, hp: Option<u32>, party: u32) -> Fortress {
+    let p = FortressParams { party, cl: 1, areas: 12, party_attack: attack, party_defence: defence, party_hp: hp };
+    dungeonsmith::nw3::generate(crate::myk::tables(), &p, 7).unwrap()
+}
+
+#[test]
+fn every_block_is_tuned_to_the_party_the_gm_states_and_check_holds_it() {
+    use dungeonsmith::tables::nw3::Rank;
+    // The seeds' sample PC: physical attack 3 at CL 1.
+    let f = with_party(Some(3), Some(2), Some(15), 4);
+    assert_eq!(found(&f), vec![]);
+    let ruler = f.ruler.stats.unwrap();
+    assert!(ruler.pdef < 3 + 5 && ruler.mdef < 3 + 5, "a Boss stays below the party's attack + 5: {ruler:?}");
+    for m in f.areas.iter().flat_map(|a| &a.enemies).flat_map(|g| &g.members) {
+        if m.rank == Rank::Guest {
+            assert_eq!(m.stats.unwrap().body, 15, "a Guest has a PC's Body: {}", m.name);
+        }
+    }
+    // The model's numbers in the file are the party's: another party makes other blocks, and a
+    // block left from the model is refused.
+    let model = with_party(None, None, None, 4);
+    assert_ne!(model.ruler.stats, f.ruler.stats);
+    let mut stale = f.clone();
+    stale.ruler.stats = model.ruler.stats;
+    assert!(found(&stale).iter().any(|(r, _)| *r == "enemy.stats"), "{:?}", found(&stale));
+}
+
+#[test]
+fn a_bosss_damage_grows_with_the_party_as_its_body_does() {
+    let atk = |party| {
+        let s = with_party(None, None, None, party).ruler.stats.unwrap();
+        (s.patk.max(s.matk), s.body)
+    };
+    let (one, four, eight) = (atk(1), atk(4), atk(8));
+    assert!(one.0 < four.0 && four.0 < eight.0, "damage 1/4/8 PCs: {one:?} {four:?} {eight:?}");
+    assert!(one.1 < four.1 && four.1 < eight.1, "Body 1/4/8 PCs: {one:?} {four:?} {eight:?}");
+}
+
+#[test]
+fn the_party_options_are_validated_saved_replayed_and_named_in_the_booklet() {
+    let (code, _, err) = crate::run(&["fortress", "--seed", "3", "--party-hp", "0", "--format", "json"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`--party-hp`") && err.contains("`0`"), "{err}");
+    let dir = std::env::temp_dir().join(format!("dungeonsmith-party-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let args = ["fortress", "--seed", "3", "--cl", "1", "--party-attack", "3", "--party-hp", "15", "--out", d];
+    let (code, _, err) = crate::run(&[&args[..], &["--format", "json,md"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let json = std::fs::read_to_string(dir.join("fortress-3.json")).unwrap();
+    let f = Fortress::from_json(&json).unwrap();
+    assert_eq!((f.params.party_attack, f.params.party_defence, f.params.party_hp), (Some(3), None, Some(15)));
+    let md = std::fs::read_to_string(dir.join("fortress-3.md")).unwrap();
+    assert!(
+        md.contains("dungeonsmith fortress --seed 3 --party 4 --cl 1 --areas 10 --party-attack 3 --party-hp 15"),
+        "{md}"
+    );
+    assert!(md.contains("**Enemies tuned to:** a PC with attack 3, defence 5, HP 15"), "{md}");
+    // Without the options the file says nothing new and the booklet names the model PC.
+    let (code, _, err) = crate::run(&["fortress", "--seed", "3", "--cl", "1", "--out", d, "--format", "json,md"]);
+    assert_eq!(code, 0, "{err}");
+    let json = std::fs::read_to_string(dir.join("fortress-3.json")).unwrap();
+    assert!(!json.contains("party_attack") && !json.contains("party_hp"));
+    let md = std::fs::read_to_string(dir.join("fortress-3.md")).unwrap();
+    assert!(md.contains("**Enemies tuned to:** a PC with attack 11, defence 5, HP 27"), "{md}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 64, ..Default::default() })]
+    #[test]
+    fn any_stated_party_gives_a_fortress_that_passes_check(
+        seed in 0u64..1_000_000,
+        party in 1u32..=8,
+        cl in 1u32..=20,
+        areas in 3u32..=40,
+        attack in proptest::option::of(0u32..=99),
+        defence in proptest::option::of(0u32..=99),
+        hp in proptest::option::of(1u32..=999),
+    ) {
+        let p = FortressParams { party, cl, areas, party_attack: attack, party_defence: defence, party_hp: hp };
+        let f = dungeonsmith::nw3::generate(crate::myk::tables(), &p, seed).unwrap();
+        let v = dungeonsmith::nw3::check(&f, crate::myk::tables());
+        proptest::prop_assert!(v.is_empty(), "{p:?} seed {seed}: {}", v[0]);
+    }
 }

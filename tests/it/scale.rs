@@ -33,7 +33,7 @@ pub fn myk_params(i: u64) -> MykParams {
 /// The Fortress options for case `i`: party 1-8, CL 1-20, 3-40 areas.
 fn fortress_params(i: u64) -> FortressParams {
     let mut d = Dice::new(i).child("scale/nw3");
-    FortressParams { party: d.between(1, 8), cl: d.between(1, 20), areas: d.between(3, 40) }
+    FortressParams { party: d.between(1, 8), cl: d.between(1, 20), areas: d.between(3, 40), ..Default::default() }
 }
 
 /// Runs `case` over 0..n on [`THREADS`] threads; returns every failure message.
