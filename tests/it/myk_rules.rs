@@ -381,3 +381,36 @@ fn five_clues_are_a_warning_clues_count_not_an_error() {
     let v = dungeonsmith::myk::check(&s, crate::myk::tables());
     assert_eq!(v.iter().map(|v| (v.rule, v.severity)).collect::<Vec<_>>(), vec![("clues.count", Severity::Warning)]);
 }
+
+#[test]
+fn a_weak_point_of_the_gms_own_with_its_levels_and_clue_is_a_warning() {
+    use dungeonsmith::check::Severity;
+    use dungeonsmith::myk::model::{Adjustment, AdjustmentKind};
+    let mut s = bare(1, |s| {
+        let m = &s.maps[0];
+        m.rooms.iter().any(|r| r.ruler.as_ref().is_some_and(|ru| ru.adjustments.is_empty()))
+            && s.clues.len() < 4
+            && s.clues.iter().any(|c| {
+                m.rooms.iter().any(|r| r.ruler.is_some() && c.reveals == Reveals::Room(Place { map: 1, room: r.id }))
+            })
+    });
+    let room = s.maps[0].rooms.iter().position(|r| r.ruler.is_some()).unwrap();
+    let ruler = s.maps[0].rooms[room].ruler.as_mut().unwrap();
+    ruler.adjustments.push(Adjustment::new(AdjustmentKind::WeakPoint, "Fear of Mirrors", 1, -2));
+    ruler.effective_level -= 2;
+    let told = Reveals::Room(Place { map: 1, room: s.maps[0].rooms[room].id });
+    let mut clue = s.clues.iter().find(|c| c.reveals == told).unwrap().clone();
+    clue.text = format!("{} Its weak point is Fear of Mirrors.", clue.text);
+    s.clues.push(clue);
+    let v = dungeonsmith::myk::check(&s, crate::myk::tables());
+    assert_eq!(
+        v.iter().map(|v| (v.rule, v.severity)).collect::<Vec<_>>(),
+        vec![("weak-point.own", Severity::Warning)],
+        "{v:?}"
+    );
+    // Without the levels it takes off, the rules cannot count it.
+    let ruler = s.maps[0].rooms[room].ruler.as_mut().unwrap();
+    ruler.adjustments.last_mut().unwrap().levels = 0;
+    ruler.effective_level += 2;
+    assert!(rules(&s).contains(&"weak-point.unknown"), "{:?}", rules(&s));
+}
