@@ -12,7 +12,8 @@ use dungeonsmith::tables::Tables;
 
 fn bench(c: &mut Criterion) {
     let tables = Tables::embedded().expect("embedded tables load");
-    let big = generate(&tables, &FortressParams { party: 6, cl: 12, areas: 40 }, 1).expect("generates");
+    let big =
+        generate(&tables, &FortressParams { party: 6, cl: 12, areas: 40, ..Default::default() }, 1).expect("generates");
     c.bench_function("nw3 GM area map, 40 areas", |b| {
         b.iter(|| std::hint::black_box(fortress_map(&big, &tables, Paper::A4, Copy::Gm)))
     });

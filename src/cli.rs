@@ -180,9 +180,23 @@ pub struct FortressArgs {
     /// Number of areas, 3-40.
     #[arg(long, value_name = "N", default_value_t = 10)]
     pub areas: u32,
+    /// A PC's attack (PATK or MATK of the main attack, 0-99): every enemy is tuned to it instead
+    /// of the model PC's 10 + CL.
+    #[arg(long, value_name = "N")]
+    pub party_attack: Option<u32>,
+    /// A PC's defence (PDEF, 0-99), instead of the model PC's 5 + CL / 2.
+    #[arg(long, value_name = "N")]
+    pub party_defence: Option<u32>,
+    /// A PC's HP (1-999), instead of the model PC's 21 + 6 x CL.
+    #[arg(long, value_name = "N")]
+    pub party_hp: Option<u32>,
     /// Roll everything unlocked anew from this fortress's options, keeping its locked areas (and
     /// frame) exactly.
-    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["party", "cl", "areas"])]
+    #[arg(
+        long,
+        value_name = "FILE.json",
+        conflicts_with_all = ["party", "cl", "areas", "party_attack", "party_defence", "party_hp"]
+    )]
     pub from: Option<PathBuf>,
     /// After generating, reroll this part (e.g. `area5/enemies`, `area5`, `frame`); repeat for
     /// more, in order. The same seed, options and list give the same fortress.
@@ -233,6 +247,9 @@ pub struct ServeArgs {
 pub struct CheckArgs {
     /// The scenario JSON file (generated or hand-edited).
     pub file: PathBuf,
+    /// Treat warnings (departures from the book's advice) as errors: exit 1 on any.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 #[derive(Debug, Args)]
@@ -416,7 +433,14 @@ fn write_fortress(
 }
 
 fn fortress_command(tables: &Tables, args: &FortressArgs, out: &mut dyn Write, err: &mut dyn Write) -> Outcome {
-    let params = crate::nw3::FortressParams { party: args.party, cl: args.cl, areas: args.areas };
+    let params = crate::nw3::FortressParams {
+        party: args.party,
+        cl: args.cl,
+        areas: args.areas,
+        party_attack: args.party_attack,
+        party_defence: args.party_defence,
+        party_hp: args.party_hp,
+    };
     params.validate()?;
     let rerolls: Vec<crate::edit::nw3::Nw3Part> = args.rerolls.iter().map(|p| p.parse()).collect::<Result<_>>()?;
     let templates = Templates::load(args.output.templates.as_deref())?;
@@ -544,9 +568,10 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
     for v in &violations {
         writeln!(err, "{v}")?;
     }
-    if !violations.is_empty() && !args.force {
+    let errors = crate::check::errors(&violations, false);
+    if errors > 0 && !args.force {
         let file = args.file.display();
-        writeln!(err, "{file}: {} violation(s); nothing written (use --force to render anyway)", violations.len())?;
+        writeln!(err, "{file}: {errors} violation(s); nothing written (use --force to render anyway)")?;
         return Ok(1);
     }
     if let Some(problem) = loaded.undrawable() {
@@ -743,7 +768,13 @@ fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outc
     for v in &violations {
         writeln!(out, "{v}")?;
     }
-    writeln!(out, "{file}: {} violation(s)", violations.len())?;
+    let errors = crate::check::errors(&violations, args.strict);
+    let warnings = violations.len() - crate::check::errors(&violations, false);
+    if errors == 0 {
+        writeln!(out, "{file}: ok, every rule holds; {warnings} warning(s) (`--strict` makes them errors)")?;
+        return Ok(0);
+    }
+    writeln!(out, "{file}: {errors} violation(s)")?;
     Ok(1)
 }
 
@@ -776,11 +807,12 @@ fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome 
     for v in &violations {
         writeln!(out, "{v}")?;
     }
-    if violations.is_empty() {
+    let errors = crate::check::errors(&violations, false);
+    if errors == 0 {
         writeln!(out, "{target}: fixed, every rule and limit holds")?;
         return Ok(0);
     }
-    writeln!(out, "{target}: fixed, {} violation(s) remain", violations.len())?;
+    writeln!(out, "{target}: fixed, {errors} violation(s) remain")?;
     Ok(1)
 }
 

@@ -214,7 +214,13 @@ fn new_violation<'a>(before: &[Violation], after: &'a [Violation]) -> Option<&'a
 
 /// The stocking context for the fortress's party.
 fn stocking<'t>(tables: &'t Tables, f: &Fortress) -> Result<Stocking<'t>> {
-    Ok(Stocking { d: &tables.nw3, chart: tables.require(AREA_EVENT_TABLE)?, cl: f.params.cl, party: f.params.party })
+    Ok(Stocking {
+        d: &tables.nw3,
+        chart: tables.require(AREA_EVENT_TABLE)?,
+        cl: f.params.cl,
+        party: f.params.party,
+        foes: crate::nw3::combat::PartyModel::of(&f.params),
+    })
 }
 
 /// What the whole fortress holds (the area being rerolled included, so a reroll prefers
@@ -278,7 +284,7 @@ fn reroll_area(
                 return Err(refuse(part, format!("area {id} ({label}) holds no enemies")));
             }
             let a = &mut f.areas[pos];
-            let groups = stock::enemy_group(d, s.cl, s.party, dice, &mut used.enemies).into_iter().collect();
+            let groups = stock::enemy_group(d, s.cl, s.party, s.foes, dice, &mut used.enemies).into_iter().collect();
             let old = std::mem::replace(&mut a.enemies, groups);
             carry_group_notes(&old, a);
         }
@@ -392,7 +398,7 @@ fn reroll_frame(tables: &Tables, f: &mut Fortress, dice: &Dice) {
 /// Entrance as the place.
 fn put_frame(d: &Nw3Data, f: &mut Fortress, common: &Common, keep_ruler: bool) {
     let place = f.entrance().map(|a| a.name.clone()).unwrap_or_default();
-    let fr = frame(d, common, &place, f.params.cl, f.params.party, f.ruler.area);
+    let fr = frame(d, common, &place, crate::nw3::combat::PartyModel::of(&f.params), f.ruler.area);
     if keep_ruler {
         f.title = fill(common.title, &place, &f.ruler.name, &common.core.name);
         f.trailer = fill(common.trailer, &place, &f.ruler.name, &common.core.name);

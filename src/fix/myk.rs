@@ -111,6 +111,10 @@ fn fix_ruler(ru: &mut Ruler, tables: &Tables, at: &str) -> Result<()> {
     }
     for (i, a) in ru.adjustments.iter_mut().enumerate() {
         let Some(levels) = ruler::adjustment_levels(a, tables) else {
+            // A weak point of the GM's own keeps the levels the GM gave it (check warns of it).
+            if a.kind == AdjustmentKind::WeakPoint && a.levels < 0 {
+                continue;
+            }
             let field = format!("{at}.adjustments[{i}].what");
             return Err(match a.kind {
                 AdjustmentKind::Skill => {

@@ -19,13 +19,14 @@ use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data, RulerRecord};
 /// event texts, descriptions) is rewritten from them: the GM's own words go in `notes`.
 pub fn fix(f: &mut Fortress, tables: &Tables) -> Result<()> {
     let d = &tables.nw3;
-    let (cl, party) = (f.params.cl, f.params.party);
+    let cl = f.params.cl;
     f.params.areas = u32::try_from(f.areas.len()).unwrap_or(u32::MAX);
 
     let Some(rr) = d.ruler(&f.ruler.name) else {
         return Err(unknown("ruler.name".into(), "Ruler", &f.ruler.name, d.rulers.iter().map(|r| r.name.as_str())));
     };
-    fix_ruler(f, d, rr, cl, party);
+    let foes = combat::PartyModel::of(&f.params);
+    fix_ruler(f, d, rr, foes);
     for (i, l) in f.logic.iter_mut().enumerate() {
         let Some(rec) = d.logic(&l.name) else {
             let known = d.logics.iter().map(|r| r.name.as_str());
@@ -62,7 +63,7 @@ pub fn fix(f: &mut Fortress, tables: &Tables) -> Result<()> {
             t.effect = Nw3Data::trap_effect(rec, cl);
         }
         for (gi, g) in a.enemies.iter_mut().enumerate() {
-            group(g, d, cl, party, &format!("{at}.enemies[{gi}]"))?;
+            group(g, d, foes, &format!("{at}.enemies[{gi}]"))?;
         }
         for (oi, o) in a.objects.iter_mut().enumerate() {
             let Some(rec) = d.object(&o.name) else {
@@ -92,13 +93,13 @@ pub fn fix(f: &mut Fortress, tables: &Tables) -> Result<()> {
 }
 
 /// The Ruler's record data, initiative and Boss stat block.
-fn fix_ruler(f: &mut Fortress, d: &Nw3Data, rr: &RulerRecord, cl: u32, party: u32) {
+fn fix_ruler(f: &mut Fortress, d: &Nw3Data, rr: &RulerRecord, foes: combat::PartyModel) {
     let r = &mut f.ruler;
     r.title = rr.title.clone();
     r.description = rr.description.clone();
     r.spd = rr.spd;
     r.initiative = rr.spd.saturating_add(ANY_SEVEN);
-    let b = combat::ruler_block(d, rr, cl, party);
+    let b = combat::ruler_block(d, rr, foes);
     (r.stats, r.attacks, r.skills) = (Some(b.stats), b.attacks, b.skills);
 }
 
@@ -150,7 +151,8 @@ fn event(e: &mut Event, tables: &Tables, rr: &RulerRecord, cl: u32, at: &str) ->
 /// An enemy group's record data; its members by name, each with rank, SPD, initiative and stat
 /// block for the party (all of the record's members at the tables' counts when none of them is
 /// listed: a group added with its name only, or swapped for another by name).
-fn group(g: &mut EnemyGroup, d: &Nw3Data, cl: u32, party: u32, at: &str) -> Result<()> {
+fn group(g: &mut EnemyGroup, d: &Nw3Data, foes: combat::PartyModel, at: &str) -> Result<()> {
+    let party = foes.size;
     let Some(rec) = d.enemy(&g.name) else {
         return Err(unknown(format!("{at}.name"), "enemy group", &g.name, d.enemies.iter().map(|r| r.name.as_str())));
     };
@@ -159,7 +161,7 @@ fn group(g: &mut EnemyGroup, d: &Nw3Data, cl: u32, party: u32, at: &str) -> Resu
     // No member listed, or none of the record's (the group was swapped by name): all of them.
     let own = |name: &str| rec.members.iter().any(|rm| rm.name == name);
     if !g.members.iter().any(|m| own(&m.name)) {
-        g.members = rec.members.iter().map(|rm| combat::enemy(d, rm, rm.count.resolve(party), cl, party)).collect();
+        g.members = rec.members.iter().map(|rm| combat::enemy(d, rm, rm.count.resolve(party), foes)).collect();
         return Ok(());
     }
     for (mi, m) in g.members.iter_mut().enumerate() {
@@ -173,7 +175,7 @@ fn group(g: &mut EnemyGroup, d: &Nw3Data, cl: u32, party: u32, at: &str) -> Resu
             ));
         };
         let count = if m.count == 0 { rm.count.resolve(party) } else { m.count };
-        *m = combat::enemy(d, rm, count, cl, party);
+        *m = combat::enemy(d, rm, count, foes);
     }
     Ok(())
 }

@@ -85,7 +85,8 @@ fn check_graph(s: &Scenario, tables: &Tables, given: Option<(&Reach, &crate::myk
             &built
         }
     };
-    reachability(s, reach, &mut v);
+    movement(s, reach, tables, &mut v);
+    encounters(s, tables, &mut v);
     crate::myk::clues::check_in(s, reach, &mut v);
     straight_layout(s, &mut v);
     v
@@ -180,13 +181,10 @@ fn entrances(s: &Scenario, m: &Map, v: &mut Vec<Violation>) {
         v.push(Violation::new(place(), "entrance.count", "the map has no entrance"));
     }
     let outside = m.entrances.iter().filter(|e| e.to.is_none()).count();
-    match (m.index, outside) {
-        (1, 1) => {}
-        (1, _) => {
-            v.push(Violation::new(place(), "entrance.outside", "the first map has exactly one entrance from outside"))
-        }
-        (_, 0) => {}
-        _ => v.push(Violation::new(place(), "entrance.outside", "only the first map has an entrance from outside")),
+    // The dungeon is entered on its first map; any map may have a way out of its own too, within
+    // its two entrances (seed 003 l.180).
+    if m.index == 1 && outside == 0 {
+        v.push(Violation::new(place(), "entrance.outside", "the first map has no entrance from outside"));
     }
     for e in &m.entrances {
         let at = || here(m, e.room);
@@ -325,6 +323,8 @@ fn trap(
     }
     match (expected_placement, room, corridor) {
         (Placement::Corridor, _, Some(_)) | (Placement::Room | Placement::Event, Some(_), _) => {}
+        // An Event trap whose objects include a corridor (Guillotine, seed 003 l.5729) stands in one.
+        (Placement::Event, None, Some(_)) if in_corridor_allowed(rec) => {}
         (Placement::Area, Some(r), _) => {
             if !r.has_monsters() {
                 v.push(Violation::new(
@@ -346,13 +346,20 @@ fn trap(
     if expected_placement == Placement::Event {
         match &t.object {
             None => v.push(Violation::new(at, "trap.object", format!("Event trap `{name}` names no object"))),
-            Some(o) if !rec.objects.is_empty() && !rec.objects.iter().any(|x| x == o) => v.push(Violation::new(
-                at,
-                "trap.object",
-                format!("`{name}` cannot sit on `{o}` (it fits: {})", rec.objects.join(", ")),
-            )),
+            Some(o) if !rec.open_objects && !rec.objects.is_empty() && !rec.objects.iter().any(|x| x == o) => {
+                v.push(Violation::new(
+                    at,
+                    "trap.object",
+                    format!("`{name}` cannot sit on `{o}` (it fits: {})", rec.objects.join(", ")),
+                ))
+            }
             _ => {}
         }
+    }
+    if let Some(r) = room
+        && let Some((rule, msg)) = crate::myk::traps::fits_room(rec, t.object.as_deref(), r, m)
+    {
+        v.push(Violation::new(at, rule, msg));
     }
     match (rec.route, t.corridor, room) {
         (Some(Route::Hidden), Some(c), Some(r)) if !c.touches(r.id) || !m.corridors.iter().any(|x| x.id() == c) => {
@@ -390,6 +397,11 @@ fn trap(
         )),
         _ => {}
     }
+}
+
+/// Whether an Event trap may stand in a corridor: its objects name one.
+pub(crate) fn in_corridor_allowed(rec: &crate::tables::myk::Trap) -> bool {
+    rec.placement == Placement::Event && rec.objects.iter().any(|o| o == "corridor")
 }
 
 fn bases(r: &Room, data: &crate::tables::myk::MykData, at: &str, v: &mut Vec<Violation>) {
@@ -550,9 +562,73 @@ pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
     u
 }
 
-fn reachability(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
+/// The rules of moving through the dungeon: every room reached and left, the ruler's by ordinary
+/// ways, each Secret Door's room enterable, each Warder's room kept to its corridors. The
+/// generator keeps every trap it places to them (`Gen::reachable`).
+pub(crate) fn movement(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Violation>) {
+    reachability(s, g, tables, v);
+    crate::myk::traps::secret_doors(s, tables, v);
+    for m in &s.maps {
+        crate::myk::traps::warders(m, &tables.myk, v);
+    }
+}
+
+/// The random encounter table is the book's for the court's average level, resolved for its size
+/// (seed 003 l.2907): a table of another level, count or monster is not the court's. The rows are
+/// compared when the scenario names the tables in use (`generator.tables`).
+fn encounters(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
+    let want = crate::myk::generate::encounter_table(tables, &s.court);
+    if s.encounters.level != want.level {
+        v.push(Violation::new(
+            "encounters",
+            "encounters.table",
+            format!(
+                "the table is for level {}, but a court of average level {} uses level {}",
+                s.encounters.level, s.court.average_level, want.level
+            ),
+        ));
+    } else if s.generator.tables == tables.version && *s.encounters.rows != *want.rows {
+        // Rows are compared with the tables the scenario was made from: another version of the
+        // tables (an older file, a GM's --tables) may word a row otherwise.
+        let row = s.encounters.rows.iter().zip(want.rows.iter()).position(|(a, b)| a != b);
+        let which = row.map_or("the rows".to_string(), |i| format!("row {}", i + 1));
+        v.push(Violation::new(
+            "encounters",
+            "encounters.table",
+            format!(
+                "{which} differs from the level {} table for a court of {} (monsters and counts come from the table)",
+                want.level, s.court.size
+            ),
+        ));
+    }
+}
+
+/// The plain ways plus disarmable Locks: a Lock on the way to the ruler is an obstacle the court
+/// opens by its own check (seed 003 l.6045), not special movement. Built only when the plain
+/// ways miss a ruler's room, from a copy of the scenario without its Locks.
+fn normal_with_locks(s: &Scenario, tables: &Tables) -> Reach {
+    let mut open = s.clone();
+    for c in open.maps.iter_mut().flat_map(|m| m.corridors.iter_mut()) {
+        let locked =
+            c.trap.as_ref().and_then(|t| tables.myk.trap(&t.name)).is_some_and(|r| r.route == Some(Route::Locked));
+        if locked {
+            c.trap = None;
+        }
+    }
+    Reach::new(&open, tables)
+}
+
+fn reachability(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Violation>) {
     let forward = g.from_outside(true);
-    let normal = g.from_outside(false);
+    let mut normal = g.from_outside(false);
+    let ruler_missed = s
+        .maps
+        .iter()
+        .enumerate()
+        .any(|(p, m)| m.used_rooms().any(|r| r.ruler.is_some() && !Reach::at(&normal, p, r.id)));
+    if ruler_missed {
+        normal = normal_with_locks(s, tables).from_outside(false);
+    }
     let back = g.back_to_outside();
     for (p, m) in s.maps.iter().enumerate() {
         for r in m.used_rooms() {

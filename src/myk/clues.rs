@@ -90,6 +90,7 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
 
 /// [`check`] on a movement graph already built for the scenario.
 pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
+    let search = crate::myk::limits::limits(&crate::myk::limits::totals(&s.court.levels)).search_difficulty;
     for (i, c) in s.clues.iter().enumerate() {
         let at = || format!("clue {}", i + 1);
         let Some(room) = s.map(c.at.map).map(|m| m.room(c.at.room)).filter(|r| r.used) else {
@@ -109,6 +110,18 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
                 at(),
                 "clue.method",
                 format!("learned by {} in map {} room {}, but {why}", c.method.label(), c.at.map, c.at.room),
+            ));
+        }
+        if c.method == ClueMethod::Search
+            && let Some(n) = stated_difficulty(&c.how)
+            && n != search
+        {
+            v.push(Violation::new(
+                at(),
+                "clue.search-difficulty",
+                format!(
+                    "the search is difficulty {n}, but a search is always court size + 7 = {search} (seed 003 l.1925)"
+                ),
             ));
         }
         if !names_something(s, c.reveals) {
@@ -157,14 +170,36 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
             }
         }
     }
+    // The clues lead to the objective (seed 003 l.5159): in a dungeon of several maps one tells
+    // where the ruler the objective names is.
+    if s.maps.len() > 1
+        && let Some(goal) = crate::myk::frame::objective_room(s)
+        && !s.clues.iter().any(|c| c.reveals == Reveals::Room(goal))
+    {
+        v.push(Violation::advice(
+            "scenario",
+            "clue.objective",
+            format!("no clue reveals map {} room {}, where the ruler the objective names is", goal.map, goal.room),
+        ));
+    }
     let most = 4 + rulers_with_weak_points;
     if !(2..=most).contains(&s.clues.len()) {
-        v.push(Violation::new(
+        // "Typically" 2-4 (seed 003 l.5161): advice, not a rule.
+        v.push(Violation::advice(
             "scenario",
             "clues.count",
             format!("{} clues, expected 2-{most} (2-4, plus one per ruler with weak points)", s.clues.len()),
         ));
     }
+}
+
+/// The difficulty a clue's `how` states: the number after its word "difficulty", if any (a GM's
+/// own wording without a number leaves the book's difficulty in force).
+fn stated_difficulty(how: &str) -> Option<u32> {
+    let lower = how.to_ascii_lowercase();
+    let after = &lower[lower.find("difficulty")? + "difficulty".len()..];
+    let digits: String = after.trim_start_matches([' ', ':', '=']).chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().ok()
 }
 
 /// Whether `text` names `word` in any letter case (as lower-casing both would tell), without
@@ -424,12 +459,14 @@ pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -
     // The queue keeps the rulers with weak points (required clues), in order; the other rulers join
     // the rest, in order.
     rest.extend(queue.extract_if(.., |f| !f.required));
-    // The objective's ruler: its whereabouts come first when no weak-point clue already tells them
-    // (the last ruler without weak points: the one the rest ends with).
-    if !queue.iter().any(|f| f.ruler)
-        && let Some(f) = rest.pop_if(|f| f.ruler)
+    // The objective's ruler: its whereabouts must be told (the clues lead to the objective), so
+    // they join the queue as a required clue unless a weak-point clue already tells them.
+    let goal = crate::myk::frame::objective_room(s).map(Reveals::Room);
+    if let Some(goal) = goal
+        && !queue.iter().any(|f| f.reveals == goal)
+        && let Some(i) = rest.iter().rposition(|f| f.ruler && f.reveals == goal)
     {
-        queue.push(f);
+        queue.push(Fact { required: true, ..rest.remove(i) });
     }
     d.shuffle(&mut rest);
     let mut out = Vec::with_capacity(queue.len() + n);
@@ -447,7 +484,23 @@ pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -
                     .map(move |r| Place { map: m.index, room: r.id })
             })
         };
-        let Some(at) = d.choose_from(spots) else { continue };
+        // The objective's clue may lie on an earlier map when its own map offers no place.
+        let anywhere = || {
+            s.maps.iter().enumerate().flat_map(|(p, m)| {
+                let seen = &seen;
+                m.used_rooms()
+                    .filter(move |r| Reach::at(seen, p, r.id))
+                    .map(move |r| Place { map: m.index, room: r.id })
+            })
+        };
+        let at = match d.choose_from(spots) {
+            Some(at) => at,
+            None if Some(fact.reveals) == goal => match d.choose_from(anywhere) {
+                Some(at) => at,
+                None => continue,
+            },
+            None => continue,
+        };
         let Some(room) = s.map(at.map).map(|m| m.room(at.room)) else { continue };
         // Conversation asks for monsters that will talk: not hostile ones.
         let talkers = room.monsters.iter().any(|g| g.reaction != Reaction::Hostile);

@@ -10,6 +10,14 @@ fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
     Some((last, last.rooms.iter().find_map(|r| r.ruler.as_ref().map(|ru| (r, ru)))))
 }
 
+/// The room of the ruler the objective names: the last map's ruler, if it has one.
+pub fn objective_room(s: &Scenario) -> Option<crate::myk::model::Place> {
+    match last_ruler(s)? {
+        (m, Some((room, _))) => Some(crate::myk::model::Place { map: m.index, room: room.id }),
+        _ => None,
+    }
+}
+
 /// The title the generator gives: named after the first map (a reroll of that map renames it).
 pub fn title(s: &Scenario) -> String {
     let first = s.maps.first().map_or("", |m| m.name.as_str());

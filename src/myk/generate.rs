@@ -502,9 +502,17 @@ impl<'a> Gen<'a> {
         {
             let mut t = placed(sd, sd.level.min(), None, false);
             t.corridor = Some(corridor);
-            s.maps[i].rooms[parent.index()].traps.push(t);
-            budget.number -= 1;
-            budget.levels -= sd.level.min();
+            // The door is found from inside its room, so it stands in the room the court reaches
+            // first: the parent, unless the way in from another map opens into the leaf.
+            for side in [parent, leaf] {
+                s.maps[i].rooms[side.index()].traps.push(t.clone());
+                if self.reachable(s) {
+                    budget.number -= 1;
+                    budget.levels -= sd.level.min();
+                    return;
+                }
+                s.maps[i].rooms[side.index()].traps.pop();
+            }
         }
     }
 
@@ -581,8 +589,14 @@ impl<'a> Gen<'a> {
         let level = if convert { level + 3 } else { level };
         // The rolls in their order (object, ambushers, destination, then the spot); the trap itself
         // is built only once it has a spot.
-        let object = (placement == Placement::Event)
-            .then(|| d.choose(&rec.objects).cloned().unwrap_or_else(|| "an object of the GM's choice".into()));
+        // A trap on an attacking creature sits on one of the room's monsters (seed 003 l.5916).
+        let object = (placement == Placement::Event).then(|| {
+            if rec.bearer {
+                SharedStr::from(traps::BEARER_OBJECT)
+            } else {
+                d.choose(&rec.objects).cloned().unwrap_or_else(|| "an object of the GM's choice".into())
+            }
+        });
         let mut ambush = Vec::new();
         if rec.ambush {
             // A Gate Keeper calls monsters the scenario already describes, inside the hostile limit.
@@ -596,6 +610,7 @@ impl<'a> Gen<'a> {
             let &to = d.choose(rooms.as_slice())?;
             destination = Some(Place { map: map.index, room: to });
         }
+        let on = object.clone();
         let trap = move || PlacedTrap { object, monsters: ambush, destination, ..placed(rec, level, None, convert) };
         let undo: Undo;
         match placement {
@@ -625,7 +640,14 @@ impl<'a> Gen<'a> {
                 undo = Undo::Room(r);
             }
             Placement::Room | Placement::Event => {
-                let &r = d.choose(here.as_slice())?;
+                // Only rooms that hold what the trap needs: a bearer, a ruler's spoils.
+                let fit = room_list(
+                    here.as_slice()
+                        .iter()
+                        .copied()
+                        .filter(|&r| traps::fits_room(rec, on.as_deref(), map.room(r), map).is_none()),
+                );
+                let &r = d.choose(fit.as_slice())?;
                 let mut hides = None;
                 if rec.route == Some(Route::Hidden) {
                     let hidden: Vec<CorridorId> =
@@ -642,7 +664,7 @@ impl<'a> Gen<'a> {
                 undo = Undo::Room(r);
             }
         }
-        if rec.route.is_some() && !self.reachable(s) {
+        if (rec.route.is_some() || destination.is_some()) && !self.reachable(s) {
             match undo {
                 Undo::Corridor(c) => {
                     s.maps[i].corridors[c].trap = None;
@@ -659,15 +681,9 @@ impl<'a> Gen<'a> {
 
     /// The reachability rules of `check`, on the scenario as it stands.
     pub(crate) fn reachable(&self, s: &Scenario) -> bool {
-        let g = Reach::new(s, self.tables);
-        let (fwd, normal, back) = (g.from_outside(true), g.from_outside(false), g.back_to_outside());
-        s.maps.iter().enumerate().all(|(p, m)| {
-            m.used_rooms().all(|r| {
-                Reach::at(&fwd, p, r.id)
-                    && Reach::at(&back, p, r.id)
-                    && (r.ruler.is_none() || Reach::at(&normal, p, r.id))
-            })
-        })
+        let mut v = Vec::new();
+        crate::myk::check::movement(s, &Reach::new(s, self.tables), self.tables, &mut v);
+        v.is_empty()
     }
 
     /// Rolls bases on the 2D6 table within `share` levels. Returns the levels spent.

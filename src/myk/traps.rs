@@ -4,9 +4,11 @@
 
 use crate::check::Violation;
 use crate::dice::Dice;
-use crate::myk::model::{Limits, MonsterGroup, PlacedTrap, Reaction, Room, Scenario};
+use crate::myk::model::{Limits, Map, MonsterGroup, PlacedTrap, Reaction, Reveals, Room, Scenario};
 use crate::myk::monsters;
-use crate::tables::myk::{MykData, Placement, Trap};
+use crate::myk::reach::Reach;
+use crate::tables::Tables;
+use crate::tables::myk::{MykData, Placement, Route, Trap};
 
 /// Levels a Room trap gains when it is turned into an Event trap (seed 003 l.5213).
 pub const CONVERSION_LEVELS: u32 = 3;
@@ -40,8 +42,9 @@ fn described(s: &Scenario, name: &str) -> bool {
         || s.encounters.rows.iter().flat_map(|r| &r.groups).any(|g| g.name == name)
 }
 
-/// A Gate Keeper names its monsters, all described elsewhere in the scenario and inside the limits;
-/// no other trap names any.
+/// A trap that brings out monsters names them, all described elsewhere in the scenario and inside
+/// the limits: a Gate Keeper its ambushers (seed 003 l.6087-6091), a Dead Angle the monsters hidden
+/// in its room (l.5892); no other trap names any.
 pub fn gate_keeper(s: &Scenario, t: &PlacedTrap, lim: &Limits, data: &MykData, at: &str, v: &mut Vec<Violation>) {
     gate_keeper_of(s, t, data.trap(&t.name), lim, data, at, v);
 }
@@ -80,7 +83,7 @@ pub fn gate_keeper_of(
         }
         if !described(s, &g.name) {
             v.push(bad(format!(
-                "`{}` appears nowhere else in the scenario; a Gate Keeper calls described monsters",
+                "`{}` appears nowhere else in the scenario; the trap calls monsters the scenario describes",
                 g.name
             )));
         }
@@ -147,4 +150,102 @@ pub fn ambushers(s: &Scenario, lim: &Limits, data: &MykData, d: &mut Dice) -> Ve
     let most = (cap / level).clamp(1, 9);
     let count = d.between(1.max(most / 2), most);
     vec![MonsterGroup::plain(name, level, count, Reaction::Hostile)]
+}
+
+/// The object a trap that needs a bearer sits on in a generated scenario.
+pub const BEARER_OBJECT: &str = "monster";
+
+/// Whether the trap, sitting on `object`, needs a creature in its room: Borracho always (a
+/// monster or an NPC with statistics that attacks, seed 003 l.5916), any trap set on a monster
+/// (Horror's gruesome monster, l.5910) likewise.
+pub fn needs_bearer(rec: &Trap, object: Option<&str>) -> bool {
+    rec.bearer || object.is_some_and(|o| o.eq_ignore_ascii_case(BEARER_OBJECT))
+}
+
+/// Whether a trap sits on the spoils of the map's ruler (Self-destruction, l.5735).
+pub fn on_spoils(object: Option<&str>) -> bool {
+    object.is_some_and(|o| o.eq_ignore_ascii_case("ruler's spoils"))
+}
+
+/// Where a trap of this record on this object may stand, by what must be in the room or on the
+/// map: a bearer for [`needs_bearer`], a ruler on the map for [`on_spoils`]. `None` when it fits,
+/// else the rule id and why. The generator keeps to the rooms this allows; `check` reports it.
+pub fn fits_room(rec: &Trap, object: Option<&str>, room: &Room, map: &Map) -> Option<(&'static str, String)> {
+    if needs_bearer(rec, object) && !room.has_monsters() {
+        let on = object.unwrap_or(BEARER_OBJECT);
+        return Some((
+            "trap.bearer",
+            format!("`{}` sits on a {on} that attacks, but the room has no monster or ruler", rec.name),
+        ));
+    }
+    if on_spoils(object) && !map.rooms.iter().any(|r| r.ruler.is_some()) {
+        return Some((
+            "trap.spoils",
+            format!("`{}` sits on what the ruler leaves behind, but the map has no ruler", rec.name),
+        ));
+    }
+    None
+}
+
+/// Whether a room holds a Warder (seed 003 l.6085).
+fn warded(room: &Room, data: &MykData) -> bool {
+    room.traps.iter().any(|t| data.trap(&t.name).is_some_and(|r| r.route == Some(Route::Warded)))
+}
+
+/// A Warder's room is entered and left by its corridors only: no trap of the map sends the court
+/// into it (Teleporter, Illusion Road), none in it sends the court out.
+pub fn warders(m: &Map, data: &MykData, v: &mut Vec<Violation>) {
+    if !m.rooms.iter().any(|r| warded(r, data)) {
+        return;
+    }
+    let at_room = |r: &Room| format!("map {} room {}", m.index, r.id);
+    let mut check = |t: &PlacedTrap, from: Option<&Room>, at: String| {
+        let Some(d) = t.destination else { return };
+        if from.is_some_and(|r| warded(r, data)) {
+            v.push(Violation::new(
+                at,
+                "trap.warder",
+                format!("`{}` moves the court out of a Warder's room, which only its corridors leave", t.name),
+            ));
+        } else if d.map == m.index && warded(m.room(d.room), data) {
+            v.push(Violation::new(
+                at,
+                "trap.warder",
+                format!("`{}` sends the court into room {}, a Warder's room only its corridors enter", t.name, d.room),
+            ));
+        }
+    };
+    for r in &m.rooms {
+        for t in &r.traps {
+            check(t, Some(r), at_room(r));
+        }
+    }
+    for c in &m.corridors {
+        if let Some(t) = &c.trap {
+            check(t, None, format!("map {} corridor {}", m.index, c.id()));
+        }
+    }
+}
+
+/// A Secret Door is found by searching its own room (seed 003 l.1819, l.5685), so the corridor it
+/// hides cannot be the way into that room: the room must be reached from outside without it.
+pub fn secret_doors(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
+    for (p, m) in s.maps.iter().enumerate() {
+        for r in m.used_rooms() {
+            for c in r.traps.iter().filter_map(|t| t.corridor) {
+                let hidden = Reveals::Corridor { map: m.index, corridor: c };
+                let reached = Reach::without(s, tables, hidden).from_outside(true);
+                if !Reach::at(&reached, p, r.id) {
+                    v.push(Violation::new(
+                        format!("map {} room {}", m.index, r.id),
+                        "trap.secret-door",
+                        format!(
+                            "the Secret Door is found from inside this room, but corridor {c} is the only way in: \
+                             the room can never be entered"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
 }

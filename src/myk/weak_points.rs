@@ -74,7 +74,28 @@ pub fn check(seat: &Seat, tables: &Tables, at: &str, v: &mut Vec<Violation>) {
         }
         seen.push(&a.what);
         let Some(rec) = data.weak_point(&a.what) else {
-            v.push(Violation::new(at, "weak-point.unknown", format!("weak point `{}` is not in the tables", a.what)));
+            // A weak point of the GM's own: what the rules need of it is the levels it takes off
+            // the ruler (they count toward its effective level) and a clue naming it (checked
+            // with the others); the rest is the GM's.
+            if a.levels < 0 && a.times == 1 {
+                v.push(Violation::advice(
+                    at,
+                    "weak-point.own",
+                    format!(
+                        "weak point `{}` is the GM's own (not in the tables), taking {} levels off",
+                        a.what, -a.levels
+                    ),
+                ));
+            } else {
+                v.push(Violation::new(
+                    at,
+                    "weak-point.unknown",
+                    format!(
+                        "weak point `{}` is not in the tables; a weak point of the GM's own takes levels off (`levels` below 0, `times` 1)",
+                        a.what
+                    ),
+                ));
+            }
             continue;
         };
         let want = levels(rec, a);
@@ -222,8 +243,15 @@ fn details(seat: &Seat, tables: &Tables, rec: &WeakPoint, a: &Adjustment, at: &s
 fn cores(seat: &Seat, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
     let bad = |msg: String| Violation::new(at, "weak-point.split-core", msg);
     let total: u32 = a.cores.iter().map(|c| c.count).sum();
-    if !CORES.contains(&total) {
-        v.push(bad(format!("Split Core spreads over 2-7 monsters, not {total}")));
+    if total == 0 {
+        v.push(bad("Split Core names no core holder".into()));
+    } else if !CORES.contains(&total) {
+        // "Usually 2-7" (seed 003 l.6843): a usual range, advice only.
+        v.push(Violation::advice(
+            at,
+            "weak-point.split-core-count",
+            format!("Split Core usually spreads over 2-7 monsters, not {total}"),
+        ));
     }
     for (i, c) in a.cores.iter().enumerate() {
         if c.count == 0 {

@@ -533,11 +533,20 @@ fn check_enemies(a: &Area, d: &Nw3Data, v: &mut Vec<Violation>) {
     let place = area_place(a.id);
     for g in &a.enemies {
         let Some(r) = d.enemy(&g.name) else {
-            v.push(Violation::new(
+            // An enemy of the GM's own (seed 000 ~l.1015-1085 leaves making enemies to the GM):
+            // accepted when its members carry rank and SPD, checked as far as the rules reach.
+            v.push(Violation::advice(
                 place,
-                "enemy.unknown",
-                format!("enemy group `{}` is not in the NW3 tables", g.name),
+                "enemy.own",
+                format!(
+                    "enemy group `{}` is not in the NW3 tables: the GM's own, checked for counts and initiative",
+                    g.name
+                ),
             ));
+            if g.members.is_empty() {
+                v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
+            }
+            own_members(g, place, v);
             continue;
         };
         // The tables give a group's members and their counts for the party; a GM may leave
@@ -602,6 +611,26 @@ fn check_enemies(a: &Area, d: &Nw3Data, v: &mut Vec<Violation>) {
                     ),
                 ));
             }
+        }
+    }
+}
+
+/// The rules every member meets, whoever made the group: a count, and Any Seven's initiative.
+fn own_members(g: &crate::nw3::model::EnemyGroup, place: AreaAt, v: &mut Vec<Violation>) {
+    for m in &g.members {
+        if m.count == 0 {
+            v.push(Violation::new(
+                place,
+                "enemy.count",
+                format!("{} of enemy group `{}` has a count of 0", m.name, g.name),
+            ));
+        }
+        if m.initiative != m.spd.saturating_add(ANY_SEVEN) {
+            v.push(Violation::new(
+                place,
+                "enemy.initiative",
+                format!("{} has initiative {}, but Any Seven gives SPD {} + 7", m.name, m.initiative, m.spd),
+            ));
         }
     }
 }
@@ -704,16 +733,30 @@ fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
             format!("the Ruler is met in {encounters} areas; it has one encounter"),
         ));
     }
+    // The book lets the GM adopt, change or write Logics (seed 000 ~l.1011): one or two is its
+    // usual number, advice only.
     if !(1..=2).contains(&f.logic.len()) {
-        v.push(Violation::new(
+        v.push(Violation::advice(
             "logic",
             "logic.count",
-            format!("{} Lunar Casket Logics are in force; a fortress has one or two", f.logic.len()),
+            format!("{} Lunar Casket Logics are in force; a fortress usually has one or two", f.logic.len()),
         ));
     }
     for (i, l) in f.logic.iter().enumerate() {
         if d.logic(&l.name).is_none() {
-            v.push(Violation::new("logic", "logic.unknown", format!("Logic `{}` is not in the NW3 tables", l.name)));
+            if l.effect.trim().is_empty() {
+                v.push(Violation::new(
+                    "logic",
+                    "logic.unknown",
+                    format!("Logic `{}` is not in the NW3 tables; a Logic of the GM's own states its `effect`", l.name),
+                ));
+            } else {
+                v.push(Violation::advice(
+                    "logic",
+                    "logic.own",
+                    format!("Logic `{}` is the GM's own (not in the NW3 tables)", l.name),
+                ));
+            }
         }
         if f.logic[..i].iter().any(|o| o.name == l.name) {
             v.push(Violation::new("logic", "logic.duplicate", format!("Logic `{}` is listed twice", l.name)));
@@ -855,8 +898,12 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
             _ => continue,
         };
         let g = &f.gates[arc.gate];
+        // A gate of one use whose far side the party reaches only through it has spent that use
+        // getting there: it is never crossed back (seed 000 ~l.959, the way in is its one use).
+        let one_use = arc.kind == GateKind::Damaged && arc.uses == Some(1);
+        let without_it = one_use.then(|| net.reach(e, 0, Mode { skip: Some(arc.gate), ..OPTIMISTIC }));
         for &(from, to) in crossings {
-            if !has(maybe, from) {
+            if !has(maybe, from) || without_it.is_some_and(|w| !has(w, from)) {
                 continue;
             }
             let held = held.get_or_insert_with(|| held_on_arrival(net, e, keys));

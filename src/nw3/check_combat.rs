@@ -10,7 +10,7 @@
 //! | `danger-sense.difficulty` | each area's Danger Sense difficulty: a trap's Removal Value, an ambusher's Perception + 7, else 12 |
 
 use crate::check::Violation;
-use crate::nw3::combat::{self, Block, DEFENCE_GAP, danger_sense, model_pc};
+use crate::nw3::combat::{self, Block, DEFENCE_GAP, PartyModel, danger_sense};
 use crate::nw3::model::{Attack, Fortress, Skill, Stats};
 use crate::tables::Tables;
 use crate::tables::nw3::{Nw3Data, Rank};
@@ -39,10 +39,11 @@ struct Want<'a> {
     attacks: &'a [AttackRecord],
     skills: &'a [String],
     tweak: &'a StatTweak,
-    party: u32,
+    party: PartyModel,
 }
 
-fn fighter(place: &str, x: &Fighter, want: Option<Want>, cl: u32, v: &mut Vec<Violation>) {
+fn fighter(place: &str, x: &Fighter, want: Option<Want>, p: PartyModel, v: &mut Vec<Violation>) {
+    let cl = p.cl;
     let name = x.name;
     match x.stats {
         None => v.push(Violation::new(place, "enemy.body", format!("{name} has no stat block (no Body)"))),
@@ -55,7 +56,7 @@ fn fighter(place: &str, x: &Fighter, want: Option<Want>, cl: u32, v: &mut Vec<Vi
     if let (Some(s), Some(w)) = (x.stats, &want)
         && !x.attacks.is_empty()
     {
-        let stats = combat::stats(x.rank, w.attacks, w.tweak, cl, w.party);
+        let stats = combat::stats(x.rank, w.attacks, w.tweak, w.party);
         if *s != stats {
             v.push(Violation::new(
                 place,
@@ -64,7 +65,7 @@ fn fighter(place: &str, x: &Fighter, want: Option<Want>, cl: u32, v: &mut Vec<Vi
             ));
         }
         if !combat::same_moves(w.d, (w.attacks, w.skills), &stats, cl, x.attacks, x.skills) {
-            let w: Block = combat::block(w.d, x.rank, w.attacks, w.skills, w.tweak, cl, w.party);
+            let w: Block = combat::block(w.d, x.rank, w.attacks, w.skills, w.tweak, w.party);
             let names =
                 |a: &[Attack]| a.iter().map(|a| format!("{} {}/{}", a.name, a.accuracy, a.damage)).collect::<Vec<_>>();
             v.push(Violation::new(
@@ -81,7 +82,7 @@ fn fighter(place: &str, x: &Fighter, want: Option<Want>, cl: u32, v: &mut Vec<Vi
     if x.rank == Rank::Boss
         && let Some(s) = x.stats
     {
-        let attack = model_pc(cl).attack;
+        let attack = p.pc.attack;
         let limit = attack + DEFENCE_GAP;
         if s.pdef >= limit || s.mdef >= limit {
             v.push(Violation::new(
@@ -98,7 +99,7 @@ fn fighter(place: &str, x: &Fighter, want: Option<Want>, cl: u32, v: &mut Vec<Vi
 
 pub(crate) fn check_combat(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>) {
     let d = &tables.nw3;
-    let (cl, party) = (f.params.cl, f.params.party);
+    let party = PartyModel::of(&f.params);
     for a in &f.areas {
         // Formatted only for areas with enemies, or when Danger Sense is wrong.
         let place = if a.enemies.is_empty() { String::new() } else { format!("area {}", a.id) };
@@ -128,7 +129,7 @@ pub(crate) fn check_combat(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>
                     attacks: &m.attacks,
                     skills: &m.skills,
                 };
-                fighter(&place, &x, want, cl, v);
+                fighter(&place, &x, want, party, v);
             }
         }
         let (want, why) = danger_sense(a);
@@ -149,5 +150,5 @@ pub(crate) fn check_combat(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>
     let want = d.ruler(&r.name).map(|rr| Want { d, attacks: &rr.attacks, skills: &rr.skills, tweak: &rr.tweak, party });
     let x =
         Fighter { name: &r.name, rank: Rank::Boss, stats: r.stats.as_ref(), attacks: &r.attacks, skills: &r.skills };
-    fighter("ruler", &x, want, cl, v);
+    fighter("ruler", &x, want, party, v);
 }

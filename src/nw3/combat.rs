@@ -39,10 +39,38 @@ fn clamp(cl: u32, party: u32) -> (u32, u32) {
     (cl.clamp(CL_MIN, CL_MAX), party.clamp(1, 8))
 }
 
-/// The model PC of character level `cl`.
+/// The model PC of character level `cl`: our reading of a typical built PC with a weapon (the
+/// seeds' sample PC has physical attack 3 at CL 1 and no weapon data, so the GM may state the
+/// party's own numbers instead, [`PartyModel::of`]).
 pub fn model_pc(cl: u32) -> ModelPc {
     let c = cl.clamp(CL_MIN, CL_MAX);
     ModelPc { accuracy: 10 + c / 3, evasion: 9 + c / 4, attack: 10 + c, defence: 5 + c / 2, body: 21 + 6 * c }
+}
+
+/// The party every stat block is tuned to: its level, its size and the PC the numbers are
+/// measured against (the model PC, with the attack, defence and HP the GM states in its place).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PartyModel {
+    pub cl: u32,
+    pub size: u32,
+    pub pc: ModelPc,
+}
+
+impl PartyModel {
+    /// The model party of `size` PCs of level `cl`, as the blocks assume without party options.
+    pub fn model(cl: u32, size: u32) -> PartyModel {
+        PartyModel { cl, size, pc: model_pc(cl) }
+    }
+
+    /// The party the options describe: `--party-attack`, `--party-defence`, `--party-hp` replace
+    /// the model PC's attack, defence and Body.
+    pub fn of(p: &crate::nw3::params::FortressParams) -> PartyModel {
+        let mut m = PartyModel::model(p.cl, p.party);
+        m.pc.attack = p.party_attack.unwrap_or(m.pc.attack);
+        m.pc.defence = p.party_defence.unwrap_or(m.pc.defence);
+        m.pc.body = p.party_hp.unwrap_or(m.pc.body);
+        m
+    }
 }
 
 /// Entry `k` counts the rolls of (2D6, 2D6), of 1296, whose difference (first minus second) is
@@ -79,8 +107,7 @@ pub fn damage_of_1296(attack: u32, defence: u32) -> u64 {
 /// The Body that `pcs` model PCs of level `cl` wear down in `rounds` rounds on average: their
 /// expected damage in a round (hit chance against `eva` times the mean damage against the mean of
 /// `pdef` and `mdef`) times the rounds, rounded up, at least 1.
-pub fn worn_down_in(cl: u32, pcs: u32, rounds: u64, eva: u32, pdef: u32, mdef: u32) -> u32 {
-    let pc = model_pc(cl);
+pub fn worn_down_in(pc: ModelPc, pcs: u32, rounds: u64, eva: u32, pdef: u32, mdef: u32) -> u32 {
     let def = (pdef + mdef) / 2;
     let num = u64::from(pcs) * hits_of_1296(pc.accuracy, eva) * damage_of_1296(pc.attack, def) * rounds;
     let body = num.div_ceil(1296 * 1296);
@@ -89,9 +116,9 @@ pub fn worn_down_in(cl: u32, pcs: u32, rounds: u64, eva: u32, pdef: u32, mdef: u
 
 /// A Boss's Body (seed 000 ~l.1060-1075): the whole party's expected damage in a round times
 /// [`FIGHT_ROUNDS`].
-pub fn boss_body(cl: u32, party: u32, eva: u32, pdef: u32, mdef: u32) -> u32 {
-    let (cl, party) = clamp(cl, party);
-    worn_down_in(cl, party, FIGHT_ROUNDS, eva, pdef, mdef)
+pub fn boss_body(p: PartyModel, eva: u32, pdef: u32, mdef: u32) -> u32 {
+    let (_, party) = clamp(p.cl, p.size);
+    worn_down_in(p.pc, party, FIGHT_ROUNDS, eva, pdef, mdef)
 }
 
 /// The stat block, attacks and skills of one enemy.
@@ -107,9 +134,9 @@ fn nat(v: i64) -> u32 {
 }
 
 /// The stat block of an enemy of `rank` whose main kind is that of its first attack.
-pub fn stats(rank: Rank, attacks: &[AttackRecord], tweak: &StatTweak, cl: u32, party: u32) -> Stats {
-    let (cl, party) = clamp(cl, party);
-    let pc = model_pc(cl);
+pub fn stats(rank: Rank, attacks: &[AttackRecord], tweak: &StatTweak, p: PartyModel) -> Stats {
+    let (cl, party) = clamp(p.cl, p.size);
+    let pc = p.pc;
     let c = i64::from(cl);
     let (acc_mod, eva_pen, hit_div, margin) = match rank {
         Rank::Mob => (0, 3, 8, 7),
@@ -117,7 +144,12 @@ pub fn stats(rank: Rank, attacks: &[AttackRecord], tweak: &StatTweak, cl: u32, p
         Rank::Boss => (2, 0, 4, 4),
     };
     let acc = i64::from(pc.evasion) + acc_mod;
-    let atk = i64::from(pc.defence) + i64::from(pc.body / hit_div);
+    // A hit takes a share of a PC's Body; a Boss's share grows with the party as its Body does
+    // (a quarter for the party of four, the model's).
+    let atk = match rank {
+        Rank::Boss => i64::from(pc.defence) + i64::from(pc.body) * i64::from(party) / (4 * i64::from(hit_div)),
+        _ => i64::from(pc.defence) + i64::from(pc.body / hit_div),
+    };
     let def = i64::from(pc.attack) - margin - c / 2;
     let physical = attacks.first().is_none_or(|a| a.kind == AttackKind::Physical);
     let (p_acc, m_acc) = if physical { (acc, acc - OFF_KIND_ACCURACY) } else { (acc - OFF_KIND_ACCURACY, acc) };
@@ -126,12 +158,12 @@ pub fn stats(rank: Rank, attacks: &[AttackRecord], tweak: &StatTweak, cl: u32, p
     let eva = nat(i64::from(pc.accuracy) - eva_pen + i64::from(t.eva));
     let pdef = nat(def + i64::from(t.pdef));
     let mdef = nat(def + i64::from(t.mdef));
-    // Lesser foes by the same measure as the Boss: a Mob falls to one PC in 2 rounds, a Guest to
-    // two PCs in 3 (their numbers, not their Body, grow with the party).
+    // A Mob falls to one PC in 2 rounds (its numbers, not its Body, grow with the party); a Guest
+    // is built like a PC (seed 000 ~l.1027) and has a PC's Body; the Boss lasts the fight.
     let body = match rank {
-        Rank::Mob => worn_down_in(cl, 1, 2, eva, pdef, mdef),
-        Rank::Guest => worn_down_in(cl, 2, 3, eva, pdef, mdef),
-        Rank::Boss => boss_body(cl, party, eva, pdef, mdef),
+        Rank::Mob => worn_down_in(pc, 1, 2, eva, pdef, mdef),
+        Rank::Guest => pc.body,
+        Rank::Boss => boss_body(p, eva, pdef, mdef),
     };
     let (mind, perception) = match rank {
         Rank::Mob => (4 + cl, 2 + cl / 3),
@@ -217,10 +249,10 @@ pub fn block(
     attacks: &[AttackRecord],
     skills: &[String],
     tweak: &StatTweak,
-    cl: u32,
-    party: u32,
+    p: PartyModel,
 ) -> Block {
-    let stats = stats(rank, attacks, tweak, cl, party);
+    let cl = p.cl;
+    let stats = stats(rank, attacks, tweak, p);
     let attacks = attacks
         .iter()
         .map(|a| {
@@ -238,14 +270,14 @@ pub fn block(
 }
 
 /// The block of an enemy-group member.
-pub fn member_block(d: &Nw3Data, m: &MemberRecord, cl: u32, party: u32) -> Block {
-    block(d, m.rank, &m.attacks, &m.skills, &m.tweak, cl, party)
+pub fn member_block(d: &Nw3Data, m: &MemberRecord, p: PartyModel) -> Block {
+    block(d, m.rank, &m.attacks, &m.skills, &m.tweak, p)
 }
 
 /// One member of an enemy group, `count` strong, for the party: record data, Any Seven initiative
 /// and stat block. The generator and `fix` build members with this one function.
-pub fn enemy(d: &Nw3Data, m: &MemberRecord, count: u32, cl: u32, party: u32) -> crate::nw3::model::Enemy {
-    let b = member_block(d, m, cl, party);
+pub fn enemy(d: &Nw3Data, m: &MemberRecord, count: u32, p: PartyModel) -> crate::nw3::model::Enemy {
+    let b = member_block(d, m, p);
     crate::nw3::model::Enemy {
         name: m.name.clone(),
         rank: m.rank,
@@ -259,8 +291,8 @@ pub fn enemy(d: &Nw3Data, m: &MemberRecord, count: u32, cl: u32, party: u32) -> 
 }
 
 /// The Ruler's block: it fights as a Boss.
-pub fn ruler_block(d: &Nw3Data, r: &RulerRecord, cl: u32, party: u32) -> Block {
-    block(d, Rank::Boss, &r.attacks, &r.skills, &r.tweak, cl, party)
+pub fn ruler_block(d: &Nw3Data, r: &RulerRecord, p: PartyModel) -> Block {
+    block(d, Rank::Boss, &r.attacks, &r.skills, &r.tweak, p)
 }
 
 /// Why an area's Danger Sense difficulty is what it is (seed 000 ~l.1003).
@@ -308,7 +340,7 @@ pub fn danger_sense(a: &Area) -> (u32, DangerSource) {
 /// not know are left empty, for `check` to report.
 pub fn fill_from_tables(f: &mut Fortress, tables: &Tables) {
     let d = &tables.nw3;
-    let (cl, party) = (f.params.cl, f.params.party);
+    let p = PartyModel::of(&f.params);
     for a in &mut f.areas {
         for g in &mut a.enemies {
             let Some(r) = d.enemy(&g.name) else { continue };
@@ -321,7 +353,7 @@ pub fn fill_from_tables(f: &mut Fortress, tables: &Tables) {
                     continue;
                 }
                 if let Some(rm) = r.members.iter().find(|rm| rm.name == m.name) {
-                    let b = member_block(d, rm, cl, party);
+                    let b = member_block(d, rm, p);
                     (m.stats, m.attacks, m.skills) = (Some(b.stats), b.attacks, b.skills);
                 }
             }
@@ -333,7 +365,7 @@ pub fn fill_from_tables(f: &mut Fortress, tables: &Tables) {
     if f.ruler.stats.is_none()
         && let Some(r) = d.ruler(&f.ruler.name)
     {
-        let b = ruler_block(d, r, cl, party);
+        let b = ruler_block(d, r, p);
         (f.ruler.stats, f.ruler.attacks, f.ruler.skills) = (Some(b.stats), b.attacks, b.skills);
     }
 }

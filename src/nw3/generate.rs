@@ -564,7 +564,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
     }
 
     let mut used = Used::new(d);
-    let stocking = Stocking { d, chart, cl, party };
+    let stocking = Stocking { d, chart, cl, party, foes: combat::PartyModel::of(params) };
     let ruler = common.ruler;
     let mut areas: Vec<Area> = Vec::with_capacity(s.n);
     let mut stream = String::with_capacity(16);
@@ -602,7 +602,7 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
 
     gates.sort_by_key(|g| (g.from, g.to));
     let place = areas[0].name.clone();
-    let frame = frame(d, common, &place, cl, party, s.id[s.ruler()]);
+    let frame = frame(d, common, &place, combat::PartyModel::of(params), s.id[s.ruler()]);
     let mut f = Fortress {
         system: System::Nw3,
         format: crate::format::CURRENT,
@@ -643,9 +643,9 @@ pub(crate) struct Frame {
 
 /// The frame from the picks: the title and trailer name `place` (the Entrance's name), the Ruler
 /// and Core; the Ruler fights with its stat block for the party and is met in `ruler_area`.
-pub(crate) fn frame(d: &Nw3Data, common: &Common, place: &str, cl: u32, party: u32, ruler_area: u32) -> Frame {
+pub(crate) fn frame(d: &Nw3Data, common: &Common, place: &str, foes: combat::PartyModel, ruler_area: u32) -> Frame {
     let ruler = common.ruler;
-    let ruler_block = combat::ruler_block(d, ruler, cl, party);
+    let ruler_block = combat::ruler_block(d, ruler, foes);
     Frame {
         title: fill(common.title, place, &ruler.name, &common.core.name),
         trailer: fill(common.trailer, place, &ruler.name, &common.core.name),
@@ -788,7 +788,12 @@ mod tests {
         let t = tables();
         let mut retries = 0;
         for seed in 0..300u64 {
-            let params = FortressParams { areas: 3 + (seed % 38) as u32, party: 4, cl: 1 + (seed % 20) as u32 };
+            let params = FortressParams {
+                areas: 3 + (seed % 38) as u32,
+                party: 4,
+                cl: 1 + (seed % 20) as u32,
+                ..Default::default()
+            };
             let ctx = Ctx::new(&t, &params, seed).unwrap();
             let shape = Shape::build(&mut ctx.root.child("nw3/graph"), params.areas as usize);
             let common = Common::roll(&t.nw3, &ctx.root);

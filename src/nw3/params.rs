@@ -24,11 +24,26 @@ pub struct FortressParams {
     pub cl: u32,
     /// Number of areas (3-40).
     pub areas: u32,
+    /// The party's own attack (PATK or MATK of a PC's main attack), in place of the model PC's
+    /// (`--party-attack`); absent: the model's, 10 + CL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party_attack: Option<u32>,
+    /// The party's own defence (`--party-defence`); absent: the model's, 5 + CL / 2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party_defence: Option<u32>,
+    /// A PC's HP, the Body the enemies measure against (`--party-hp`); absent: 21 + 6 x CL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party_hp: Option<u32>,
 }
+
+/// `--party-attack` and `--party-defence`.
+pub const PARTY_STAT: RangeInclusive<u32> = 0..=99;
+/// `--party-hp`.
+pub const PARTY_HP: RangeInclusive<u32> = 1..=999;
 
 impl Default for FortressParams {
     fn default() -> Self {
-        FortressParams { party: 4, cl: 3, areas: 10 }
+        FortressParams { party: 4, cl: 3, areas: 10, party_attack: None, party_defence: None, party_hp: None }
     }
 }
 
@@ -42,6 +57,20 @@ impl FortressParams {
                 return Err(Error::Option {
                     option,
                     message: format!("must be {} to {}, got {value}", range.start(), range.end()),
+                });
+            }
+        }
+        for (option, value, range) in [
+            ("--party-attack", self.party_attack, PARTY_STAT),
+            ("--party-defence", self.party_defence, PARTY_STAT),
+            ("--party-hp", self.party_hp, PARTY_HP),
+        ] {
+            if let Some(value) = value
+                && !range.contains(&value)
+            {
+                return Err(Error::Option {
+                    option,
+                    message: format!("must be {} to {}, got `{value}`", range.start(), range.end()),
                 });
             }
         }

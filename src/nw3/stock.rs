@@ -88,14 +88,21 @@ pub(crate) fn chart_event(chart: &RollTable, dice: &mut Dice) -> Option<Event> {
 
 /// An enemy group for the party's character level (a group whose CL range holds it), with every
 /// member's stat block for the party.
-pub(crate) fn enemy_group(d: &Nw3Data, cl: u32, party: u32, dice: &mut Dice, used: &mut [bool]) -> Option<EnemyGroup> {
+pub(crate) fn enemy_group(
+    d: &Nw3Data,
+    cl: u32,
+    party: u32,
+    foes: combat::PartyModel,
+    dice: &mut Dice,
+    used: &mut [bool],
+) -> Option<EnemyGroup> {
     let i = pick(dice, used, |i| d.enemies[i].cl.contains(cl))?;
     let r = &d.enemies[i];
     Some(EnemyGroup {
         name: r.name.clone(),
         description: r.description.clone(),
         ambush: r.ambush,
-        members: r.members.iter().map(|m| combat::enemy(d, m, m.count.resolve(party), cl, party)).collect(),
+        members: r.members.iter().map(|m| combat::enemy(d, m, m.count.resolve(party), foes)).collect(),
         notes: String::new(),
     })
 }
@@ -183,6 +190,8 @@ pub(crate) struct Stocking<'t> {
     pub chart: &'t RollTable,
     pub cl: u32,
     pub party: u32,
+    /// The party the enemies' stat blocks are tuned to.
+    pub foes: combat::PartyModel,
 }
 
 /// Fills an empty area of its kind, in the generator's order of rolls: the Ruler encounter when
@@ -196,7 +205,7 @@ pub(crate) fn stock(
     dice: &mut Dice,
     used: &mut Used,
 ) {
-    let Stocking { d, chart, cl, party } = *s;
+    let Stocking { d, chart, cl, party, foes } = *s;
     match area.kind {
         AreaKind::Entrance => {}
         AreaKind::Normal => area.event = chart_event(chart, dice),
@@ -211,9 +220,9 @@ pub(crate) fn stock(
                 None => scenario_event(d, cl, dice, &mut used.events),
             }
         }
-        AreaKind::Enemy => area.enemies.extend(enemy_group(d, cl, party, dice, &mut used.enemies)),
+        AreaKind::Enemy => area.enemies.extend(enemy_group(d, cl, party, foes, dice, &mut used.enemies)),
         AreaKind::Core => {
-            area.enemies.extend(enemy_group(d, cl, party, dice, &mut used.enemies));
+            area.enemies.extend(enemy_group(d, cl, party, foes, dice, &mut used.enemies));
             area.objects = objects(d, area.kind, None, dice, &mut used.objects);
         }
     }

@@ -20,6 +20,8 @@ pub struct FortressView {
     pub width_mm: f64,
     pub height_mm: f64,
     pub party: String,
+    /// The PC every stat block is measured against, and where its numbers come from.
+    pub party_model: String,
     pub trailer: String,
     pub ruler: RulerView,
     pub logic: Vec<crate::nw3::model::Logic>,
@@ -109,9 +111,28 @@ pub fn command(f: &Fortress, paper: crate::model::Paper) -> String {
     let p = &f.params;
     let paper = if paper == crate::model::Paper::Letter { " --paper letter" } else { "" };
     let rerolls: String = f.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
+    let own = |name: &str, v: Option<u32>| v.map_or(String::new(), |v| format!(" --{name} {v}"));
+    let party =
+        [own("party-attack", p.party_attack), own("party-defence", p.party_defence), own("party-hp", p.party_hp)]
+            .concat();
     format!(
-        "dungeonsmith fortress --seed {} --party {} --cl {} --areas {}{paper}{rerolls}",
+        "dungeonsmith fortress --seed {} --party {} --cl {} --areas {}{party}{paper}{rerolls}",
         f.seed, p.party, p.cl, p.areas
+    )
+}
+
+/// The PC the enemies' numbers assume, in the booklet: the GM's stated numbers, or the model's.
+fn party_model(p: &crate::nw3::FortressParams) -> String {
+    let m = crate::nw3::combat::PartyModel::of(p).pc;
+    let given = p.party_attack.is_some() || p.party_defence.is_some() || p.party_hp.is_some();
+    let whose = if given {
+        "the party's attack, defence and HP as the GM gave them (the rest from the model PC)"
+    } else {
+        "the model PC of this CL; give your party's own with --party-attack, --party-defence and --party-hp"
+    };
+    format!(
+        "a PC with attack {}, defence {}, HP {}, accuracy {} and evasion {}: {whose}",
+        m.attack, m.defence, m.body, m.accuracy, m.evasion
     )
 }
 
@@ -332,6 +353,7 @@ pub fn fortress_view(f: &Fortress, paper: crate::model::Paper, svg: (String, Str
         width_mm: paper.size_mm().0,
         height_mm: paper.size_mm().1,
         party: format!("{} characters of CL {cl}", f.party.size),
+        party_model: party_model(&f.params),
         trailer: f.trailer.clone(),
         notes: f.notes.clone(),
         ruler: RulerView {

@@ -98,7 +98,7 @@ impl Request {
     /// permalink with it). Unknown fields are refused, so a typo never passes silently.
     pub fn parse(pairs: &Pairs, fresh_seed: impl FnOnce() -> u64) -> Result<Request, ServeError> {
         let one = |name: &str| -> Option<&str> { pairs.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str()) };
-        const KNOWN: [&str; 13] = [
+        const KNOWN: [&str; 16] = [
             "game",
             "seed",
             "paper",
@@ -112,6 +112,9 @@ impl Request {
             "party",
             "cl",
             "areas",
+            "party-attack",
+            "party-defence",
+            "party-hp",
         ];
         if let Some((k, _)) = pairs.iter().find(|(k, _)| !KNOWN.contains(&k.as_str())) {
             return Err(ServeError::BadRequest(format!("unknown field `{k}` in the query")));
@@ -168,6 +171,9 @@ impl Request {
                     party: opt_u32("party")?.unwrap_or(d.party),
                     cl: opt_u32("cl")?.unwrap_or(d.cl),
                     areas: opt_u32("areas")?.unwrap_or(d.areas),
+                    party_attack: opt_u32("party-attack")?,
+                    party_defence: opt_u32("party-defence")?,
+                    party_hp: opt_u32("party-hp")?,
                 };
                 params.validate().map_err(|e| ServeError::BadRequest(e.to_string()))?;
                 Game::Nw3(params)
@@ -215,6 +221,14 @@ impl Request {
                 pairs.push(("party", p.party.to_string()));
                 pairs.push(("cl", p.cl.to_string()));
                 pairs.push(("areas", p.areas.to_string()));
+                // The party's own numbers, when the GM gave them (absent: the model PC's).
+                for (name, v) in
+                    [("party-attack", p.party_attack), ("party-defence", p.party_defence), ("party-hp", p.party_hp)]
+                {
+                    if let Some(v) = v {
+                        pairs.push((name, v.to_string()));
+                    }
+                }
             }
         }
         pairs.push(("paper", self.paper.name().into()));

@@ -348,6 +348,13 @@ pub struct Trap {
     /// trap lists them, inside the limits of a hostile room.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ambush: bool,
+    /// The list of `objects` gives examples ("or other object"): any object the GM names fits.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub open_objects: bool,
+    /// The trap sits on a creature with statistics that attacks (Borracho, seed 003 l.5916): its
+    /// room must hold monsters or a ruler, whatever object it names.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bearer: bool,
     /// The effect, in our own words.
     pub summary: SharedStr,
     /// Where it stands in seed 003, e.g. "l.5658".

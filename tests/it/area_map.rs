@@ -17,7 +17,7 @@ fn tables() -> &'static Tables {
 }
 
 fn fortress(seed: u64, cl: u32, areas: u32) -> Fortress {
-    generate(tables(), &FortressParams { party: 4, cl, areas }, seed).expect("generates")
+    generate(tables(), &FortressParams { party: 4, cl, areas, ..Default::default() }, seed).expect("generates")
 }
 
 /// The program and tables versions blanked, so snapshots change only when the map does.
@@ -243,7 +243,8 @@ fn no_gate_line_crosses_a_label_a_note_or_another_area_at_any_size() {
         for k in 0..3u64 {
             let seed = u64::from(areas) * 101 + k * 7919;
             let (party, cl) = (1 + (seed % 8) as u32, 1 + (seed % 20) as u32);
-            let f = generate(tables(), &FortressParams { party, cl, areas }, seed).expect("generates");
+            let f = generate(tables(), &FortressParams { party, cl, areas, ..Default::default() }, seed)
+                .expect("generates");
             for paper in [Paper::A4, Paper::Letter] {
                 let what = format!("seed {seed} areas {areas} party {party} cl {cl} {paper:?}");
                 assert_gates_clear(&fortress_map(&f, tables(), paper, Copy::Gm), paper, &what);
@@ -252,7 +253,8 @@ fn no_gate_line_crosses_a_label_a_note_or_another_area_at_any_size() {
     }
     // The two maps of the bug report.
     for (seed, areas, party, cl, paper) in [(9, 25, 2, 20, Paper::Letter), (1, 40, 6, 12, Paper::A4)] {
-        let f = generate(tables(), &FortressParams { party, cl, areas }, seed).expect("generates");
+        let f =
+            generate(tables(), &FortressParams { party, cl, areas, ..Default::default() }, seed).expect("generates");
         assert_gates_clear(&fortress_map(&f, tables(), paper, Copy::Gm), paper, &format!("seed {seed} areas {areas}"));
     }
 }

@@ -238,10 +238,17 @@ fn reveals_names_a_room_or_a_corridor_never_both() {
 }
 
 #[test]
-fn a_scenario_has_two_to_four_clues_plus_one_per_ruler_with_weak_points() {
+fn a_scenario_has_typically_two_to_four_clues_plus_one_per_ruler_with_weak_points_advice_strict_enforces() {
     let mut s = default_scenario(110);
     s.clues.truncate(1);
-    fails_with(&s, "clues.count");
+    let v = check(&s, tables());
+    assert!(v.iter().any(|v| v.rule == "clues.count" && !v.is_error()), "a warning: {v:?}");
+    let path = std::env::temp_dir().join(format!("ds-clue-{}-strict.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string_pretty(&s).expect("serialises")).expect("writes");
+    let (code, out, _) = crate::run(&["check", "--strict", &path.to_string_lossy()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("[clues.count]"), "{out}");
 }
 
 #[test]

@@ -110,8 +110,9 @@ fn the_same_weak_point_twice_is_refused() {
 }
 
 #[test]
-fn an_unknown_weak_point_is_refused() {
-    assert!(rules(&with_adjustments(vec![weak("Glass Jaw", -4)])).contains(&"weak-point.unknown"));
+fn an_unknown_weak_point_is_the_gms_own_with_a_warning_and_refused_without_the_levels_it_takes_off() {
+    assert!(rules(&with_adjustments(vec![weak("Glass Jaw", -4)])).contains(&"weak-point.own"));
+    assert!(rules(&with_adjustments(vec![weak("Glass Jaw", 0)])).contains(&"weak-point.unknown"));
 }
 
 #[test]

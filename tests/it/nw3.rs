@@ -143,7 +143,7 @@ proptest! {
     fn every_fortress_is_solvable_and_passes_the_check(
         seed in any::<u64>(), areas in 3u32..=40, party in 1u32..=8, cl in 1u32..=20,
     ) {
-        let params = FortressParams { party, cl, areas };
+        let params = FortressParams { party, cl, areas, ..Default::default() };
         let f = generate(tables(), &params, seed).expect("generates");
         let v = check(&f, tables());
         prop_assert!(v.is_empty(), "seed {} {:?}: {:?}", seed, params, v);
@@ -174,7 +174,7 @@ proptest! {
     fn small_fortresses_satisfy_an_independent_walk_over_every_state(
         seed in any::<u64>(), areas in 3u32..=20, cl in 1u32..=20,
     ) {
-        let f = generate(tables(), &FortressParams { party: 4, cl, areas }, seed).expect("generates");
+        let f = generate(tables(), &FortressParams { party: 4, cl, areas, ..Default::default() }, seed).expect("generates");
         let (solvable, no_dead_end) = oracle(&f);
         prop_assert!(solvable, "seed {}: the Core cannot be reached", seed);
         prop_assert!(no_dead_end, "seed {}: some reachable state cannot reach the Core", seed);
@@ -685,6 +685,6 @@ fn golden_fortress_seed_7_default_options() {
 
 #[test]
 fn golden_fortress_seed_1234_forty_areas_high_level() {
-    let f = generate(tables(), &FortressParams { party: 6, cl: 14, areas: 40 }, 1234).unwrap();
+    let f = generate(tables(), &FortressParams { party: 6, cl: 14, areas: 40, ..Default::default() }, 1234).unwrap();
     insta::assert_snapshot!("nw3_seed_1234_40_areas_cl_14_json", golden(&f));
 }

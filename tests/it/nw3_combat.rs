@@ -5,7 +5,7 @@
 
 use std::sync::OnceLock;
 
-use dungeonsmith::nw3::combat::{FIGHT_ROUNDS, boss_body, danger_sense, model_pc, ruler_block};
+use dungeonsmith::nw3::combat::{FIGHT_ROUNDS, PartyModel, boss_body, danger_sense, model_pc, ruler_block};
 use dungeonsmith::nw3::{Fortress, FortressParams, check, generate};
 use dungeonsmith::tables::Tables;
 use dungeonsmith::tables::nw3::Rank;
@@ -38,7 +38,7 @@ fn enemy_area(f: &Fortress, ambush: bool) -> usize {
 #[test]
 fn generated_enemies_and_ruler_carry_full_stat_blocks() {
     for (seed, party, cl) in [(7, 4, 3), (1, 1, 1), (2, 8, 20), (3, 6, 12)] {
-        let f = generate(tables(), &FortressParams { party, cl, areas: 25 }, seed).unwrap();
+        let f = generate(tables(), &FortressParams { party, cl, areas: 25, ..Default::default() }, seed).unwrap();
         assert!(check(&f, tables()).is_empty());
         let members = f.areas.iter().flat_map(|a| &a.enemies).flat_map(|g| &g.members);
         for m in members {
@@ -217,32 +217,36 @@ fn expected_worn_down(cl: u32, party: u32, rounds: f64, eva: u32, pdef: u32, mde
 fn a_boss_body_is_the_party_damage_per_round_times_the_rounds_at_the_extremes() {
     for (cl, party) in [(1, 1), (20, 8), (1, 8), (20, 1)] {
         for r in &tables().nw3.rulers {
-            let b = ruler_block(&tables().nw3, r, cl, party);
+            let b = ruler_block(&tables().nw3, r, PartyModel::model(cl, party));
             let s = b.stats;
             let want = expected_boss_body(cl, party, s.eva, s.pdef, s.mdef).ceil() as u32;
             assert_eq!(s.body, want.max(1), "{} at CL {cl}, party {party}", r.name);
-            assert_eq!(boss_body(cl, party, s.eva, s.pdef, s.mdef), s.body);
+            assert_eq!(boss_body(PartyModel::model(cl, party), s.eva, s.pdef, s.mdef), s.body);
             // Defence against the party's attack: below attack + 5, and the party can hurt it.
             let attack = model_pc(cl).attack;
             assert!(s.pdef < attack + 5 && s.mdef < attack + 5, "{} at CL {cl}", r.name);
             assert!(s.pdef < attack && s.mdef < attack, "{} at CL {cl}: the party does damage", r.name);
         }
     }
-    // Lesser foes by the same measure: a Mob is worn down by one PC in 2 rounds, a Guest by two in 3.
+    // A Mob is worn down by one PC in 2 rounds; a Guest, built like a PC (seed 000 ~l.1027), has a
+    // PC's Body.
     let d = &tables().nw3;
     for (cl, party) in [(1, 1), (20, 8)] {
         for m in d.enemies.iter().flat_map(|e| &e.members) {
-            let s = dungeonsmith::nw3::combat::member_block(d, m, cl, party).stats;
-            let (pcs, rounds) = if m.rank == Rank::Mob { (1, 2.0) } else { (2, 3.0) };
-            let want = expected_worn_down(cl, pcs, rounds, s.eva, s.pdef, s.mdef).ceil() as u32;
-            assert_eq!(s.body, want.max(1), "{} at CL {cl}", m.name);
+            let s = dungeonsmith::nw3::combat::member_block(d, m, PartyModel::model(cl, party)).stats;
+            if m.rank == Rank::Mob {
+                let want = expected_worn_down(cl, 1, 2.0, s.eva, s.pdef, s.mdef).ceil() as u32;
+                assert_eq!(s.body, want.max(1), "{} at CL {cl}", m.name);
+            } else {
+                assert_eq!(s.body, model_pc(cl).body, "{} at CL {cl}", m.name);
+            }
         }
     }
     // A lone CL 1 PC faces a Boss it can bring down in about five rounds; eight CL 20 PCs face one
     // that outlasts several of their own number.
     let r = &tables().nw3.rulers[0];
-    let low = ruler_block(&tables().nw3, r, 1, 1).stats.body;
-    let high = ruler_block(&tables().nw3, r, 20, 8).stats.body;
+    let low = ruler_block(&tables().nw3, r, PartyModel::model(1, 1)).stats.body;
+    let high = ruler_block(&tables().nw3, r, PartyModel::model(20, 8)).stats.body;
     assert!((8..=40).contains(&low), "CL 1 solo Boss Body {low}");
     assert!(high > 2 * model_pc(20).body, "CL 20 party-8 Boss Body {high}");
 }
@@ -256,7 +260,7 @@ fn ranks_order_toughness_and_mobs_are_the_weakest() {
                 .iter()
                 .flat_map(|e| &e.members)
                 .filter(|m| m.rank == rank)
-                .map(|m| dungeonsmith::nw3::combat::member_block(d, m, cl, 4).stats.body)
+                .map(|m| dungeonsmith::nw3::combat::member_block(d, m, PartyModel::model(cl, 4)).stats.body)
                 .max()
         };
         let (mob, guest) = (by_rank(Rank::Mob).unwrap(), by_rank(Rank::Guest).unwrap());

@@ -17,7 +17,8 @@ fn tables() -> &'static Tables {
 }
 
 fn fortress(seed: u64, areas: u32) -> Fortress {
-    let params = FortressParams { areas, party: 1 + (seed % 8) as u32, cl: 1 + (seed % 20) as u32 };
+    let params =
+        FortressParams { areas, party: 1 + (seed % 8) as u32, cl: 1 + (seed % 20) as u32, ..Default::default() };
     generate(tables(), &params, seed).expect("generates")
 }
 
@@ -452,7 +453,7 @@ fn the_footer_command_of_a_rerolled_fortress_gives_it_back() {
 #[test]
 fn the_footer_command_of_a_locked_fortress_renders_its_own_file() {
     let t = dungeonsmith::tables::Tables::embedded().unwrap();
-    let params = dungeonsmith::nw3::FortressParams { party: 4, cl: 3, areas: 10 };
+    let params = dungeonsmith::nw3::FortressParams { party: 4, cl: 3, areas: 10, ..Default::default() };
     let mut f = dungeonsmith::nw3::generate(&t, &params, 7).unwrap();
     f.areas[2].locked = true;
     let command = dungeonsmith::render::fortress_view::command(&f, Default::default());

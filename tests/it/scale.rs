@@ -19,7 +19,7 @@ const THREADS: u64 = 2;
 
 /// The MYK options for case `i`: court of 1-12 at levels 1-30, 1-20 maps (mostly few), 3-9 rooms,
 /// every layout. Picked by a dice stream of their own, so the cases are fixed.
-fn myk_params(i: u64) -> MykParams {
+pub fn myk_params(i: u64) -> MykParams {
     let mut d = Dice::new(i).child("scale/myk");
     let size = d.between(1, 12) as usize;
     let levels =
@@ -33,7 +33,7 @@ fn myk_params(i: u64) -> MykParams {
 /// The Fortress options for case `i`: party 1-8, CL 1-20, 3-40 areas.
 fn fortress_params(i: u64) -> FortressParams {
     let mut d = Dice::new(i).child("scale/nw3");
-    FortressParams { party: d.between(1, 8), cl: d.between(1, 20), areas: d.between(3, 40) }
+    FortressParams { party: d.between(1, 8), cl: d.between(1, 20), areas: d.between(3, 40), ..Default::default() }
 }
 
 /// Runs `case` over 0..n on [`THREADS`] threads; returns every failure message.
@@ -229,4 +229,15 @@ fn every_picture_across_the_options_is_the_png_tiny_skias_encoder_writes() {
         (!out.is_empty()).then(|| out.join("; "))
     });
     assert!(failures.is_empty(), "{} of {PICTURES} seeds differ, first: {}", failures.len(), failures[0]);
+}
+
+/// Seeds whose generated and rerolled scenarios are read rule by rule (`myk_rules::`).
+const BOOK_RULES: u64 = 5_000;
+
+#[test]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored scale::"]
+fn five_thousand_generated_and_rerolled_dungeons_keep_every_trap_bearer_way_in_and_named_monster() {
+    let tables = crate::myk::tables();
+    let failures = spread(BOOK_RULES, &|i| crate::myk_rules::case(tables, i, 6));
+    assert!(failures.is_empty(), "{} of {BOOK_RULES} fail, first: {}", failures.len(), failures[0]);
 }

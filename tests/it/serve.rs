@@ -364,3 +364,17 @@ async fn a_permalink_with_more_edits_than_the_server_replays_is_refused() {
     assert_eq!(a.status, StatusCode::BAD_REQUEST);
     assert_eq!(a.text(), "1001 edits in one permalink; at most 1000 (download the JSON and go on from it)\n");
 }
+
+#[tokio::test]
+async fn the_workbench_takes_the_partys_own_numbers_and_keeps_them_in_the_file_and_the_booklet() {
+    let q = "game=nw3&seed=3&cl=1&party-attack=3&party-defence=2&party-hp=15";
+    let fortress = get(&format!("/download/fortress-3.json?{q}")).await;
+    assert_eq!(fortress.status, StatusCode::OK, "{}", fortress.text());
+    let params = &fortress.json()["params"];
+    assert_eq!((params["party_attack"].as_u64(), params["party_hp"].as_u64()), (Some(3), Some(15)));
+    let booklet = get(&format!("/booklet?{q}")).await;
+    assert!(booklet.text().contains("a PC with attack 3, defence 2, HP 15"), "{}", booklet.text());
+    let bad = get("/api/scenario?game=nw3&seed=3&party-hp=0").await;
+    assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+    assert!(bad.text().contains("`--party-hp`"), "{}", bad.text());
+}

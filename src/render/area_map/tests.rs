@@ -14,7 +14,7 @@ fn tables() -> &'static Tables {
 }
 
 fn fortress(seed: u64, cl: u32, areas: u32) -> Fortress {
-    generate(tables(), &FortressParams { party: 4, cl, areas }, seed).expect("generates")
+    generate(tables(), &FortressParams { party: 4, cl, areas, ..Default::default() }, seed).expect("generates")
 }
 
 /// A spread of fortresses: every size class, several seeds and levels.
@@ -171,7 +171,7 @@ fn the_legend_shows_only_what_the_map_uses() {
 
 #[test]
 fn the_footer_regenerates_the_map() {
-    let f = generate(tables(), &FortressParams { party: 6, cl: 14, areas: 40 }, 1234).unwrap();
+    let f = generate(tables(), &FortressParams { party: 6, cl: 14, areas: 40, ..Default::default() }, 1234).unwrap();
     for paper in [Paper::A4, Paper::Letter] {
         let lines = footer(&f, paper, Copy::Gm);
         let all = lines.join(" ");

@@ -80,10 +80,11 @@ function fillForm(query) {
   const game = p.get('game') || 'myk';
   document.querySelector(`input[name=game][value=${game}]`).checked = true;
   document.body.dataset.game = game;
-  for (const name of ['seed', 'court-size', 'level', 'levels', 'maps', 'rooms', 'layout', 'party', 'cl', 'areas', 'paper']) {
+  for (const name of ['seed', 'court-size', 'level', 'levels', 'maps', 'rooms', 'layout', 'party', 'cl', 'areas',
+    'party-attack', 'party-defence', 'party-hp', 'paper']) {
     const field = document.getElementById(name);
     if (p.has(name)) field.value = p.get(name);
-    else if (name === 'levels') field.value = '';
+    else if (['levels', 'party-attack', 'party-defence', 'party-hp'].includes(name)) field.value = '';
   }
 }
 
@@ -93,7 +94,7 @@ function formQuery() {
   p.set('game', game);
   const names = game === 'myk'
     ? ['seed', 'court-size', 'level', 'levels', 'maps', 'rooms', 'layout', 'paper']
-    : ['seed', 'party', 'cl', 'areas', 'paper'];
+    : ['seed', 'party', 'cl', 'areas', 'party-attack', 'party-defence', 'party-hp', 'paper'];
   for (const name of names) {
     const v = document.getElementById(name).value.trim();
     if (v !== '') p.set(name, v);
