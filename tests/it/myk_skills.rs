@@ -184,7 +184,7 @@ fn every_group_and_ruler_prints_its_materials_and_the_treasure_tables_it_needs()
                 if !m.materials.is_empty() {
                     assert!(key.contains(&format!("materials: {}", m.materials.join(", "))), "seed {seed}");
                 }
-                assert!(key.contains(": Treasure: 1D6 on the Level"));
+                assert!(key.contains("  - Treasure: 1D6 on the Level"));
             }
         }
         // Every table a monster line names (room key or encounter list) is printed in full.
