@@ -157,6 +157,10 @@ pub fn blocks(md: &str) -> Vec<Block> {
             }
             Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => r.push_text(&t),
             Event::SoftBreak | Event::HardBreak => r.push_text(" "),
+            // A GM's own template may hold other blocks: each is a paragraph of its text.
+            Event::Start(Tag::CodeBlock(_) | Tag::BlockQuote(_))
+            | Event::End(TagEnd::CodeBlock | TagEnd::BlockQuote(_))
+            | Event::Rule => r.flush(),
             _ => {}
         }
     }
