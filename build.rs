@@ -93,5 +93,5 @@ fn embed_tables_blob() {
 fn main() {
     embed("EMBEDDED_TABLES", "tables", &["toml"]);
     embed_tables_blob();
-    embed("EMBEDDED_TEMPLATES", "templates", &["md", "html", "j2", "jinja", "css", "svg"]);
+    embed("EMBEDDED_TEMPLATES", "templates", &["md", "html", "j2", "jinja", "css", "svg", "toml"]);
 }

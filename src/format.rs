@@ -36,8 +36,43 @@ pub fn upgrade(system: &str, doc: &mut Value) -> Result<u32, String> {
         }
         v += 1;
     }
+    if system == "nw3" {
+        bad_status_words(doc);
+    }
     set_format(doc, CURRENT);
     Ok(version)
+}
+
+/// Skill texts written before the tables named Bad Statuses as words carry the rules' marking,
+/// `{BS: Rigor}`, `{BS: Poison (2)}`: each is rewritten to the bare name, as the tables now give
+/// it, so `check` finds the file's skills equal to the tables'. Files without the marking are
+/// left as they are (the step holds for every format, so no version bump is needed for it).
+fn bad_status_words(doc: &mut Value) {
+    match doc {
+        Value::String(s) if s.contains("{BS: ") => {
+            let mut out = String::with_capacity(s.len());
+            let mut rest = s.as_str();
+            while let Some(i) = rest.find("{BS: ") {
+                out.push_str(&rest[..i]);
+                let inner = &rest[i + 5..];
+                match inner.find('}') {
+                    Some(e) => {
+                        out.push_str(&inner[..e]);
+                        rest = &inner[e + 1..];
+                    }
+                    None => {
+                        out.push_str(&rest[i..]);
+                        rest = "";
+                    }
+                }
+            }
+            out.push_str(rest);
+            *s = out;
+        }
+        Value::Array(a) => a.iter_mut().for_each(bad_status_words),
+        Value::Object(o) => o.values_mut().for_each(bad_status_words),
+        _ => {}
+    }
 }
 
 /// Sets `"format"`; writers re-serialise through the typed model, which fixes the key order.
@@ -120,3 +155,19 @@ fn infer_reveals(maps: &Value, text: &str, own: u64) -> Option<Value> {
 /// them from the tables by enemy name and the party in `params`
 /// ([`crate::nw3::combat::fill_from_tables`]), which needs the tables this step has not got.
 fn nw3_1_to_2(_doc: &mut Value) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_statuses_marked_in_older_files_read_as_words() {
+        let mut doc = serde_json::json!({
+            "system": "nw3",
+            "format": 2,
+            "skills": ["gains {BS: Poison (2)} and {BS: Rigor}.", "no status", "{BS: broken"],
+        });
+        upgrade("nw3", &mut doc).expect("upgrades");
+        assert_eq!(doc["skills"], serde_json::json!(["gains Poison (2) and Rigor.", "no status", "{BS: broken"]));
+    }
+}

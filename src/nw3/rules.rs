@@ -14,3 +14,6 @@ pub const APPEARANCE_BASE: u32 = 8;
 pub const APPEARANCE_PER_GATE: u32 = 2;
 /// Prana a PC spends to stop one Logic applying to them (seed 000 ~l.1015, seed 002).
 pub const LOGIC_REMOVAL_PRANA: u32 = 1;
+/// The Bad Statuses of the combat rules (seed 001), as the skill and trap texts name them; the
+/// booklet's glossary explains those a fortress names.
+pub const BAD_STATUSES: [&str; 5] = ["Pressure", "Rigor", "Poison", "Paralysis", "Dazed"];

@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use crate::nw3::combat::danger_sense;
 use crate::nw3::model::{AreaKind, Attack, EventKind, Fortress, GateKind, Opener, Skill, Stats};
-use crate::nw3::rules::{AMBUSH_BONUS, DANGER_SENSE, DANGER_SENSE_DEFAULT, LOGIC_REMOVAL_PRANA};
+use crate::nw3::rules::{AMBUSH_BONUS, BAD_STATUSES, DANGER_SENSE, DANGER_SENSE_DEFAULT, LOGIC_REMOVAL_PRANA};
 use crate::tables::nw3::Rank;
 use crate::tables::nw3_combat::AttackKind;
 
@@ -38,6 +38,8 @@ pub struct FortressView {
     pub players_svg_file: String,
     /// The GM's own notes from the file (empty: none).
     pub notes: String,
+    /// The Bad Statuses the fortress's texts name, in the rules' order (the glossary's entries).
+    pub bad_statuses: Vec<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -241,6 +243,29 @@ fn fighter_view(
     }
 }
 
+/// The Bad Statuses named (as whole words) in the texts of the fortress's skills, traps, events,
+/// objects and Logic.
+fn bad_statuses(f: &Fortress) -> Vec<&'static str> {
+    let skills = f.areas.iter().flat_map(|a| &a.enemies).flat_map(|g| &g.members).flat_map(|m| &m.skills);
+    let mut texts: Vec<&str> = skills.chain(&f.ruler.skills).map(|k| k.effect.as_str()).collect();
+    for a in &f.areas {
+        texts.extend(a.trap.as_ref().map(|t| t.effect.as_str()));
+        texts.extend(a.event.as_ref().map(|e| e.text.as_str()));
+        texts.extend(a.objects.iter().map(|o| o.effect.as_str()));
+    }
+    texts.extend(f.logic.iter().map(|l| l.effect.as_str()));
+    let named = |name: &str| {
+        texts.iter().any(|t| {
+            t.match_indices(name).any(|(i, _)| {
+                let before = t[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric());
+                let after = t[i + name.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+                before && after
+            })
+        })
+    };
+    BAD_STATUSES.into_iter().filter(|b| named(b)).collect()
+}
+
 /// Builds the view; `svg` is the (GM, players) map for inlining in HTML.
 pub fn fortress_view(f: &Fortress, paper: crate::model::Paper, svg: (String, String)) -> FortressView {
     let cl = f.party.cl;
@@ -356,6 +381,7 @@ pub fn fortress_view(f: &Fortress, paper: crate::model::Paper, svg: (String, Str
         party_model: party_model(&f.params),
         trailer: f.trailer.clone(),
         notes: f.notes.clone(),
+        bad_statuses: bad_statuses(f),
         ruler: RulerView {
             name: f.ruler.name.clone(),
             title: f.ruler.title.clone(),

@@ -21,6 +21,7 @@ pub enum Copy {
 
 pub mod text;
 pub mod threats;
+pub mod typeset;
 pub mod udonarium;
 pub mod uvtt;
 pub mod view;
@@ -132,10 +133,11 @@ pub fn render_myk(
     if wants(Format::Pdf) {
         heavy.push(Box::new(|| {
             let name = format!("myk-{seed}.pdf");
-            let mut pages: Vec<String> = svgs.iter().map(|(gm, _)| gm.clone()).collect();
-            pages.extend(pdf::text_pages(&md, opts.paper, &format!("{} \u{00b7} seed {seed}", s.title)));
-            pages.extend(svgs.iter().map(|(_, players)| players.clone()));
-            let bytes = pdf::pdf(&pages, opts.paper, &s.title, &name)?;
+            let label = |m: &Map, who: &str| format!("Map {}: {} ({who})", m.index, m.name);
+            let gm: Vec<pdf::Sheet> = s.maps.iter().zip(&svgs).map(|(m, (g, _))| (label(m, "GM"), g.clone())).collect();
+            let players: Vec<pdf::Sheet> =
+                s.maps.iter().zip(&svgs).map(|(m, (_, p))| (label(m, "players"), p.clone())).collect();
+            let bytes = pdf::booklet(&gm, &md, &players, opts.templates, opts.paper, &s.title, &name)?;
             Ok(vec![Artifact::new(name, bytes)])
         }));
     }
@@ -230,10 +232,9 @@ pub fn render_fortress(
     if wants(Format::Pdf) {
         heavy.push(Box::new(|| {
             let name = format!("fortress-{seed}.pdf");
-            let mut pages = vec![svg.0.clone()];
-            pages.extend(pdf::text_pages(&md, opts.paper, &format!("{} \u{00b7} seed {seed}", f.title)));
-            pages.push(svg.1.clone());
-            let bytes = pdf::pdf(&pages, opts.paper, &f.title, &name)?;
+            let gm = [("Area map (GM)".to_string(), svg.0.clone())];
+            let players = [("Area map (players' handout)".to_string(), svg.1.clone())];
+            let bytes = pdf::booklet(&gm, &md, &players, opts.templates, opts.paper, &f.title, &name)?;
             Ok(vec![Artifact::new(name, bytes)])
         }));
     }

@@ -1,5 +1,6 @@
 //! Scenario text from templates (minijinja): the defaults are embedded; any file in a GM's
-//! `--templates DIR` replaces the built-in file of the same name. HTML templates autoescape.
+//! `--templates DIR` replaces the built-in file of the same name. HTML templates autoescape, and
+//! Markdown ones escape every value so it reads back as the characters it holds.
 
 use std::fs;
 use std::path::Path;
@@ -95,20 +96,69 @@ impl Templates {
     }
 }
 
+/// `text` as a `.md` template writes it (see [`write_markdown_escaped`]).
+pub fn markdown_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let _ = write_markdown_escaped(&mut out, text);
+    out
+}
+
 /// The auto-escape mode of `.md` templates.
 const MARKDOWN: &str = "markdown";
 
-/// Writes `text` with the characters that start HTML in Markdown as entities; the runs between
-/// them are written whole (the three are ASCII, so a run never splits a character).
+/// Writes `text` so that Markdown reads it back as exactly these characters: the characters that
+/// start HTML become entities; inline markup (`\\`, `` ` ``, `*`, `_`, `[`, `]`, `|`, `~`) is
+/// backslash-escaped anywhere, and a block marker where a line begins (`# `, `- `, `+ `, `1. `,
+/// `1) `, a line of `-` or `=`) gets a backslash before it, so a value never opens a heading,
+/// quote, list, rule or table cell of its own (`+2` or `-5` stay as they are). The runs between
+/// them are written whole (all escaped characters are ASCII, so a run never splits a character).
 fn write_markdown_escaped(out: &mut impl std::fmt::Write, text: &str) -> std::fmt::Result {
+    let bytes = text.as_bytes();
+    // Whether the line from byte `i` on is blank or closes a block marker (a space follows).
+    let ends_marker = |i: usize| bytes.get(i).is_none_or(|&b| b == b' ' || b == b'\t' || b == b'\n');
+    // Whether the line from byte `i` on is only `-`, `=` or spaces (a rule or heading underline).
+    let rule_line = |i: usize| bytes[i..].iter().take_while(|&&b| b != b'\n').all(|&b| matches!(b, b'-' | b'=' | b' '));
     let mut start = 0;
-    for (i, b) in text.bytes().enumerate() {
+    // At a line's first non-space character, where block markers count.
+    let mut line_start = true;
+    for (i, &b) in bytes.iter().enumerate() {
+        let marker = line_start
+            && match b {
+                b'#' => ends_marker(i + bytes[i..].iter().take_while(|&&c| c == b'#').count()),
+                b'-' | b'+' => ends_marker(i + 1) || rule_line(i),
+                b'=' => rule_line(i),
+                b'0'..=b'9' => {
+                    let n = bytes[i..].iter().take_while(|c| c.is_ascii_digit()).count();
+                    matches!(bytes.get(i + n), Some(b'.' | b')')) && ends_marker(i + n + 1)
+                }
+                _ => false,
+            };
         let entity = match b {
             b'&' => "&amp;",
             b'<' => "&lt;",
             b'>' => "&gt;",
-            _ => continue,
+            b'\\' => "\\\\",
+            b'`' => "\\`",
+            b'*' => "\\*",
+            b'_' => "\\_",
+            b'[' => "\\[",
+            b']' => "\\]",
+            b'|' => "\\|",
+            b'~' => "\\~",
+            _ if marker => {
+                // A backslash before the marker's first character keeps it text.
+                out.write_str(&text[start..i])?;
+                out.write_str("\\")?;
+                start = i;
+                line_start = false;
+                continue;
+            }
+            _ => {
+                line_start = b == b'\n' || (line_start && b == b' ');
+                continue;
+            }
         };
+        line_start = false;
         out.write_str(&text[start..i])?;
         out.write_str(entity)?;
         start = i + 1;
@@ -132,7 +182,21 @@ mod tests {
     fn markdown_text_writes_html_characters_as_entities_and_keeps_the_rest() {
         let mut out = String::new();
         write_markdown_escaped(&mut out, "A <b> & \u{00e9}t\u{00e9} > *x*").expect("writes to a String");
-        assert_eq!(out, "A &lt;b&gt; &amp; \u{00e9}t\u{00e9} &gt; *x*");
+        assert_eq!(out, "A &lt;b&gt; &amp; \u{00e9}t\u{00e9} &gt; \\*x\\*");
+    }
+
+    #[test]
+    fn markdown_text_never_opens_markup_of_its_own() {
+        let esc = |s: &str| {
+            let mut out = String::new();
+            write_markdown_escaped(&mut out, s).expect("writes to a String");
+            out
+        };
+        assert_eq!(esc("a|b"), "a\\|b");
+        assert_eq!(esc("# x\n> y\n- z\n12. w\n---"), "\\# x\n&gt; y\n\\- z\n\\12. w\n\\---");
+        assert_eq!(esc("+2 Damage, #1, -5 to hit, 3.5"), "+2 Damage, #1, -5 to hit, 3.5");
+        assert_eq!(esc("2D6+10 - 3"), "2D6+10 - 3");
+        assert_eq!(esc("a\\b `c` _d_ [e]"), "a\\\\b \\`c\\` \\_d\\_ \\[e\\]");
     }
 
     #[test]

@@ -264,9 +264,11 @@ pub fn ambush(t: &PlacedTrap, tables: &Tables) -> Option<String> {
 
 /// A base's production capacity, as the GM tracks it.
 pub fn production(rec: Option<&Base>) -> String {
-    let cost = rec.map_or(0, |b| b.cost);
-    let use_cost =
-        if cost == 0 { "each use costs what its effect says".to_string() } else { format!("each use spends {cost}") };
+    let use_cost = match rec {
+        Some(b) if b.cost_per_use.is_some() => "each use spends what its activation cost says".to_string(),
+        Some(b) => format!("each use spends {}", b.cost),
+        None => "each use spends what its effect says".to_string(),
+    };
     let extra =
         rec.and_then(|b| b.supplemental).map_or(String::new(), |n| format!(", plus {n} of its own each quarter"));
     format!(

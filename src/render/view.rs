@@ -148,7 +148,8 @@ pub struct BaseView {
     pub timing: String,
     pub installation: String,
     pub hp: u32,
-    pub cost: u32,
+    /// The fee, or what each use costs.
+    pub cost: String,
     pub defense: u32,
     pub rewards: String,
     pub supplemental: Option<u32>,
@@ -576,7 +577,7 @@ fn base_view(b: &PlacedBase, data: &crate::tables::myk::MykData) -> BaseView {
         timing: rec.map_or("", |x| x.timing.label()).into(),
         installation: b.installation.label().into(),
         hp: rec.map_or(0, |x| x.hp),
-        cost: rec.map_or(0, |x| x.cost),
+        cost: rec.map_or_else(|| "unknown".into(), |x| x.cost_text()),
         defense: 7 + b.level,
         rewards: rec.map(|x| x.rewards.join(", ")).unwrap_or_default(),
         supplemental: rec.and_then(|x| x.supplemental),
@@ -628,7 +629,7 @@ fn encounters_view(s: &Scenario, tables: &Tables) -> EncountersView {
                         .map(|g| format!("{}: {} x{}", g.position.label(), g.name, g.count))
                         .collect();
                     if groups.is_empty() {
-                        "No encounter (the monster the book gives for this roll has no known stats)".into()
+                        "No encounter: the court meets nothing this time".into()
                     } else {
                         groups.join("; ")
                     }

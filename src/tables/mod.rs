@@ -277,6 +277,16 @@ impl Tables {
                     message: "has no `level`; list it in `unknown` if the source lost it".into(),
                 });
             }
+            if (b.cost == 0) != b.cost_per_use.is_some() {
+                return Err(Error::Entry {
+                    file: file_of(Collection::Base, &b.name),
+                    kind: "base",
+                    entry: b.name.as_str().to_owned(),
+                    message: "needs either a `cost` above 0 or, for a cost the book gives per use, `cost = 0` \
+                              and `cost_per_use`"
+                        .into(),
+                });
+            }
         }
         for m in &self.myk.monsters {
             let missing = [

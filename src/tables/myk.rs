@@ -408,8 +408,11 @@ pub struct Base {
     pub level: Option<u32>,
     pub timing: BaseTiming,
     pub hp: u32,
-    /// Production capacity spent to use it.
+    /// Production capacity spent to use it (0 when `cost_per_use` says it).
     pub cost: u32,
+    /// What each use costs when the book prints no fixed fee ("See Below"), in our words.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_per_use: Option<String>,
     pub installation: Installation,
     /// Facilities the court may build here when the map becomes its territory.
     #[serde(default)]
@@ -424,6 +427,16 @@ pub struct Base {
     /// Fields the source lost (e.g. `["level"]`); such a base is never stocked.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unknown: Vec<String>,
+}
+
+impl Base {
+    /// The activation cost as the booklet prints it: the fee, or what each use costs.
+    pub fn cost_text(&self) -> String {
+        match &self.cost_per_use {
+            Some(t) => t.clone(),
+            None => self.cost.to_string(),
+        }
+    }
 }
 
 /// Monster categories of the bestiary.

@@ -459,8 +459,6 @@ fn check_skill_placeholders(o: &Origin, entry: &str, text: &str) -> Result<()> {
         let word = rest[start..].find('}').map(|e| &rest[start..start + e + 1]);
         match word {
             Some("{rating}") => {}
-            // Bad Statuses are written {BS: Name} in the rules; they stay as they are.
-            Some(w) if w.starts_with("{BS: ") => {}
             Some(w) => {
                 return Err(o.entry("NW3 enemy skill", entry, format!("uses `{w}`; only `{{rating}}` may appear")));
             }

@@ -140,7 +140,8 @@ fn record(tables: &Tables, name: &str) -> Option<String> {
     }
     if let Some(b) = m.base(name) {
         let level = b.level.map_or("unknown".to_string(), |l| l.to_string());
-        let _ = writeln!(s, "{} — base, level {level}, {}, HP {}, cost {}", b.name, b.timing.label(), b.hp, b.cost);
+        let _ =
+            writeln!(s, "{} — base, level {level}, {}, HP {}, cost {}", b.name, b.timing.label(), b.hp, b.cost_text());
         let _ =
             writeln!(s, "installation {}{}", b.installation.label(), if b.war_machine { ", war machine" } else { "" });
         if let Some(p) = b.supplemental {

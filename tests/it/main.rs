@@ -2,6 +2,7 @@
 
 mod area_map;
 mod binary;
+mod booklet;
 mod browser;
 mod cli;
 mod fix;

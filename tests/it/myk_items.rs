@@ -67,11 +67,12 @@ fn expected(text: &str) -> Vec<&'static str> {
     out
 }
 
-/// The `#### ` headings of the items block, titles without their dice.
+/// The bold captions (`**Title (dice)**` on a line of their own) of the items block, titles
+/// without their dice.
 fn printed(md: &str) -> Vec<String> {
     let mut out: Vec<String> = section(md, "Items and word tables")
         .lines()
-        .filter_map(|l| l.strip_prefix("#### "))
+        .filter_map(|l| l.strip_prefix("**").and_then(|l| l.strip_suffix("**")))
         .map(|h| h.split(" (").next().unwrap_or(h).to_string())
         .collect();
     out.sort();

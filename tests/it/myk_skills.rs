@@ -139,16 +139,16 @@ fn a_booklet_gives_the_effect_of_every_skill_of_every_monster_it_shows() {
         let s = scenario_for(seed);
         let md = booklet(&s, "myk.md");
         let skills_at = md.find("### Skills in this scenario").expect("skills section");
-        let section = &md[skills_at..];
+        let section = &md[skills_at..md.find("## Glossary").expect("glossary")];
         for name in monsters_of(&s) {
             let m = t.myk.monster(&name).unwrap();
             for label in &m.skills {
-                // The Markdown writes user and table text with `&`, `<`, `>` as entities.
-                let md_label = label.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+                // The Markdown writes user and table text escaped.
+                let md_label = dungeonsmith::render::text::markdown_escape(label);
                 let entry = format!("- **{md_label}** — ");
                 assert!(section.contains(&entry), "seed {seed}: {name}'s {label} not in the skills section");
                 if let Some(SkillRef::Known(k)) = t.myk.skills.for_label(label) {
-                    let effect = k.effect.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+                    let effect = dungeonsmith::render::text::markdown_escape(&k.effect);
                     assert!(section.contains(&effect), "seed {seed}: effect of {label} missing");
                 }
             }
@@ -184,7 +184,7 @@ fn every_group_and_ruler_prints_its_materials_and_the_treasure_tables_it_needs()
                 if !m.materials.is_empty() {
                     assert!(key.contains(&format!("materials: {}", m.materials.join(", "))), "seed {seed}");
                 }
-                assert!(key.contains(": Treasure: 1D6 on the Level"));
+                assert!(key.contains("  - Treasure: 1D6 on the Level"));
             }
         }
         // Every table a monster line names (room key or encounter list) is printed in full.
@@ -193,7 +193,7 @@ fn every_group_and_ruler_prints_its_materials_and_the_treasure_tables_it_needs()
         for (individual, total) in
             [("1-5", "1-9"), ("6-10", "10-15"), ("11-15", "16-22"), ("16-20", "23-30"), ("21+", "31+")]
         {
-            let title = format!("#### Treasure Table: Individual Level {individual} / Total Levels {total}");
+            let title = format!("**Treasure Table: Individual Level {individual} / Total Levels {total}");
             let named = md.contains(&format!("on the Level {individual} Treasure Table"))
                 || md.contains(&format!("on the Total {total} table"));
             assert!(!named || printed.contains(&title), "seed {seed}: {title} named but not printed");
@@ -255,7 +255,7 @@ fn an_older_file_with_gargoyle_in_its_encounter_table_renders_without_it() {
     for template in ["myk.md", "myk.html"] {
         let text = booklet(&s, template);
         assert!(!text.contains("Gargoyle"), "{template} prints Gargoyle");
-        assert!(text.contains("No encounter (the monster the book gives for this roll has no known stats)"));
+        assert!(text.contains("No encounter: the court meets nothing this time"));
     }
 }
 
@@ -304,5 +304,5 @@ fn the_treasure_tables_of_random_encounter_monsters_are_printed_too() {
     let s = generate(tables(), &p, 1).unwrap();
     let md = booklet(&s, "myk.md");
     assert!(md.contains("- **Bone Dragon** (Undead, level 20)") && md.contains("Treasure: 1D6 on the Level 16-20"));
-    assert!(md.contains("#### Treasure Table: Individual Level 16-20 / Total Levels 23-30"));
+    assert!(md.contains("**Treasure Table: Individual Level 16-20 / Total Levels 23-30 (1D6)**"));
 }

@@ -1,0 +1,554 @@
+//! The booklet's text pages, typeset: the Markdown the booklet templates write is read into
+//! blocks ([`markdown`]), each block is shaped and broken into lines by parley (the linebender
+//! paragraph layout: real shaping, Unicode line breaking, bold and italic faces), and the lines
+//! are paginated here and drawn as glyphs on krilla pages (text stays text, in the embedded
+//! DejaVu Sans faces, subset into the file).
+//!
+//! Why parley and not typst: typst typesets better but adds some 300 crates and minutes to a
+//! fresh build; parley adds about twenty on top of the krilla the PDF already used. Pagination is
+//! ours (parley lays out paragraphs, not pages): a heading stays with what follows it, a section
+//! (a heading and its text: a room key, an area, a stat block) moves whole to the next page when
+//! it fits on one, a list item stays with its nested items, a table breaks only between rows.
+//! Every step is linear in the text.
+
+pub mod markdown;
+pub mod style;
+
+use std::sync::Arc;
+
+use krilla::geom::{PathBuilder, Point};
+use krilla::paint::{Fill, Stroke};
+use krilla::surface::Surface;
+use krilla::text::{Font, GlyphId, KrillaGlyph};
+use parley::fontique::{Blob, Collection, CollectionOptions, SourceCache};
+use parley::{
+    Alignment, AlignmentOptions, FontContext, FontFamily, FontStyle, FontWeight, Layout, LayoutContext, LineHeight,
+    PositionedLayoutItem, StyleProperty,
+};
+
+use markdown::{Block, Rich};
+pub use style::Style;
+
+static REGULAR: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
+static BOLD: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold.ttf");
+static ITALIC: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Oblique.ttf");
+static BOLD_ITALIC: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-BoldOblique.ttf");
+const FACES: [&[u8]; 4] = [REGULAR, BOLD, ITALIC, BOLD_ITALIC];
+
+/// Points per millimetre.
+pub const PT: f32 = 72.0 / 25.4;
+/// Padding inside a table cell, in points.
+const CELL_PAD: f32 = 3.0;
+
+/// The fonts, as parley and krilla each see them.
+pub struct Fonts {
+    fcx: FontContext,
+    lcx: LayoutContext<()>,
+    pdf: Vec<(usize, Font)>,
+}
+
+impl Fonts {
+    /// Only the embedded faces: no system font can change a line break.
+    pub fn new() -> Fonts {
+        let mut collection = Collection::new(CollectionOptions { shared: false, system_fonts: false });
+        let mut pdf = Vec::new();
+        for face in FACES {
+            collection.register_fonts(Blob::new(Arc::new(face)), None);
+            if let Some(f) = Font::new(face.into(), 0) {
+                pdf.push((face.as_ptr() as usize, f));
+            }
+        }
+        Fonts { fcx: FontContext { collection, source_cache: SourceCache::default() }, lcx: LayoutContext::new(), pdf }
+    }
+
+    fn pdf_font(&self, data: &[u8]) -> Option<Font> {
+        self.pdf.iter().find(|(p, _)| *p == data.as_ptr() as usize).map(|(_, f)| f.clone())
+    }
+
+    /// `rich` shaped at `size` and broken into lines at most `width` wide.
+    fn layout(&mut self, rich: &Rich, size: f32, line_height: f32, bold: bool, width: f32, end: bool) -> Layout<()> {
+        let mut b = self.lcx.ranged_builder(&mut self.fcx, &rich.text, 1.0, false);
+        b.push_default(StyleProperty::FontFamily(FontFamily::named("DejaVu Sans")));
+        b.push_default(StyleProperty::FontSize(size));
+        b.push_default(StyleProperty::LineHeight(LineHeight::FontSizeRelative(line_height)));
+        if bold {
+            b.push_default(StyleProperty::FontWeight(FontWeight::BOLD));
+        }
+        for r in &rich.bold {
+            b.push(StyleProperty::FontWeight(FontWeight::BOLD), r.clone());
+        }
+        for r in &rich.italic {
+            b.push(StyleProperty::FontStyle(FontStyle::Italic), r.clone());
+        }
+        let mut layout = b.build(&rich.text);
+        layout.break_all_lines(Some(width.max(1.0)));
+        layout.align(if end { Alignment::End } else { Alignment::Start }, AlignmentOptions::default());
+        layout
+    }
+}
+
+impl Default for Fonts {
+    fn default() -> Self {
+        Fonts::new()
+    }
+}
+
+/// A laid-out text: its layout, its text, and the top of each line (plus the bottom).
+struct Text {
+    layout: Layout<()>,
+    text: String,
+    tops: Vec<f32>,
+}
+
+impl Text {
+    fn new(layout: Layout<()>, text: String) -> Text {
+        let mut tops = vec![0.0];
+        for line in layout.lines() {
+            let last = *tops.last().unwrap_or(&0.0);
+            tops.push(last + line.metrics().line_height);
+        }
+        Text { layout, text, tops }
+    }
+
+    fn height(&self) -> f32 {
+        *self.tops.last().unwrap_or(&0.0)
+    }
+
+    fn lines(&self) -> usize {
+        self.tops.len() - 1
+    }
+}
+
+/// One thing placed on a page.
+enum Item {
+    /// Lines of a paragraph or heading, `x` from the margin; `marker` drawn left of the first line.
+    Text { x: f32, text: Box<Text>, marker: Option<Box<Text>> },
+    /// A table row: cells at (x, width), the row's height; `head` rows are bold and ruled below.
+    Row { cells: Vec<(f32, f32, Text)>, height: f32, head: bool, first: bool },
+}
+
+impl Item {
+    fn height(&self) -> f32 {
+        match self {
+            Item::Text { text, .. } => text.height(),
+            Item::Row { height, .. } => *height,
+        }
+    }
+}
+
+/// An item with how it sits in the flow.
+struct Flow {
+    item: Item,
+    /// Space above it (dropped at the top of a page).
+    above: f32,
+    /// Kept on the same page as the next item.
+    keep: bool,
+    /// A heading: its level and text, for the outline; it starts a section.
+    heading: Option<(u8, String)>,
+}
+
+/// The blocks as items ready to paginate, for a column `width` points wide.
+fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<Flow> {
+    let mut out: Vec<Flow> = Vec::new();
+    for (i, block) in blocks.iter().enumerate() {
+        match block {
+            Block::Heading(level, rich) => {
+                let size = style.heading(*level);
+                let layout = fonts.layout(rich, size, 1.2, true, width, false);
+                out.push(Flow {
+                    item: Item::Text { x: 0.0, text: Box::new(Text::new(layout, rich.text.clone())), marker: None },
+                    above: if *level == 1 { 0.0 } else { style.heading_gap_pt },
+                    keep: true,
+                    heading: Some((*level, rich.text.clone())),
+                });
+            }
+            Block::Para { depth, marker, text } => {
+                let indent = f32::from(*depth) * style.list_indent_pt;
+                let layout = fonts.layout(text, style.body_pt, style.line_height, false, width - indent, false);
+                let marker = marker.as_ref().map(|m| {
+                    let rich = Rich { text: m.clone(), ..Rich::default() };
+                    let l = fonts.layout(&rich, style.body_pt, style.line_height, false, style.list_indent_pt, false);
+                    Box::new(Text::new(l, m.clone()))
+                });
+                // A list item stays with the deeper items that follow it (a stat block's lines).
+                let deeper = matches!(blocks.get(i + 1), Some(Block::Para { depth: d, .. }) if d > depth);
+                let above = if *depth > 1 { style.paragraph_gap_pt * 0.3 } else { style.paragraph_gap_pt };
+                out.push(Flow {
+                    item: Item::Text { x: indent, text: Box::new(Text::new(layout, text.text.clone())), marker },
+                    above,
+                    keep: deeper,
+                    heading: None,
+                });
+            }
+            Block::Table { right, head, rows } => {
+                let cols = head.len().max(rows.iter().map(Vec::len).max().unwrap_or(0));
+                let widths = column_widths(head, rows, cols, style, fonts, width);
+                let mut first = true;
+                for (r, row) in std::iter::once(head).chain(rows).enumerate() {
+                    let mut x = 0.0;
+                    let mut cells = Vec::new();
+                    for (c, w) in widths.iter().enumerate() {
+                        let rich = row.get(c).cloned().unwrap_or_default();
+                        let end = right.get(c).copied().unwrap_or(false);
+                        let l = fonts.layout(&rich, style.table_pt, 1.2, r == 0, w - 2.0 * CELL_PAD, end);
+                        cells.push((x, *w, Text::new(l, rich.text)));
+                        x += w;
+                    }
+                    let height = cells.iter().map(|c| c.2.height()).fold(0.0, f32::max) + 2.0 * CELL_PAD;
+                    out.push(Flow {
+                        item: Item::Row { cells, height, head: r == 0, first },
+                        above: if first { style.paragraph_gap_pt } else { 0.0 },
+                        keep: r == 0,
+                        heading: None,
+                    });
+                    first = false;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Column widths: each column gets its longest word, the rest of the width is shared in
+/// proportion to how much more each would take on one line.
+fn column_widths(
+    head: &[Rich],
+    rows: &[Vec<Rich>],
+    cols: usize,
+    style: &Style,
+    fonts: &mut Fonts,
+    width: f32,
+) -> Vec<f32> {
+    let mut min = vec![0.0f32; cols];
+    let mut max = vec![0.0f32; cols];
+    for (r, row) in std::iter::once(head).chain(rows.iter().map(Vec::as_slice)).enumerate() {
+        for (c, cell) in row.iter().enumerate().take(cols) {
+            let l = fonts.layout(cell, style.table_pt, 1.2, r == 0, f32::MAX / 4.0, false);
+            let w = l.calculate_content_widths();
+            min[c] = min[c].max(w.min + 2.0 * CELL_PAD);
+            max[c] = max[c].max(w.max + 2.0 * CELL_PAD);
+        }
+    }
+    let (sum_min, sum_max): (f32, f32) = (min.iter().sum(), max.iter().sum());
+    if sum_max <= width {
+        return max;
+    }
+    if sum_min >= width {
+        // Too many long words: share the width by each column's need.
+        return min.iter().map(|m| m / sum_min * width).collect();
+    }
+    let spare = width - sum_min;
+    let want = sum_max - sum_min;
+    min.iter().zip(&max).map(|(lo, hi)| lo + (hi - lo) / want * spare).collect()
+}
+
+/// Where an item (or some of its lines) went: the page, the top y, the line range of a text.
+pub struct Placed {
+    index: usize,
+    y: f32,
+    lines: std::ops::Range<usize>,
+}
+
+/// A heading's place, for the outline: level, text, page (0-based among the text pages), y.
+pub struct Mark {
+    pub level: u8,
+    pub text: String,
+    pub page: usize,
+    pub y: f32,
+}
+
+/// The typeset text: the items, and the pages they were placed on.
+pub struct Typeset {
+    items: Vec<Flow>,
+    /// The running header, laid out once (a long title is cut to its first line).
+    header: Text,
+    pub pages: Vec<Vec<Placed>>,
+    pub marks: Vec<Mark>,
+    style: Style,
+    left: f32,
+}
+
+/// Sections: from one heading to the next, so a whole section can move to the next page.
+fn sections(items: &[Flow]) -> Vec<std::ops::Range<usize>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    for i in 1..items.len() {
+        if items[i].heading.is_some() && !items[i - 1].keep {
+            out.push(start..i);
+            start = i;
+        }
+    }
+    if start < items.len() {
+        out.push(start..items.len());
+    }
+    out
+}
+
+/// Lays `md` out on pages of `size` (points) with `style`; `title` fills the running header.
+pub fn typeset(md: &str, title: &str, size: (f32, f32), style: &Style, fonts: &mut Fonts) -> Typeset {
+    let m = &style.margin_mm;
+    let (left, top, bottom) = (m.left * PT, m.top * PT, size.1 - m.bottom * PT);
+    let width = (size.0 - (m.left + m.right) * PT).max(36.0);
+    let body = (bottom - top).max(36.0);
+    let items = flow(&markdown::blocks(md), style, fonts, width);
+    let mut pages: Vec<Vec<Placed>> = vec![Vec::new()];
+    let mut marks = Vec::new();
+    let mut y = top;
+    let span = |r: &std::ops::Range<usize>, items: &[Flow]| -> f32 {
+        items[r.clone()].iter().enumerate().map(|(k, f)| f.item.height() + if k == 0 { 0.0 } else { f.above }).sum()
+    };
+    for sec in sections(&items) {
+        let h = span(&sec, &items);
+        let room = bottom - y - items[sec.start].above;
+        if h > room && h <= body && !pages.last().is_some_and(Vec::is_empty) {
+            pages.push(Vec::new());
+            y = top;
+        }
+        let mut i = sec.start;
+        while i < sec.end {
+            // The unit: this item and those it keeps with.
+            let mut j = i;
+            while j + 1 < sec.end && items[j].keep {
+                j += 1;
+            }
+            let unit = i..j + 1;
+            let fresh = pages.last().is_some_and(Vec::is_empty);
+            let above = if fresh { 0.0 } else { items[i].above };
+            let h = span(&unit, &items);
+            if y + above + h > bottom && !fresh && h <= body {
+                pages.push(Vec::new());
+                y = top;
+            }
+            for k in unit.clone() {
+                let fresh = pages.last().is_some_and(Vec::is_empty);
+                y += if fresh { 0.0 } else { items[k].above };
+                if let Some((level, text)) = &items[k].heading {
+                    marks.push(Mark { level: *level, text: text.clone(), page: pages.len() - 1, y });
+                }
+                match &items[k].item {
+                    Item::Text { text, .. } => {
+                        // Lines go one page after another when a text is taller than what is left.
+                        let mut from = 0;
+                        while from < text.lines() {
+                            let mut to = from;
+                            while to < text.lines() && y + text.tops[to + 1] - text.tops[from] <= bottom {
+                                to += 1;
+                            }
+                            if to == from {
+                                if pages.last().is_some_and(Vec::is_empty) {
+                                    to = from + 1; // a line taller than the page: alone on it
+                                } else {
+                                    pages.push(Vec::new());
+                                    y = top;
+                                    continue;
+                                }
+                            }
+                            pages.last_mut().expect("a page").push(Placed { index: k, y, lines: from..to });
+                            y += text.tops[to] - text.tops[from];
+                            from = to;
+                            if from < text.lines() {
+                                pages.push(Vec::new());
+                                y = top;
+                            }
+                        }
+                    }
+                    Item::Row { height, .. } => {
+                        if y + height > bottom && !pages.last().is_some_and(Vec::is_empty) {
+                            pages.push(Vec::new());
+                            y = top;
+                        }
+                        pages.last_mut().expect("a page").push(Placed { index: k, y, lines: 0..0 });
+                        y += height;
+                    }
+                }
+            }
+            i = j + 1;
+        }
+    }
+    if pages.last().is_some_and(Vec::is_empty) && pages.len() > 1 {
+        pages.pop();
+    }
+    let head = Rich { text: style.header.replace("{title}", title), ..Rich::default() };
+    let header = Text::new(fonts.layout(&head, style.header_pt, 1.2, false, width, false), head.text);
+    Typeset { items, pages, marks, style: style.clone(), left, header }
+}
+
+fn grey(v: u8) -> krilla::color::rgb::Color {
+    krilla::color::rgb::Color::new(v, v, v)
+}
+
+fn stroke(surface: &mut Surface, width: f32, shade: u8, points: &[(f32, f32)]) {
+    let mut pb = PathBuilder::new();
+    for (i, (x, y)) in points.iter().enumerate() {
+        if i == 0 {
+            pb.move_to(*x, *y);
+        } else {
+            pb.line_to(*x, *y);
+        }
+    }
+    if let Some(path) = pb.finish() {
+        surface.set_fill(None);
+        surface.set_stroke(Some(Stroke { paint: grey(shade).into(), width, ..Stroke::default() }));
+        surface.draw_path(&path);
+        surface.set_stroke(None);
+    }
+}
+
+/// Draws lines `lines` of `t` with their top at (x, y).
+fn draw_text(surface: &mut Surface, fonts: &Fonts, t: &Text, lines: std::ops::Range<usize>, x: f32, y: f32, shade: u8) {
+    surface.set_stroke(None);
+    surface.set_fill(Some(Fill { paint: grey(shade).into(), ..Fill::default() }));
+    let shift = t.tops.get(lines.start).copied().unwrap_or(0.0);
+    for (n, line) in t.layout.lines().enumerate() {
+        if n < lines.start {
+            continue;
+        }
+        if n >= lines.end {
+            break;
+        }
+        for item in line.items() {
+            let PositionedLayoutItem::GlyphRun(gr) = item else { continue };
+            let run = gr.run();
+            let size = run.font_size();
+            let Some(font) = fonts.pdf_font(run.font().data.data()) else { continue };
+            let base = run.text_range().start;
+            // A ligature's glyph sits in its first cluster; the clusters it covers have none, and
+            // their text belongs to it (so "ff" reads back as two letters).
+            let mut groups: Vec<(std::ops::Range<usize>, Vec<parley::Glyph>)> = Vec::new();
+            for c in run.clusters() {
+                let r = c.text_range();
+                let gs: Vec<parley::Glyph> = c.glyphs().collect();
+                match groups.last_mut() {
+                    Some(last) if gs.is_empty() => last.0.end = last.0.end.max(r.end),
+                    _ => groups.push((r, gs)),
+                }
+            }
+            let mut glyphs = Vec::new();
+            for (r, gs) in groups {
+                for g in gs {
+                    glyphs.push(KrillaGlyph {
+                        glyph_id: GlyphId::new(g.id),
+                        text_range: r.start - base..r.end - base,
+                        x_advance: g.advance / size,
+                        x_offset: g.x / size,
+                        y_offset: 0.0,
+                        y_advance: 0.0,
+                        location: None,
+                    });
+                }
+            }
+            let text = &t.text[run.text_range()];
+            surface.draw_glyphs(
+                Point::from_xy(x + gr.offset(), y + gr.baseline() - shift),
+                &glyphs,
+                font,
+                text,
+                size,
+                false,
+            );
+        }
+    }
+}
+
+impl Typeset {
+    /// Draws text page `page` (its header and its footer, `number` of `count` in the file).
+    pub fn draw(
+        &self,
+        surface: &mut Surface,
+        fonts: &mut Fonts,
+        page: usize,
+        size: (f32, f32),
+        number: usize,
+        count: usize,
+    ) {
+        let s = &self.style;
+        let m = &s.margin_mm;
+        let right = size.0 - m.right * PT;
+        let width = right - self.left;
+        for p in self.pages.get(page).into_iter().flatten() {
+            match &self.items[p.index].item {
+                Item::Text { x, text, marker, .. } => {
+                    if let Some(mk) = marker.as_ref().filter(|_| p.lines.start == 0) {
+                        draw_text(surface, fonts, mk, 0..1, self.left + x - s.list_indent_pt * 0.8, p.y, 0);
+                    }
+                    draw_text(surface, fonts, text, p.lines.clone(), self.left + x, p.y, 0);
+                }
+                Item::Row { cells, height, head, first } => {
+                    let (x0, x1) = (self.left, self.left + cells.iter().map(|c| c.1).sum::<f32>());
+                    if *first {
+                        stroke(surface, 0.8, 0, &[(x0, p.y), (x1, p.y)]);
+                    }
+                    let (w, shade) = if *head { (0.8, 0) } else { (0.3, s.grey) };
+                    stroke(surface, w, shade, &[(x0, p.y + height), (x1, p.y + height)]);
+                    // Ruled columns: a thin line left of every cell and after the last.
+                    stroke(surface, 0.3, s.grey, &[(x1, p.y), (x1, p.y + height)]);
+                    for (cx, _, t) in cells {
+                        draw_text(surface, fonts, t, 0..t.lines(), self.left + cx + CELL_PAD, p.y + CELL_PAD, 0);
+                        let xl = self.left + cx;
+                        stroke(surface, 0.3, s.grey, &[(xl, p.y), (xl, p.y + height)]);
+                    }
+                }
+            }
+        }
+        // Running header: the title, left, over a thin rule; footer: the page, right.
+        let fill = |f: &str| f.replace("{page}", &number.to_string()).replace("{pages}", &count.to_string());
+        let foot = Rich { text: fill(&s.footer), ..Rich::default() };
+        let fl = Text::new(fonts.layout(&foot, s.header_pt, 1.2, false, width, true), foot.text);
+        let hl = &self.header;
+        let hy = m.top * PT * 0.45;
+        draw_text(surface, fonts, hl, 0..hl.lines().min(1), self.left, hy, s.grey);
+        stroke(
+            surface,
+            0.3,
+            s.grey,
+            &[
+                (self.left, hy + hl.tops.get(1).copied().unwrap_or(0.0) + 1.5),
+                (right, hy + hl.tops.get(1).copied().unwrap_or(0.0) + 1.5),
+            ],
+        );
+        draw_text(surface, fonts, &fl, 0..fl.lines().min(1), self.left, size.1 - m.bottom * PT * 0.6, s.grey);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn style() -> Style {
+        let t = crate::render::text::Templates::load(None).expect("built-in templates");
+        Style::load(&t, crate::model::Paper::A4).expect("the built-in page style")
+    }
+
+    const A4: (f32, f32) = (210.0 * PT, 297.0 * PT);
+
+    #[test]
+    fn a_section_that_fits_on_a_page_is_never_split() {
+        let room = "### A1 — Room\n\n*damp*\n\n- **Goblin x3** — Warfare 3 / Range 0 / Damage 2 / Defense 8 / HP 6\n  - Skill: one\n  - Skill: two\n\n";
+        let md = format!("# Title\n\n{}", room.repeat(40));
+        let t = typeset(&md, "Title", A4, &style(), &mut Fonts::new());
+        assert!(t.pages.len() >= 3, "{} pages", t.pages.len());
+        for page in &t.pages {
+            // Each page starts with a heading (a whole room), except the first (the title).
+            let first = &t.items[page[0].index];
+            assert!(first.heading.is_some(), "a page starts inside a room");
+        }
+        assert_eq!(t.marks.iter().filter(|m| m.level == 3).count(), 40, "every room is bookmarked");
+    }
+
+    #[test]
+    fn a_paragraph_taller_than_a_page_runs_on_line_by_line() {
+        let md = format!("# {}\n\n{}\n", "long title ".repeat(2000), "word ".repeat(20000));
+        let t = typeset(&md, "T", A4, &style(), &mut Fonts::new());
+        assert!(t.pages.len() > 5, "{} pages", t.pages.len());
+        let lines: usize = t.pages.iter().flatten().map(|p| p.lines.len()).sum();
+        let all: usize = t
+            .items
+            .iter()
+            .map(|f| match &f.item {
+                Item::Text { text, .. } => text.lines(),
+                Item::Row { .. } => 0,
+            })
+            .sum();
+        assert_eq!(lines, all, "every line is placed once");
+    }
+}
