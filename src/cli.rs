@@ -486,6 +486,11 @@ impl Loaded {
         let file = path.display().to_string();
         let text = crate::input::read_text(path, crate::input::SCENARIO_LIMIT)?;
         let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
+        // Held to the limits before anything is built or drawn from it.
+        if let Some(problem) = crate::limits::exceeded(&value) {
+            let message = format!("{problem} (the README's \"Limits\"); nothing done");
+            return Err(Error::Scenario { file, message });
+        }
         let system = value.get("system").and_then(|s| s.as_str()).map(str::to_string);
         if let Some(system @ ("myk" | "nw3")) = system.as_deref() {
             let version = crate::format::upgrade(system, &mut value)

@@ -108,7 +108,7 @@ impl Tables {
             return Err(Error::TablesDir { path: dir.into(), reason: "not a folder".into() });
         }
         let mut paths = Vec::new();
-        walk(dir, &mut paths).map_err(|e| Error::TablesDir { path: dir.into(), reason: io_reason(&e) })?;
+        walk(dir, &mut paths)?;
         paths.sort();
         if paths.is_empty() {
             return Err(Error::TablesDir { path: dir.into(), reason: "it holds no .toml files".into() });
@@ -471,11 +471,43 @@ impl Tables {
     }
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let path = entry?.path();
+/// Collects every `*.toml` below `dir`. A linked folder is followed once: a link back to a folder
+/// being walked (a cycle, which would otherwise be walked without end) is an error naming the link
+/// and where it leads, and a folder reached a second time through another link is not read again.
+fn walk(root: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let io = |path: &Path, e: std::io::Error| Error::TablesDir { path: path.into(), reason: io_reason(&e) };
+    let real = fs::canonicalize(root).map_err(|e| io(root, e))?;
+    let mut seen = std::collections::BTreeSet::from([real.clone()]);
+    walk_in(root, &mut vec![real], &mut seen, out)
+}
+
+fn walk_in(
+    dir: &Path,
+    ancestors: &mut Vec<PathBuf>,
+    seen: &mut std::collections::BTreeSet<PathBuf>,
+    out: &mut Vec<PathBuf>,
+) -> Result<()> {
+    let io = |path: &Path, e: std::io::Error| Error::TablesDir { path: path.into(), reason: io_reason(&e) };
+    let mut entries = Vec::new();
+    for entry in fs::read_dir(dir).map_err(|e| io(dir, e))? {
+        entries.push(entry.map_err(|e| io(dir, e))?.path());
+    }
+    entries.sort();
+    for path in entries {
         if path.is_dir() {
-            walk(&path, out)?;
+            let real = fs::canonicalize(&path).map_err(|e| io(&path, e))?;
+            if ancestors.contains(&real) {
+                return Err(Error::TablesDir {
+                    path: path.clone(),
+                    reason: format!("a link back to `{}`, which holds it (a cycle of links)", real.display()),
+                });
+            }
+            if !seen.insert(real.clone()) {
+                continue;
+            }
+            ancestors.push(real);
+            walk_in(&path, ancestors, seen, out)?;
+            ancestors.pop();
         } else if path.extension().is_some_and(|e| e == "toml") {
             out.push(path);
         }

@@ -6,6 +6,7 @@ mod browser;
 mod cli;
 mod fix;
 mod fuzz;
+mod limits;
 mod myk;
 mod myk_clues;
 mod myk_ruler;

@@ -74,20 +74,73 @@ fn render_force_draws_a_trapped_corridor_listed_a_hundred_times() {
 }
 
 #[test]
-fn an_endless_input_is_refused_at_the_documented_limit() {
-    let (code, out, err) = run(&["check", "/dev/zero"]);
+fn an_input_past_the_size_limit_is_refused_at_the_documented_limit() {
+    let d = temp("endless");
+    let f = d.join("huge.json");
+    std::fs::File::create(&f).unwrap().set_len(9 << 20).unwrap();
+    let (code, out, err) = run(&["check", &s(&f)]);
     assert_eq!((code, out.as_str()), (2, ""));
-    assert_eq!(err, "error: cannot read `/dev/zero`: larger than 8 MiB, the most dungeonsmith reads\n");
+    assert_eq!(err, format!("error: cannot read `{}`: larger than 8 MiB, the most dungeonsmith reads\n", s(&f)));
+    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
-fn a_room_name_of_ten_thousand_characters_renders_cut_to_fit() {
+fn a_device_is_refused_by_what_it_is() {
+    let (code, out, err) = run(&["check", "/dev/zero"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err, "error: cannot read `/dev/zero`: a device, not a file; dungeonsmith reads regular files only\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_given_as_input_is_refused_at_once_instead_of_waiting_for_a_writer() {
+    let d = temp("fifo");
+    let fifo = d.join("scenario.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dungeonsmith"))
+        .args(["check", &s(&fifo)])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(status.and_then(|s| s.code()), Some(2), "still waiting on the pipe after 20 s: {err}");
+    assert!(err.contains("a named pipe (FIFO), not a file"), "{err}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_room_name_of_ten_thousand_characters_is_refused_at_the_name_limit() {
     let d = temp("long");
     let (code, _, err) = run(&["render", &fuzz_case("myk-room-name-of-10000-characters.json"), "--out", &s(&d)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`maps[0].rooms[0].name`: 10000 characters; at most 200 characters in a name"), "{err}");
+    assert!(names(&d).is_empty(), "nothing written");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_room_name_at_the_name_limit_renders_cut_to_fit() {
+    let d = temp("longest");
+    let case = edited(&d, "1", |v| v["maps"][0]["rooms"][0]["name"] = "x".repeat(200).into());
+    let out = d.join("out");
+    let (code, _, err) = run(&["render", "--force", &case, "--out", &s(&out)]);
     assert_eq!(code, 0, "{err}");
-    svgs_parse(&d);
-    let sheet = std::fs::read_to_string(d.join("myk-1-map1.svg")).unwrap();
-    assert!(!sheet.contains(&"x".repeat(200)), "the name is cut to the room, not drawn across the page");
+    svgs_parse(&out);
+    let sheet = std::fs::read_to_string(out.join("myk-1-map1.svg")).unwrap();
+    assert!(!sheet.contains(&"x".repeat(100)), "the name is cut to the room, not drawn across the page");
     std::fs::remove_dir_all(&d).ok();
 }
 
@@ -302,4 +355,56 @@ fn bad_levels_blame_the_levels_option() {
     let thirteen = ["1"; 13].join(",");
     let (code, _, err) = run(&["myk", "--levels", &thirteen]);
     assert_eq!((code, err.as_str()), (2, "error: option `--levels`: 13 levels; a court has 1-12 members\n"));
+}
+
+/// `Tables::from_dir(dir)` on a thread: its error line, or a failure when it is not done in 20 s.
+#[cfg(unix)]
+fn tables_error_within_time(dir: &Path) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let dir = dir.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = tx.send(dungeonsmith::tables::Tables::from_dir(&dir).err().map(|e| e.to_string()));
+    });
+    let done =
+        rx.recv_timeout(std::time::Duration::from_secs(20)).expect("the tables walk is still running after 20 s");
+    done.expect("the walk fails")
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cycle_of_folder_links_in_the_tables_folder_is_named_instead_of_walked_for_ever() {
+    let d = temp("cycle");
+    let tables = d.join("tables");
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::write(tables.join("a.toml"), "").unwrap();
+    std::os::unix::fs::symlink(".", tables.join("again")).unwrap();
+    std::os::unix::fs::symlink(".", tables.join("more")).unwrap();
+    let e = tables_error_within_time(&tables);
+    let real = std::fs::canonicalize(&tables).unwrap();
+    assert_eq!(
+        e,
+        format!(
+            "cannot read tables folder `{}`: a link back to `{}`, which holds it (a cycle of links)",
+            s(&tables.join("again")),
+            real.display()
+        )
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_linked_tables_folder_is_read_once() {
+    let d = temp("linked");
+    let real = d.join("real");
+    std::fs::create_dir_all(&real).unwrap();
+    std::fs::create_dir_all(d.join("tables")).unwrap();
+    std::fs::write(real.join("bad.toml"), "[[roll]]\nname = \"t\"\ndice = \"1d2\"\n").unwrap();
+    std::os::unix::fs::symlink(&real, d.join("tables/one")).unwrap();
+    std::os::unix::fs::symlink(&real, d.join("tables/two")).unwrap();
+    // Read twice, the file would define table `t` twice; read once, its own error is the first.
+    let e = tables_error_within_time(&d.join("tables"));
+    assert!(!e.contains("twice"), "{e}");
+    assert!(e.contains("one/bad.toml"), "{e}");
+    std::fs::remove_dir_all(&d).ok();
 }
