@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::model::{Format, Paper};
 use crate::myk::MykParams;
 use crate::myk::model::Layout;
-use crate::output::write_all;
+use crate::output::{write_all, write_set};
 use crate::render::{self, text::Templates};
 use crate::tables::Tables;
 
@@ -392,7 +392,7 @@ fn write_myk(
     let formats = o.formats();
     let opts = render::RenderOptions { formats: &formats, paper: s.params.paper, templates };
     let artifacts = render::render_myk(s, tables, &opts, &render::sheet::myk_sheet)?;
-    for path in write_all(&o.out, &artifacts)? {
+    for path in write_set(&o.out, &format!("myk-{}", s.seed), &artifacts)? {
         writeln!(out, "{}", path.display())?;
     }
     Ok(0)
@@ -409,7 +409,7 @@ fn write_fortress(
     let formats = o.formats();
     let opts = render::RenderOptions { formats: &formats, paper: f.paper, templates };
     let artifacts = render::render_fortress(f, tables, &opts, &render::area_map::fortress_map)?;
-    for path in write_all(&o.out, &artifacts)? {
+    for path in write_set(&o.out, &format!("fortress-{}", f.seed), &artifacts)? {
         writeln!(out, "{}", path.display())?;
     }
     Ok(0)

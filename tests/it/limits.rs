@@ -31,7 +31,11 @@ fn generated(dir: &Path, args: &[&str]) -> Value {
     all.extend(["--format", "json", "--out", &o]);
     let (code, _, err) = run(&all);
     assert_eq!(code, 0, "{err}");
-    let file = std::fs::read_dir(&out).unwrap().next().unwrap().unwrap().path();
+    let file = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .unwrap();
     let v = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     std::fs::remove_dir_all(&out).unwrap();
     v

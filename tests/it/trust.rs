@@ -408,3 +408,78 @@ fn a_linked_tables_folder_is_read_once() {
     assert!(e.contains("one/bad.toml"), "{e}");
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn two_files_of_one_name_are_refused_before_any_file_is_written() {
+    let d = temp("twins");
+    let (code, _, err) = run(&["myk", "--seed", "3", "--maps", "2", "--format", "json", "--out", &s(&d)]);
+    assert_eq!(code, 0, "{err}");
+    let file = d.join("myk-3.json");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    v["maps"][1]["index"] = 1.into();
+    std::fs::write(&file, serde_json::to_string(&v).unwrap()).unwrap();
+    let out = d.join("out");
+    let (code, _, err) = run(&["render", "--force", &s(&file), "--out", &s(&out)]);
+    assert_eq!(code, 2, "{err}");
+    let last = err.lines().last().unwrap();
+    assert!(
+        last.ends_with(
+            "myk-3-map1-players.svg`: the run makes two files of that name (two parts share a number?); nothing written"
+        ),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing written, not even the folder");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_run_replaces_the_files_an_earlier_run_of_its_scenario_wrote_and_keeps_the_rest() {
+    let d = temp("replace");
+    let o = s(&d);
+    assert_eq!(run(&["myk", "--seed", "1", "--maps", "3", "--out", &o]).0, 0);
+    assert!(d.join("myk-1-map3.svg").exists());
+    std::fs::write(d.join("myk-1-notes.txt"), "the GM's own").unwrap();
+    assert_eq!(run(&["myk", "--seed", "2", "--format", "json", "--out", &o]).0, 0);
+    assert_eq!(run(&["myk", "--seed", "1", "--maps", "2", "--format", "json,svg", "--out", &o]).0, 0);
+    let left = names(&d);
+    assert!(
+        !left.iter().any(|n| n.starts_with("myk-1-map3")),
+        "the third map's sheets went with the old set: {left:?}"
+    );
+    for kept in ["myk-1-map2.svg", "myk-1-notes.txt", "myk-2.json", "myk-1.md", "myk-1.html"] {
+        assert!(
+            left.contains(&kept.to_string()),
+            "{kept} stays (another scenario, a format not written, the GM's file): {left:?}"
+        );
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn concurrent_runs_into_one_folder_leave_the_whole_set_of_one_run() {
+    let d = temp("race");
+    let o = s(&d);
+    let mut children: Vec<std::process::Child> = (1..=8)
+        .map(|maps| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_dungeonsmith"))
+                .args(["myk", "--seed", "1", "--maps", &maps.to_string(), "--format", "json,svg", "--out", &o])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in &mut children {
+        assert!(c.wait().unwrap().success());
+    }
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("myk-1.json")).unwrap()).unwrap();
+    let maps = v["maps"].as_array().unwrap().len();
+    let mut expected: Vec<String> = vec!["myk-1.json".into()];
+    for m in 1..=maps {
+        expected.push(format!("myk-1-map{m}-players.svg"));
+        expected.push(format!("myk-1-map{m}.svg"));
+    }
+    expected.sort();
+    assert_eq!(names(&d), expected, "the files of the run whose JSON is there, and no other run's");
+    std::fs::remove_dir_all(&d).ok();
+}
