@@ -349,7 +349,7 @@ fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome 
         Command::Reroll(args) => reroll_command(&tables()?, args, stdout, stderr),
         Command::Serve(args) => {
             crate::serve::address(&args.host, args.port)?;
-            crate::serve::run(tables()?, &args.host, args.port, args.open, stdout)?;
+            crate::serve::run(tables()?, &args.host, args.port, args.open, stdout, stderr)?;
             Ok(0)
         }
         Command::Fix(args) => fix_command(&tables()?, args, stdout),

@@ -57,3 +57,18 @@ pub enum Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The longest value a message quotes whole; a longer one is cut, with its size.
+pub const QUOTE_CHARS: usize = 80;
+
+/// `value` as a message quotes it: whole when short, else its start, a mark and its size
+/// (`aaaa… (100000 characters)`), so one line stays one readable line.
+pub fn cut(value: &str) -> std::borrow::Cow<'_, str> {
+    match value.char_indices().nth(QUOTE_CHARS) {
+        None => value.into(),
+        Some(_) => {
+            let keep: String = value.chars().take(QUOTE_CHARS - 20).collect();
+            format!("{keep}\u{2026} ({} characters)", value.chars().count()).into()
+        }
+    }
+}

@@ -22,6 +22,7 @@ mod reroll;
 mod reroll_nw3;
 mod scale;
 mod serve;
+mod serve_guard;
 mod sheet;
 mod tables;
 mod trust;
