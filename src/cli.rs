@@ -270,7 +270,7 @@ where
         Ok(code) => code,
         Err(Failure::Pipe) => 0,
         Err(Failure::Error(e)) => {
-            let _ = writeln!(stderr, "error: {e}");
+            let _ = writeln!(stderr, "error: {}", crate::error::cut_quotes(&e.to_string()));
             2
         }
     }
@@ -285,7 +285,7 @@ fn clap_error(e: &clap::Error, stdout: &mut dyn Write, stderr: &mut dyn Write) -
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 }
         }
         _ => {
-            let _ = writeln!(stderr, "{}", clap_line(e));
+            let _ = writeln!(stderr, "{}", crate::error::cut_quotes(&clap_line(e)));
             2
         }
     }

@@ -37,7 +37,12 @@ impl IntoResponse for ServeError {
             ServeError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ServeError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], format!("{self}\n")).into_response()
+        (
+            status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("{}\n", crate::error::cut_quotes(&self.to_string())),
+        )
+            .into_response()
     }
 }
 

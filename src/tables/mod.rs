@@ -21,7 +21,7 @@ pub mod shared;
 pub mod show;
 pub mod skills;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -185,8 +185,11 @@ impl Tables {
         myk.index();
         let twice = myk.skills.index();
         if let Some(label) = twice.first() {
-            let file = skill_files.iter().rev().find(|(l, _)| l == label).map(|r| r.1.clone()).unwrap_or_default();
-            return Err(Error::Entry { file, kind: "skill", entry: label.clone(), message: "is defined twice".into() });
+            let file_of = |(l, f): &(String, String)| (l == label).then(|| f.clone());
+            let first = skill_files.iter().find_map(file_of).unwrap_or_default();
+            let file = skill_files.iter().rev().find_map(file_of).unwrap_or_default();
+            let message = twice_message(&first, &file);
+            return Err(Error::Entry { file, kind: "skill", entry: label.clone(), message });
         }
         for Located { file, item } in &mut rolls {
             if validate {
@@ -228,14 +231,14 @@ impl Tables {
 
     fn validate(&self, record_files: &[(Collection, String, String)]) -> Result<()> {
         // Record names are unique within their collection.
-        let mut seen: BTreeSet<(&str, &str)> = BTreeSet::new();
+        let mut seen: BTreeMap<(&str, &str), &str> = BTreeMap::new();
         for (c, name, file) in record_files {
-            if !seen.insert((c.label(), name)) {
+            if let Some(first) = seen.insert((c.label(), name), file) {
                 return Err(Error::Entry {
                     file: file.clone(),
                     kind: c.label(),
                     entry: name.clone(),
-                    message: "is defined twice".into(),
+                    message: twice_message(first, file),
                 });
             }
         }
@@ -285,11 +288,11 @@ impl Tables {
         }
 
         // Roll tables: unique names, full coverage, every yielded name exists.
-        let mut names = BTreeSet::new();
+        let mut names = BTreeMap::new();
         for Located { file, item: t } in &self.rolls {
             let err = |message: String| Error::Table { file: file.clone(), table: t.name.clone(), message };
-            if !names.insert(t.name.as_str()) {
-                return Err(err("is defined twice".into()));
+            if let Some(first) = names.insert(t.name.as_str(), file.as_str()) {
+                return Err(err(twice_message(first, file)));
             }
             for row in &t.rows {
                 if let Some(target) = &row.table
@@ -477,14 +480,14 @@ impl Tables {
 fn walk(root: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
     let io = |path: &Path, e: std::io::Error| Error::TablesDir { path: path.into(), reason: io_reason(&e) };
     let real = fs::canonicalize(root).map_err(|e| io(root, e))?;
-    let mut seen = std::collections::BTreeSet::from([real.clone()]);
+    let mut seen = BTreeSet::from([real.clone()]);
     walk_in(root, &mut vec![real], &mut seen, out)
 }
 
 fn walk_in(
     dir: &Path,
     ancestors: &mut Vec<PathBuf>,
-    seen: &mut std::collections::BTreeSet<PathBuf>,
+    seen: &mut BTreeSet<PathBuf>,
     out: &mut Vec<PathBuf>,
 ) -> Result<()> {
     let io = |path: &Path, e: std::io::Error| Error::TablesDir { path: path.into(), reason: io_reason(&e) };
@@ -513,6 +516,15 @@ fn walk_in(
         }
     }
     Ok(())
+}
+
+/// "is defined twice", naming the file of the first definition (the error names the second's).
+pub(crate) fn twice_message(first: &str, second: &str) -> String {
+    if first == second {
+        "is defined twice in this file".into()
+    } else {
+        format!("is defined twice: first in `{first}`")
+    }
 }
 
 fn io_reason(e: &std::io::Error) -> String {

@@ -150,3 +150,13 @@ fn the_stylesheet_stays_fast_while_four_clients_loop_on_the_heaviest_request() {
         l.join().unwrap();
     }
 }
+
+#[test]
+fn a_long_value_in_the_query_is_quoted_cut_with_its_size() {
+    let addr = server();
+    let (status, _, body) = get(addr, &addr.to_string(), &format!("/api/scenario?seed={}", "9z".repeat(2_500)));
+    assert_eq!(status, 400);
+    let line = String::from_utf8(body).unwrap();
+    assert!(line.len() < 500, "{} characters", line.len());
+    assert!(line.contains("\u{2026} (5000 characters)`"), "{line}");
+}

@@ -483,3 +483,16 @@ fn concurrent_runs_into_one_folder_leave_the_whole_set_of_one_run() {
     assert_eq!(names(&d), expected, "the files of the run whose JSON is there, and no other run's");
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn a_long_culprit_is_cut_to_a_readable_length_with_its_size() {
+    let d = temp("culprit");
+    let f = d.join("odd.json");
+    std::fs::write(&f, format!("{{\"system\": \"{}\"}}", "q".repeat(1500))).unwrap();
+    let (code, _, err) = run(&["check", &s(&f)]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.len() < 500, "{} characters: {err}", err.len());
+    assert!(err.contains("unknown system `qqq") && err.contains("\u{2026} (1500 characters)`"), "{err}");
+    std::fs::remove_dir_all(&d).ok();
+}
