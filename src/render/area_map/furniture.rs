@@ -443,3 +443,17 @@ pub(super) fn kind_word(k: GateKind) -> &'static str {
         GateKind::Damaged => "damaged",
     }
 }
+
+#[cfg(test)]
+mod zigzag_tests {
+    use super::*;
+
+    #[test]
+    fn a_damaged_gate_drawn_absurdly_long_has_a_bounded_zigzag() {
+        let mut c = Canvas { w: 210.0, h: 297.0, id: "t".into(), shapes: String::new(), labels: Vec::new() };
+        let line = Poly::new(vec![(0.0, 0.0), (9.2e17, 0.0)]);
+        draw_gate_line(&mut c, GateKind::Damaged, &line, &[], None);
+        // About 20 bytes a point: ZIGS points, not one per 0.9 mm of 9.2e17 mm.
+        assert!(c.shapes.len() < 40 * ZIGS as usize, "{} bytes", c.shapes.len());
+    }
+}
