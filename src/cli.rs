@@ -15,7 +15,7 @@ use crate::error::{Error, Result};
 use crate::model::{Format, Paper};
 use crate::myk::MykParams;
 use crate::myk::model::Layout;
-use crate::output::write_all;
+use crate::output::{write_all, write_set};
 use crate::render::{self, text::Templates};
 use crate::tables::Tables;
 
@@ -287,7 +287,7 @@ where
         Ok(code) => code,
         Err(Failure::Pipe) => 0,
         Err(Failure::Error(e)) => {
-            let _ = writeln!(stderr, "error: {e}");
+            let _ = writeln!(stderr, "error: {}", crate::error::cut_quotes(&e.to_string()));
             2
         }
     }
@@ -302,7 +302,7 @@ fn clap_error(e: &clap::Error, stdout: &mut dyn Write, stderr: &mut dyn Write) -
             if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand { 2 } else { 0 }
         }
         _ => {
-            let _ = writeln!(stderr, "{}", clap_line(e));
+            let _ = writeln!(stderr, "{}", crate::error::cut_quotes(&clap_line(e)));
             2
         }
     }
@@ -366,7 +366,7 @@ fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome 
         Command::Reroll(args) => reroll_command(&tables()?, args, stdout, stderr),
         Command::Serve(args) => {
             crate::serve::address(&args.host, args.port)?;
-            crate::serve::run(tables()?, &args.host, args.port, args.open, stdout)?;
+            crate::serve::run(tables()?, &args.host, args.port, args.open, stdout, stderr)?;
             Ok(0)
         }
         Command::Fix(args) => fix_command(&tables()?, args, stdout),
@@ -409,7 +409,7 @@ fn write_myk(
     let formats = o.formats();
     let opts = render::RenderOptions { formats: &formats, paper: s.params.paper, templates };
     let artifacts = render::render_myk(s, tables, &opts, &render::sheet::myk_sheet)?;
-    for path in write_all(&o.out, &artifacts)? {
+    for path in write_set(&o.out, &format!("myk-{}", s.seed), &artifacts)? {
         writeln!(out, "{}", path.display())?;
     }
     Ok(0)
@@ -426,7 +426,7 @@ fn write_fortress(
     let formats = o.formats();
     let opts = render::RenderOptions { formats: &formats, paper: f.paper, templates };
     let artifacts = render::render_fortress(f, tables, &opts, &render::area_map::fortress_map)?;
-    for path in write_all(&o.out, &artifacts)? {
+    for path in write_set(&o.out, &format!("fortress-{}", f.seed), &artifacts)? {
         writeln!(out, "{}", path.display())?;
     }
     Ok(0)
@@ -510,6 +510,11 @@ impl Loaded {
         let file = path.display().to_string();
         let text = crate::input::read_text(path, crate::input::SCENARIO_LIMIT)?;
         let mut value: serde_json::Value = serde_json::from_str(&text).map_err(|e| json_error(&file, &e))?;
+        // Held to the limits before anything is built or drawn from it.
+        if let Some(problem) = crate::limits::exceeded(&value) {
+            let message = format!("{problem} (the README's \"Limits\"); nothing done");
+            return Err(Error::Scenario { file, message });
+        }
         let system = value.get("system").and_then(|s| s.as_str()).map(str::to_string);
         if let Some(system @ ("myk" | "nw3")) = system.as_deref() {
             let version = crate::format::upgrade(system, &mut value)

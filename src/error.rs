@@ -57,3 +57,54 @@ pub enum Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The longest value a message quotes whole; a longer one is cut, with its size.
+pub const QUOTE_CHARS: usize = 200;
+
+/// `value` as a message quotes it: whole when short, else its start, a mark and its size
+/// (`aaaa… (100000 characters)`), so one line stays one readable line.
+pub fn cut(value: &str) -> std::borrow::Cow<'_, str> {
+    match value.char_indices().nth(QUOTE_CHARS) {
+        None => value.into(),
+        Some(_) => {
+            let keep: String = value.chars().take(QUOTE_CHARS - 40).collect();
+            format!("{keep}\u{2026} ({} characters)", value.chars().count()).into()
+        }
+    }
+}
+
+/// `line` with every quoted value in it (between backticks or double quotes) longer than
+/// `QUOTE_CHARS` cut as `cut` cuts it: what every error line goes through before it is shown.
+pub fn cut_quotes(line: &str) -> std::borrow::Cow<'_, str> {
+    if line.len() <= QUOTE_CHARS {
+        return line.into();
+    }
+    let mut out = String::with_capacity(QUOTE_CHARS * 2);
+    let mut rest = line;
+    while let Some(open) = rest.find(['`', '"']) {
+        let mark = &rest[open..open + 1];
+        let Some(len) = rest[open + 1..].find(mark) else { break };
+        out.push_str(&rest[..=open]);
+        out.push_str(&cut(&rest[open + 1..open + 1 + len]));
+        out.push_str(mark);
+        rest = &rest[open + len + 2..];
+    }
+    out.push_str(&cut(rest));
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_quoted_value_is_cut_with_its_size_and_the_line_kept() {
+        let long = "x".repeat(100_000);
+        let line = format!("option `--levels`: `{long}` is not a number; see \"{long}\"");
+        let shown = cut_quotes(&line);
+        assert!(shown.len() < 600, "{}", shown.len());
+        assert!(shown.starts_with("option `--levels`: `xxxx"), "{shown}");
+        assert!(shown.contains("\u{2026} (100000 characters)` is not a number; see \"xxx"), "{shown}");
+        assert_eq!(cut_quotes("a `short` line"), "a `short` line");
+    }
+}

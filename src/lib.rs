@@ -12,6 +12,7 @@ pub mod error;
 pub mod fix;
 pub mod format;
 pub mod input;
+pub mod limits;
 pub mod model;
 pub mod myk;
 pub mod nw3;

@@ -4,7 +4,15 @@
 //! error every temporary file of the run is removed and no final name is touched. A run killed
 //! mid-write can leave its hidden `.tmp` files behind; they are never read, and the next run into
 //! the folder removes those whose process is gone.
-
+//!
+//! A scenario's files are a set: a run removes the per-map files of its scenario (same stem,
+//! `myk-7-map3.svg`, `myk-7-map3-players.svg`, `myk-7-map3.dd2vtt`) in the formats it writes that
+//! it no longer makes (the third map's sheets when the scenario now has two maps), after its own
+//! files are in place. Every other file of the scenario is replaced by the run itself; formats
+//! not asked for and files not named as dungeonsmith names them (a GM's notes) stay. Runs into one folder take turns: each holds an exclusive lock on the folder's
+//! `.dungeonsmith.lock` while it writes (the standard library's `File::lock`, an `flock` on
+//! Unix, which the fs4 and fd-lock crates wrap), and a run that finds it held says which process
+//! holds it and waits.
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -36,11 +44,47 @@ fn werr(file: &Path, e: std::io::Error) -> Error {
 /// Nothing is renamed into place until every temporary file is fully written; on error nothing
 /// of this run is left behind (not even the folder, if this run created it).
 pub fn write_all(dir: &Path, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
+    write(dir, None, artifacts)
+}
+
+/// Writes a scenario's files, as `write_all`, and removes the files of the same formats an
+/// earlier run wrote for this `stem` that this run no longer makes (see the module's doc).
+pub fn write_set(dir: &Path, stem: &str, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
+    write(dir, Some(stem), artifacts)
+}
+
+fn write(dir: &Path, stem: Option<&str>, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
+    if let Some(name) = duplicate(artifacts) {
+        return Err(Error::Write {
+            file: dir.join(name).display().to_string(),
+            reason: "the run makes two files of that name (two parts share a number?); nothing written".into(),
+        });
+    }
     let created = !dir.exists();
     fs::create_dir_all(dir).map_err(|e| werr(dir, e))?;
+    let lock = FolderLock::take(dir);
+    let result = lock.and_then(|_lock| write_locked(dir, stem, artifacts));
+    if result.is_err() && created {
+        let _ = fs::remove_dir(dir); // only if empty
+    }
+    result
+}
+
+/// The first name two artifacts share, if any.
+fn duplicate(artifacts: &[Artifact]) -> Option<&str> {
+    let mut names: Vec<&str> = artifacts.iter().map(|a| a.name.as_str()).collect();
+    names.sort_unstable();
+    names.windows(2).find(|w| w[0] == w[1]).map(|w| w[0])
+}
+
+fn write_locked(dir: &Path, stem: Option<&str>, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
     let in_the_way = scan(dir, artifacts);
     let run = format!("{}-{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed));
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let stale = match stem {
+        Some(stem) => stale(dir, stem, artifacts),
+        None => Vec::new(),
+    };
     let result = match in_the_way {
         // Refused before any file is written, so a run fails whole rather than half renamed.
         Some(name) => {
@@ -48,15 +92,107 @@ pub fn write_all(dir: &Path, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
         }
         None => stage(dir, artifacts, &run, &mut staged).and_then(|()| commit(&mut staged)),
     };
-    if result.is_err() {
-        for (tmp, _) in &staged {
-            let _ = fs::remove_file(tmp);
-        }
-        if created {
-            let _ = fs::remove_dir(dir); // only if empty
-        }
+    match &result {
+        // Every new file is in place: the old set's leftovers go (best effort: one that cannot be
+        // removed stays, as before the run).
+        Ok(_) => stale.iter().for_each(|name| drop(fs::remove_file(dir.join(name)))),
+        Err(_) => staged.iter().for_each(|(tmp, _)| drop(fs::remove_file(tmp))),
     }
     result
+}
+
+/// The per-map files of `stem` in `dir` (`STEM-mapN.EXT`, `STEM-mapN-players.EXT`) in a format
+/// this run writes (told by the extension) that this run does not make.
+fn stale(dir: &Path, stem: &str, artifacts: &[Artifact]) -> Vec<String> {
+    let ext = |n: &str| n.rsplit_once('.').map(|(_, e)| e.to_string());
+    let formats: Vec<Option<String>> = artifacts.iter().map(|a| ext(&a.name)).collect();
+    let per_map = |name: &str| -> bool {
+        let Some(rest) = name.strip_prefix(stem).and_then(|r| r.strip_prefix("-map")) else { return false };
+        let Some((base, _)) = rest.rsplit_once('.') else { return false };
+        let n = base.strip_suffix("-players").unwrap_or(base);
+        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
+    };
+    let Ok(entries) = fs::read_dir(dir) else { return Vec::new() };
+    let mut out: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|n| per_map(n) && formats.contains(&ext(n)) && !artifacts.iter().any(|a| &a.name == n))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The folder's lock, held while a run writes into it; released (and its file removed) on drop.
+struct FolderLock {
+    file: fs::File,
+    path: PathBuf,
+}
+
+impl FolderLock {
+    const NAME: &str = ".dungeonsmith.lock";
+
+    /// Takes the lock of `dir`, waiting for the run that holds it (said once on stderr, with its
+    /// process id). The lock file is removed by its holder, so after taking the lock the file
+    /// must still be the one under the name; otherwise it is taken again.
+    fn take(dir: &Path) -> Result<FolderLock> {
+        let path = dir.join(Self::NAME);
+        let mut said = false;
+        loop {
+            let file = fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)
+                .map_err(|e| werr(&path, e))?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(fs::TryLockError::WouldBlock) => {
+                    if !said {
+                        let holder = fs::read_to_string(&path).unwrap_or_default();
+                        let holder = holder.trim();
+                        let who = if holder.is_empty() { "another run".to_string() } else { format!("run {holder}") };
+                        eprintln!("waiting: {who} is writing into `{}`", dir.display());
+                        said = true;
+                    }
+                    file.lock().map_err(|e| werr(&path, e))?;
+                }
+                Err(fs::TryLockError::Error(e)) => return Err(werr(&path, e)),
+            }
+            if same_file(&file, &path) {
+                let mut f = &file;
+                let _ = f.set_len(0).and_then(|()| writeln!(f, "{} (process id)", std::process::id()));
+                return Ok(FolderLock { file, path });
+            }
+        }
+    }
+}
+
+/// Whether `path` names the open `file` still (the holder before us may have removed it).
+fn same_file(file: &fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = file;
+        path.exists()
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        // Removed while held, so no waiting run can lock a file no longer in the folder unseen
+        // (it checks the name after locking).
+        let _ = fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
 }
 
 /// Writes each artifact to its temporary file.
@@ -161,6 +297,24 @@ mod tests {
         let e = write_all(&dir, &[Artifact::new("a.txt", "x"), Artifact::new("b.txt", "y")]).unwrap_err();
         assert!(e.to_string().contains("b.txt`: a folder has that name"), "{e}");
         assert!(!dir.join("a.txt").exists(), "nothing is written when one name is in the way");
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_second_run_into_a_locked_folder_waits_for_the_first_to_finish() {
+        let dir = std::env::temp_dir().join(format!("dungeonsmith-lock-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let held = FolderLock::take(&dir).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let d = dir.clone();
+        let second = std::thread::spawn(move || tx.send(write_all(&d, &[Artifact::new("a.txt", "x")]).is_ok()));
+        let wait = std::time::Duration::from_millis(300);
+        assert!(rx.recv_timeout(wait).is_err(), "the second run waits while the folder is held");
+        assert!(!dir.join("a.txt").exists());
+        drop(held);
+        assert_eq!(rx.recv_timeout(std::time::Duration::from_secs(20)), Ok(true));
+        second.join().unwrap().unwrap();
+        assert!(!dir.join(FolderLock::NAME).exists(), "the lock file goes with its last holder");
         fs::remove_dir_all(&dir).ok();
     }
 }

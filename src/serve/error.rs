@@ -16,6 +16,12 @@ pub enum ServeError {
     /// regenerating impossible, no legal result.
     #[error("{0}")]
     Refused(String),
+    /// A request for another site's name (the `Host` check).
+    #[error("{0}")]
+    Forbidden(String),
+    /// A request not done in time (the server keeps running).
+    #[error("{0}")]
+    Busy(String),
     /// Our fault (a render that failed or panicked): said in one line, the server keeps running.
     #[error("{0}")]
     Internal(String),
@@ -27,9 +33,16 @@ impl IntoResponse for ServeError {
             ServeError::BadRequest(_) => StatusCode::BAD_REQUEST,
             ServeError::NotFound(_) => StatusCode::NOT_FOUND,
             ServeError::Refused(_) => StatusCode::CONFLICT,
+            ServeError::Forbidden(_) => StatusCode::FORBIDDEN,
+            ServeError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
             ServeError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
-        (status, [(header::CONTENT_TYPE, "text/plain; charset=utf-8")], format!("{self}\n")).into_response()
+        (
+            status,
+            [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+            format!("{}\n", crate::error::cut_quotes(&self.to_string())),
+        )
+            .into_response()
     }
 }
 

@@ -67,11 +67,12 @@ fn artifacts(state: &AppState, built: &Built) -> Result<Vec<Artifact>, ServeErro
     })
 }
 
-/// The name of the zip with every file.
-fn zip_name(built: &Built) -> String {
+/// The name of the zip with every file: the permalink's seed, which `regen` edits do not change
+/// (the files inside are named after the scenario's own seed, as the command line names them).
+fn zip_name(req: &Request, built: &Built) -> String {
     match built {
-        Built::Myk(s) => format!("myk-{}.zip", s.seed),
-        Built::Nw3(f) => format!("fortress-{}.zip", f.seed),
+        Built::Myk(_) => format!("myk-{}.zip", req.seed),
+        Built::Nw3(_) => format!("fortress-{}.zip", req.seed),
     }
 }
 
@@ -91,12 +92,18 @@ fn zip_all(files: &[Artifact]) -> Result<Vec<u8>, ServeError> {
 
 /// The scenario as the page draws it (JSON).
 pub async fn scenario(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Json<PageView>, ServeError> {
-    guarded(|| {
-        let req = Request::parse(&pairs, fresh_seed)?;
-        let built = build(&state.tables, &req)?;
-        let files = artifacts(&state, &built)?.into_iter().map(|a| a.name).collect();
-        Ok(Json(page(&state.tables, &req, &built, files, zip_name(&built))))
-    })
+    let st = state.clone();
+    state
+        .pool
+        .run(move || {
+            guarded(|| {
+                let req = Request::parse(&pairs, fresh_seed)?;
+                let built = build(&st.tables, &req)?;
+                let files = artifacts(&st, &built)?.into_iter().map(|a| a.name).collect();
+                Ok(Json(page(&st.tables, &req, &built, files, zip_name(&req, &built))))
+            })
+        })
+        .await
 }
 
 fn content_type(name: &str) -> &'static str {
@@ -116,38 +123,45 @@ pub async fn download(
     Path(file): Path<String>,
     Query(pairs): Pairs,
 ) -> Result<Response, ServeError> {
-    guarded(|| {
-        let req = Request::parse(&pairs, fresh_seed)?;
-        let built = build(&state.tables, &req)?;
-        let files = artifacts(&state, &built)?;
-        let bytes = if file == zip_name(&built) {
-            zip_all(&files)?
-        } else {
-            match files.into_iter().find(|a| a.name == file) {
-                Some(a) => a.bytes,
-                None => {
-                    return Err(ServeError::NotFound(format!("no file `{file}` in this scenario")));
-                }
+    let st = state.clone();
+    state.pool.run(move || guarded(|| download_file(&st, &file, &pairs))).await
+}
+
+fn download_file(state: &AppState, file: &str, pairs: &[(String, String)]) -> Result<Response, ServeError> {
+    let req = Request::parse(pairs, fresh_seed)?;
+    let built = build(&state.tables, &req)?;
+    let files = artifacts(state, &built)?;
+    let bytes = if file == zip_name(&req, &built) {
+        zip_all(&files)?
+    } else {
+        match files.into_iter().find(|a| a.name == file) {
+            Some(a) => a.bytes,
+            None => {
+                let shown = crate::error::cut(file);
+                return Err(ServeError::NotFound(format!("no file `{shown}` in this scenario")));
             }
-        };
-        let disposition = format!("attachment; filename=\"{file}\"");
-        Ok((
-            [(header::CONTENT_TYPE, content_type(&file).to_string()), (header::CONTENT_DISPOSITION, disposition)],
-            bytes,
-        )
-            .into_response())
-    })
+        }
+    };
+    let disposition = format!("attachment; filename=\"{file}\"");
+    Ok(([(header::CONTENT_TYPE, content_type(file).to_string()), (header::CONTENT_DISPOSITION, disposition)], bytes)
+        .into_response())
 }
 
 /// The HTML booklet, shown in the browser to print.
 pub async fn booklet(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Response, ServeError> {
-    guarded(|| {
-        let req = Request::parse(&pairs, fresh_seed)?;
-        let built = build(&state.tables, &req)?;
-        let html = artifacts(&state, &built)?
-            .into_iter()
-            .find(|a| a.name.ends_with(".html"))
-            .ok_or_else(|| ServeError::Internal("the booklet was not rendered".into()))?;
-        Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html.bytes).into_response())
-    })
+    let st = state.clone();
+    state
+        .pool
+        .run(move || {
+            guarded(|| {
+                let req = Request::parse(&pairs, fresh_seed)?;
+                let built = build(&st.tables, &req)?;
+                let html = artifacts(&st, &built)?
+                    .into_iter()
+                    .find(|a| a.name.ends_with(".html"))
+                    .ok_or_else(|| ServeError::Internal("the booklet was not rendered".into()))?;
+                Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html.bytes).into_response())
+            })
+        })
+        .await
 }

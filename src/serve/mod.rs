@@ -4,6 +4,7 @@
 
 mod edits;
 mod error;
+mod guard;
 mod handlers;
 mod hooks;
 mod query;
@@ -13,6 +14,7 @@ mod view;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Router;
 use axum::routing::get;
@@ -23,15 +25,28 @@ use crate::tables::Tables;
 
 pub use error::ServeError;
 
-/// What every request reads: the tables and templates, loaded once.
+/// What every request reads: the tables and templates, loaded once, and the pool heavy work runs on.
 pub struct AppState {
     pub tables: Tables,
     pub templates: Templates,
+    pub pool: guard::Pool,
 }
 
-/// The workbench's routes.
+/// The most connections served at once; more wait in the listening socket's queue until one
+/// closes (so a crowd of idle clients cannot take every file descriptor).
+pub const MAX_CONNECTIONS: usize = 256;
+/// How long a client may take to send a request's headers, and to start the next one on a kept
+/// connection: a connection idle or half sent for longer is closed.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The workbench's routes, for a server on this machine's loopback address.
 pub fn router(tables: Tables) -> Result<Router> {
-    let state = Arc::new(AppState { tables, templates: Templates::load(None)? });
+    router_at(tables, SocketAddr::new(IpAddr::V4(Ipv4Addr::LOCALHOST), 0))
+}
+
+/// The workbench's routes for a server bound to `bound` (the `Host` check allows its address).
+pub fn router_at(tables: Tables, bound: SocketAddr) -> Result<Router> {
+    let state = Arc::new(AppState { tables, templates: Templates::load(None)?, pool: guard::Pool::new() });
     Ok(Router::new()
         .route("/", get(handlers::index))
         .route("/app.js", get(handlers::app_js))
@@ -40,16 +55,48 @@ pub fn router(tables: Tables) -> Result<Router> {
         .route("/download/{file}", get(handlers::download))
         .route("/booklet", get(handlers::booklet))
         .fallback(handlers::not_found)
-        .with_state(state))
+        .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(guard::Bound(bound), guard::check_host))
+        .layer(axum::middleware::from_fn(guard::security_headers)))
 }
 
-/// Serves `router` on `listener` until the future `stop` completes.
+/// Serves `router` on `listener` until the future `stop` completes: at most `MAX_CONNECTIONS`
+/// at once, each closed when a request's headers (or the next request) take longer than
+/// `HEADER_TIMEOUT`.
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
     router: Router,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router).with_graceful_shutdown(stop).await
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let mut stop = std::pin::pin!(stop);
+    loop {
+        // A place first, then the connection: the ones beyond the cap wait in the kernel's queue.
+        let slot = tokio::select! {
+            () = &mut stop => return Ok(()),
+            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+        };
+        let (stream, _) = tokio::select! {
+            () = &mut stop => return Ok(()),
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                // Out of descriptors or a connection reset before it was taken: go on serving.
+                Err(_) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        tokio::spawn(async move {
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(HEADER_TIMEOUT)
+                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                .await;
+            drop(slot);
+        });
+    }
 }
 
 /// The address `--host` and `--port` ask for (`localhost` is 127.0.0.1).
@@ -64,11 +111,11 @@ pub fn address(host: &str, port: u16) -> Result<SocketAddr> {
     Ok(SocketAddr::new(ip, port))
 }
 
-/// Runs the workbench until Ctrl-C: prints its address, opens a browser on it if asked (best
-/// effort: a missing browser is not an error).
-pub fn run(tables: Tables, host: &str, port: u16, open: bool, out: &mut dyn Write) -> Result<()> {
+/// Runs the workbench until Ctrl-C: prints its address, warns on `err` when it can be reached
+/// from other machines, opens a browser on it if asked (best effort: a missing browser is not an
+/// error).
+pub fn run(tables: Tables, host: &str, port: u16, open: bool, out: &mut dyn Write, err: &mut dyn Write) -> Result<()> {
     let addr = address(host, port)?;
-    let router = router(tables)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -78,7 +125,12 @@ pub fn run(tables: Tables, host: &str, port: u16, open: bool, out: &mut dyn Writ
             option: "--port",
             message: format!("cannot listen on {addr}: {}", e.to_string().to_lowercase()),
         })?;
-        let url = format!("http://{}/", listener.local_addr().unwrap_or(addr));
+        let bound = listener.local_addr().unwrap_or(addr);
+        let router = router_at(tables, bound)?;
+        if let Some(warning) = exposure_warning(bound) {
+            let _ = writeln!(err, "{warning}");
+        }
+        let url = format!("http://{bound}/");
         let _ = writeln!(out, "dungeonsmith workbench at {url} (Ctrl-C stops it)");
         let _ = out.flush();
         if open {
@@ -90,6 +142,16 @@ pub fn run(tables: Tables, host: &str, port: u16, open: bool, out: &mut dyn Writ
         serve_on(listener, router, stop)
             .await
             .map_err(|e| Error::Write { file: "the server".into(), reason: e.to_string().to_lowercase() })
+    })
+}
+
+/// The warning a server bound to `bound` prints, when machines other than this one can reach it.
+pub fn exposure_warning(bound: SocketAddr) -> Option<String> {
+    (!bound.ip().is_loopback()).then(|| {
+        format!(
+            "warning: the workbench listens on {bound}, so other machines on the network can open it and read every \
+             scenario it makes; `--host 127.0.0.1` keeps it to this machine"
+        )
     })
 }
 

@@ -41,6 +41,8 @@ pub fn build(tables: &Tables, req: &Request) -> Result<Built, ServeError> {
                 ServeError::BadRequest(m) => ServeError::BadRequest(say(m)),
                 ServeError::Refused(m) => ServeError::Refused(say(m)),
                 ServeError::NotFound(m) => ServeError::NotFound(say(m)),
+                ServeError::Forbidden(m) => ServeError::Forbidden(say(m)),
+                ServeError::Busy(m) => ServeError::Busy(say(m)),
                 ServeError::Internal(m) => ServeError::Internal(say(m)),
             }
         })?;

@@ -451,7 +451,7 @@ mod loader_tests {
         let e = load(&format!("{ITEM}[[citation]]\nphrase = \"Thing\"\ntables = [\"no.such\"]\n"));
         assert_eq!(e, "`i.toml`: citation `Thing`: names table `no.such`, which is not in the tables");
         let e = load(&format!("{ITEM}{ITEM}"));
-        assert_eq!(e, "`i.toml`: item `Thing`: is defined twice");
+        assert_eq!(e, "`i.toml`: item `Thing`: is defined twice in this file");
     }
 
     #[test]

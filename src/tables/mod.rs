@@ -22,7 +22,7 @@ pub mod shared;
 pub mod show;
 pub mod skills;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -115,7 +115,7 @@ impl Tables {
             return Err(Error::TablesDir { path: dir.into(), reason: "not a folder".into() });
         }
         let mut paths = Vec::new();
-        walk(dir, &mut paths).map_err(|e| Error::TablesDir { path: dir.into(), reason: io_reason(&e) })?;
+        walk(dir, &mut paths)?;
         paths.sort();
         if paths.is_empty() {
             return Err(Error::TablesDir { path: dir.into(), reason: "it holds no .toml files".into() });
@@ -200,8 +200,11 @@ impl Tables {
         item_data.index();
         let twice = myk.skills.index();
         if let Some(label) = twice.first() {
-            let file = skill_files.iter().rev().find(|(l, _)| l == label).map(|r| r.1.clone()).unwrap_or_default();
-            return Err(Error::Entry { file, kind: "skill", entry: label.clone(), message: "is defined twice".into() });
+            let file_of = |(l, f): &(String, String)| (l == label).then(|| f.clone());
+            let first = skill_files.iter().find_map(file_of).unwrap_or_default();
+            let file = skill_files.iter().rev().find_map(file_of).unwrap_or_default();
+            let message = twice_message(&first, &file);
+            return Err(Error::Entry { file, kind: "skill", entry: label.clone(), message });
         }
         for Located { file, item } in &mut rolls {
             if validate {
@@ -244,14 +247,14 @@ impl Tables {
 
     fn validate(&self, record_files: &[(Collection, String, String)]) -> Result<()> {
         // Record names are unique within their collection.
-        let mut seen: BTreeSet<(&str, &str)> = BTreeSet::new();
+        let mut seen: BTreeMap<(&str, &str), &str> = BTreeMap::new();
         for (c, name, file) in record_files {
-            if !seen.insert((c.label(), name)) {
+            if let Some(first) = seen.insert((c.label(), name), file) {
                 return Err(Error::Entry {
                     file: file.clone(),
                     kind: c.label(),
                     entry: name.clone(),
-                    message: "is defined twice".into(),
+                    message: twice_message(first, file),
                 });
             }
         }
@@ -313,11 +316,11 @@ impl Tables {
         self.validate_items(&file_of)?;
 
         // Roll tables: unique names, full coverage, every yielded name exists.
-        let mut names = BTreeSet::new();
+        let mut names = BTreeMap::new();
         for Located { file, item: t } in &self.rolls {
             let err = |message: String| Error::Table { file: file.clone(), table: t.name.clone(), message };
-            if !names.insert(t.name.as_str()) {
-                return Err(err("is defined twice".into()));
+            if let Some(first) = names.insert(t.name.as_str(), file.as_str()) {
+                return Err(err(twice_message(first, file)));
             }
             for row in &t.rows {
                 if let Some(target) = &row.table
@@ -537,16 +540,57 @@ impl Tables {
     }
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for entry in fs::read_dir(dir)? {
-        let path = entry?.path();
+/// Collects every `*.toml` below `dir`. A linked folder is followed once: a link back to a folder
+/// being walked (a cycle, which would otherwise be walked without end) is an error naming the link
+/// and where it leads, and a folder reached a second time through another link is not read again.
+fn walk(root: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    let io = |path: &Path, e: std::io::Error| Error::TablesDir { path: path.into(), reason: io_reason(&e) };
+    let real = fs::canonicalize(root).map_err(|e| io(root, e))?;
+    let mut seen = BTreeSet::from([real.clone()]);
+    walk_in(root, &mut vec![real], &mut seen, out)
+}
+
+fn walk_in(
+    dir: &Path,
+    ancestors: &mut Vec<PathBuf>,
+    seen: &mut BTreeSet<PathBuf>,
+    out: &mut Vec<PathBuf>,
+) -> Result<()> {
+    let io = |path: &Path, e: std::io::Error| Error::TablesDir { path: path.into(), reason: io_reason(&e) };
+    let mut entries = Vec::new();
+    for entry in fs::read_dir(dir).map_err(|e| io(dir, e))? {
+        entries.push(entry.map_err(|e| io(dir, e))?.path());
+    }
+    entries.sort();
+    for path in entries {
         if path.is_dir() {
-            walk(&path, out)?;
+            let real = fs::canonicalize(&path).map_err(|e| io(&path, e))?;
+            if ancestors.contains(&real) {
+                return Err(Error::TablesDir {
+                    path: path.clone(),
+                    reason: format!("a link back to `{}`, which holds it (a cycle of links)", real.display()),
+                });
+            }
+            if !seen.insert(real.clone()) {
+                continue;
+            }
+            ancestors.push(real);
+            walk_in(&path, ancestors, seen, out)?;
+            ancestors.pop();
         } else if path.extension().is_some_and(|e| e == "toml") {
             out.push(path);
         }
     }
     Ok(())
+}
+
+/// "is defined twice", naming the file of the first definition (the error names the second's).
+pub(crate) fn twice_message(first: &str, second: &str) -> String {
+    if first == second {
+        "is defined twice in this file".into()
+    } else {
+        format!("is defined twice: first in `{first}`")
+    }
 }
 
 fn io_reason(e: &std::io::Error) -> String {

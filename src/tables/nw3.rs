@@ -17,7 +17,7 @@
 //! so a trap's Detection and Removal Values (and a scenario event's difficulty) climb through the
 //! band as the party levels, each record keeping its own offset, and never leave the band.
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
@@ -493,13 +493,13 @@ impl Nw3Data {
     pub fn from_files(files: Vec<(String, Nw3File)>, validate: bool) -> Result<Nw3Data> {
         let mut d = Nw3Data::default();
         // (collection, name) pairs seen so far, for duplicate names.
-        let mut names: BTreeSet<(&'static str, String)> = BTreeSet::new();
+        let mut names: BTreeMap<(&'static str, String), &str> = BTreeMap::new();
         let to_check: &[(String, Nw3File)] = if validate { &files } else { &[] };
         for (file, f) in to_check {
             let o = Origin { file };
             let mut unique = |kind: &'static str, name: &str| -> Result<()> {
-                if !names.insert((kind, name.to_string())) {
-                    return Err(o.entry(kind, name, "is defined twice"));
+                if let Some(first) = names.insert((kind, name.to_string()), file) {
+                    return Err(o.entry(kind, name, super::twice_message(first, file)));
                 }
                 Ok(())
             };
@@ -924,7 +924,15 @@ mod tests {
         )
         .unwrap_err()
         .to_string();
-        assert_eq!(e, "`nw3/t.toml`: NW3 trap `Pit`: is defined twice");
+        assert_eq!(e, "`nw3/t.toml`: NW3 trap `Pit`: is defined twice in this file");
+    }
+
+    #[test]
+    fn a_trap_defined_in_two_files_names_both() {
+        let trap = "[[nw3.trap]]\nname = \"Pit\"\ndetection = 0\nremoval = 0\neffect = \"falls\"\n";
+        let files = [("nw3/a.toml".to_string(), trap.to_string()), ("nw3/b.toml".to_string(), trap.to_string())];
+        let e = Tables::from_files("test".into(), &files).unwrap_err().to_string();
+        assert_eq!(e, "`nw3/b.toml`: NW3 trap `Pit`: is defined twice: first in `nw3/a.toml`");
     }
 
     #[test]

@@ -74,20 +74,73 @@ fn render_force_draws_a_trapped_corridor_listed_a_hundred_times() {
 }
 
 #[test]
-fn an_endless_input_is_refused_at_the_documented_limit() {
-    let (code, out, err) = run(&["check", "/dev/zero"]);
+fn an_input_past_the_size_limit_is_refused_at_the_documented_limit() {
+    let d = temp("endless");
+    let f = d.join("huge.json");
+    std::fs::File::create(&f).unwrap().set_len(9 << 20).unwrap();
+    let (code, out, err) = run(&["check", &s(&f)]);
     assert_eq!((code, out.as_str()), (2, ""));
-    assert_eq!(err, "error: cannot read `/dev/zero`: larger than 8 MiB, the most dungeonsmith reads\n");
+    assert_eq!(err, format!("error: cannot read `{}`: larger than 8 MiB, the most dungeonsmith reads\n", s(&f)));
+    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
-fn a_room_name_of_ten_thousand_characters_renders_cut_to_fit() {
+fn a_device_is_refused_by_what_it_is() {
+    let (code, out, err) = run(&["check", "/dev/zero"]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(err, "error: cannot read `/dev/zero`: a device, not a file; dungeonsmith reads regular files only\n");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_named_pipe_given_as_input_is_refused_at_once_instead_of_waiting_for_a_writer() {
+    let d = temp("fifo");
+    let fifo = d.join("scenario.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dungeonsmith"))
+        .args(["check", &s(&fifo)])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            break None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(status.and_then(|s| s.code()), Some(2), "still waiting on the pipe after 20 s: {err}");
+    assert!(err.contains("a named pipe (FIFO), not a file"), "{err}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_room_name_of_ten_thousand_characters_is_refused_at_the_name_limit() {
     let d = temp("long");
     let (code, _, err) = run(&["render", &fuzz_case("myk-room-name-of-10000-characters.json"), "--out", &s(&d)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`maps[0].rooms[0].name`: 10000 characters; at most 200 characters in a name"), "{err}");
+    assert!(names(&d).is_empty(), "nothing written");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_room_name_at_the_name_limit_renders_cut_to_fit() {
+    let d = temp("longest");
+    let case = edited(&d, "1", |v| v["maps"][0]["rooms"][0]["name"] = "x".repeat(200).into());
+    let out = d.join("out");
+    let (code, _, err) = run(&["render", "--force", &case, "--out", &s(&out)]);
     assert_eq!(code, 0, "{err}");
-    svgs_parse(&d);
-    let sheet = std::fs::read_to_string(d.join("myk-1-map1.svg")).unwrap();
-    assert!(!sheet.contains(&"x".repeat(200)), "the name is cut to the room, not drawn across the page");
+    svgs_parse(&out);
+    let sheet = std::fs::read_to_string(out.join("myk-1-map1.svg")).unwrap();
+    assert!(!sheet.contains(&"x".repeat(100)), "the name is cut to the room, not drawn across the page");
     std::fs::remove_dir_all(&d).ok();
 }
 
@@ -302,4 +355,144 @@ fn bad_levels_blame_the_levels_option() {
     let thirteen = ["1"; 13].join(",");
     let (code, _, err) = run(&["myk", "--levels", &thirteen]);
     assert_eq!((code, err.as_str()), (2, "error: option `--levels`: 13 levels; a court has 1-12 members\n"));
+}
+
+/// `Tables::from_dir(dir)` on a thread: its error line, or a failure when it is not done in 20 s.
+#[cfg(unix)]
+fn tables_error_within_time(dir: &Path) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let dir = dir.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = tx.send(dungeonsmith::tables::Tables::from_dir(&dir).err().map(|e| e.to_string()));
+    });
+    let done =
+        rx.recv_timeout(std::time::Duration::from_secs(20)).expect("the tables walk is still running after 20 s");
+    done.expect("the walk fails")
+}
+
+#[cfg(unix)]
+#[test]
+fn a_cycle_of_folder_links_in_the_tables_folder_is_named_instead_of_walked_for_ever() {
+    let d = temp("cycle");
+    let tables = d.join("tables");
+    std::fs::create_dir_all(&tables).unwrap();
+    std::fs::write(tables.join("a.toml"), "").unwrap();
+    std::os::unix::fs::symlink(".", tables.join("again")).unwrap();
+    std::os::unix::fs::symlink(".", tables.join("more")).unwrap();
+    let e = tables_error_within_time(&tables);
+    let real = std::fs::canonicalize(&tables).unwrap();
+    assert_eq!(
+        e,
+        format!(
+            "cannot read tables folder `{}`: a link back to `{}`, which holds it (a cycle of links)",
+            s(&tables.join("again")),
+            real.display()
+        )
+    );
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[cfg(unix)]
+#[test]
+fn a_linked_tables_folder_is_read_once() {
+    let d = temp("linked");
+    let real = d.join("real");
+    std::fs::create_dir_all(&real).unwrap();
+    std::fs::create_dir_all(d.join("tables")).unwrap();
+    std::fs::write(real.join("bad.toml"), "[[roll]]\nname = \"t\"\ndice = \"1d2\"\n").unwrap();
+    std::os::unix::fs::symlink(&real, d.join("tables/one")).unwrap();
+    std::os::unix::fs::symlink(&real, d.join("tables/two")).unwrap();
+    // Read twice, the file would define table `t` twice; read once, its own error is the first.
+    let e = tables_error_within_time(&d.join("tables"));
+    assert!(!e.contains("twice"), "{e}");
+    assert!(e.contains("one/bad.toml"), "{e}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn two_files_of_one_name_are_refused_before_any_file_is_written() {
+    let d = temp("twins");
+    let (code, _, err) = run(&["myk", "--seed", "3", "--maps", "2", "--format", "json", "--out", &s(&d)]);
+    assert_eq!(code, 0, "{err}");
+    let file = d.join("myk-3.json");
+    let mut v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    v["maps"][1]["index"] = 1.into();
+    std::fs::write(&file, serde_json::to_string(&v).unwrap()).unwrap();
+    let out = d.join("out");
+    let (code, _, err) = run(&["render", "--force", &s(&file), "--out", &s(&out)]);
+    assert_eq!(code, 2, "{err}");
+    let last = err.lines().last().unwrap();
+    assert!(
+        last.ends_with(
+            "myk-3-map1-players.svg`: the run makes two files of that name (two parts share a number?); nothing written"
+        ),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing written, not even the folder");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_run_replaces_the_files_an_earlier_run_of_its_scenario_wrote_and_keeps_the_rest() {
+    let d = temp("replace");
+    let o = s(&d);
+    assert_eq!(run(&["myk", "--seed", "1", "--maps", "3", "--out", &o]).0, 0);
+    assert!(d.join("myk-1-map3.svg").exists());
+    std::fs::write(d.join("myk-1-notes.txt"), "the GM's own").unwrap();
+    assert_eq!(run(&["myk", "--seed", "2", "--format", "json", "--out", &o]).0, 0);
+    assert_eq!(run(&["myk", "--seed", "1", "--maps", "2", "--format", "json,svg", "--out", &o]).0, 0);
+    let left = names(&d);
+    assert!(
+        !left.iter().any(|n| n.starts_with("myk-1-map3")),
+        "the third map's sheets went with the old set: {left:?}"
+    );
+    for kept in ["myk-1-map2.svg", "myk-1-notes.txt", "myk-2.json", "myk-1.md", "myk-1.html"] {
+        assert!(
+            left.contains(&kept.to_string()),
+            "{kept} stays (another scenario, a format not written, the GM's file): {left:?}"
+        );
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn concurrent_runs_into_one_folder_leave_the_whole_set_of_one_run() {
+    let d = temp("race");
+    let o = s(&d);
+    let mut children: Vec<std::process::Child> = (1..=8)
+        .map(|maps| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_dungeonsmith"))
+                .args(["myk", "--seed", "1", "--maps", &maps.to_string(), "--format", "json,svg", "--out", &o])
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for c in &mut children {
+        assert!(c.wait().unwrap().success());
+    }
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(d.join("myk-1.json")).unwrap()).unwrap();
+    let maps = v["maps"].as_array().unwrap().len();
+    let mut expected: Vec<String> = vec!["myk-1.json".into()];
+    for m in 1..=maps {
+        expected.push(format!("myk-1-map{m}-players.svg"));
+        expected.push(format!("myk-1-map{m}.svg"));
+    }
+    expected.sort();
+    assert_eq!(names(&d), expected, "the files of the run whose JSON is there, and no other run's");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_long_culprit_is_cut_to_a_readable_length_with_its_size() {
+    let d = temp("culprit");
+    let f = d.join("odd.json");
+    std::fs::write(&f, format!("{{\"system\": \"{}\"}}", "q".repeat(1500))).unwrap();
+    let (code, _, err) = run(&["check", &s(&f)]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.len() < 500, "{} characters: {err}", err.len());
+    assert!(err.contains("unknown system `qqq") && err.contains("\u{2026} (1500 characters)`"), "{err}");
+    std::fs::remove_dir_all(&d).ok();
 }

@@ -264,6 +264,9 @@ pub(super) fn mark_half(kind: GateKind, uses: Option<u32>) -> f64 {
     }
 }
 
+/// The most zigs in a damaged gate's line (a whole A4 page's width of them).
+const ZIGS: f64 = 400.0;
+
 /// The gate's line along `q`, broken round the marks in `holes`; `id` names it in the SVG.
 pub(super) fn draw_gate_line(c: &mut Canvas, kind: GateKind, q: &Poly, holes: &[(Pt, f64)], id: Option<String>) {
     let dash = match kind {
@@ -273,7 +276,9 @@ pub(super) fn draw_gate_line(c: &mut Canvas, kind: GateKind, q: &Poly, holes: &[
     let mut p = if kind == GateKind::Damaged {
         // A zigzag along the line, straight for the first and last millimetre.
         let len = q.length();
-        let n = ((len - 2.0) / 0.9).floor().max(2.0) as usize;
+        // A zig every 0.9 mm, but never more than ZIGS: a line drawn absurdly long (a layout gone
+        // wrong) costs no more than one across a page.
+        let n = (((len - 2.0) / 0.9).floor().clamp(2.0, ZIGS) as usize).max(2);
         let mut pts = vec![q.at(0.0).0];
         for i in 0..=n {
             let s = 1.0 + (len - 2.0) * i as f64 / n as f64;
@@ -436,5 +441,19 @@ pub(super) fn kind_word(k: GateKind) -> &'static str {
         GateKind::Secret => "secret",
         GateKind::Closed => "closed",
         GateKind::Damaged => "damaged",
+    }
+}
+
+#[cfg(test)]
+mod zigzag_tests {
+    use super::*;
+
+    #[test]
+    fn a_damaged_gate_drawn_absurdly_long_has_a_bounded_zigzag() {
+        let mut c = Canvas { w: 210.0, h: 297.0, id: "t".into(), shapes: String::new(), labels: Vec::new() };
+        let line = Poly::new(vec![(0.0, 0.0), (9.2e17, 0.0)]);
+        draw_gate_line(&mut c, GateKind::Damaged, &line, &[], None);
+        // About 20 bytes a point: ZIGS points, not one per 0.9 mm of 9.2e17 mm.
+        assert!(c.shapes.len() < 40 * ZIGS as usize, "{} bytes", c.shapes.len());
     }
 }

@@ -1,0 +1,120 @@
+//! The largest scenario dungeonsmith accepts, in one place. Every scenario file read (`check`,
+//! `render`, `reroll`, `fix`, `--from`) is held to these limits before anything is built or
+//! drawn, so no accepted input costs more than the ceiling the README's "Limits" section states
+//! (measured by the `limits::` tests). Each limit is far above anything the generators make or a
+//! GM types: the generators make at most 20 maps and 40 areas, names under 60 characters and text
+//! under 200.
+//!
+//! The check walks the parsed JSON document rather than the typed model, so one walk covers every
+//! field of both systems (and of every format version) and names the field at fault by its path.
+
+use serde_json::Value;
+
+/// Most areas in a fortress (the area map is drawn for up to this many).
+pub const AREAS: usize = 500;
+/// Most gates in a fortress (four per area at the most areas).
+pub const GATES: usize = 2000;
+/// Most maps in a Make You Kingdom scenario (twice the generator's `--maps` maximum).
+pub const MAPS: usize = 40;
+/// Most entries in any other list (enemies, clues, skills, warnings...).
+pub const LIST: usize = 1000;
+/// Most characters in a name or title (`name`, `title`): a name is printed on one line.
+pub const NAME_CHARS: usize = 200;
+/// Most characters in any other text (descriptions, effects, the trailer...).
+pub const TEXT_CHARS: usize = 2000;
+
+/// The first limit `doc` exceeds, as the message's text (e.g. "`areas`: 501 entries; at most
+/// 500"), or `None` when it is within every limit.
+pub fn exceeded(doc: &Value) -> Option<String> {
+    let mut path = String::new();
+    walk(doc, "", &mut path, 0)
+}
+
+/// The most entries the list under `key` may hold.
+fn list_limit(key: &str, depth: usize) -> (usize, &'static str) {
+    match (key, depth) {
+        ("areas", 1) => (AREAS, "areas in a fortress"),
+        ("gates", 1) => (GATES, "gates in a fortress"),
+        ("maps", 1) => (MAPS, "maps in a scenario"),
+        _ => (LIST, "entries in a list"),
+    }
+}
+
+fn walk(v: &Value, key: &str, path: &mut String, depth: usize) -> Option<String> {
+    match v {
+        Value::String(s) => {
+            let (most, what) = if matches!(key, "name" | "title") {
+                (NAME_CHARS, "characters in a name")
+            } else {
+                (TEXT_CHARS, "characters in a text")
+            };
+            // Bytes bound characters from above: most strings need no count.
+            if s.len() > most {
+                let n = s.chars().count();
+                if n > most {
+                    return Some(format!("`{path}`: {n} characters; at most {most} {what}"));
+                }
+            }
+            None
+        }
+        Value::Array(items) => {
+            let (most, what) = list_limit(key, depth);
+            if items.len() > most {
+                return Some(format!("`{path}`: {} entries; at most {most} {what}", items.len()));
+            }
+            let len = path.len();
+            for (i, item) in items.iter().enumerate() {
+                path.push_str(&format!("[{i}]"));
+                let found = walk(item, key, path, depth + 1);
+                path.truncate(len);
+                if found.is_some() {
+                    return found;
+                }
+            }
+            None
+        }
+        Value::Object(fields) => {
+            let len = path.len();
+            for (k, item) in fields {
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+                let found = walk(item, k, path, depth + 1);
+                path.truncate(len);
+                if found.is_some() {
+                    return found;
+                }
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_fortress_of_more_areas_than_the_limit_is_named() {
+        let areas: Vec<Value> = (0..=AREAS).map(|i| json!({ "id": i })).collect();
+        let m = exceeded(&json!({ "system": "nw3", "areas": areas })).unwrap();
+        assert_eq!(m, "`areas`: 501 entries; at most 500 areas in a fortress");
+        let areas: Vec<Value> = (0..AREAS).map(|i| json!({ "id": i })).collect();
+        assert_eq!(exceeded(&json!({ "areas": areas })), None);
+    }
+
+    #[test]
+    fn a_long_name_deep_in_the_document_is_named_by_its_path() {
+        let long = "é".repeat(NAME_CHARS + 1);
+        let m = exceeded(&json!({ "maps": [{ "rooms": [{}, { "name": long }] }] })).unwrap();
+        assert_eq!(m, "`maps[0].rooms[1].name`: 201 characters; at most 200 characters in a name");
+        // A text field may be longer than a name, up to its own limit.
+        let text = "x".repeat(TEXT_CHARS);
+        assert_eq!(exceeded(&json!({ "trailer": text, "title": "é".repeat(NAME_CHARS) })), None);
+        let m = exceeded(&json!({ "trailer": "x".repeat(TEXT_CHARS + 1) })).unwrap();
+        assert!(m.starts_with("`trailer`: 2001 characters"), "{m}");
+    }
+}

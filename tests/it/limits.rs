@@ -1,0 +1,196 @@
+//! The README's "Limits": the largest scenario accepted (areas, gates, maps, characters in a name
+//! or text) and what it may cost. A file past a limit is refused in one line, exit 2, nothing
+//! written; the largest accepted files render in every format within the stated ceiling (measured
+//! on the optimised binary in a child process: `cargo test --profile bench --locked --test it --
+//! --ignored limits::`, as .ci/run does).
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use dungeonsmith::limits;
+use serde_json::{Value, json};
+
+use crate::run;
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ds-limits-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn s(p: &Path) -> String {
+    p.to_string_lossy().to_string()
+}
+
+/// The generated scenario of `args` (which end in `--seed N`) as JSON.
+fn generated(dir: &Path, args: &[&str]) -> Value {
+    let out = dir.join("gen");
+    let mut all = args.to_vec();
+    let o = s(&out);
+    all.extend(["--format", "json", "--out", &o]);
+    let (code, _, err) = run(&all);
+    assert_eq!(code, 0, "{err}");
+    let file = std::fs::read_dir(&out)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .unwrap();
+    let v = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    std::fs::remove_dir_all(&out).unwrap();
+    v
+}
+
+/// A fortress of `n` areas: copies of a generated 40-area fortress side by side (ids renumbered),
+/// each copy joined to the next by a damaged gate, the gate whose zigzag once grew without bound.
+fn fortress_of(dir: &Path, n: usize) -> Value {
+    let mut f = generated(dir, &["fortress", "--areas", "40", "--seed", "1"]);
+    let areas = f["areas"].as_array().unwrap().clone();
+    let gates = f["gates"].as_array().unwrap().clone();
+    let k = areas.len();
+    let (mut all_areas, mut all_gates) = (Vec::new(), Vec::new());
+    for c in 0..n.div_ceil(k) {
+        let shift = |id: &Value| json!(id.as_u64().unwrap() as usize + c * k);
+        for a in &areas {
+            let mut a = a.clone();
+            a["id"] = shift(&a["id"]);
+            if c > 0 && (a["kind"] == "entrance" || a["kind"] == "core") {
+                a["kind"] = json!("normal");
+            }
+            if all_areas.len() < n {
+                all_areas.push(a);
+            }
+        }
+        for g in &gates {
+            let mut g = g.clone();
+            g["from"] = shift(&g["from"]);
+            g["to"] = shift(&g["to"]);
+            if g["from"].as_u64().unwrap() as usize <= n && g["to"].as_u64().unwrap() as usize <= n {
+                all_gates.push(g);
+            }
+        }
+        if c > 0 && c * k < n {
+            all_gates.push(json!({ "from": c * k, "to": c * k + 1, "kind": "damaged", "opened_by": null, "uses": 2 }));
+        }
+    }
+    f["areas"] = Value::Array(all_areas);
+    f["gates"] = Value::Array(all_gates);
+    f
+}
+
+/// Every name and title in `v` made `NAME_CHARS` long and every descriptive text `text` long
+/// (wide characters, so a byte count would overstate them). Names the rules look up in the tables
+/// (monsters, traps) grow too: `render --force` draws what it is given.
+fn longest(v: &mut Value, key: &str, text: usize) {
+    const TEXTS: [&str; 8] =
+        ["description", "effect", "text", "trailer", "objective", "introduction", "resolution", "summary"];
+    match v {
+        Value::String(s) if matches!(key, "name" | "title") || TEXTS.contains(&key) => {
+            let n = if matches!(key, "name" | "title") { limits::NAME_CHARS } else { text };
+            let mut grown: String = s.chars().chain(std::iter::repeat('語')).take(n).collect();
+            std::mem::swap(s, &mut grown);
+        }
+        Value::Array(items) => items.iter_mut().for_each(|i| longest(i, key, text)),
+        Value::Object(fields) => fields.iter_mut().for_each(|(k, i)| longest(i, k, text)),
+        _ => {}
+    }
+}
+
+fn write(dir: &Path, name: &str, v: &Value) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, serde_json::to_string(v).unwrap()).unwrap();
+    s(&p)
+}
+
+#[test]
+fn a_fortress_of_more_areas_than_the_limit_is_refused_in_one_line_and_nothing_is_written() {
+    let d = temp("areas");
+    let f = write(&d, "big.json", &fortress_of(&d, limits::AREAS + 1));
+    let out = d.join("out");
+    let o = s(&out);
+    for args in [vec!["render", "--force", &f, "--out", &o], vec!["check", &f], vec!["fix", &f, "--out", &o]] {
+        let (code, stdout, err) = run(&args);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}: {err}");
+        assert_eq!(
+            err,
+            format!(
+                "error: `{f}`: `areas`: 501 entries; at most 500 areas in a fortress (the README's \"Limits\"); nothing done\n"
+            )
+        );
+    }
+    assert!(!out.exists(), "nothing written");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_title_of_a_mebibyte_is_refused_before_any_render() {
+    let d = temp("title");
+    let mut v = generated(&d, &["myk", "--seed", "1"]);
+    v["title"] = json!("word ".repeat(1 << 18));
+    let f = write(&d, "long.json", &v);
+    let out = d.join("out");
+    let (code, _, err) = run(&["render", "--format", "pdf", &f, "--out", &s(&out)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("`title`: 1310720 characters; at most 200 characters in a name"), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(!out.exists(), "nothing written");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Runs the optimised binary on `args`: its wall time and the largest resident set of any child
+/// waited for so far (getrusage: the kernel's own figure, the child's whole life).
+fn measured(args: &[&str]) -> (Duration, u64) {
+    let start = Instant::now();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_dungeonsmith")).args(args).output().unwrap();
+    let took = start.elapsed();
+    // Done, or refused in a clean last line (exit 2): a picture format may find the largest area
+    // map too large a picture to draw, and says so.
+    let err = String::from_utf8_lossy(&out.stderr);
+    let refused = out.status.code() == Some(2) && err.lines().last().is_some_and(|l| l.starts_with("error: "));
+    assert!(out.status.success() || refused, "{args:?}: {err}");
+    if refused {
+        eprintln!("{args:?}: {}", err.lines().last().unwrap_or_default());
+    }
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) }, 0);
+    (took, usage.ru_maxrss as u64 * 1024)
+}
+
+/// The ceiling the README states for the largest accepted scenario, per format, on the optimised
+/// binary (generous: the machine may be busy).
+const CEILING_TIME: Duration = Duration::from_secs(30);
+const CEILING_BYTES: u64 = 1 << 30;
+
+#[test]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored limits::"]
+fn the_largest_accepted_scenarios_render_in_every_format_within_the_ceiling() {
+    let d = temp("largest");
+    let mut fortress = fortress_of(&d, limits::AREAS);
+    // Descriptions of 500 characters: at 1,000 the 500 areas' texts would pass the file limit.
+    longest(&mut fortress, "", 500);
+    let mut myk = generated(&d, &["myk", "--maps", "20", "--seed", "1"]);
+    let maps = myk["maps"].as_array().unwrap().clone();
+    let mut all_maps = maps.clone();
+    for (i, m) in maps.iter().enumerate() {
+        let mut m = m.clone();
+        m["index"] = json!(maps.len() + i + 1);
+        all_maps.push(m);
+    }
+    assert_eq!(all_maps.len(), limits::MAPS);
+    myk["maps"] = Value::Array(all_maps);
+    longest(&mut myk, "", 1000);
+    let files = [write(&d, "fortress.json", &fortress), write(&d, "myk.json", &myk)];
+    for f in &files {
+        let size = std::fs::metadata(f).unwrap().len();
+        assert!(size <= dungeonsmith::input::SCENARIO_LIMIT, "{f}: {size} bytes is past the read limit");
+        for format in ["json", "svg", "md", "html", "pdf", "uvtt", "udonarium"] {
+            let out = d.join(format!("out-{format}"));
+            let (took, rss) = measured(&["render", "--force", "--format", format, f, "--out", &s(&out)]);
+            eprintln!("{f} {format}: {took:?}, max rss {} MB", rss >> 20);
+            assert!(took < CEILING_TIME && rss < CEILING_BYTES, "{f} {format}: {took:?}, {rss} bytes");
+            std::fs::remove_dir_all(&out).ok();
+        }
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
