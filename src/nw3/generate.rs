@@ -33,7 +33,7 @@ use crate::nw3::model::{
     Area, AreaKind, Core, EntranceCondition, Fortress, Gate, GateKind, GateRef, Generator, Logic, Opener, Party, Ruler,
     System,
 };
-use crate::nw3::net::{GUARANTEED, Net, OPTIMISTIC, has};
+use crate::nw3::net::{GUARANTEED, NONE, Net, OPTIMISTIC, has};
 pub use crate::nw3::params::{AREAS, CL, FortressParams, PARTY};
 use crate::nw3::rules::{ANY_SEVEN, APPEARANCE_BASE, APPEARANCE_PER_GATE, DANGER_SENSE};
 use crate::nw3::stock::{Stocking, Used, stock};
@@ -670,16 +670,16 @@ pub(crate) fn frame(d: &Nw3Data, common: &Common, place: &str, cl: u32, party: u
 /// Fills in what follows from the graph: appearance difficulties and optional areas, with the
 /// same reachability code `check` uses.
 pub fn derive_paths(f: &mut Fortress) {
-    let Some(net) = Net::new(f) else { return };
+    let net = Net::new(f);
     let Some(e) = f.areas.iter().position(|a| a.kind == AreaKind::Entrance) else { return };
     let dist = net.distances(e);
-    let sure = net.reach(e, 0, GUARANTEED);
-    let maybe = net.reach(e, 0, OPTIMISTIC);
+    let sure = net.reach(e, &NONE, GUARANTEED);
+    let maybe = net.reach(e, &NONE, OPTIMISTIC);
     for (i, a) in f.areas.iter_mut().enumerate() {
         if let Some(d) = dist[i] {
             a.appearance_difficulty = APPEARANCE_BASE + APPEARANCE_PER_GATE * d;
         }
-        a.optional = a.kind != AreaKind::Core && !has(sure, i) && has(maybe, i);
+        a.optional = a.kind != AreaKind::Core && !has(&sure, i) && has(&maybe, i);
     }
 }
 

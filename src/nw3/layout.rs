@@ -52,11 +52,7 @@ pub fn layout(f: &Fortress) -> Layout {
     let index = |id: u32| f.areas.iter().position(|a| a.id == id);
     // Ranks.
     let start = f.areas.iter().position(|a| a.kind == AreaKind::Entrance).unwrap_or(0);
-    let dist: Vec<Option<u32>> = match Net::new(f) {
-        Some(net) => net.distances(start),
-        // Too large to analyse: rows of eight in file order.
-        None => (0..n).map(|i| Some((i / 8) as u32)).collect(),
-    };
+    let dist = Net::new(f).distances(start);
     let deepest = dist.iter().flatten().copied().max().unwrap_or(0);
     let rank: Vec<u32> = dist.iter().map(|d| d.unwrap_or(deepest + 1)).collect();
     let layers = rank.iter().copied().max().unwrap_or(0) + 1;

@@ -688,3 +688,31 @@ fn golden_fortress_seed_1234_forty_areas_high_level() {
     let f = generate(tables(), &FortressParams { party: 6, cl: 14, areas: 40 }, 1234).unwrap();
     insta::assert_snapshot!("nw3_seed_1234_40_areas_cl_14_json", golden(&f));
 }
+
+/// A hand-made fortress of 500 areas (a binary tree of normal gates from the Entrance, the Core
+/// behind a gate the Ruler's defeat opens, a one-way and a damaged gate between siblings): the
+/// reachability rules analyse it whole, with no cap on the number of areas.
+fn five_hundred() -> (Vec<AreaKind>, Vec<Gate>) {
+    let mut kinds = vec![E, V];
+    kinds.extend(std::iter::repeat_n(N, 497));
+    kinds.push(C);
+    let mut gates: Vec<Gate> = (2..=499).map(|i| normal(i / 2, i)).collect();
+    gates.push(gate(2, 500, GateKind::Closed, Some(Opener::Event(2)), None));
+    gates.push(gate(8, 9, GateKind::OneWay, None, None));
+    gates.push(gate(10, 11, GateKind::Damaged, None, Some(2)));
+    (kinds, gates)
+}
+
+#[test]
+fn a_hand_made_fortress_of_500_areas_is_analysed_whole() {
+    let (kinds, gates) = five_hundred();
+    let f = hand(&kinds, &gates);
+    assert_eq!(f.areas[498].appearance_difficulty, 8 + 2 * 8, "area 499 is 8 gates deep");
+    assert_eq!(rules(&f), vec!["params.range"], "only the size is beyond what the generator makes");
+    // Cut area 499 off: the analysis finds it, past the old limit of 64 areas.
+    let cut: Vec<Gate> = gates.iter().filter(|g| g.to != 499).cloned().collect();
+    let f = hand(&kinds, &cut);
+    let v = check(&f, tables());
+    let lost: Vec<&str> = v.iter().filter(|v| v.rule == "area.unreachable").map(|v| v.place.as_str()).collect();
+    assert_eq!(lost, vec!["area 499"], "{v:?}");
+}
