@@ -3,9 +3,13 @@
 //!
 //! The shape (stream `nw3/graph`): a spine of areas from the Entrance to the Fortress Core
 //! (`1 + isqrt(2n)` areas plus a little), branches hung on the spine or on other branches, never
-//! deeper than the Core, and a few extra gates ("loops") between areas whose distances from the
-//! Entrance differ by at most one, so that no loop shortens any route: the Core stays the deepest
-//! area. Branches and loops keep degrees at four gates or fewer where they can.
+//! deeper than the Core and at most six areas to a depth, and a few extra gates ("loops") between
+//! areas whose distances from the Entrance differ by one, so that no loop shortens any route: the
+//! Core stays the deepest area. Branches and loops keep degrees at four gates or fewer where they
+//! can. The generator knows how the area map draws the shape (rows by depth, each row in the
+//! order a depth-first walk meets it, the spine at the right end) and adds a loop only where its
+//! line crosses no other gate, so every generated fortress draws without two gates crossing;
+//! area ids follow that drawing (by depth, then left to right), which is how the layout finds it.
 //!
 //! Gates (stream `nw3/gates`), placed so the fortress is solvable by design:
 //! - spine gates are normal, one-way (forward) or closed; a closed spine gate opens with the event
@@ -43,6 +47,9 @@ use crate::tables::roll::RollTable;
 
 /// The most gates an area gets from the shape (loops and branches stop there).
 const MAX_DEGREE: usize = 4;
+/// The most areas the shape puts at one depth (one row of the area map), so that the widest row
+/// fits across the page at the map's smallest text without being dealt over two rows.
+const MAX_WIDTH: usize = 6;
 /// Gate plans tried before falling back to all-normal gates.
 const ATTEMPTS: u32 = 4;
 
@@ -123,14 +130,16 @@ impl Shape {
         };
         let core = spine - 1;
         let core_depth = core as u32;
-        // Gates per node, kept by hand (the shape is a tree plus a few loops, so a degree count and
-        // the tree's parent links answer every question a graph library would).
+        // Gates per node and areas per depth (a row of the drawing), kept by hand while the tree
+        // grows; the finished shape is then asked about its drawing (see `loops`).
         let mut degree = vec![0usize; n];
+        let mut width = vec![0usize; spine];
         let mut parent = vec![None; n];
         let mut depth = vec![0u32; n];
         let mut attach = vec![0usize; n];
         let mut up = vec![None; n];
         let mut edges = Vec::with_capacity(n + n / 4 + 2);
+        width[0] = 1;
         for i in 1..spine {
             parent[i] = Some(i - 1);
             depth[i] = i as u32;
@@ -139,18 +148,25 @@ impl Shape {
             edges.push(Edge { a: i - 1, b: i, tree: true });
             degree[i - 1] += 1;
             degree[i] += 1;
+            width[i] += 1;
         }
         // Where a branch may hang: every earlier node that is not the Core, lies above the Core's
-        // depth and has a gate to spare, in node order. Kept up to date as nodes join (rather than
-        // rebuilt per node), so the list and hence each draw are those of a fresh scan.
+        // depth, has a gate to spare and a row below it with room, in node order. Kept up to date
+        // as nodes join (rather than rebuilt per node), so the list and hence each draw are those
+        // of a fresh scan.
         let fits = |j: usize, depth: &[u32]| j != core && depth[j] < core_depth;
-        let mut open: Vec<usize> = (0..spine).filter(|&j| fits(j, &depth) && degree[j] < MAX_DEGREE).collect();
+        let room = |j: usize, depth: &[u32], width: &[usize]| width[depth[j] as usize + 1] < MAX_WIDTH;
+        let mut open: Vec<usize> =
+            (0..spine).filter(|&j| fits(j, &depth) && degree[j] < MAX_DEGREE && room(j, &depth, &width)).collect();
         let mut cands: Vec<usize> = Vec::new();
         for i in spine..n {
             let p = if open.is_empty() {
-                // Every node is full: hang it on any that fits.
+                // Every node is full: hang it on any that fits, in a row with room if any has.
                 cands.clear();
-                cands.extend((0..i).filter(|&j| fits(j, &depth)));
+                cands.extend((0..i).filter(|&j| fits(j, &depth) && room(j, &depth, &width)));
+                if cands.is_empty() {
+                    cands.extend((0..i).filter(|&j| fits(j, &depth)));
+                }
                 *dice.choose(&cands).expect("the Entrance always fits")
             } else {
                 *dice.choose(&open).expect("not empty")
@@ -162,56 +178,66 @@ impl Shape {
             edges.push(Edge { a: p, b: i, tree: true });
             degree[p] += 1;
             degree[i] += 1;
-            if degree[p] == MAX_DEGREE
-                && let Ok(k) = open.binary_search(&p)
-            {
-                open.remove(k);
+            width[depth[i] as usize] += 1;
+            if degree[p] == MAX_DEGREE || !room(p, &depth, &width) {
+                open.retain(|&j| degree[j] < MAX_DEGREE && room(j, &depth, &width));
             }
-            if fits(i, &depth) && degree[i] < MAX_DEGREE {
+            if fits(i, &depth) && degree[i] < MAX_DEGREE && room(i, &depth, &width) {
                 open.push(i);
             }
         }
-        // Loops: extra gates between areas at most one step apart in depth (no shortcut). The
-        // pairs are listed once; a loop only fills up its two ends and joins its own pair, so
-        // dropping those pairs leaves the list a fresh scan would give.
+        let pos = drawing_order(&parent, spine);
+        Shape::add_loops(dice, &mut edges, &mut degree, (&parent, &depth, &pos), core);
+        // Ids: by depth, then left to right in the drawing (the Core, at the right end of the
+        // spine, is last among its depth).
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (depth[i], pos[i]));
+        let mut id = vec![0u32; n];
+        for (k, &i) in order.iter().enumerate() {
+            id[i] = k as u32 + 1;
+        }
+        Shape { n, spine, parent, depth, attach, up, edges, id }
+    }
+
+    /// Loops: extra gates between areas one row apart (no shortcut: the Core stays deepest),
+    /// each only where its line crosses no gate already drawn between the two rows, so the
+    /// drawing in `pos` order stays free of crossings. The pairs are listed afresh after each
+    /// loop (a loop fills up its ends and bars the pairs whose lines it would cross).
+    fn add_loops(
+        dice: &mut Dice,
+        edges: &mut Vec<Edge>,
+        degree: &mut [usize],
+        (parent, depth, pos): (&[Option<usize>], &[u32], &[usize]),
+        core: usize,
+    ) {
+        let n = parent.len();
         let loops = n / 5 + dice.below(2) as usize;
         let mut pairs: Vec<(usize, usize)> = Vec::new();
-        if loops > 0 {
-            let free = |x: usize, degree: &[usize]| x != core && degree[x] < MAX_DEGREE;
-            for x in 0..n {
-                if !free(x, &degree) {
-                    continue;
-                }
-                for y in x + 1..n {
-                    // Only tree gates exist yet, and a parent comes before its child.
-                    if free(y, &degree) && depth[x].abs_diff(depth[y]) <= 1 && parent[y] != Some(x) {
+        for _ in 0..loops {
+            pairs.clear();
+            let free = |x: usize| x != core && degree[x] < MAX_DEGREE;
+            for x in (0..n).filter(|&x| free(x)) {
+                for y in (0..n).filter(|&y| free(y) && depth[y] == depth[x] + 1 && parent[y] != Some(x)) {
+                    // Between two rows, lines cross exactly when their ends come in opposite
+                    // orders; lines sharing an end leave it from ports ordered the same way.
+                    let crosses = edges.iter().any(|e| {
+                        depth[e.a] == depth[x]
+                            && depth[e.b] == depth[y]
+                            && e.a != x
+                            && e.b != y
+                            && (pos[e.a] < pos[x]) != (pos[e.b] < pos[y])
+                    });
+                    let doubled = edges.iter().any(|e| e.a == x && e.b == y);
+                    if !crosses && !doubled {
                         pairs.push((x, y));
                     }
                 }
             }
-        }
-        for _ in 0..loops {
-            let Some(&(x, y)) = dice.choose(&pairs) else { break };
-            let (a, b) = if depth[y] < depth[x] { (y, x) } else { (x, y) };
+            let Some(&(a, b)) = dice.choose(&pairs) else { break };
             edges.push(Edge { a, b, tree: false });
-            degree[x] += 1;
-            degree[y] += 1;
-            // The list is in (x, y) order, so the pair is found by halving.
-            if let Ok(k) = pairs.binary_search(&(x, y)) {
-                pairs.remove(k);
-            }
-            if degree[x] == MAX_DEGREE || degree[y] == MAX_DEGREE {
-                pairs.retain(|&(u, v)| degree[u] < MAX_DEGREE && degree[v] < MAX_DEGREE);
-            }
+            degree[a] += 1;
+            degree[b] += 1;
         }
-        // Ids: by depth, the Core last among its depth, then creation order.
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (depth[i], i == core, i));
-        let mut id = vec![0u32; n];
-        for (pos, &i) in order.iter().enumerate() {
-            id[i] = pos as u32 + 1;
-        }
-        Shape { n, spine, parent, depth, attach, up, edges, id }
     }
 
     fn core(&self) -> usize {
@@ -221,6 +247,39 @@ impl Shape {
     fn ruler(&self) -> usize {
         self.spine - 2
     }
+}
+
+/// Each node's place in its row of the drawing: rows are depths, and a row lists its nodes in
+/// the order a depth-first walk from the Entrance meets them, children in creation order but the
+/// spine's own child last. So a subtree's rows are contiguous and no two tree gates cross; the
+/// spine (down to the Core) runs along the right end of every row.
+fn drawing_order(parent: &[Option<usize>], spine: usize) -> Vec<usize> {
+    let n = parent.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, p) in parent.iter().enumerate() {
+        if let Some(p) = *p {
+            children[p].push(i);
+        }
+    }
+    for (p, kids) in children.iter_mut().enumerate() {
+        // The spine child (node p + 1 for a spine node p) goes last; kids are in creation order.
+        if p + 1 < spine && kids.first() == Some(&(p + 1)) {
+            kids.rotate_left(1);
+        }
+    }
+    let mut pos = vec![0usize; n];
+    let mut next_in_row: Vec<usize> = vec![0; n];
+    let mut depth = vec![0usize; n];
+    let mut stack = vec![0usize];
+    while let Some(x) = stack.pop() {
+        pos[x] = next_in_row[depth[x]];
+        next_in_row[depth[x]] += 1;
+        for &c in children[x].iter().rev() {
+            depth[c] = depth[x] + 1;
+            stack.push(c);
+        }
+    }
+    pos
 }
 
 /// What an area is for before it gets a kind.
@@ -387,19 +446,26 @@ impl Plan {
             });
         }
         let lands = |x: usize| clear[x] && spine_ok[s.attach[x]];
-        // Loop gates.
+        // Loop gates. At most one damaged gate per area: two zigzags into one circle would run
+        // side by side, touching, on the map.
+        let mut zigzag = vec![false; s.n];
         for (e, edge) in s.edges.iter().enumerate() {
             if edge.tree {
                 continue;
             }
-            match dice.below(100) {
+            let roll = dice.below(100);
+            let damaged_ok = !zigzag[edge.a] && !zigzag[edge.b];
+            match roll {
                 0..35 => {}
                 35..55 => {
                     p.kind[e] = GateKind::Secret;
                     let ev = matches!(p.role[edge.a], Role::EventOpener | Role::Ruler) && dice.chance(1, 2);
                     p.open[e] = Some(if ev { Open::Event(edge.a) } else { Open::Sense });
                 }
+                55..85 if !damaged_ok => {}
                 55..85 => {
+                    zigzag[edge.a] = true;
+                    zigzag[edge.b] = true;
                     p.kind[e] = GateKind::Damaged;
                     if dice.chance(1, 2) && lands(edge.a) && lands(edge.b) {
                         p.uses[e] = Some(dice.between(1, 3));

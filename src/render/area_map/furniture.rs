@@ -265,25 +265,44 @@ pub(super) fn mark_half(kind: GateKind, uses: Option<u32>) -> f64 {
 }
 
 /// The gate's line along `q`, broken round the marks in `holes`; `id` names it in the SVG.
-pub(super) fn draw_gate_line(c: &mut Canvas, kind: GateKind, q: &Poly, holes: &[(Pt, f64)], id: Option<String>) {
+/// Millimetres over which a damaged gate's zigzag grows to its full width at each end.
+const ZIGZAG_TAPER: f64 = 3.0;
+/// Room a damaged gate's zigzag keeps from any other line (mm, beyond both lines' ink).
+const ZIGZAG_CLEAR: f64 = 0.6;
+
+/// A gate's line along `q`, with gaps at `holes` (its mark). A damaged gate's zigzag narrows
+/// where another of the map's lines (`near`) runs close, so its ink never meets theirs.
+pub(super) fn draw_gate_line(
+    c: &mut Canvas,
+    kind: GateKind,
+    q: &Poly,
+    holes: &[(Pt, f64)],
+    near: &[&Poly],
+    id: Option<String>,
+) {
     let dash = match kind {
         GateKind::Secret => Some("1.4 1"),
         _ => None,
     };
     let mut p = if kind == GateKind::Damaged {
-        // A zigzag along the line, straight for the first and last millimetre.
+        // A zigzag along the line, straight for the first and last millimetre and growing to its
+        // full width over the next few, so that it keeps clear of the lines beside it where
+        // they all come together at a circle.
         let len = q.length();
         let n = ((len - 2.0) / 0.9).floor().max(2.0) as usize;
         let mut pts = vec![q.at(0.0).0];
         for i in 0..=n {
             let s = 1.0 + (len - 2.0) * i as f64 / n as f64;
             let (p, tg) = q.at(s);
+            let taper = ((s.min(len - s) - 1.0) / ZIGZAG_TAPER).clamp(0.0, 1.0);
+            let room = near.iter().map(|l| l.dist_to(p)).fold(f64::INFINITY, f64::min) - ZIGZAG_CLEAR;
+            let full = (0.7 * taper).min(room.max(0.0));
             let amp = if i == 0 || i == n {
                 0.0
             } else if i % 2 == 0 {
-                0.7
+                full
             } else {
-                -0.7
+                -full
             };
             pts.push((p.0 - tg.1 * amp, p.1 + tg.0 * amp));
         }
@@ -409,7 +428,7 @@ pub(super) fn draw_legend(c: &mut Canvas, f: &Fortress, top: f64, notes: &[Strin
     for k in gates {
         let (x, cy) = slot(i);
         let q = Poly::new(vec![(x + 1.0, cy), (x + 11.0, cy)]);
-        draw_gate_line(c, k, &q, &[], None);
+        draw_gate_line(c, k, &q, &[], &[], None);
         let uses = if k == GateKind::Damaged { Some(2) } else { None };
         draw_mark(c, k, uses, (x + 6.0, cy), (1.0, 0.0));
         label(c, x, cy, gate_legend_text(k));
