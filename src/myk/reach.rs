@@ -242,4 +242,45 @@ impl Reach {
     pub fn at(list: &Nodes, map_pos: usize, r: RoomId) -> bool {
         list.contains(Reach::node(map_pos, r))
     }
+
+    /// The graph as GraphViz DOT: a node per room in use and outside (`quote` escapes text for
+    /// DOT), an edge per way, dashed unless plain; petgraph's writer over a copy of the graph
+    /// holding each statement's attributes.
+    pub fn dot(&self, s: &Scenario, quote: &dyn Fn(&str) -> String) -> String {
+        use petgraph::dot::{Config, Dot};
+        use petgraph::visit::EdgeRef;
+        let outside = self.outside().index();
+        let room =
+            |x: usize| s.maps.get(x / 9).and_then(|m| m.rooms.iter().find(|r| r.id.index() == x % 9).map(|r| (m, r)));
+        let mut shown: DiGraph<String, String, u32> = DiGraph::new();
+        let mut at: Vec<Option<NodeIndex>> = vec![None; self.graph.node_count()];
+        for (x, slot) in at.iter_mut().enumerate() {
+            let label = match room(x) {
+                _ if x == outside => "outside".to_string(),
+                Some((m, r)) if r.used && r.name.is_empty() => format!("map {} {}", m.index, r.id),
+                Some((m, r)) if r.used => format!("map {} {}\\n{}", m.index, r.id, quote(&r.name)),
+                _ => continue,
+            };
+            *slot = Some(shown.add_node(format!("label = \"{label}\"")));
+        }
+        for e in self.graph.edge_references() {
+            let (Some(a), Some(b)) = (at[e.source().index()], at[e.target().index()]) else { continue };
+            let w = e.weight();
+            let what = match (w.via, w.plain) {
+                (0, true) => "entrance",
+                (0, false) => "teleport",
+                (_, true) => "corridor",
+                (_, false) => "corridor (hidden, locked or redirected)",
+            };
+            let style = if w.plain { "" } else { " style = dashed" };
+            shown.add_edge(a, b, format!("label = \"{what}\"{style}"));
+        }
+        let dot = Dot::with_attr_getters(
+            &shown,
+            &[Config::NodeNoLabel, Config::EdgeNoLabel],
+            &|_, e| e.weight().clone(),
+            &|_, n| n.1.clone(),
+        );
+        format!("{dot}")
+    }
 }

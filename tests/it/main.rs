@@ -4,6 +4,7 @@ mod area_map;
 mod binary;
 mod browser;
 mod cli;
+mod dot;
 mod fix;
 mod fuzz;
 mod myk;
