@@ -61,7 +61,9 @@ pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
     check_content(f, tables, &mut v);
     crate::nw3::check_combat::check_combat(f, tables, &mut v);
     if sound {
-        check_paths(f, &Net::new(f), &mut v);
+        let net = Net::new(f);
+        check_paths(f, &net, &mut v);
+        check_ruler_aids(f, tables, &net, &mut v);
     }
     v
 }
@@ -717,6 +719,28 @@ fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
             "core.unknown",
             format!("Fortress Core `{}` is not in the NW3 tables", f.core.name),
         ));
+    }
+}
+
+/// What helps against the Ruler (objects marked `ruler_aid`) lies where the party surely comes
+/// before the Ruler's fight, not behind it (nor behind a gate the Ruler's defeat opens).
+fn check_ruler_aids(f: &Fortress, tables: &Tables, net: &Net, v: &mut Vec<Violation>) {
+    let aid = |name: &str| tables.nw3.objects.iter().any(|o| o.ruler_aid && o.name == name);
+    let Some(e) = f.entrance() else { return };
+    let Some(before) = net.before_ruler(e.id, f.ruler.area) else { return };
+    for (i, a) in f.areas.iter().enumerate() {
+        for o in a.objects.iter().filter(|o| aid(&o.name)) {
+            if !has(&before, i) {
+                v.push(Violation::new(
+                    area_place(a.id),
+                    "object.ruler-aid-late",
+                    format!(
+                        "area {} holds the {}, which helps against the Ruler, but the party surely reaches it only after the Ruler's fight (area {})",
+                        a.id, o.name, f.ruler.area
+                    ),
+                ));
+            }
+        }
     }
 }
 

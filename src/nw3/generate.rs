@@ -40,7 +40,7 @@ use crate::nw3::model::{
 use crate::nw3::net::{GUARANTEED, NONE, Net, OPTIMISTIC, has};
 pub use crate::nw3::params::{AREAS, CL, FortressParams, PARTY};
 use crate::nw3::rules::{ANY_SEVEN, APPEARANCE_BASE, APPEARANCE_PER_GATE, DANGER_SENSE};
-use crate::nw3::stock::{Stocking, Used, stock};
+use crate::nw3::stock::{Stocking, Used, late_areas, stock};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, CoreRecord, EntranceRecord, LogicRecord, Nw3Data, RandomKind, RulerRecord};
 use crate::tables::roll::RollTable;
@@ -630,7 +630,9 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
     }
 
     let mut used = Used::new(d);
-    let stocking = Stocking { d, chart, cl, party };
+    let ids: Vec<u32> = (1..=s.n as u32).collect();
+    let before = Net::of(&ids, &gates).before_ruler(s.id[0], s.id[s.ruler()]);
+    let stocking = Stocking { d, chart, cl, party, late: late_areas(&ids, before.as_ref()) };
     let ruler = common.ruler;
     let mut areas: Vec<Area> = Vec::with_capacity(s.n);
     let mut stream = String::with_capacity(16);

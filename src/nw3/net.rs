@@ -17,7 +17,7 @@ use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::{EdgeFiltered, EdgeRef};
 
-use crate::nw3::model::{Fortress, GateKind, Opener};
+use crate::nw3::model::{Fortress, Gate, GateKind, Opener};
 
 /// A set of areas (by position).
 pub(crate) type Set = FixedBitSet;
@@ -137,26 +137,33 @@ pub(crate) struct Net {
 
 impl Net {
     pub fn new(f: &Fortress) -> Net {
-        let n = f.areas.len();
-        let dense = f.areas.iter().enumerate().all(|(i, a)| a.id as usize == i + 1);
+        let ids: Vec<u32> = f.areas.iter().map(|a| a.id).collect();
+        Net::of(&ids, &f.gates)
+    }
+
+    /// The net of areas with these ids (in this order) and these gates, before there is a
+    /// fortress to hold them (the generator's stocking asks).
+    pub fn of(ids: &[u32], gates: &[Gate]) -> Net {
+        let n = ids.len();
+        let dense = ids.iter().enumerate().all(|(i, &id)| id as usize == i + 1);
         let mut by_id: Vec<(u32, usize)> = Vec::new();
         if !dense {
-            by_id = f.areas.iter().enumerate().map(|(i, a)| (a.id, i)).collect();
+            by_id = ids.iter().enumerate().map(|(i, &id)| (id, i)).collect();
             by_id.sort_unstable();
             by_id.dedup_by_key(|p| p.0);
         }
         let mut net = Net {
             n,
             by_id,
-            arcs: Vec::with_capacity(f.gates.len()),
+            arcs: Vec::with_capacity(gates.len()),
             dense,
-            graph: DiGraph::with_capacity(n, 2 * f.gates.len()),
+            graph: DiGraph::with_capacity(n, 2 * gates.len()),
             keyed_by: vec![Vec::new(); n],
         };
         for _ in 0..n {
             net.graph.add_node(());
         }
-        for (gate, g) in f.gates.iter().enumerate() {
+        for (gate, g) in gates.iter().enumerate() {
             let (Some(a), Some(b)) = (net.index(g.from), net.index(g.to)) else { continue };
             if a == b {
                 continue;
@@ -242,6 +249,14 @@ impl Net {
             }
         }
         seen
+    }
+
+    /// The ids of the areas the party surely reaches from `entrance` without fighting the Ruler
+    /// (the Ruler's area never entered, so no gate its event opens is open): where what helps
+    /// against the Ruler must lie. `None` when the Ruler's or the Entrance's area is unknown.
+    pub fn before_ruler(&self, entrance: u32, ruler: u32) -> Option<Set> {
+        let (e, r) = (self.index(entrance)?, self.index(ruler)?);
+        Some(self.reach(e, &NONE, Mode { blocked: Some(r), ..GUARANTEED }))
     }
 
     /// Fewest gates from `start` to each area, over every gate that can ever be passed (one-way

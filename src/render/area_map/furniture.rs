@@ -5,6 +5,7 @@ use svg::node::element::{Circle, Path};
 
 use crate::model::Paper;
 use crate::nw3::model::{Area, AreaKind, EventKind, Fortress, Gate, GateKind, Opener};
+use crate::nw3::opener::opener_words;
 use crate::render::Copy;
 use crate::render::svgkit::{
     ASCENT, Canvas, INK, Pen, WHITE, ellipsize, icon_crown, icon_pawn, icon_trap, mm, snap, txt, width, wrap_words,
@@ -224,21 +225,19 @@ pub(super) fn draw_circle(
 // ---------------------------------------------------------------------------------------------
 // Gates.
 
-/// What opens a closed gate or reveals a secret one, long and short.
-pub(super) fn opener_text(o: Option<Opener>) -> Option<(String, String)> {
-    match o? {
-        Opener::Event(a) => Some((format!("event in {a}"), format!("event {a}"))),
-        Opener::Device(a) => Some((format!("device in {a}"), format!("device {a}"))),
-        Opener::DangerSense(d) => Some((format!("Danger Sense {d}"), format!("DS {d}"))),
-    }
+/// What opens a closed gate or reveals a secret one, long and short: what the party must do,
+/// in the booklet's words too ([`opener_words`]).
+pub(super) fn opener_text(f: &Fortress, o: Option<Opener>) -> Option<(String, String)> {
+    let w = opener_words(f, o?);
+    Some((w.deed, w.short))
 }
 
 /// A gate's note on the map: (long, short) forms.
-pub(super) fn gate_note(g: &Gate) -> Option<(String, String)> {
+pub(super) fn gate_note(f: &Fortress, g: &Gate) -> Option<(String, String)> {
     match g.kind {
         GateKind::Normal | GateKind::OneWay => None,
         GateKind::Closed | GateKind::Secret => {
-            opener_text(g.opened_by).or_else(|| Some(("no opener".to_string(), "none".to_string())))
+            opener_text(f, g.opened_by).or_else(|| Some(("no opener".to_string(), "none".to_string())))
         }
         GateKind::Damaged => Some(match g.uses {
             Some(n) => (format!("\u{00d7}{n}"), format!("\u{00d7}{n}")),
@@ -383,7 +382,7 @@ pub(super) fn gate_legend_text(k: GateKind) -> &'static str {
 pub(super) fn draw_legend(c: &mut Canvas, f: &Fortress, top: f64, notes: &[String]) {
     let inner = c.w - 2.0 * MARGIN;
     txt(MARGIN, top + ASCENT * 3.2, 3.2, "Legend").bold().put(c);
-    let mut key = vec!["AD appearance difficulty", "event/device in N: in area N"];
+    let mut key = vec!["AD appearance difficulty", "Ruler/event/device N: in area N"];
     if f.gates.iter().any(|g| matches!(g.opened_by, Some(Opener::DangerSense(_)))) {
         key.push("DS Danger Sense");
     }

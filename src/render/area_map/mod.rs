@@ -146,7 +146,7 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
     let region = Bbox { x0: MARGIN, y0: TOP + HEAD + 1.0, x1: w - MARGIN, y1: legend_top - 2.0 };
 
     let (gates, left_out) = drawable(f);
-    let noted: Vec<bool> = f.gates.iter().map(|g| gate_note(g).is_some()).collect();
+    let noted: Vec<bool> = f.gates.iter().map(|g| gate_note(f, g).is_some()).collect();
     let placed = place(f, &gates, &noted, &region);
     let lv = placed.level;
     let badged: Vec<bool> = f.areas.iter().map(|a| has_badge(Look::of(f, a))).collect();
@@ -210,7 +210,7 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
         let gi = placed.edges[e].gate;
         let g = &f.gates[gi];
         let m = mark_half(g.kind, g.uses);
-        let note = gate_note(g);
+        let note = gate_note(f, g);
         let found = mark_and_note(&board, e, m, note.as_ref(), note_size);
         let (at, note_label) = match found {
             Some(mk) => (Some((mk.at, mk.dir)), mk.note),
@@ -239,7 +239,7 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
     }
     for gi in left_out {
         let g = &f.gates[gi];
-        let n = gate_note(g).map(|n| format!(": {}", n.0)).unwrap_or_default();
+        let n = gate_note(f, g).map(|n| format!(": {}", n.0)).unwrap_or_default();
         listed_notes
             .push(((g.from, g.to), format!("gate {}\u{2013}{} ({}) not drawn{n}", g.from, g.to, kind_word(g.kind))));
     }
