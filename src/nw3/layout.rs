@@ -9,7 +9,9 @@
 //! - Otherwise (a hand-edited graph) the order is a Sugiyama-style one: barycenter sweeps down
 //!   and up over the area graph (petgraph, every gate whatever its kind), each layer ordered by
 //!   the mean slot of its neighbours in the layer above (down) or below (up), ties by id; the
-//!   order with the fewest crossings seen is kept. Each sweep is linear in the gates after a sort,
+//!   order with the fewest crossings seen is kept. These sweeps are our own (a few lines on the
+//!   petgraph net, deterministic by construction: integer keys, ties by id) rather than the
+//!   rust-sugiyama crate, whose output we have not proved deterministic. Each sweep is linear in the gates after a sort,
 //!   and counting crossings is quadratic only in the gates between two layers, so 500 areas lay
 //!   out quickly. The crossings left are counted ([`Layout::crossings`], [`Layout::detours`]) for
 //!   `check` to report.
