@@ -212,22 +212,32 @@ impl Shape {
     ) {
         let n = parent.len();
         let loops = n / 5 + dice.below(2) as usize;
+        // Nodes by depth, in index order, so that the pairs come in (x, y) order as a scan of
+        // every pair would list them, but only pairs one row apart are looked at.
+        let rows = depth.iter().map(|&d| d as usize + 1).max().unwrap_or(0);
+        let mut by_depth: Vec<Vec<usize>> = vec![Vec::new(); rows + 1];
+        for (i, &d) in depth.iter().enumerate() {
+            by_depth[d as usize].push(i);
+        }
         let mut pairs: Vec<(usize, usize)> = Vec::new();
         for _ in 0..loops {
             pairs.clear();
             let free = |x: usize| x != core && degree[x] < MAX_DEGREE;
+            // The gates between each row and the next, by the upper row.
+            let mut between: Vec<Vec<(usize, usize)>> = vec![Vec::new(); rows + 1];
+            for e in edges.iter() {
+                if depth[e.b] == depth[e.a] + 1 {
+                    between[depth[e.a] as usize].push((e.a, e.b));
+                }
+            }
             for x in (0..n).filter(|&x| free(x)) {
-                for y in (0..n).filter(|&y| free(y) && depth[y] == depth[x] + 1 && parent[y] != Some(x)) {
+                let d = depth[x] as usize;
+                for &y in by_depth[d + 1].iter().filter(|&&y| free(y) && parent[y] != Some(x)) {
                     // Between two rows, lines cross exactly when their ends come in opposite
                     // orders; lines sharing an end leave it from ports ordered the same way.
-                    let crosses = edges.iter().any(|e| {
-                        depth[e.a] == depth[x]
-                            && depth[e.b] == depth[y]
-                            && e.a != x
-                            && e.b != y
-                            && (pos[e.a] < pos[x]) != (pos[e.b] < pos[y])
-                    });
-                    let doubled = edges.iter().any(|e| e.a == x && e.b == y);
+                    let crosses =
+                        between[d].iter().any(|&(a, b)| a != x && b != y && (pos[a] < pos[x]) != (pos[b] < pos[y]));
+                    let doubled = between[d].contains(&(x, y));
                     if !crosses && !doubled {
                         pairs.push((x, y));
                     }
