@@ -42,7 +42,7 @@
 use crate::check::Violation;
 use crate::dice::DiceKind;
 use crate::nw3::model::{Area, AreaKind, Event, EventKind, Fortress, Gate, GateKind, Opener, Trap};
-use crate::nw3::net::{GUARANTEED, Mode, NONE, Net, OPTIMISTIC, STRANDED, Set, bit, has};
+use crate::nw3::net::{GUARANTEED, Mode, NONE, Net, OPTIMISTIC, STRANDED, Set, has};
 use crate::nw3::params::{AREAS, CL, PARTY};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data};
@@ -747,7 +747,13 @@ fn check_ruler_aids(f: &Fortress, tables: &Tables, net: &Net, v: &mut Vec<Violat
 /// The areas whose events or devices the party surely holds on reaching each area: those every
 /// route to it passes through (computed per key area by blocking it), plus the area itself.
 fn held_on_arrival(net: &Net, entrance: usize, keys: &Set) -> Vec<Set> {
-    let mut held: Vec<Set> = (0..net.n).map(|i| &bit(i) | &bit(entrance)).collect();
+    let one_each = |i: usize| {
+        let mut s = Set::with_capacity(net.n);
+        s.insert(i);
+        s.insert(entrance);
+        s
+    };
+    let mut held: Vec<Set> = (0..net.n).map(one_each).collect();
     for k in 0..net.n {
         if !has(keys, k) || k == entrance {
             continue;
@@ -755,7 +761,7 @@ fn held_on_arrival(net: &Net, entrance: usize, keys: &Set) -> Vec<Set> {
         let without = net.reach(entrance, &NONE, Mode { blocked: Some(k), ..OPTIMISTIC });
         for (i, h) in held.iter_mut().enumerate() {
             if !has(&without, i) {
-                *h |= bit(k);
+                h.insert(k);
             }
         }
     }
@@ -862,7 +868,10 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
     }
 
     // One-way and damaged gates must not strand the party.
-    let keys: Set = net.arcs.iter().filter_map(|a| a.key).fold(NONE, |s, k| &s | &bit(k));
+    let mut keys = Set::with_capacity(net.n);
+    for k in net.arcs.iter().filter_map(|a| a.key) {
+        keys.insert(k);
+    }
     let mut held: Option<Vec<Set>> = None;
     for arc in &net.arcs {
         let crossings: &[(usize, usize)] = match arc.kind {

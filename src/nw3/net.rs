@@ -26,6 +26,7 @@ pub(crate) type Set = FixedBitSet;
 pub(crate) const NONE: Set = FixedBitSet::new();
 
 /// The set of one area.
+#[cfg(test)]
 pub(crate) fn bit(i: usize) -> Set {
     let mut s = FixedBitSet::with_capacity(i + 1);
     s.insert(i);
