@@ -5,8 +5,26 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use dungeonsmith::edit::nw3::{AreaPart, Nw3Part, reroll};
-use dungeonsmith::nw3::{Fortress, FortressParams, check, generate, layout};
+use dungeonsmith::nw3::generate::derive_paths;
+use dungeonsmith::nw3::{AreaKind, Fortress, FortressParams, Gate, GateKind, check, generate, layout};
 use dungeonsmith::tables::Tables;
+
+/// A hand-made fortress of 500 areas: a generated one of 40 with 460 more plain areas hung in a
+/// binary tree under its Entrance (what `check` of a giant hand-edited file must analyse).
+fn five_hundred(tables: &Tables) -> Fortress {
+    let mut f = generate(tables, &FortressParams { areas: 40, ..FortressParams::default() }, 42).expect("generates");
+    let plain = f.areas.iter().find(|a| a.kind == AreaKind::Normal).expect("a normal area").clone();
+    let entrance = f.entrance().expect("an entrance").id;
+    for i in 0..460u32 {
+        let id = 41 + i;
+        let from = if i == 0 { entrance } else { 41 + (i - 1) / 2 };
+        f.gates.push(Gate { from, to: id, kind: GateKind::Normal, opened_by: None, uses: None });
+        f.areas.push(dungeonsmith::nw3::Area { id, name: format!("Hall {id}"), ..plain.clone() });
+    }
+    f.params.areas = 500;
+    derive_paths(&mut f);
+    f
+}
 
 fn bench(c: &mut Criterion) {
     let tables = Tables::embedded().expect("embedded tables load");
@@ -27,6 +45,10 @@ fn bench(c: &mut Criterion) {
     });
     c.bench_function("nw3 check only, 10 areas", |b| {
         let f = generate(&tables, &params, 42).expect("generates");
+        b.iter(|| std::hint::black_box(check(&f, &tables)))
+    });
+    c.bench_function("nw3 check only, 500 hand-made areas", |b| {
+        let f = five_hundred(&tables);
         b.iter(|| std::hint::black_box(check(&f, &tables)))
     });
     c.bench_function("nw3 layout, 10 areas", |b| {

@@ -49,6 +49,8 @@ pub enum Format {
     Svg,
     Md,
     Html,
+    /// The area/gate graph (or the MYK movement graph) as GraphViz DOT.
+    Dot,
     /// Universal VTT maps (`*.dd2vtt`) for Foundry, Owlbear Rodeo, Fantasy Grounds, Arkenforge.
     Uvtt,
     /// Udonarium room data (a zip to drop on Udonarium's window).
@@ -59,8 +61,16 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order the help lists them.
-    pub const ALL: [Format; 7] =
-        [Format::Json, Format::Svg, Format::Md, Format::Html, Format::Uvtt, Format::Udonarium, Format::Pdf];
+    pub const ALL: [Format; 8] = [
+        Format::Json,
+        Format::Svg,
+        Format::Md,
+        Format::Html,
+        Format::Dot,
+        Format::Uvtt,
+        Format::Udonarium,
+        Format::Pdf,
+    ];
 
     /// As given on the command line (`--format json,svg`).
     pub fn name(self) -> &'static str {
@@ -69,6 +79,7 @@ impl Format {
             Format::Svg => "svg",
             Format::Md => "md",
             Format::Html => "html",
+            Format::Dot => "dot",
             Format::Uvtt => "uvtt",
             Format::Udonarium => "udonarium",
             Format::Pdf => "pdf",
@@ -81,6 +92,7 @@ impl Format {
             Format::Uvtt => {
                 Some("Universal VTT maps (`*.dd2vtt`) for Foundry, Owlbear Rodeo, Fantasy Grounds, Arkenforge")
             }
+            Format::Dot => Some("The area/gate graph (MYK: the movement graph) as GraphViz DOT"),
             Format::Udonarium => Some("Udonarium room data (a zip to drop on Udonarium's window)"),
             Format::Pdf => Some("One print-ready PDF: GM sheets, scenario text, players' sheets"),
             Format::Json | Format::Svg | Format::Md | Format::Html => None,

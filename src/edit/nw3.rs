@@ -47,6 +47,7 @@
 //! part of a legal fortress (a hand-edited locked area that breaks a rule, a locked Ruler's area
 //! whose encounter is not the locked frame's Ruler), one line names the lock.
 
+use crate::nw3::net::Net;
 use std::fmt;
 use std::str::FromStr;
 
@@ -214,12 +215,15 @@ fn new_violation<'a>(before: &[Violation], after: &'a [Violation]) -> Option<&'a
 
 /// The stocking context for the fortress's party.
 fn stocking<'t>(tables: &'t Tables, f: &Fortress) -> Result<Stocking<'t>> {
+    let ids: Vec<u32> = f.areas.iter().map(|a| a.id).collect();
+    let before = f.entrance().and_then(|e| Net::new(f).before_ruler(e.id, f.ruler.area));
     Ok(Stocking {
         d: &tables.nw3,
         chart: tables.require(AREA_EVENT_TABLE)?,
         cl: f.params.cl,
         party: f.params.party,
         foes: crate::nw3::combat::PartyModel::of(&f.params),
+        late: stock::late_areas(&ids, before.as_ref()),
     })
 }
 
@@ -323,7 +327,8 @@ fn reroll_area(
                 return Err(refuse(part, format!("area {id} ({label}) holds no objects")));
             }
             let device = if kind == AreaKind::Object { device_of(f, id) } else { None };
-            f.areas[pos].objects = stock::objects(d, kind, device, dice, &mut used.objects);
+            let late = s.late.binary_search(&id).is_ok();
+            f.areas[pos].objects = stock::objects(d, kind, device, late, dice, &mut used.objects);
         }
         AreaPart::All => {
             if kind == AreaKind::Entrance {

@@ -1,14 +1,23 @@
-//! The movement graph `check` and the generator walk: nodes are (map position, room) plus one
-//! node for outside the dungeon; a walk gives the set of nodes the court can reach.
+//! The movement graph `check` and the generator walk: a petgraph [`DiGraph`] whose nodes are
+//! (map position, room) plus one node for outside the dungeon, and whose edges are the ways the
+//! court can move (corridors each way, or one way; entrances between maps and to outside;
+//! teleporter-like destinations). A walk is a breadth-first search over a filtered view of it
+//! and gives the set of nodes reached.
 //!
 //! It is built for every generated scenario and for every special-movement trap the generator
-//! tries, and walked for every clue, so it keeps to a few allocations per graph and none per
-//! walk: node sets are bits (inline up to 256 nodes, 28 maps; a longer hand-made scenario spills
-//! to the heap), and the plain ways are the flagged subset of every way rather than a second graph.
+//! tries, and walked for every clue, so the last few walks are kept by what they left out: the
+//! generator places each clue by such a walk, and `check` asks for the same one again.
+
+use fixedbitset::FixedBitSet;
+use petgraph::graph::{DiGraph, NodeIndex};
+use petgraph::visit::{Bfs, EdgeFiltered, Reversed};
 
 use crate::myk::model::{CorridorId, Place, Reveals, RoomId, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::Route;
+
+/// A set of graph nodes, one bit each.
+pub type Nodes = FixedBitSet;
 
 /// The movement graph of a scenario.
 pub struct Reach {
@@ -17,140 +26,20 @@ pub struct Reach {
     /// every generated scenario's are (no list to allocate then).
     indices: Vec<u32>,
     /// Every way the court can find, the plain ones flagged.
-    full: Adj<Edge>,
-    /// What walks of `full` never pass (set by [`Reach::without`]).
+    graph: DiGraph<(), Edge, u32>,
+    /// What walks of every way never pass (set by [`Reach::without`]).
     blocked: Option<Reveals>,
-    /// Walks of every way already made on a graph of one word, by what they left out: the
-    /// generator places each clue by such a walk, and `check` asks for the same one again.
-    walks: std::cell::RefCell<Walks>,
+    /// The last few walks of every way, by what each left out.
+    walks: std::cell::RefCell<Vec<(Option<Reveals>, Nodes)>>,
 }
 
-/// A few walks' node sets (one word each), by what each left out.
-#[derive(Default)]
-struct Walks {
-    keys: [Option<Reveals>; 8],
-    sets: [u64; 8],
-    len: usize,
-}
+/// Walks kept per graph.
+const KEPT_WALKS: usize = 8;
 
-impl Walks {
-    fn find(&self, blocked: Option<Reveals>) -> Option<u64> {
-        self.keys[..self.len].iter().position(|&k| k == blocked).map(|i| self.sets[i])
-    }
-
-    /// Keeps a walk while there is room (the first few are the ones asked again).
-    fn keep(&mut self, blocked: Option<Reveals>, set: u64) {
-        if self.len < self.keys.len() {
-            self.keys[self.len] = blocked;
-            self.sets[self.len] = set;
-            self.len += 1;
-        }
-    }
-}
-
-/// A set of graph nodes, one bit each.
-#[derive(Clone, Debug)]
-pub struct Nodes {
-    small: [u64; 4],
-    /// The bits when there are more than 256 nodes (empty otherwise).
-    big: Vec<u64>,
-}
-
-impl Nodes {
-    fn empty(n: usize) -> Nodes {
-        let big = if n <= 256 { Vec::new() } else { vec![0; n.div_ceil(64)] };
-        Nodes { small: [0; 4], big }
-    }
-
-    fn words(&self) -> &[u64] {
-        if self.big.is_empty() { &self.small } else { &self.big }
-    }
-
-    fn words_mut(&mut self) -> &mut [u64] {
-        if self.big.is_empty() { &mut self.small } else { &mut self.big }
-    }
-
-    /// Whether node `x` is in the set.
-    pub fn contains(&self, x: usize) -> bool {
-        self.words().get(x / 64).is_some_and(|w| (w >> (x % 64)) & 1 == 1)
-    }
-
-    /// Adds `x`; true when it was not there yet.
-    fn insert(&mut self, x: usize) -> bool {
-        match self.words_mut().get_mut(x / 64) {
-            Some(w) => {
-                let bit = 1u64 << (x % 64);
-                let new = *w & bit == 0;
-                *w |= bit;
-                new
-            }
-            None => false,
-        }
-    }
-
-    /// Takes out the lowest node.
-    fn pop(&mut self) -> Option<usize> {
-        for (i, w) in self.words_mut().iter_mut().enumerate() {
-            if *w != 0 {
-                let b = w.trailing_zeros() as usize;
-                *w &= *w - 1;
-                return Some(i * 64 + b);
-            }
-        }
-        None
-    }
-}
-
-/// Each node's out-edges in one flat list (`items[at[x]..at[x + 1]]`, in the order they were
-/// added): two allocations per graph instead of one per node.
-struct Adj<E> {
-    at: Vec<u32>,
-    items: Vec<E>,
-}
-
-impl<E: Copy> Adj<E> {
-    /// A stable counting sort of `(from, edge)` pairs by `from`, the pairs given twice by an
-    /// iterator (counted, then placed), so a caller need not collect them first.
-    fn sorted(n: usize, pairs: impl Iterator<Item = (usize, E)> + Clone) -> Adj<E> {
-        let mut at = vec![0u32; n + 1];
-        let mut len = 0;
-        for (x, _) in pairs.clone() {
-            at[x + 1] += 1;
-            len += 1;
-        }
-        for i in 0..n {
-            at[i + 1] += at[i];
-        }
-        // Every slot is overwritten below; the first edge only fills the list to its length.
-        let mut items: Vec<E> = pairs.clone().next().map_or_else(Vec::new, |p| vec![p.1; len]);
-        // `at[x]` serves as x's cursor: it ends where x's edges end, the start of x + 1's...
-        for (x, e) in pairs {
-            items[at[x] as usize] = e;
-            at[x] += 1;
-        }
-        // ...so each start moves back one node.
-        for i in (1..=n).rev() {
-            at[i] = at[i - 1];
-        }
-        at[0] = 0;
-        Adj { at, items }
-    }
-
-    fn len(&self) -> usize {
-        self.at.len() - 1
-    }
-
-    fn of(&self, x: usize) -> &[E] {
-        &self.items[self.at[x] as usize..self.at[x + 1] as usize]
-    }
-}
-
-/// A move of the court: to a node, through a corridor (see [`via`]) or not (0), and whether it
-/// is a plain way (a corridor with nothing in the way, or an entrance). Small, as the graph is
-/// built for every special-movement trap the generator tries.
+/// A move of the court: through a corridor (see [`via`]) or not (0), and whether it is a plain
+/// way (a corridor with nothing in the way, or an entrance).
 #[derive(Clone, Copy)]
 struct Edge {
-    to: u32,
     plain: bool,
     via: usize,
 }
@@ -165,12 +54,22 @@ fn hidden_bit(c: CorridorId) -> u128 {
     1u128 << (c.0.index() * 9 + c.1.index())
 }
 
+/// Every node a breadth-first search of `g` reaches from `start`.
+fn bfs_set<G>(g: G, start: NodeIndex) -> Nodes
+where
+    G: petgraph::visit::IntoNeighbors<NodeId = NodeIndex> + petgraph::visit::Visitable<Map = FixedBitSet>,
+{
+    let mut bfs = Bfs::new(g, start);
+    while bfs.next(g).is_some() {}
+    bfs.discovered
+}
+
 impl Reach {
     fn node(map_pos: usize, r: RoomId) -> usize {
         map_pos * 9 + r.index()
     }
-    fn outside(&self) -> usize {
-        self.maps * 9
+    fn outside(&self) -> NodeIndex {
+        NodeIndex::new(self.maps * 9)
     }
 
     /// Builds the graph. The full graph allows every way the court can find (secret doors once
@@ -190,11 +89,17 @@ impl Reach {
 
     fn build(s: &Scenario, tables: &Tables) -> Reach {
         let n = s.maps.len() * 9 + 1;
-        let mut full: Vec<(usize, Edge)> = Vec::with_capacity(n * 4);
+        let mut graph: DiGraph<(), Edge, u32> = DiGraph::with_capacity(n, n * 4);
+        for _ in 0..n {
+            graph.add_node(());
+        }
+        let mut add = |from: usize, to: usize, e: Edge| {
+            graph.add_edge(NodeIndex::new(from), NodeIndex::new(to), e);
+        };
         let pos_of = |index: u32| s.maps.iter().position(|m| m.index == index);
         let route_of = |t: &crate::myk::model::PlacedTrap| tables.myk.trap(&t.name).and_then(|r| r.route);
         // Which rooms hold a Warder: each trap's record is looked up once.
-        let mut warded_rooms = Nodes::empty(n);
+        let mut warded_rooms = Nodes::with_capacity(n);
         for (p, m) in s.maps.iter().enumerate() {
             // By the room's place in the list (A1..C3 in a well-formed map).
             for (i, r) in m.rooms.iter().take(9).enumerate() {
@@ -231,15 +136,15 @@ impl Reach {
                 };
                 let plain = hidden & hidden_bit(c.id()) == 0 && !matches!(route, Some(Route::Locked | Route::Redirect));
                 for &(x, y) in dirs {
-                    full.push((x, Edge { to: y as u32, via, plain }));
+                    add(x, y, Edge { via, plain });
                 }
                 if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
                     && let Some(dp) = pos_of(d.map)
                     && !warded(d)
                 {
-                    let to = Reach::node(dp, d.room) as u32;
-                    full.push((a, Edge { to, via, plain: false }));
-                    full.push((b, Edge { to, via, plain: false }));
+                    let to = Reach::node(dp, d.room);
+                    add(a, to, Edge { via, plain: false });
+                    add(b, to, Edge { via, plain: false });
                 }
             }
             for r in &m.rooms {
@@ -250,8 +155,7 @@ impl Reach {
                         && !from_warded
                         && !warded(d)
                     {
-                        let to = Reach::node(dp, d.room) as u32;
-                        full.push((Reach::node(p, r.id), Edge { to, via: 0, plain: false }));
+                        add(Reach::node(p, r.id), Reach::node(dp, d.room), Edge { via: 0, plain: false });
                     }
                 }
             }
@@ -262,8 +166,8 @@ impl Reach {
                     Some(to) => pos_of(to.map).map(|q| Reach::node(q, to.room)),
                 };
                 if let Some(t) = there {
-                    full.push((here, Edge { to: t as u32, via: 0, plain: true }));
-                    full.push((t, Edge { to: here as u32, via: 0, plain: true }));
+                    add(here, t, Edge { via: 0, plain: true });
+                    add(t, here, Edge { via: 0, plain: true });
                 }
             }
         }
@@ -274,44 +178,10 @@ impl Reach {
             } else {
                 s.maps.iter().map(|m| m.index).collect()
             },
-            full: Adj::sorted(n, full.iter().copied()),
+            graph,
             blocked: None,
             walks: Default::default(),
         }
-    }
-
-    /// Every node reachable from `start`; `next` says where an edge leads, or `None` to skip it.
-    fn walk<E: Copy>(edges: &Adj<E>, start: usize, next: impl Fn(&E) -> Option<usize>) -> Nodes {
-        let n = edges.len();
-        if n <= 64 {
-            // Up to seven maps: the sets are one word each.
-            let (mut seen, mut todo) = (1u64 << start, 1u64 << start);
-            while todo != 0 {
-                let x = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                for y in edges.of(x).iter().filter_map(&next) {
-                    let bit = 1u64 << (y % 64);
-                    if seen & bit == 0 {
-                        seen |= bit;
-                        todo |= bit;
-                    }
-                }
-            }
-            return Nodes { small: [seen, 0, 0, 0], big: Vec::new() };
-        }
-        let mut seen = Nodes::empty(n);
-        // Nodes reached whose edges are still to follow (the order does not change the set).
-        let mut todo = Nodes::empty(n);
-        seen.insert(start);
-        todo.insert(start);
-        while let Some(x) = todo.pop() {
-            for y in edges.of(x).iter().filter_map(&next) {
-                if seen.insert(y) {
-                    todo.insert(y);
-                }
-            }
-        }
-        seen
     }
 
     /// Nodes reachable from outside, using every way (minus what [`Reach::without`] blocks) or
@@ -320,7 +190,8 @@ impl Reach {
         if full {
             self.walk_full(self.blocked)
         } else {
-            Reach::walk(&self.full, self.outside(), |e| e.plain.then_some(e.to as usize))
+            let plain = EdgeFiltered::from_fn(&self.graph, |e| e.weight().plain);
+            bfs_set(&plain, self.outside())
         }
     }
 
@@ -331,13 +202,13 @@ impl Reach {
     }
 
     fn walk_full(&self, blocked: Option<Reveals>) -> Nodes {
-        let one_word = self.full.len() <= 64;
-        if one_word && let Some(set) = self.walks.borrow().find(blocked) {
-            return Nodes { small: [set, 0, 0, 0], big: Vec::new() };
+        if let Some((_, set)) = self.walks.borrow().iter().find(|w| w.0 == blocked) {
+            return set.clone();
         }
         let nodes = self.walk_full_anew(blocked);
-        if one_word {
-            self.walks.borrow_mut().keep(blocked, nodes.small[0]);
+        let mut walks = self.walks.borrow_mut();
+        if walks.len() < KEPT_WALKS {
+            walks.push((blocked, nodes.clone()));
         }
         nodes
     }
@@ -355,57 +226,61 @@ impl Reach {
             Some(Reveals::Corridor { map, corridor }) => (None, pos(map).map(|q| via(q, corridor))),
             None => (None, None),
         };
-        Reach::walk(&self.full, self.outside(), |e| {
-            let to = e.to as usize;
-            let passes = Some(to) == room || Some(e.via) == corridor;
-            (!passes).then_some(to)
-        })
+        let open = EdgeFiltered::from_fn(&self.graph, |e| {
+            use petgraph::visit::EdgeRef;
+            Some(e.target().index()) != room && Some(e.weight().via) != corridor
+        });
+        bfs_set(&open, self.outside())
     }
 
-    /// Nodes from which outside can be reached (using every way).
+    /// Nodes from which outside can be reached (using every way): a walk of the reversed graph.
     pub fn back_to_outside(&self) -> Nodes {
-        let n = self.full.len();
-        if n <= 64 {
-            // Up to seven maps: each node's predecessors as one word, then a walk over them.
-            let mut pred = [0u64; 64];
-            for x in 0..n {
-                for e in self.full.of(x) {
-                    pred[e.to as usize % 64] |= 1 << x;
-                }
-            }
-            let start = 1u64 << self.outside();
-            let (mut seen, mut todo) = (start, start);
-            while todo != 0 {
-                let x = todo.trailing_zeros() as usize;
-                todo &= todo - 1;
-                let new = pred[x] & !seen;
-                seen |= new;
-                todo |= new;
-            }
-            return Nodes { small: [seen, 0, 0, 0], big: Vec::new() };
-        }
-        // The edges reversed, grouped by where they lead, sorted straight from `full`.
-        let rev = (0..n).flat_map(|x| self.full.of(x).iter().map(move |e| (e.to as usize, x)));
-        Reach::walk(&Adj::sorted(n, rev), self.outside(), |&y| Some(y))
+        bfs_set(Reversed(&self.graph), self.outside())
     }
 
     /// Whether a room of the map at position `map_pos` is in a node set.
     pub fn at(list: &Nodes, map_pos: usize, r: RoomId) -> bool {
         list.contains(Reach::node(map_pos, r))
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_node_set_holds_what_was_put_in_and_gives_it_back_lowest_first() {
-        for n in [10, 256, 300] {
-            let mut s = Nodes::empty(n);
-            assert!(s.insert(3) && s.insert(n - 1) && !s.insert(3));
-            assert!(s.contains(3) && s.contains(n - 1) && !s.contains(4) && !s.contains(n + 500));
-            assert_eq!((s.pop(), s.pop(), s.pop()), (Some(3), Some(n - 1), None));
+    /// The graph as GraphViz DOT: a node per room in use and outside (`quote` escapes text for
+    /// DOT), an edge per way, dashed unless plain; petgraph's writer over a copy of the graph
+    /// holding each statement's attributes.
+    pub fn dot(&self, s: &Scenario, quote: &dyn Fn(&str) -> String) -> String {
+        use petgraph::dot::{Config, Dot};
+        use petgraph::visit::EdgeRef;
+        let outside = self.outside().index();
+        let room =
+            |x: usize| s.maps.get(x / 9).and_then(|m| m.rooms.iter().find(|r| r.id.index() == x % 9).map(|r| (m, r)));
+        let mut shown: DiGraph<String, String, u32> = DiGraph::new();
+        let mut at: Vec<Option<NodeIndex>> = vec![None; self.graph.node_count()];
+        for (x, slot) in at.iter_mut().enumerate() {
+            let label = match room(x) {
+                _ if x == outside => "outside".to_string(),
+                Some((m, r)) if r.used && r.name.is_empty() => format!("map {} {}", m.index, r.id),
+                Some((m, r)) if r.used => format!("map {} {}\\n{}", m.index, r.id, quote(&r.name)),
+                _ => continue,
+            };
+            *slot = Some(shown.add_node(format!("label = \"{label}\"")));
         }
+        for e in self.graph.edge_references() {
+            let (Some(a), Some(b)) = (at[e.source().index()], at[e.target().index()]) else { continue };
+            let w = e.weight();
+            let what = match (w.via, w.plain) {
+                (0, true) => "entrance",
+                (0, false) => "teleport",
+                (_, true) => "corridor",
+                (_, false) => "corridor (hidden, locked or redirected)",
+            };
+            let style = if w.plain { "" } else { " style = dashed" };
+            shown.add_edge(a, b, format!("label = \"{what}\"{style}"));
+        }
+        let dot = Dot::with_attr_getters(
+            &shown,
+            &[Config::NodeNoLabel, Config::EdgeNoLabel],
+            &|_, e| e.weight().clone(),
+            &|_, n| n.1.clone(),
+        );
+        format!("{dot}")
     }
 }

@@ -42,7 +42,7 @@
 use crate::check::Violation;
 use crate::dice::DiceKind;
 use crate::nw3::model::{Area, AreaKind, Event, EventKind, Fortress, Gate, GateKind, Opener, Trap};
-use crate::nw3::net::{GUARANTEED, Mode, Net, OPTIMISTIC, STRANDED, Set, bit, has};
+use crate::nw3::net::{GUARANTEED, Mode, NONE, Net, OPTIMISTIC, STRANDED, Set, has};
 use crate::nw3::params::{AREAS, CL, PARTY};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data};
@@ -60,8 +60,10 @@ pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
     check_gates(f, &by_id, tables, &mut v);
     check_content(f, tables, &mut v);
     crate::nw3::check_combat::check_combat(f, tables, &mut v);
-    if sound && let Some(net) = Net::new(f) {
+    if sound {
+        let net = Net::new(f);
         check_paths(f, &net, &mut v);
+        check_ruler_aids(f, tables, &net, &mut v);
     }
     v
 }
@@ -175,14 +177,6 @@ fn check_structure(f: &Fortress, by_id: &ById, v: &mut Vec<Violation>) -> bool {
             ));
             sound = false;
         }
-    }
-    if f.areas.len() > crate::nw3::net::MAX_AREAS {
-        v.push(Violation::new(
-            "fortress",
-            "params.range",
-            format!("{} areas are too many to analyse (at most {})", f.areas.len(), crate::nw3::net::MAX_AREAS),
-        ));
-        sound = false;
     }
     // A gate repeats a pair when an earlier gate joins the same two areas (sorted once, not
     // searched per gate).
@@ -771,18 +765,46 @@ fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
     }
 }
 
+/// What helps against the Ruler (objects marked `ruler_aid`) lies where the party surely comes
+/// before the Ruler's fight, not behind it (nor behind a gate the Ruler's defeat opens).
+fn check_ruler_aids(f: &Fortress, tables: &Tables, net: &Net, v: &mut Vec<Violation>) {
+    let aid = |name: &str| tables.nw3.objects.iter().any(|o| o.ruler_aid && o.name == name);
+    let Some(e) = f.entrance() else { return };
+    let Some(before) = net.before_ruler(e.id, f.ruler.area) else { return };
+    for (i, a) in f.areas.iter().enumerate() {
+        for o in a.objects.iter().filter(|o| aid(&o.name)) {
+            if !has(&before, i) {
+                v.push(Violation::new(
+                    area_place(a.id),
+                    "object.ruler-aid-late",
+                    format!(
+                        "area {} holds the {}, which helps against the Ruler, but the party surely reaches it only after the Ruler's fight (area {})",
+                        a.id, o.name, f.ruler.area
+                    ),
+                ));
+            }
+        }
+    }
+}
+
 /// The areas whose events or devices the party surely holds on reaching each area: those every
 /// route to it passes through (computed per key area by blocking it), plus the area itself.
-fn held_on_arrival(net: &Net, entrance: usize, keys: Set) -> Vec<Set> {
-    let mut held: Vec<Set> = (0..net.n).map(|i| bit(i) | bit(entrance)).collect();
+fn held_on_arrival(net: &Net, entrance: usize, keys: &Set) -> Vec<Set> {
+    let one_each = |i: usize| {
+        let mut s = Set::with_capacity(net.n);
+        s.insert(i);
+        s.insert(entrance);
+        s
+    };
+    let mut held: Vec<Set> = (0..net.n).map(one_each).collect();
     for k in 0..net.n {
         if !has(keys, k) || k == entrance {
             continue;
         }
-        let without = net.reach(entrance, 0, Mode { blocked: Some(k), ..OPTIMISTIC });
+        let without = net.reach(entrance, &NONE, Mode { blocked: Some(k), ..OPTIMISTIC });
         for (i, h) in held.iter_mut().enumerate() {
-            if !has(without, i) {
-                *h |= bit(k);
+            if !has(&without, i) {
+                h.insert(k);
             }
         }
     }
@@ -797,11 +819,11 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
         return;
     };
     let (eid, cid) = (f.areas[e].id, f.areas[c].id);
-    let sure = net.reach(e, 0, GUARANTEED);
-    let maybe = net.reach(e, 0, OPTIMISTIC);
+    let sure = net.reach(e, &NONE, GUARANTEED);
+    let maybe = net.reach(e, &NONE, OPTIMISTIC);
 
-    if !has(sure, c) {
-        let why = if has(maybe, c) {
+    if !has(&sure, c) {
+        let why = if has(&maybe, c) {
             "only through a secret gate that a Danger Sense judge must find"
         } else {
             "with what the party can find on the way"
@@ -814,7 +836,7 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
     }
     for (i, a) in f.areas.iter().enumerate() {
         let place = area_place(a.id);
-        if !has(maybe, i) {
+        if !has(&maybe, i) {
             if i != c {
                 v.push(Violation::new(
                     place,
@@ -822,13 +844,13 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
                     format!("area {} cannot be reached from the Entrance", a.id),
                 ));
             }
-        } else if !has(sure, i) && !a.optional && i != c {
+        } else if !has(&sure, i) && !a.optional && i != c {
             v.push(Violation::new(
                 place,
                 "area.optional",
                 format!("area {} is reached only through a secret gate found by Danger Sense; mark it optional", a.id),
             ));
-        } else if a.optional && (has(sure, i) || i == c) {
+        } else if a.optional && (has(&sure, i) || i == c) {
             v.push(Violation::new(
                 place,
                 "area.optional",
@@ -861,7 +883,7 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
         }
         let Some(k) = arc.key else { continue };
         let g = &f.gates[arc.gate];
-        if net.reaches(e, 0, Mode { skip: Some(arc.gate), ..OPTIMISTIC }, k) {
+        if net.reaches(e, &NONE, Mode { skip: Some(arc.gate), ..OPTIMISTIC }, k) {
             continue;
         }
         let what = match g.opened_by {
@@ -869,8 +891,8 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
             _ => "event",
         };
         let kid = f.areas[k].id;
-        let opened = net.reach(e, 0, Mode { force_open: Some(arc.gate), ..OPTIMISTIC });
-        if has(opened, k) {
+        let opened = net.reach(e, &NONE, Mode { force_open: Some(arc.gate), ..OPTIMISTIC });
+        if has(&opened, k) {
             v.push(Violation::new(
                 gate_place(g),
                 "gate.closed.release-behind-gate",
@@ -889,7 +911,10 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
     }
 
     // One-way and damaged gates must not strand the party.
-    let keys: Set = net.arcs.iter().filter_map(|a| a.key).fold(0, |s, k| s | bit(k));
+    let mut keys = Set::with_capacity(net.n);
+    for k in net.arcs.iter().filter_map(|a| a.key) {
+        keys.insert(k);
+    }
     let mut held: Option<Vec<Set>> = None;
     for arc in &net.arcs {
         let crossings: &[(usize, usize)] = match arc.kind {
@@ -901,13 +926,13 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
         // A gate of one use whose far side the party reaches only through it has spent that use
         // getting there: it is never crossed back (seed 000 ~l.959, the way in is its one use).
         let one_use = arc.kind == GateKind::Damaged && arc.uses == Some(1);
-        let without_it = one_use.then(|| net.reach(e, 0, Mode { skip: Some(arc.gate), ..OPTIMISTIC }));
+        let without_it = one_use.then(|| net.reach(e, &NONE, Mode { skip: Some(arc.gate), ..OPTIMISTIC }));
         for &(from, to) in crossings {
-            if !has(maybe, from) || without_it.is_some_and(|w| !has(w, from)) {
+            if !has(&maybe, from) || without_it.as_ref().is_some_and(|w| !has(w, from)) {
                 continue;
             }
-            let held = held.get_or_insert_with(|| held_on_arrival(net, e, keys));
-            if net.reaches(to, held[from], STRANDED, c) {
+            let held = held.get_or_insert_with(|| held_on_arrival(net, e, &keys));
+            if net.reaches(to, &held[from], STRANDED, c) {
                 continue;
             }
             let (rule, what) = if arc.kind == GateKind::OneWay {

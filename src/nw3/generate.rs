@@ -3,9 +3,13 @@
 //!
 //! The shape (stream `nw3/graph`): a spine of areas from the Entrance to the Fortress Core
 //! (`1 + isqrt(2n)` areas plus a little), branches hung on the spine or on other branches, never
-//! deeper than the Core, and a few extra gates ("loops") between areas whose distances from the
-//! Entrance differ by at most one, so that no loop shortens any route: the Core stays the deepest
-//! area. Branches and loops keep degrees at four gates or fewer where they can.
+//! deeper than the Core and at most six areas to a depth, and a few extra gates ("loops") between
+//! areas whose distances from the Entrance differ by one, so that no loop shortens any route: the
+//! Core stays the deepest area. Branches and loops keep degrees at four gates or fewer where they
+//! can. The generator knows how the area map draws the shape (rows by depth, each row in the
+//! order a depth-first walk meets it, the spine at the right end) and adds a loop only where its
+//! line crosses no other gate, so every generated fortress draws without two gates crossing;
+//! area ids follow that drawing (by depth, then left to right), which is how the layout finds it.
 //!
 //! Gates (stream `nw3/gates`), placed so the fortress is solvable by design:
 //! - spine gates are normal, one-way (forward) or closed; a closed spine gate opens with the event
@@ -33,16 +37,19 @@ use crate::nw3::model::{
     Area, AreaKind, Core, EntranceCondition, Fortress, Gate, GateKind, GateRef, Generator, Logic, Opener, Party, Ruler,
     System,
 };
-use crate::nw3::net::{GUARANTEED, Net, OPTIMISTIC, has};
+use crate::nw3::net::{GUARANTEED, NONE, Net, OPTIMISTIC, has};
 pub use crate::nw3::params::{AREAS, CL, FortressParams, PARTY};
 use crate::nw3::rules::{ANY_SEVEN, APPEARANCE_BASE, APPEARANCE_PER_GATE, DANGER_SENSE};
-use crate::nw3::stock::{Stocking, Used, stock};
+use crate::nw3::stock::{Stocking, Used, late_areas, stock};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, CoreRecord, EntranceRecord, LogicRecord, Nw3Data, RandomKind, RulerRecord};
 use crate::tables::roll::RollTable;
 
 /// The most gates an area gets from the shape (loops and branches stop there).
 const MAX_DEGREE: usize = 4;
+/// The most areas the shape puts at one depth (one row of the area map), so that the widest row
+/// fits across the page at the map's smallest text without being dealt over two rows.
+const MAX_WIDTH: usize = 6;
 /// Gate plans tried before falling back to all-normal gates.
 const ATTEMPTS: u32 = 4;
 
@@ -123,14 +130,16 @@ impl Shape {
         };
         let core = spine - 1;
         let core_depth = core as u32;
-        // Gates per node, kept by hand (the shape is a tree plus a few loops, so a degree count and
-        // the tree's parent links answer every question a graph library would).
+        // Gates per node and areas per depth (a row of the drawing), kept by hand while the tree
+        // grows; the finished shape is then asked about its drawing (see `loops`).
         let mut degree = vec![0usize; n];
+        let mut width = vec![0usize; spine];
         let mut parent = vec![None; n];
         let mut depth = vec![0u32; n];
         let mut attach = vec![0usize; n];
         let mut up = vec![None; n];
         let mut edges = Vec::with_capacity(n + n / 4 + 2);
+        width[0] = 1;
         for i in 1..spine {
             parent[i] = Some(i - 1);
             depth[i] = i as u32;
@@ -139,18 +148,25 @@ impl Shape {
             edges.push(Edge { a: i - 1, b: i, tree: true });
             degree[i - 1] += 1;
             degree[i] += 1;
+            width[i] += 1;
         }
         // Where a branch may hang: every earlier node that is not the Core, lies above the Core's
-        // depth and has a gate to spare, in node order. Kept up to date as nodes join (rather than
-        // rebuilt per node), so the list and hence each draw are those of a fresh scan.
+        // depth, has a gate to spare and a row below it with room, in node order. Kept up to date
+        // as nodes join (rather than rebuilt per node), so the list and hence each draw are those
+        // of a fresh scan.
         let fits = |j: usize, depth: &[u32]| j != core && depth[j] < core_depth;
-        let mut open: Vec<usize> = (0..spine).filter(|&j| fits(j, &depth) && degree[j] < MAX_DEGREE).collect();
+        let room = |j: usize, depth: &[u32], width: &[usize]| width[depth[j] as usize + 1] < MAX_WIDTH;
+        let mut open: Vec<usize> =
+            (0..spine).filter(|&j| fits(j, &depth) && degree[j] < MAX_DEGREE && room(j, &depth, &width)).collect();
         let mut cands: Vec<usize> = Vec::new();
         for i in spine..n {
             let p = if open.is_empty() {
-                // Every node is full: hang it on any that fits.
+                // Every node is full: hang it on any that fits, in a row with room if any has.
                 cands.clear();
-                cands.extend((0..i).filter(|&j| fits(j, &depth)));
+                cands.extend((0..i).filter(|&j| fits(j, &depth) && room(j, &depth, &width)));
+                if cands.is_empty() {
+                    cands.extend((0..i).filter(|&j| fits(j, &depth)));
+                }
                 *dice.choose(&cands).expect("the Entrance always fits")
             } else {
                 *dice.choose(&open).expect("not empty")
@@ -162,56 +178,76 @@ impl Shape {
             edges.push(Edge { a: p, b: i, tree: true });
             degree[p] += 1;
             degree[i] += 1;
-            if degree[p] == MAX_DEGREE
-                && let Ok(k) = open.binary_search(&p)
-            {
-                open.remove(k);
+            width[depth[i] as usize] += 1;
+            if degree[p] == MAX_DEGREE || !room(p, &depth, &width) {
+                open.retain(|&j| degree[j] < MAX_DEGREE && room(j, &depth, &width));
             }
-            if fits(i, &depth) && degree[i] < MAX_DEGREE {
+            if fits(i, &depth) && degree[i] < MAX_DEGREE && room(i, &depth, &width) {
                 open.push(i);
             }
         }
-        // Loops: extra gates between areas at most one step apart in depth (no shortcut). The
-        // pairs are listed once; a loop only fills up its two ends and joins its own pair, so
-        // dropping those pairs leaves the list a fresh scan would give.
+        let pos = drawing_order(&parent, spine);
+        Shape::add_loops(dice, &mut edges, &mut degree, (&parent, &depth, &pos), core);
+        // Ids: by depth, then left to right in the drawing (the Core, at the right end of the
+        // spine, is last among its depth).
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&i| (depth[i], pos[i]));
+        let mut id = vec![0u32; n];
+        for (k, &i) in order.iter().enumerate() {
+            id[i] = k as u32 + 1;
+        }
+        Shape { n, spine, parent, depth, attach, up, edges, id }
+    }
+
+    /// Loops: extra gates between areas one row apart (no shortcut: the Core stays deepest),
+    /// each only where its line crosses no gate already drawn between the two rows, so the
+    /// drawing in `pos` order stays free of crossings. The pairs are listed afresh after each
+    /// loop (a loop fills up its ends and bars the pairs whose lines it would cross).
+    fn add_loops(
+        dice: &mut Dice,
+        edges: &mut Vec<Edge>,
+        degree: &mut [usize],
+        (parent, depth, pos): (&[Option<usize>], &[u32], &[usize]),
+        core: usize,
+    ) {
+        let n = parent.len();
         let loops = n / 5 + dice.below(2) as usize;
+        // Nodes by depth, in index order, so that the pairs come in (x, y) order as a scan of
+        // every pair would list them, but only pairs one row apart are looked at.
+        let rows = depth.iter().map(|&d| d as usize + 1).max().unwrap_or(0);
+        let mut by_depth: Vec<Vec<usize>> = vec![Vec::new(); rows + 1];
+        for (i, &d) in depth.iter().enumerate() {
+            by_depth[d as usize].push(i);
+        }
         let mut pairs: Vec<(usize, usize)> = Vec::new();
-        if loops > 0 {
-            let free = |x: usize, degree: &[usize]| x != core && degree[x] < MAX_DEGREE;
-            for x in 0..n {
-                if !free(x, &degree) {
-                    continue;
+        for _ in 0..loops {
+            pairs.clear();
+            let free = |x: usize| x != core && degree[x] < MAX_DEGREE;
+            // The gates between each row and the next, by the upper row.
+            let mut between: Vec<Vec<(usize, usize)>> = vec![Vec::new(); rows + 1];
+            for e in edges.iter() {
+                if depth[e.b] == depth[e.a] + 1 {
+                    between[depth[e.a] as usize].push((e.a, e.b));
                 }
-                for y in x + 1..n {
-                    // Only tree gates exist yet, and a parent comes before its child.
-                    if free(y, &degree) && depth[x].abs_diff(depth[y]) <= 1 && parent[y] != Some(x) {
+            }
+            for x in (0..n).filter(|&x| free(x)) {
+                let d = depth[x] as usize;
+                for &y in by_depth[d + 1].iter().filter(|&&y| free(y) && parent[y] != Some(x)) {
+                    // Between two rows, lines cross exactly when their ends come in opposite
+                    // orders; lines sharing an end leave it from ports ordered the same way.
+                    let crosses =
+                        between[d].iter().any(|&(a, b)| a != x && b != y && (pos[a] < pos[x]) != (pos[b] < pos[y]));
+                    let doubled = between[d].contains(&(x, y));
+                    if !crosses && !doubled {
                         pairs.push((x, y));
                     }
                 }
             }
-        }
-        for _ in 0..loops {
-            let Some(&(x, y)) = dice.choose(&pairs) else { break };
-            let (a, b) = if depth[y] < depth[x] { (y, x) } else { (x, y) };
+            let Some(&(a, b)) = dice.choose(&pairs) else { break };
             edges.push(Edge { a, b, tree: false });
-            degree[x] += 1;
-            degree[y] += 1;
-            // The list is in (x, y) order, so the pair is found by halving.
-            if let Ok(k) = pairs.binary_search(&(x, y)) {
-                pairs.remove(k);
-            }
-            if degree[x] == MAX_DEGREE || degree[y] == MAX_DEGREE {
-                pairs.retain(|&(u, v)| degree[u] < MAX_DEGREE && degree[v] < MAX_DEGREE);
-            }
+            degree[a] += 1;
+            degree[b] += 1;
         }
-        // Ids: by depth, the Core last among its depth, then creation order.
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (depth[i], i == core, i));
-        let mut id = vec![0u32; n];
-        for (pos, &i) in order.iter().enumerate() {
-            id[i] = pos as u32 + 1;
-        }
-        Shape { n, spine, parent, depth, attach, up, edges, id }
     }
 
     fn core(&self) -> usize {
@@ -221,6 +257,39 @@ impl Shape {
     fn ruler(&self) -> usize {
         self.spine - 2
     }
+}
+
+/// Each node's place in its row of the drawing: rows are depths, and a row lists its nodes in
+/// the order a depth-first walk from the Entrance meets them, children in creation order but the
+/// spine's own child last. So a subtree's rows are contiguous and no two tree gates cross; the
+/// spine (down to the Core) runs along the right end of every row.
+fn drawing_order(parent: &[Option<usize>], spine: usize) -> Vec<usize> {
+    let n = parent.len();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for (i, p) in parent.iter().enumerate() {
+        if let Some(p) = *p {
+            children[p].push(i);
+        }
+    }
+    for (p, kids) in children.iter_mut().enumerate() {
+        // The spine child (node p + 1 for a spine node p) goes last; kids are in creation order.
+        if p + 1 < spine && kids.first() == Some(&(p + 1)) {
+            kids.rotate_left(1);
+        }
+    }
+    let mut pos = vec![0usize; n];
+    let mut next_in_row: Vec<usize> = vec![0; n];
+    let mut depth = vec![0usize; n];
+    let mut stack = vec![0usize];
+    while let Some(x) = stack.pop() {
+        pos[x] = next_in_row[depth[x]];
+        next_in_row[depth[x]] += 1;
+        for &c in children[x].iter().rev() {
+            depth[c] = depth[x] + 1;
+            stack.push(c);
+        }
+    }
+    pos
 }
 
 /// What an area is for before it gets a kind.
@@ -387,19 +456,26 @@ impl Plan {
             });
         }
         let lands = |x: usize| clear[x] && spine_ok[s.attach[x]];
-        // Loop gates.
+        // Loop gates. At most one damaged gate per area: two zigzags into one circle would run
+        // side by side, touching, on the map.
+        let mut zigzag = vec![false; s.n];
         for (e, edge) in s.edges.iter().enumerate() {
             if edge.tree {
                 continue;
             }
-            match dice.below(100) {
+            let roll = dice.below(100);
+            let damaged_ok = !zigzag[edge.a] && !zigzag[edge.b];
+            match roll {
                 0..35 => {}
                 35..55 => {
                     p.kind[e] = GateKind::Secret;
                     let ev = matches!(p.role[edge.a], Role::EventOpener | Role::Ruler) && dice.chance(1, 2);
                     p.open[e] = Some(if ev { Open::Event(edge.a) } else { Open::Sense });
                 }
+                55..85 if !damaged_ok => {}
                 55..85 => {
+                    zigzag[edge.a] = true;
+                    zigzag[edge.b] = true;
                     p.kind[e] = GateKind::Damaged;
                     if dice.chance(1, 2) && lands(edge.a) && lands(edge.b) {
                         p.uses[e] = Some(dice.between(1, 3));
@@ -564,7 +640,10 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
     }
 
     let mut used = Used::new(d);
-    let stocking = Stocking { d, chart, cl, party, foes: combat::PartyModel::of(params) };
+    let ids: Vec<u32> = (1..=s.n as u32).collect();
+    let before = Net::of(&ids, &gates).before_ruler(s.id[0], s.id[s.ruler()]);
+    let stocking =
+        Stocking { d, chart, cl, party, foes: combat::PartyModel::of(params), late: late_areas(&ids, before.as_ref()) };
     let ruler = common.ruler;
     let mut areas: Vec<Area> = Vec::with_capacity(s.n);
     let mut stream = String::with_capacity(16);
@@ -670,16 +749,16 @@ pub(crate) fn frame(d: &Nw3Data, common: &Common, place: &str, foes: combat::Par
 /// Fills in what follows from the graph: appearance difficulties and optional areas, with the
 /// same reachability code `check` uses.
 pub fn derive_paths(f: &mut Fortress) {
-    let Some(net) = Net::new(f) else { return };
+    let net = Net::new(f);
     let Some(e) = f.areas.iter().position(|a| a.kind == AreaKind::Entrance) else { return };
     let dist = net.distances(e);
-    let sure = net.reach(e, 0, GUARANTEED);
-    let maybe = net.reach(e, 0, OPTIMISTIC);
+    let sure = net.reach(e, &NONE, GUARANTEED);
+    let maybe = net.reach(e, &NONE, OPTIMISTIC);
     for (i, a) in f.areas.iter_mut().enumerate() {
         if let Some(d) = dist[i] {
             a.appearance_difficulty = APPEARANCE_BASE + APPEARANCE_PER_GATE * d;
         }
-        a.optional = a.kind != AreaKind::Core && !has(sure, i) && has(maybe, i);
+        a.optional = a.kind != AreaKind::Core && !has(&sure, i) && has(&maybe, i);
     }
 }
 

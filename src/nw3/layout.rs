@@ -2,15 +2,26 @@
 //!
 //! - Layer (rank) = fewest gates from the Entrance (the appearance distance), computed from the
 //!   gates, not read from the file; areas that cannot be reached go in one extra last layer.
-//! - Within a layer, areas start in id order; then four down-and-up barycenter sweeps order each
-//!   layer by the mean slot of its neighbours in the layer above (down) or below (up), ties
-//!   broken by id, to cut crossings.
+//! - Within a layer, areas start in id order. A generated fortress is built to be drawn that way
+//!   without two gates crossing (its ids run left to right along each row: see
+//!   [`crate::nw3::generate`]), and when the id order is such a drawing, it is kept as it is
+//!   ([`Layout::clean`]).
+//! - Otherwise (a hand-edited graph) the order is a Sugiyama-style one: barycenter sweeps down
+//!   and up over the area graph (petgraph, every gate whatever its kind), each layer ordered by
+//!   the mean slot of its neighbours in the layer above (down) or below (up), ties by id; the
+//!   order with the fewest crossings seen is kept. These sweeps are our own (a few lines on the
+//!   petgraph net, deterministic by construction: integer keys, ties by id) rather than the
+//!   rust-sugiyama crate, whose output we have not proved deterministic. Each sweep is linear in the gates after a sort,
+//!   and counting crossings is quadratic only in the gates between two layers, so 500 areas lay
+//!   out quickly. The crossings left are counted ([`Layout::crossings`], [`Layout::detours`]) for
+//!   `check` to report.
 //! - Coordinates are on a fixed grid in abstract units: neighbouring slots are 2 units apart and
 //!   every layer is centred on the widest one, so `x = 2 × slot + (width − layer size)` and
 //!   `y = 2 × layer`. Positions are whole numbers and never shared. The area map
 //!   ([`crate::render::area_map`]) takes the layers and the order within them, and places the
 //!   areas across by its own measure (labels, gates passing through).
 
+use petgraph::visit::EdgeRef;
 use serde::Serialize;
 
 use crate::nw3::model::{AreaKind, Fortress};
@@ -33,46 +44,100 @@ pub struct Layout {
     pub layers: u32,
     pub width: u32,
     pub nodes: Vec<Placement>,
+    /// Pairs of gates between neighbouring layers whose lines cross in this order.
+    pub crossings: u32,
+    /// Gates that do not join neighbouring layers (within one layer, or across several): the
+    /// map draws them around, and they may cross others.
+    pub detours: u32,
 }
 
 impl Layout {
     pub fn get(&self, id: u32) -> Option<&Placement> {
         self.nodes.iter().find(|p| p.id == id)
     }
+
+    /// Whether every gate joins neighbouring layers and no two cross: the map can draw the
+    /// layers as they are, one row each, with straight gates.
+    pub fn clean(&self) -> bool {
+        self.crossings == 0 && self.detours == 0
+    }
 }
 
 const SWEEPS: usize = 4;
+
+/// What `check` notes about a gate graph the area map cannot draw without crossings (none for
+/// one it can, as every generated fortress's).
+pub fn crossing_note(f: &Fortress) -> Option<String> {
+    let l = layout(f);
+    if l.clean() {
+        return None;
+    }
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    Some(format!(
+        "the area map cannot draw these gates without crossings: {} between rows, and {} within a row or across rows",
+        plural(l.crossings, "crossing", "crossings"),
+        plural(l.detours, "gate", "gates")
+    ))
+}
+
+/// Gate pairs between neighbouring ranks that cross with areas at these slots, and gates not
+/// between neighbouring ranks. `edges` are (upper, lower) area pairs or same-rank pairs.
+fn count_crossings(edges: &[(usize, usize)], rank: &[u32], slot: &[usize]) -> (u32, u32) {
+    let mut detours = 0;
+    // Gates between ranks r and r + 1, by r, as (upper slot, lower slot).
+    let mut by_rank: Vec<Vec<(usize, usize)>> = Vec::new();
+    for &(a, b) in edges {
+        let (u, v) = if rank[a] <= rank[b] { (a, b) } else { (b, a) };
+        if rank[v] != rank[u] + 1 {
+            detours += 1;
+            continue;
+        }
+        let r = rank[u] as usize;
+        if by_rank.len() <= r {
+            by_rank.resize(r + 1, Vec::new());
+        }
+        by_rank[r].push((slot[u], slot[v]));
+    }
+    let mut crossings = 0u32;
+    for list in &mut by_rank {
+        list.sort_unstable();
+        for i in 0..list.len() {
+            for j in i + 1..list.len() {
+                // Sorted by upper end: a pair crosses when the lower ends come the other way.
+                if list[i].0 < list[j].0 && list[i].1 > list[j].1 {
+                    crossings += 1;
+                }
+            }
+        }
+    }
+    (crossings, detours)
+}
 
 /// Lays out the areas of a fortress.
 pub fn layout(f: &Fortress) -> Layout {
     let n = f.areas.len();
     if n == 0 {
-        return Layout { layers: 0, width: 0, nodes: Vec::new() };
+        return Layout { layers: 0, width: 0, nodes: Vec::new(), crossings: 0, detours: 0 };
     }
-    let index = |id: u32| f.areas.iter().position(|a| a.id == id);
+    let net = Net::new(f);
     // Ranks.
     let start = f.areas.iter().position(|a| a.kind == AreaKind::Entrance).unwrap_or(0);
-    let dist: Vec<Option<u32>> = match Net::new(f) {
-        Some(net) => net.distances(start),
-        // Too large to analyse: rows of eight in file order.
-        None => (0..n).map(|i| Some((i / 8) as u32)).collect(),
-    };
+    let dist = net.distances(start);
     let deepest = dist.iter().flatten().copied().max().unwrap_or(0);
     let rank: Vec<u32> = dist.iter().map(|d| d.unwrap_or(deepest + 1)).collect();
     let layers = rank.iter().copied().max().unwrap_or(0) + 1;
 
-    // Neighbours over every gate, whatever its kind.
+    // Neighbours over every gate, whatever its kind: the graph's forward steps, one per gate.
     let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for g in &f.gates {
-        if let (Some(a), Some(b)) = (index(g.from), index(g.to))
-            && a != b
-        {
-            adj[a].push(b);
-            adj[b].push(a);
-        }
+    let mut edges: Vec<(usize, usize)> = Vec::with_capacity(net.arcs.len());
+    for e in net.graph.edge_references().filter(|e| !e.weight().back) {
+        let (a, b) = (e.source().index(), e.target().index());
+        adj[a].push(b);
+        adj[b].push(a);
+        edges.push((a, b));
     }
 
-    // Layers in id order, then barycenter sweeps.
+    // Layers in id order.
     let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layers as usize];
     let mut by_id: Vec<usize> = (0..n).collect();
     by_id.sort_by_key(|&i| (f.areas[i].id, i));
@@ -88,29 +153,41 @@ pub fn layout(f: &Fortress) -> Layout {
         }
     };
     renumber(&rows, &mut slot);
-    let sort_row = |row: &mut Vec<usize>, reference: u32, slot: &[usize]| {
-        // Barycenter in thousandths of a slot; areas without neighbours there keep their place.
-        let key = |i: usize| -> u64 {
-            let (sum, count) = adj[i]
-                .iter()
-                .filter(|&&j| rank[j] == reference)
-                .fold((0u64, 0u64), |(s, c), &j| (s + slot[j] as u64, c + 1));
-            (sum * 1000).checked_div(count).unwrap_or(slot[i] as u64 * 1000)
+    let mut best = count_crossings(&edges, &rank, &slot);
+    if best.0 > 0 || best.1 > 0 {
+        // Not drawable as numbered: barycenter sweeps, keeping the best order seen.
+        let mut best_rows = rows.clone();
+        let sort_row = |row: &mut Vec<usize>, reference: u32, slot: &[usize]| {
+            // Barycenter in thousandths of a slot; areas without neighbours there keep their place.
+            let key = |i: usize| -> u64 {
+                let (sum, count) = adj[i]
+                    .iter()
+                    .filter(|&&j| rank[j] == reference)
+                    .fold((0u64, 0u64), |(s, c), &j| (s + slot[j] as u64, c + 1));
+                (sum * 1000).checked_div(count).unwrap_or(slot[i] as u64 * 1000)
+            };
+            let mut keyed: Vec<(u64, u32, usize)> = row.iter().map(|&i| (key(i), f.areas[i].id, i)).collect();
+            keyed.sort_unstable();
+            row.clear();
+            row.extend(keyed.into_iter().map(|k| k.2));
         };
-        let mut keyed: Vec<(u64, u32, usize)> = row.iter().map(|&i| (key(i), f.areas[i].id, i)).collect();
-        keyed.sort_unstable();
-        row.clear();
-        row.extend(keyed.into_iter().map(|k| k.2));
-    };
-    for _ in 0..SWEEPS {
-        for l in 1..rows.len() {
-            sort_row(&mut rows[l], l as u32 - 1, &slot);
-            renumber(&rows[l..=l], &mut slot);
+        for _ in 0..SWEEPS {
+            for l in 1..rows.len() {
+                sort_row(&mut rows[l], l as u32 - 1, &slot);
+                renumber(&rows[l..=l], &mut slot);
+            }
+            for l in (0..rows.len().saturating_sub(1)).rev() {
+                sort_row(&mut rows[l], l as u32 + 1, &slot);
+                renumber(&rows[l..=l], &mut slot);
+            }
+            let now = count_crossings(&edges, &rank, &slot);
+            if now.0 < best.0 {
+                best = now;
+                best_rows.clone_from(&rows);
+            }
         }
-        for l in (0..rows.len().saturating_sub(1)).rev() {
-            sort_row(&mut rows[l], l as u32 + 1, &slot);
-            renumber(&rows[l..=l], &mut slot);
-        }
+        rows = best_rows;
+        renumber(&rows, &mut slot);
     }
 
     let width = rows.iter().map(Vec::len).max().unwrap_or(0) as u32;
@@ -122,7 +199,7 @@ pub fn layout(f: &Fortress) -> Layout {
             Placement { id: f.areas[i].id, layer, slot: s, x: 2 * s + (width - len), y: 2 * layer }
         })
         .collect();
-    Layout { layers, width, nodes }
+    Layout { layers, width, nodes, crossings: best.0, detours: best.1 }
 }
 
 #[cfg(test)]
@@ -183,5 +260,58 @@ mod tests {
         assert!(slot(2) < slot(3));
         assert!(slot(5) < slot(4), "area 5 hangs under area 2, so it goes left of 4");
         assert_eq!(l.get(1).unwrap().x, 1, "a lone area is centred");
+    }
+
+    #[test]
+    fn generated_fortresses_are_laid_out_clean_in_id_order() {
+        let t = Tables::embedded().unwrap();
+        for areas in 3..=40 {
+            for seed in 0..6 {
+                let f = generate(&t, &FortressParams { areas, ..Default::default() }, seed).unwrap();
+                let l = layout(&f);
+                assert!(l.clean(), "seed {seed} areas {areas}: {} crossings, {} detours", l.crossings, l.detours);
+                assert!(crossing_note(&f).is_none());
+                // Kept as numbered: slots rise with ids along each layer.
+                for p in &l.nodes {
+                    for q in l.nodes.iter().filter(|q| q.layer == p.layer && q.id > p.id) {
+                        assert!(q.slot > p.slot, "seed {seed} areas {areas}: {} before {}", q.id, p.id);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_hand_edited_graph_that_must_cross_is_swept_and_its_crossings_noted() {
+        let t = Tables::embedded().unwrap();
+        let mut f = generate(&t, &FortressParams { areas: 7, ..Default::default() }, 7).unwrap();
+        for (i, a) in f.areas.iter_mut().enumerate() {
+            a.id = i as u32 + 1;
+            a.kind = if i == 0 { AreaKind::Entrance } else { AreaKind::Normal };
+        }
+        let gate = |from, to| crate::nw3::model::Gate {
+            from,
+            to,
+            kind: crate::nw3::model::GateKind::Normal,
+            opened_by: None,
+            uses: None,
+        };
+        // 2, 3, 4 each joined to each of 5, 6, 7: K(3,3) between two layers crosses at least once
+        // however it is ordered; 5-4 and 7-2 also cross in id order, which the sweeps undo.
+        f.gates = vec![gate(1, 2), gate(1, 3), gate(1, 4)];
+        for a in 2..=4 {
+            for b in 5..=7 {
+                f.gates.push(gate(a, b));
+            }
+        }
+        let l = layout(&f);
+        assert_eq!((l.crossings > 0, l.detours), (true, 0));
+        assert!(l.crossings <= 9, "no worse than id order");
+        assert_eq!(layout(&f), l, "deterministic");
+        let note = crossing_note(&f).expect("a note");
+        assert!(note.contains(&format!("{} crossing", l.crossings)), "{note}");
+        // A gate inside a layer is a detour.
+        f.gates.push(gate(5, 6));
+        assert_eq!(layout(&f).detours, 1);
     }
 }

@@ -11,6 +11,7 @@ pub mod generate;
 pub mod layout;
 pub mod model;
 pub(crate) mod net;
+pub mod opener;
 pub mod params;
 pub mod rules;
 pub(crate) mod stock;

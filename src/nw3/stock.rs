@@ -113,16 +113,19 @@ fn object(d: &Nw3Data, i: usize, opens: Option<GateRef>) -> Object {
 
 /// The objects of an Object area or the Core. An Object area holding the Gate Release Device of
 /// `device` keeps it first and may hold one more object; another Object area holds one object;
-/// the Core holds one a third of the time.
+/// the Core holds one a third of the time. An area reached only after the Ruler's fight (`late`)
+/// gets nothing that helps against the Ruler.
 pub(crate) fn objects(
     d: &Nw3Data,
     kind: AreaKind,
     device: Option<GateRef>,
+    late: bool,
     dice: &mut Dice,
     used: &mut [bool],
 ) -> Vec<Object> {
     let mut out = Vec::new();
-    let plain = |i: usize| !d.objects[i].release;
+    // What helps against the Ruler only where the party comes before the fight.
+    let plain = |i: usize| !(d.objects[i].release || (late && d.objects[i].ruler_aid));
     match (kind, device) {
         (AreaKind::Object, Some(r)) => {
             let release = d.objects.iter().position(|o| o.release).expect("validated: a release device");
@@ -192,6 +195,17 @@ pub(crate) struct Stocking<'t> {
     pub party: u32,
     /// The party the enemies' stat blocks are tuned to.
     pub foes: combat::PartyModel,
+    /// The ids of the areas the party reaches only after the Ruler's fight (or not surely at
+    /// all), sorted: see [`late_areas`].
+    pub late: Vec<u32>,
+}
+
+/// The ids of the areas of `ids` outside `before` (positions as in `ids`), sorted.
+pub(crate) fn late_areas(ids: &[u32], before: Option<&crate::nw3::net::Set>) -> Vec<u32> {
+    let mut late: Vec<u32> =
+        ids.iter().enumerate().filter(|&(i, _)| before.is_none_or(|b| !b.contains(i))).map(|(_, &id)| id).collect();
+    late.sort_unstable();
+    late
 }
 
 /// Fills an empty area of its kind, in the generator's order of rolls: the Ruler encounter when
@@ -205,12 +219,13 @@ pub(crate) fn stock(
     dice: &mut Dice,
     used: &mut Used,
 ) {
-    let Stocking { d, chart, cl, party, foes } = *s;
+    let Stocking { d, chart, cl, party, foes, ref late } = *s;
+    let late = late.binary_search(&area.id).is_ok();
     match area.kind {
         AreaKind::Entrance => {}
         AreaKind::Normal => area.event = chart_event(chart, dice),
         AreaKind::Object => {
-            area.objects = objects(d, area.kind, device, dice, &mut used.objects);
+            area.objects = objects(d, area.kind, device, late, dice, &mut used.objects);
             area.event = chart_event(chart, dice);
         }
         AreaKind::Trap => area.trap = trap(d, cl, dice, &mut used.traps),
@@ -223,7 +238,7 @@ pub(crate) fn stock(
         AreaKind::Enemy => area.enemies.extend(enemy_group(d, cl, party, foes, dice, &mut used.enemies)),
         AreaKind::Core => {
             area.enemies.extend(enemy_group(d, cl, party, foes, dice, &mut used.enemies));
-            area.objects = objects(d, area.kind, None, dice, &mut used.objects);
+            area.objects = objects(d, area.kind, None, late, dice, &mut used.objects);
         }
     }
     area.danger_sense = Some(combat::danger_sense(area).0);

@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use crate::nw3::combat::danger_sense;
 use crate::nw3::model::{AreaKind, Attack, EventKind, Fortress, GateKind, Opener, Skill, Stats};
+use crate::nw3::opener::opener_words;
 use crate::nw3::rules::{AMBUSH_BONUS, BAD_STATUSES, DANGER_SENSE, DANGER_SENSE_DEFAULT, LOGIC_REMOVAL_PRANA};
 use crate::tables::nw3::Rank;
 use crate::tables::nw3_combat::AttackKind;
@@ -138,14 +139,6 @@ fn party_model(p: &crate::nw3::FortressParams) -> String {
     )
 }
 
-fn opener(o: &Opener) -> String {
-    match o {
-        Opener::Event(a) => format!("clearing the event in area {a}"),
-        Opener::Device(a) => format!("the Gate Release Device in area {a}"),
-        Opener::DangerSense(d) => format!("a Danger Sense judge of {d}"),
-    }
-}
-
 fn gate_text(f: &Fortress, here: u32, g: &crate::nw3::model::Gate) -> Option<String> {
     let other = if g.from == here {
         g.to
@@ -160,12 +153,12 @@ fn gate_text(f: &Fortress, here: u32, g: &crate::nw3::model::Gate) -> Option<Str
         GateKind::OneWay if g.from == here => " — one-way, out only".into(),
         GateKind::OneWay => " — one-way, in only (cannot be used from here)".into(),
         GateKind::Secret => {
-            let by = g.opened_by.as_ref().map(opener).unwrap_or_else(|| "a Danger Sense judge of 15".into());
-            format!(" — secret: found by {by}")
+            let by = g.opened_by.map_or_else(|| "Danger Sense 15".into(), |o| opener_words(f, o).deed);
+            format!(" — secret; to find it: {by}")
         }
         GateKind::Closed => {
-            let by = g.opened_by.as_ref().map(opener).unwrap_or_else(|| "nothing known".into());
-            format!(" — closed: opened by {by}")
+            let by = g.opened_by.map_or_else(|| "nothing known".into(), |o| opener_words(f, o).deed);
+            format!(" — closed; to open it: {by}")
         }
         GateKind::Damaged => match g.uses {
             Some(n) => format!(" — damaged: {n} more pass{}", if n == 1 { "" } else { "es" }),

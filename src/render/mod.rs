@@ -2,6 +2,7 @@
 //! touches the disk; `output` writes.
 
 pub mod area_map;
+pub mod dot;
 pub mod fortress_view;
 pub mod myk_items;
 pub mod myk_play;
@@ -116,6 +117,9 @@ pub fn render_myk(
         }
         out.push(Artifact::new(format!("myk-{seed}.html"), opts.templates.render("myk.html", v)?));
     }
+    if wants(Format::Dot) {
+        out.push(Artifact::new(format!("myk-{seed}.dot"), dot::myk_dot(s, tables)));
+    }
     // The heavy formats (pictures, deflate) are independent of each other: each on its own thread.
     let mut heavy: Vec<Job> = Vec::new();
     if wants(Format::Uvtt) {
@@ -219,6 +223,9 @@ pub fn render_fortress(
     if wants(Format::Html) {
         let v = fortress_view::fortress_view(f, opts.paper, (strip_prolog(&svg.0), strip_prolog(&svg.1)));
         out.push(Artifact::new(format!("fortress-{seed}.html"), opts.templates.render("fortress.html", &v)?));
+    }
+    if wants(Format::Dot) {
+        out.push(Artifact::new(format!("fortress-{seed}.dot"), dot::fortress_dot(f)));
     }
     // As for MYK: the heavy formats each on a thread of their own.
     let mut heavy: Vec<Job> = Vec::new();

@@ -257,6 +257,10 @@ pub struct ObjectRecord {
     /// A Gate Release Device: working it opens one closed gate elsewhere.
     #[serde(default)]
     pub release: bool,
+    /// It helps against the Ruler: the generator puts it only where the party comes before the
+    /// Ruler's fight, and `check` holds every fortress to that.
+    #[serde(default)]
+    pub ruler_aid: bool,
 }
 
 /// The Emulator who rules the Lunar Casket.

@@ -5,6 +5,7 @@ mod binary;
 mod booklet;
 mod browser;
 mod cli;
+mod dot;
 mod fix;
 mod fuzz;
 mod limits;

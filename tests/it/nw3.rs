@@ -688,3 +688,94 @@ fn golden_fortress_seed_1234_forty_areas_high_level() {
     let f = generate(tables(), &FortressParams { party: 6, cl: 14, areas: 40, ..Default::default() }, 1234).unwrap();
     insta::assert_snapshot!("nw3_seed_1234_40_areas_cl_14_json", golden(&f));
 }
+
+/// A hand-made fortress of 500 areas (a binary tree of normal gates from the Entrance, the Core
+/// behind a gate the Ruler's defeat opens, a one-way and a damaged gate between siblings): the
+/// reachability rules analyse it whole, with no cap on the number of areas.
+fn five_hundred() -> (Vec<AreaKind>, Vec<Gate>) {
+    let mut kinds = vec![E, V];
+    kinds.extend(std::iter::repeat_n(N, 497));
+    kinds.push(C);
+    let mut gates: Vec<Gate> = (2..=499).map(|i| normal(i / 2, i)).collect();
+    gates.push(gate(2, 500, GateKind::Closed, Some(Opener::Event(2)), None));
+    gates.push(gate(8, 9, GateKind::OneWay, None, None));
+    gates.push(gate(10, 11, GateKind::Damaged, None, Some(2)));
+    (kinds, gates)
+}
+
+#[test]
+fn a_hand_made_fortress_of_500_areas_is_analysed_whole() {
+    let (kinds, gates) = five_hundred();
+    let f = hand(&kinds, &gates);
+    assert_eq!(f.areas[498].appearance_difficulty, 8 + 2 * 8, "area 499 is 8 gates deep");
+    assert_eq!(rules(&f), vec!["params.range"], "only the size is beyond what the generator makes");
+    // Cut area 499 off: the analysis finds it, past the old limit of 64 areas.
+    let cut: Vec<Gate> = gates.iter().filter(|g| g.to != 499).cloned().collect();
+    let f = hand(&kinds, &cut);
+    let v = check(&f, tables());
+    let lost: Vec<&str> = v.iter().filter(|v| v.rule == "area.unreachable").map(|v| v.place.as_str()).collect();
+    assert_eq!(lost, vec!["area 499"], "{v:?}");
+}
+
+/// What helps against the Ruler (the Echo Recorder) must lie where the party comes before the
+/// Ruler's fight: behind the gate the Ruler's defeat opens it breaks a rule; before it, none.
+#[test]
+fn what_helps_against_the_ruler_lies_before_the_rulers_fight() {
+    let recorder = |f: &mut Fortress, id: u32| {
+        let a = f.areas.iter_mut().find(|a| a.id == id).expect("the area");
+        a.objects = vec![Object { name: "Echo Recorder".into(), effect: "Replays a voice.".into(), opens: None }];
+        a.danger_sense = Some(danger_sense(a).0);
+    };
+    let mut late =
+        hand(&[E, V, O, C], &[normal(1, 2), gate(2, 3, GateKind::Closed, Some(Opener::Event(2)), None), normal(2, 4)]);
+    recorder(&mut late, 3);
+    let v = check(&late, tables());
+    assert_eq!(rules(&late), vec!["object.ruler-aid-late"], "{v:?}");
+    assert!(v[0].message.contains("Echo Recorder") && v[0].message.contains("area 2"), "{v:?}");
+    let mut early = hand(&[E, O, V, C], &[normal(1, 2), normal(1, 3), normal(3, 4)]);
+    recorder(&mut early, 2);
+    assert_eq!(check(&early, tables()), vec![]);
+}
+
+/// The generator places what helps against the Ruler only before the fight (its check holds it
+/// to that; here counted, so the rule is seen at work).
+#[test]
+fn generated_ruler_aids_lie_before_the_rulers_fight() {
+    let mut seen = 0;
+    for seed in 0..200u64 {
+        let areas = 3 + (seed % 38) as u32;
+        let f = generate(tables(), &FortressParams { areas, ..Default::default() }, seed).unwrap();
+        seen += f.areas.iter().flat_map(|a| &a.objects).filter(|o| o.name == "Echo Recorder").count();
+        assert!(!rules(&f).contains(&"object.ruler-aid-late"), "seed {seed}");
+    }
+    assert!(seen > 5, "the Echo Recorder is placed ({seen} times)");
+}
+
+/// A gate opened by the Ruler's event says what the party must do, on the map and in the
+/// booklet: "defeat the Ruler (area N)", not "event in N".
+#[test]
+fn a_gate_the_rulers_defeat_opens_says_so_on_the_map_and_in_the_booklet() {
+    use dungeonsmith::model::Paper;
+    use dungeonsmith::render::Copy;
+    use dungeonsmith::render::area_map::fortress_map;
+    let mut found = 0;
+    for seed in 1..=12u64 {
+        let f = generate(tables(), &FortressParams { areas: 10, ..Default::default() }, seed).unwrap();
+        let r = f.ruler.area;
+        let Some(g) = f.gates.iter().find(|g| g.opened_by == Some(Opener::Event(r))) else { continue };
+        found += 1;
+        let svg = fortress_map(&f, tables(), Paper::A4, Copy::Gm);
+        let deed = format!("defeat the Ruler (area {r})");
+        assert!(svg.contains(&deed) || svg.contains(&format!(">Ruler {r}<")), "seed {seed}: map");
+        assert!(!svg.contains(&format!("event in {r}")), "seed {seed}: map still says `event in {r}`");
+        let dir = std::env::temp_dir().join(format!("ds-opener-{seed}-{}", std::process::id()));
+        let dir_s = dir.to_string_lossy().to_string();
+        let (code, _, err) = crate::run(&["fortress", "--seed", &seed.to_string(), "--out", &dir_s, "--format", "md"]);
+        assert_eq!(code, 0, "{err}");
+        let md = std::fs::read_to_string(dir.join(format!("fortress-{seed}.md"))).expect("markdown");
+        let _ = std::fs::remove_dir_all(&dir);
+        let other = if g.from == r { g.to } else { g.from };
+        assert!(md.contains(&format!("to open it: {deed}")), "seed {seed}: booklet, gate to area {other}");
+    }
+    assert!(found > 0, "some seed has a gate the Ruler's defeat opens");
+}

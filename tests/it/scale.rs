@@ -241,3 +241,20 @@ fn five_thousand_generated_and_rerolled_dungeons_keep_every_trap_bearer_way_in_a
     let failures = spread(BOOK_RULES, &|i| crate::myk_rules::case(tables, i, 6));
     assert!(failures.is_empty(), "{} of {BOOK_RULES} fail, first: {}", failures.len(), failures[0]);
 }
+
+/// Every size 3-40 on both papers, 100 seeds each (7,600 maps, each again after a reroll): no
+/// two gate lines cross on a generated fortress's GM map, counted on the SVG's geometry.
+#[test]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored scale::"]
+fn generated_area_maps_never_cross_two_gates() {
+    use dungeonsmith::model::Paper;
+    let failures = spread(38 * 2 * 100, &|i| {
+        let areas = 3 + (i % 38) as u32;
+        let paper = if i / 38 % 2 == 0 { Paper::A4 } else { Paper::Letter };
+        let seed = i / 76 + 1;
+        let (made, rerolled) = crate::area_map::crossings_generated_and_rerolled(seed, areas, paper);
+        ((made, rerolled) != (0, 0))
+            .then(|| format!("seed {seed} areas {areas} {paper:?}: {made} crossings, {rerolled} after a reroll"))
+    });
+    assert!(failures.is_empty(), "{} maps cross gates:\n{}", failures.len(), failures.join("\n"));
+}

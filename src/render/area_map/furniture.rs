@@ -5,6 +5,7 @@ use svg::node::element::{Circle, Path};
 
 use crate::model::Paper;
 use crate::nw3::model::{Area, AreaKind, EventKind, Fortress, Gate, GateKind, Opener};
+use crate::nw3::opener::opener_words;
 use crate::render::Copy;
 use crate::render::svgkit::{
     ASCENT, Canvas, INK, Pen, WHITE, ellipsize, icon_crown, icon_pawn, icon_trap, mm, snap, txt, width, wrap_words,
@@ -224,21 +225,19 @@ pub(super) fn draw_circle(
 // ---------------------------------------------------------------------------------------------
 // Gates.
 
-/// What opens a closed gate or reveals a secret one, long and short.
-pub(super) fn opener_text(o: Option<Opener>) -> Option<(String, String)> {
-    match o? {
-        Opener::Event(a) => Some((format!("event in {a}"), format!("event {a}"))),
-        Opener::Device(a) => Some((format!("device in {a}"), format!("device {a}"))),
-        Opener::DangerSense(d) => Some((format!("Danger Sense {d}"), format!("DS {d}"))),
-    }
+/// What opens a closed gate or reveals a secret one, long and short: what the party must do,
+/// in the booklet's words too ([`opener_words`]).
+pub(super) fn opener_text(f: &Fortress, o: Option<Opener>) -> Option<(String, String)> {
+    let w = opener_words(f, o?);
+    Some((w.deed, w.short))
 }
 
 /// A gate's note on the map: (long, short) forms.
-pub(super) fn gate_note(g: &Gate) -> Option<(String, String)> {
+pub(super) fn gate_note(f: &Fortress, g: &Gate) -> Option<(String, String)> {
     match g.kind {
         GateKind::Normal | GateKind::OneWay => None,
         GateKind::Closed | GateKind::Secret => {
-            opener_text(g.opened_by).or_else(|| Some(("no opener".to_string(), "none".to_string())))
+            opener_text(f, g.opened_by).or_else(|| Some(("no opener".to_string(), "none".to_string())))
         }
         GateKind::Damaged => Some(match g.uses {
             Some(n) => (format!("\u{00d7}{n}"), format!("\u{00d7}{n}")),
@@ -268,13 +267,29 @@ pub(super) fn mark_half(kind: GateKind, uses: Option<u32>) -> f64 {
 const ZIGS: f64 = 400.0;
 
 /// The gate's line along `q`, broken round the marks in `holes`; `id` names it in the SVG.
-pub(super) fn draw_gate_line(c: &mut Canvas, kind: GateKind, q: &Poly, holes: &[(Pt, f64)], id: Option<String>) {
+/// Millimetres over which a damaged gate's zigzag grows to its full width at each end.
+const ZIGZAG_TAPER: f64 = 3.0;
+/// Room a damaged gate's zigzag keeps from any other line (mm, beyond both lines' ink).
+const ZIGZAG_CLEAR: f64 = 0.6;
+
+/// A gate's line along `q`, with gaps at `holes` (its mark). A damaged gate's zigzag narrows
+/// where another of the map's lines (`near`) runs close, so its ink never meets theirs.
+pub(super) fn draw_gate_line(
+    c: &mut Canvas,
+    kind: GateKind,
+    q: &Poly,
+    holes: &[(Pt, f64)],
+    near: &[&Poly],
+    id: Option<String>,
+) {
     let dash = match kind {
         GateKind::Secret => Some("1.4 1"),
         _ => None,
     };
     let mut p = if kind == GateKind::Damaged {
-        // A zigzag along the line, straight for the first and last millimetre.
+        // A zigzag along the line, straight for the first and last millimetre and growing to its
+        // full width over the next few, so that it keeps clear of the lines beside it where
+        // they all come together at a circle.
         let len = q.length();
         // A zig every 0.9 mm, but never more than ZIGS: a line drawn absurdly long (a layout gone
         // wrong) costs no more than one across a page.
@@ -283,12 +298,15 @@ pub(super) fn draw_gate_line(c: &mut Canvas, kind: GateKind, q: &Poly, holes: &[
         for i in 0..=n {
             let s = 1.0 + (len - 2.0) * i as f64 / n as f64;
             let (p, tg) = q.at(s);
+            let taper = ((s.min(len - s) - 1.0) / ZIGZAG_TAPER).clamp(0.0, 1.0);
+            let room = near.iter().map(|l| l.dist_to(p)).fold(f64::INFINITY, f64::min) - ZIGZAG_CLEAR;
+            let full = (0.7 * taper).min(room.max(0.0));
             let amp = if i == 0 || i == n {
                 0.0
             } else if i % 2 == 0 {
-                0.7
+                full
             } else {
-                -0.7
+                -full
             };
             pts.push((p.0 - tg.1 * amp, p.1 + tg.0 * amp));
         }
@@ -369,7 +387,7 @@ pub(super) fn gate_legend_text(k: GateKind) -> &'static str {
 pub(super) fn draw_legend(c: &mut Canvas, f: &Fortress, top: f64, notes: &[String]) {
     let inner = c.w - 2.0 * MARGIN;
     txt(MARGIN, top + ASCENT * 3.2, 3.2, "Legend").bold().put(c);
-    let mut key = vec!["AD appearance difficulty", "event/device in N: in area N"];
+    let mut key = vec!["AD appearance difficulty", "Ruler/event/device N: in area N"];
     if f.gates.iter().any(|g| matches!(g.opened_by, Some(Opener::DangerSense(_)))) {
         key.push("DS Danger Sense");
     }
@@ -414,7 +432,7 @@ pub(super) fn draw_legend(c: &mut Canvas, f: &Fortress, top: f64, notes: &[Strin
     for k in gates {
         let (x, cy) = slot(i);
         let q = Poly::new(vec![(x + 1.0, cy), (x + 11.0, cy)]);
-        draw_gate_line(c, k, &q, &[], None);
+        draw_gate_line(c, k, &q, &[], &[], None);
         let uses = if k == GateKind::Damaged { Some(2) } else { None };
         draw_mark(c, k, uses, (x + 6.0, cy), (1.0, 0.0));
         label(c, x, cy, gate_legend_text(k));
@@ -452,7 +470,7 @@ mod zigzag_tests {
     fn a_damaged_gate_drawn_absurdly_long_has_a_bounded_zigzag() {
         let mut c = Canvas { w: 210.0, h: 297.0, id: "t".into(), shapes: String::new(), labels: Vec::new() };
         let line = Poly::new(vec![(0.0, 0.0), (9.2e17, 0.0)]);
-        draw_gate_line(&mut c, GateKind::Damaged, &line, &[], None);
+        draw_gate_line(&mut c, GateKind::Damaged, &line, &[], &[], None);
         // About 20 bytes a point: ZIGS points, not one per 0.9 mm of 9.2e17 mm.
         assert!(c.shapes.len() < 40 * ZIGS as usize, "{} bytes", c.shapes.len());
     }

@@ -17,7 +17,10 @@
 //!    smaller than [`MIN_TEXT`] for anything the generator makes.
 //! 2. [`routing`]: each gate leaves its circle vertically from a port of its own, crosses each
 //!    channel in one straight slanted piece and passes rows in its own cell. Lines cross only
-//!    in channels (crossings between gates are kept few by the barycenter ordering).
+//!    in channels, and on a generated fortress's map not at all: its layout is drawn as it is,
+//!    a row per layer, and the generator built it so that no two gates cross (a test counts the
+//!    crossings on the SVG of thousands of maps); a hand-edited graph gets the layout's fewest
+//!    crossings, and `check` says how many remain.
 //! 3. Marks ("S", arrow, bars, cross) and notes ("event in 4", "Danger Sense 15", "×2") go at the
 //!    first spot along the line that is free of every other line, label, circle and note; a note
 //!    with no free spot, and a gate beyond the ports a circle offers (hand-edited files only),
@@ -143,7 +146,7 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
     let region = Bbox { x0: MARGIN, y0: TOP + HEAD + 1.0, x1: w - MARGIN, y1: legend_top - 2.0 };
 
     let (gates, left_out) = drawable(f);
-    let noted: Vec<bool> = f.gates.iter().map(|g| gate_note(g).is_some()).collect();
+    let noted: Vec<bool> = f.gates.iter().map(|g| gate_note(f, g).is_some()).collect();
     let placed = place(f, &gates, &noted, &region);
     let lv = placed.level;
     let badged: Vec<bool> = f.areas.iter().map(|a| has_badge(Look::of(f, a))).collect();
@@ -207,7 +210,7 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
         let gi = placed.edges[e].gate;
         let g = &f.gates[gi];
         let m = mark_half(g.kind, g.uses);
-        let note = gate_note(g);
+        let note = gate_note(f, g);
         let found = mark_and_note(&board, e, m, note.as_ref(), note_size);
         let (at, note_label) = match found {
             Some(mk) => (Some((mk.at, mk.dir)), mk.note),
@@ -236,7 +239,7 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
     }
     for gi in left_out {
         let g = &f.gates[gi];
-        let n = gate_note(g).map(|n| format!(": {}", n.0)).unwrap_or_default();
+        let n = gate_note(f, g).map(|n| format!(": {}", n.0)).unwrap_or_default();
         listed_notes
             .push(((g.from, g.to), format!("gate {}\u{2013}{} ({}) not drawn{n}", g.from, g.to, kind_word(g.kind))));
     }
@@ -257,7 +260,12 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
     for (e, edge) in placed.edges.iter().enumerate() {
         let g = &f.gates[edge.gate];
         let id = format!("{}-gate-{}", c.id, edge.gate);
-        draw_gate_line(&mut c, g.kind, &board.lines[e], &holes[e], Some(id));
+        let near: Vec<&Poly> = if g.kind == GateKind::Damaged {
+            board.lines.iter().enumerate().filter(|&(o, _)| o != e).map(|(_, l)| l).collect()
+        } else {
+            Vec::new()
+        };
+        draw_gate_line(&mut c, g.kind, &board.lines[e], &holes[e], &near, Some(id));
         let (u, v) = (edge.chain[0], edge.chain[edge.chain.len() - 1]);
         let (a, b) = (placed.items[u].area.unwrap_or(0), placed.items[v].area.unwrap_or(0));
         routes.push((a, b, board.lines[e].clone()));

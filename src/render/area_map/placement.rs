@@ -1,8 +1,10 @@
 //! Where every area goes: rows of cells (a circle with its label to the right), and channels
 //! between the rows that only gate lines use.
 //!
-//! - Rows start as the layout's layers ([`crate::nw3::layout()`]: gates from the Entrance, ordered
-//!   by barycenter sweeps). A layer too wide for the page is dealt out over several rows.
+//! - Rows start as the layout's layers ([`crate::nw3::layout()`]: gates from the Entrance, in id
+//!   order or ordered by barycenter sweeps). A layout without crossings (every generated one) is
+//!   kept as it is, a row per layer, at the roomiest level where that fits; otherwise (or if it
+//!   fits at no level) a layer too wide for the page is dealt out over several rows.
 //! - A gate joining rows more than one apart passes the rows between through a narrow cell of its
 //!   own (a "dummy"), so it never runs over an area or a label; the rows, dummies included, are
 //!   ordered again by barycenter sweeps.
@@ -14,7 +16,7 @@
 //!   map fits the region; a map that fits at none (only hand-edited files far beyond what the
 //!   generator makes) is scaled down further until it fits, so nothing ever overlaps.
 
-use crate::nw3::layout::layout;
+use crate::nw3::layout::{Layout, layout};
 use crate::nw3::model::Fortress;
 use crate::render::svgkit::{Bbox, snap};
 
@@ -155,11 +157,18 @@ pub(super) fn badge_r(r: f64) -> f64 {
 /// Places the areas joined by `gates` (pairs of area indices, by gate index) in `region`.
 /// `noted` says which gates carry a note.
 pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool], region: &Bbox) -> Placed {
-    for level in LEVELS {
-        for w in LABEL_WIDTHS {
-            for budget in [0.85, 1.0] {
-                if let Some(p) = try_level(f, gates, noted, region, Level { label_w: w, ..level }, budget) {
-                    return p;
+    let l = layout(f);
+    // A layout without crossings is drawn as it is, a row per layer, at the roomiest level
+    // where that fits; only if it fits at none are layers dealt over rows (and may cross).
+    let keeps: &[bool] = if l.clean() { &[true, false] } else { &[false] };
+    for &keep in keeps {
+        for level in LEVELS {
+            for w in LABEL_WIDTHS {
+                for budget in [0.85, 1.0] {
+                    let lv = Level { label_w: w, ..level };
+                    if let Some(p) = try_level(f, &l, gates, noted, region, lv, budget, keep) {
+                        return p;
+                    }
                 }
             }
         }
@@ -167,13 +176,14 @@ pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool
     // Far more than the generator ever makes: smaller still, until it fits.
     let mut k = 0.96;
     loop {
-        if let Some(p) = try_level(f, gates, noted, region, LEVELS[LEVELS.len() - 1].scaled(k), 1.0) {
+        if let Some(p) = try_level(f, &l, gates, noted, region, LEVELS[LEVELS.len() - 1].scaled(k), 1.0, false) {
             return p;
         }
         if k < 0.02 {
             // Cannot happen for a page-sized region, but never loop for ever: draw it as it is.
             let lv = LEVELS[LEVELS.len() - 1].scaled(k);
-            return try_level(f, gates, noted, &Bbox { x1: f64::MAX / 4.0, y1: f64::MAX / 4.0, ..*region }, lv, 1.0)
+            let region = Bbox { x1: f64::MAX / 4.0, y1: f64::MAX / 4.0, ..*region };
+            return try_level(f, &l, gates, noted, &region, lv, 1.0, false)
                 .unwrap_or_else(|| Placed::empty(lv, f.areas.len()));
         }
         k *= 0.96;
@@ -181,18 +191,21 @@ pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool
 }
 
 /// The map at level `lv`, with layers dealt over several rows when wider than `budget` of the
-/// region (room is left for the gates passing through), if it fits.
+/// region (room is left for the gates passing through), if it fits. With `keep`, every layer
+/// stays one row in the layout's order (or the level does not fit).
+#[allow(clippy::too_many_arguments)]
 fn try_level(
     f: &Fortress,
+    l: &Layout,
     gates: &[(usize, usize, usize)],
     noted: &[bool],
     region: &Bbox,
     lv: Level,
     budget: f64,
+    keep: bool,
 ) -> Option<Placed> {
     let n = f.areas.len();
     let avail = region.x1 - region.x0;
-    let l = layout(f);
     // Labels and cells.
     let label_w = lv.label_w.min(avail * 0.45).max(10.0);
     let mut blocks = Vec::with_capacity(n);
@@ -218,6 +231,15 @@ fn try_level(
     };
     let mut rows: Vec<Vec<usize>> = Vec::new();
     for layer in layers {
+        if keep {
+            if width_of(&layer) > budget {
+                return None;
+            }
+            if !layer.is_empty() {
+                rows.push(layer);
+            }
+            continue;
+        }
         let mut m = 1;
         loop {
             let parts: Vec<Vec<usize>> =
@@ -275,7 +297,9 @@ fn try_level(
             }
         }
     }
-    order_rows(&mut rows, &items, &up, &down);
+    if !keep {
+        order_rows(&mut rows, &items, &up, &down);
+    }
     // Too wide even so: the next level.
     for row in &rows {
         let w: f64 = row.iter().map(|&i| items[i].left + items[i].right).sum::<f64>()
