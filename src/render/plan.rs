@@ -71,6 +71,8 @@ pub struct Plan {
     pub doors: Vec<Door>,
     /// Small texts in single cells (where a stub corridor leads).
     pub marks: Vec<(Pt, String)>,
+    /// Gates drawn as stubs, not corridors.
+    pub stubbed: usize,
 }
 
 /// Colours of the picture.
@@ -89,6 +91,7 @@ impl Plan {
             rooms: Vec::new(),
             doors: Vec::new(),
             marks: Vec::new(),
+            stubbed: 0,
         }
     }
 
@@ -367,17 +370,36 @@ pub fn fortress_plan_sized(f: &Fortress, area: u32) -> Plan {
         .filter(|g| g.from != g.to)
         .filter_map(|g| Some((index(g.from)?, index(g.to)?, g.kind == GateKind::Secret)))
         .collect();
-    let (tries, last) = GAPS.split_at(GAPS.len() - 1);
-    tries
-        .iter()
-        .find_map(|&gap| routed(&placed, &gates, area, gap, false))
-        .or_else(|| routed(&placed, &gates, area, last[0], true))
-        .unwrap_or_else(|| Plan::new(1, 1))
+    // Each gap with each routing order; the first gap where some order routes every gate wins
+    // (its smallest plan), else the plan with the fewest stubs.
+    let mut best: Option<Plan> = None;
+    let key = |p: &Plan| (p.marks.len() + p.stubbed, p.w * p.h);
+    for &gap in &GAPS {
+        for order in [Order::ShortFirst, Order::LongFirst, Order::AsWritten] {
+            let p = routed(&placed, &gates, area, gap, order);
+            if best.as_ref().is_none_or(|b| key(&p) < key(b)) {
+                best = Some(p);
+            }
+        }
+        if best.as_ref().is_some_and(|b| key(b).0 == 0) {
+            break;
+        }
+    }
+    best.unwrap_or_else(|| Plan::new(1, 1))
 }
 
-/// One attempt at the fortress plan with `gap` free cells around each area; `None` when a gate
-/// does not route and `stub` is false.
-fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap: u32, stub: bool) -> Option<Plan> {
+/// The order in which gates are routed: earlier corridors take the direct ways.
+#[derive(Clone, Copy)]
+enum Order {
+    /// Shortest first: they have the fewest ways round.
+    ShortFirst,
+    LongFirst,
+    AsWritten,
+}
+
+/// One attempt at the fortress plan with `gap` free cells around each area, routing in `order`;
+/// a gate that does not route gets stubs.
+fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap: u32, order_by: Order) -> Plan {
     let pitch = side + gap;
     let areas: Vec<route::Rect> =
         placed.iter().map(|&(_, layer, x)| (gap + x * pitch / 2, gap + layer * pitch, side, side)).collect();
@@ -385,19 +407,24 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
     let h = areas.iter().map(|r| r.1 + side + gap).max().unwrap_or(2 * gap + side);
     let mut g = route::Grid::new(w, h, areas);
     let n = placed.len() as u32;
-    // Shortest first: they have the fewest ways round.
     let mut order: Vec<usize> = (0..gates.len()).collect();
     let centre = |i: u32| {
         let r = g.areas[i as usize - 1];
         (i64::from(r.0), i64::from(r.1))
     };
-    order.sort_by_key(|&k| {
+    let length = |k: usize| {
         let ((ax, ay), (bx, by)) = (centre(gates[k].0), centre(gates[k].1));
-        ((ax - bx).abs() + (ay - by).abs(), k)
-    });
+        (ax - bx).abs() + (ay - by).abs()
+    };
+    match order_by {
+        Order::ShortFirst => order.sort_by_key(|&k| (length(k), k)),
+        Order::LongFirst => order.sort_by_key(|&k| (-length(k), k)),
+        Order::AsWritten => {}
+    }
     // (corridor cells, owner, its area at each end, secret); stubs: (cell, area, leads to).
     let mut corridors: Vec<(Vec<usize>, u32, [u32; 2], bool)> = Vec::new();
     let mut stubs: Vec<(usize, u32, u32, bool)> = Vec::new();
+    let mut p_stubbed = 0;
     for &k in &order {
         let (a, b, secret) = gates[k];
         let o = n + 1 + k as u32;
@@ -406,7 +433,8 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
                 g.claim(&path, o);
                 corridors.push((path, o, [a, b], secret));
             }
-            None if stub => {
+            None => {
+                p_stubbed += 1;
                 for (from, to) in [(a, b), (b, a)] {
                     if let Some(&(c, _)) = g.doorsteps(from, &[]).first() {
                         g.claim(&[c], o);
@@ -414,12 +442,12 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
                     }
                 }
             }
-            None => return None,
         }
     }
     let (c, cell) = g.compact();
     let mut p = Plan::new(c.w, c.h);
     p.owner = c.owner.clone();
+    p.stubbed = p_stubbed;
     for (i, &(x, y, w, h)) in c.areas.iter().enumerate() {
         let label = placed[i].0.to_string();
         p.rooms.push(PlanRoom { label: label.clone(), key: label, x, y, w, h });
@@ -453,7 +481,7 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
         door(&mut p, at, from, secret);
     }
     p.doors.sort();
-    Some(p)
+    p
 }
 
 #[cfg(test)]

@@ -33,22 +33,27 @@ pub struct Grid {
     pub owner: Vec<u32>,
     /// Each area's rectangle; area `i` is owner `i + 1`.
     pub areas: Vec<Rect>,
+    /// Floor cells in each cell's 3x3 neighbourhood: 0 where a corridor may pass.
+    near: Vec<u16>,
 }
 
 const DIRS: [(i64, i64); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
 
 impl Grid {
     pub fn new(w: u32, h: u32, areas: Vec<Rect>) -> Grid {
-        let mut g = Grid { w, h, owner: vec![0; (w * h) as usize], areas };
+        let mut g = Grid { w, h, owner: vec![0; (w * h) as usize], areas, near: vec![0; (w * h) as usize] };
         for (i, &(x, y, aw, ah)) in g.areas.clone().iter().enumerate() {
-            for yy in y..y + ah {
-                for xx in x..x + aw {
-                    let at = g.at(xx, yy);
-                    g.owner[at] = i as u32 + 1;
-                }
-            }
+            let cells: Vec<usize> =
+                (y..y + ah).flat_map(|yy| (x..x + aw).map(move |xx| (xx, yy))).map(|(xx, yy)| g.at(xx, yy)).collect();
+            g.claim(&cells, i as u32 + 1);
         }
         g
+    }
+
+    /// Whether a corridor may pass through `c`: rock inside the rim with only rock around it.
+    fn free(&self, c: usize) -> bool {
+        let (x, y) = self.xy(c);
+        self.near[c] == 0 && x >= 1 && y >= 1 && x + 1 < self.w && y + 1 < self.h
     }
 
     pub fn at(&self, x: u32, y: u32) -> usize {
@@ -119,7 +124,16 @@ impl Grid {
     /// cell at `a`, last at `b`, by the clearance rule in the module doc.
     pub fn route(&self, a: u32, b: u32) -> Option<Vec<usize>> {
         let (bx, by, bw, bh) = self.areas[b as usize - 1];
-        let goal = |c: usize| self.clear(c, &[b]) && self.touches(c, b).is_some();
+        // Only the ring around `b` may hold a goal: the cheap test first.
+        let goal = |c: usize| {
+            let (x, y) = self.xy(c);
+            x + 1 >= bx
+                && x <= bx + bw
+                && y + 1 >= by
+                && y <= by + bh
+                && self.clear(c, &[b])
+                && self.touches(c, b).is_some()
+        };
         let h = |c: usize| {
             let (x, y) = self.xy(c);
             let dx = if x + 1 < bx { bx - 1 - x } else { x.saturating_sub(bx + bw) };
@@ -155,7 +169,7 @@ impl Grid {
             }
             for (nd, dir) in DIRS.iter().enumerate() {
                 let Some(nc) = self.step(c, *dir) else { continue };
-                if !(self.clear(nc, &[]) || goal(nc)) {
+                if !(self.free(nc) || goal(nc)) {
                     continue;
                 }
                 let ng = g + 2 + u32::from(nd != d);
@@ -173,6 +187,15 @@ impl Grid {
     /// Marks `cells` as owned by `o`.
     pub fn claim(&mut self, cells: &[usize], o: u32) {
         for &c in cells {
+            if self.owner[c] == 0 {
+                let (x, y) = self.xy(c);
+                for yy in y.saturating_sub(1)..=(y + 1).min(self.h - 1) {
+                    for xx in x.saturating_sub(1)..=(x + 1).min(self.w - 1) {
+                        let at = self.at(xx, yy);
+                        self.near[at] += 1;
+                    }
+                }
+            }
             self.owner[c] = o;
         }
     }
@@ -216,7 +239,8 @@ impl Grid {
                 owner[(x * self.h + y) as usize] = self.owner[self.at(x, y)];
             }
         }
-        Grid { w: self.h, h: self.w, owner, areas: self.areas.iter().map(|&(x, y, w, h)| (y, x, h, w)).collect() }
+        let near = vec![0; owner.len()];
+        Grid { w: self.h, h: self.w, owner, areas: self.areas.iter().map(|&(x, y, w, h)| (y, x, h, w)).collect(), near }
     }
 
     fn drop_rows(&self, map: &[u32], n: u32) -> Grid {
@@ -227,7 +251,8 @@ impl Grid {
             }
         }
         let areas = self.areas.iter().map(|&(x, y, w, h)| (x, map[y as usize], w, h)).collect();
-        Grid { w: self.w, h: n, owner, areas }
+        let near = vec![0; owner.len()];
+        Grid { w: self.w, h: n, owner, areas, near }
     }
 
     /// The grid without repeated rows and columns, and where each old cell went.
