@@ -73,6 +73,8 @@ pub struct Plan {
     pub marks: Vec<(Pt, String)>,
     /// Gates drawn as stubs, not corridors.
     pub stubbed: usize,
+    /// Stub ends that found no room beside their area.
+    pub unplaced: usize,
 }
 
 /// Colours of the picture.
@@ -92,6 +94,7 @@ impl Plan {
             doors: Vec::new(),
             marks: Vec::new(),
             stubbed: 0,
+            unplaced: 0,
         }
     }
 
@@ -347,6 +350,8 @@ pub fn myk_plan(map: &Map) -> Plan {
 const AREA: u32 = 4;
 /// Free cells around each area before compaction, tried in turn until every gate routes.
 const GAPS: [u32; 3] = [6, 10, 16];
+/// The largest area tried when stubs find no room.
+const MAX_AREA: u32 = 12;
 
 /// The plan of a fortress: every area placed by the area map's layers and order within them,
 /// every gate a corridor routed on the grid with a door at both areas (see [`route`]: corridors
@@ -373,7 +378,7 @@ pub fn fortress_plan_sized(f: &Fortress, area: u32) -> Plan {
     // Each gap with each routing order; the first gap where some order routes every gate wins
     // (its smallest plan), else the plan with the fewest stubs.
     let mut best: Option<Plan> = None;
-    let key = |p: &Plan| (p.marks.len() + p.stubbed, p.w * p.h);
+    let key = |p: &Plan| (p.unplaced, p.stubbed, p.w * p.h);
     for &gap in &GAPS {
         for order in [Order::ShortFirst, Order::LongFirst, Order::AsWritten] {
             let p = routed(&placed, &gates, area, gap, order);
@@ -381,11 +386,15 @@ pub fn fortress_plan_sized(f: &Fortress, area: u32) -> Plan {
                 best = Some(p);
             }
         }
-        if best.as_ref().is_some_and(|b| key(b).0 == 0) {
+        if best.as_ref().is_some_and(|b| key(b).1 == 0) {
             break;
         }
     }
-    best.unwrap_or_else(|| Plan::new(1, 1))
+    match best {
+        // An area walled in on every side has no room for a stub's door: larger areas.
+        Some(b) if b.unplaced > 0 && area < MAX_AREA => fortress_plan_sized(f, area + 1),
+        b => b.unwrap_or_else(|| Plan::new(1, 1)),
+    }
 }
 
 /// The order in which gates are routed: earlier corridors take the direct ways.
@@ -424,7 +433,7 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
     // (corridor cells, owner, its area at each end, secret); stubs: (cell, area, leads to).
     let mut corridors: Vec<(Vec<usize>, u32, [u32; 2], bool)> = Vec::new();
     let mut stubs: Vec<(usize, u32, u32, bool)> = Vec::new();
-    let mut p_stubbed = 0;
+    let (mut p_stubbed, mut unplaced) = (0, 0);
     for &k in &order {
         let (a, b, secret) = gates[k];
         let o = n + 1 + k as u32;
@@ -436,9 +445,12 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
             None => {
                 p_stubbed += 1;
                 for (from, to) in [(a, b), (b, a)] {
-                    if let Some(&(c, _)) = g.doorsteps(from, &[]).first() {
-                        g.claim(&[c], o);
-                        stubs.push((c, from, to, secret));
+                    match g.doorsteps(from, &[]).first() {
+                        Some(&(c, _)) => {
+                            g.claim(&[c], o);
+                            stubs.push((c, from, to, secret));
+                        }
+                        None => unplaced += 1,
                     }
                 }
             }
@@ -448,6 +460,7 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
     let mut p = Plan::new(c.w, c.h);
     p.owner = c.owner.clone();
     p.stubbed = p_stubbed;
+    p.unplaced = unplaced;
     for (i, &(x, y, w, h)) in c.areas.iter().enumerate() {
         let label = placed[i].0.to_string();
         p.rooms.push(PlanRoom { label: label.clone(), key: label, x, y, w, h });
@@ -489,6 +502,15 @@ mod tests {
     use super::*;
     use crate::myk::{MykParams, generate};
     use crate::tables::Tables;
+
+    #[test]
+    fn every_stub_finds_room_beside_its_area() {
+        let t = Tables::embedded().unwrap();
+        let p = crate::nw3::FortressParams { party: 1, cl: 20, areas: 25 };
+        let f = crate::nw3::generate(&t, &p, 22).unwrap();
+        let plan = fortress_plan(&f);
+        assert_eq!(plan.unplaced, 0, "{} stubs, {} gates", plan.marks.len(), plan.stubbed);
+    }
 
     #[test]
     fn every_myk_door_sits_in_a_gap_of_the_walls_between_floor_cells() {
