@@ -148,8 +148,11 @@ pub fn render_myk(
     if wants(Format::Udonarium) {
         heavy.push(Box::new(|| {
             let name = format!("myk-{seed}-udonarium.zip");
-            let zip = udonarium::myk(s, tables, opts.paper, opts.templates, &name)?;
-            Ok(vec![Artifact::new(name, zip)])
+            let rooms = udonarium::myk(s, tables, opts.paper, opts.templates, &name)?;
+            Ok(vec![
+                Artifact::new(name, rooms.players),
+                Artifact::new(format!("myk-{seed}-udonarium-gm.zip"), rooms.gm),
+            ])
         }));
     }
     out.extend(run_all(heavy)?);
@@ -248,8 +251,11 @@ pub fn render_fortress(
     if wants(Format::Udonarium) {
         heavy.push(Box::new(|| {
             let name = format!("fortress-{seed}-udonarium.zip");
-            let zip = udonarium::fortress(f, tables, opts.paper, opts.templates, &name)?;
-            Ok(vec![Artifact::new(name, zip)])
+            let rooms = udonarium::fortress(f, tables, opts.paper, opts.templates, &name)?;
+            Ok(vec![
+                Artifact::new(name, rooms.players),
+                Artifact::new(format!("fortress-{seed}-udonarium-gm.zip"), rooms.gm),
+            ])
         }));
     }
     out.extend(run_all(heavy)?);

@@ -1,13 +1,21 @@
 //! A square-grid floor plan of a dungeon, for the virtual-tabletop exports (Universal VTT,
-//! Udonarium): floor cells, the walls between floor and rock, a door where each corridor meets a
-//! room, and the rooms' labels. Everything is in whole grid cells, so the walls written to a file
-//! and the walls drawn in its picture are the same lines by construction.
+//! Udonarium): floor cells (each owned by one room, area or corridor), the walls between floor
+//! and rock, a door where each corridor meets a room, and the rooms' labels. Everything is in
+//! whole grid cells, so the walls written to a file and the walls drawn in its picture are the
+//! same lines by construction.
+//!
+//! The plan tells the truth about who joins whom: two corridors never share or touch floor, a
+//! corridor meets only the two rooms it joins, each through a door, and walls close every
+//! corridor. A secret corridor (a MYK Secret Door trap's, an NW3 secret gate's) is walled like
+//! any other in the file but drawn as rock, its doors secret portals drawn as wall: the players'
+//! picture keeps the secret until the GM opens the door.
 //!
 //! MYK: the 3x3 sheet becomes rooms of 8x8 cells with 4-cell gaps that the corridors (2 cells
-//! wide) cross; an entrance is a short corridor to the plan's edge. NW3: the areas stand where the
-//! area map's layered layout puts them (5x5 cells), and each gate is a 1-cell corridor routed
-//! through the gaps between the layers (lanes) and between the columns, never through another
-//! area; corridors may cross one another (the area map remains the authority on who joins whom).
+//! wide) cross; an entrance is a short corridor to the plan's edge. The sheet's corridors join
+//! neighbouring rooms only, so they cannot meet. NW3: the areas (5x5 cells) are placed by the
+//! area map's layers and order, and each gate is a 1-cell corridor routed on the grid with a
+//! clearance from everything else ([`route`] explains the rule, the fallback for a graph that
+//! cannot be drawn without crossings, and the compaction that removes the empty rock).
 
 use crate::error::Result;
 use crate::myk::model::{CorridorId, Map, RoomId, Wall};
@@ -51,14 +59,22 @@ pub struct Segment {
     pub b: Pt,
 }
 
-/// The plan: `w` x `h` cells.
+/// The plan: `w` x `h` cells, each rock (owner 0) or the floor of one room, area or corridor.
 #[derive(Clone, Debug)]
 pub struct Plan {
     pub w: u32,
     pub h: u32,
-    floor: Vec<bool>,
+    owner: Vec<u32>,
+    /// Owners whose floor is secret: walled in the file, drawn as rock in the picture.
+    hidden: Vec<u32>,
     pub rooms: Vec<PlanRoom>,
     pub doors: Vec<Door>,
+    /// Small texts in single cells (where a stub corridor leads).
+    pub marks: Vec<(Pt, String)>,
+    /// Gates drawn as stubs, not corridors.
+    pub stubbed: usize,
+    /// Stub ends that found no room beside their area.
+    pub unplaced: usize,
 }
 
 /// Colours of the picture.
@@ -69,23 +85,26 @@ pub const DOOR: &str = "#9a6431";
 
 impl Plan {
     fn new(w: u32, h: u32) -> Plan {
-        Plan { w, h, floor: vec![false; (w * h) as usize], rooms: Vec::new(), doors: Vec::new() }
-    }
-
-    /// Marks the cells of a rectangle as floor (clipped to the plan).
-    fn fill(&mut self, x: u32, y: u32, w: u32, h: u32) {
-        for yy in y..(y + h).min(self.h) {
-            for xx in x..(x + w).min(self.w) {
-                self.floor[(yy * self.w + xx) as usize] = true;
-            }
+        Plan {
+            w,
+            h,
+            owner: vec![0; (w * h) as usize],
+            hidden: Vec::new(),
+            rooms: Vec::new(),
+            doors: Vec::new(),
+            marks: Vec::new(),
+            stubbed: 0,
+            unplaced: 0,
         }
     }
 
-    /// Floor from one cell to another along a row or a column (both ends included).
-    fn run(&mut self, from: Pt, to: Pt) {
-        let (x0, x1) = (from.0.min(to.0), from.0.max(to.0));
-        let (y0, y1) = (from.1.min(to.1), from.1.max(to.1));
-        self.fill(x0, y0, x1 - x0 + 1, y1 - y0 + 1);
+    /// Marks the cells of a rectangle as the floor of `owner` (clipped to the plan).
+    fn fill(&mut self, x: u32, y: u32, w: u32, h: u32, owner: u32) {
+        for yy in y..(y + h).min(self.h) {
+            for xx in x..(x + w).min(self.w) {
+                self.owner[(yy * self.w + xx) as usize] = owner;
+            }
+        }
     }
 
     fn door(&mut self, d: Door) {
@@ -94,24 +113,39 @@ impl Plan {
         }
     }
 
-    /// Whether a cell is floor; cells outside the plan are rock.
+    fn owner_at(&self, x: i64, y: i64) -> u32 {
+        if x >= 0 && y >= 0 && (x as u32) < self.w && (y as u32) < self.h {
+            self.owner[(y as u32 * self.w + x as u32) as usize]
+        } else {
+            0
+        }
+    }
+
+    /// Whether a cell is floor (secret floor included); cells outside the plan are rock.
     pub fn is_floor(&self, x: i64, y: i64) -> bool {
-        x >= 0
-            && y >= 0
-            && (x as u32) < self.w
-            && (y as u32) < self.h
-            && self.floor[(y as u32 * self.w + x as u32) as usize]
+        self.owner_at(x, y) != 0
+    }
+
+    /// Whether a cell is floor the players see: not rock, not a secret corridor.
+    pub fn is_shown(&self, x: i64, y: i64) -> bool {
+        let o = self.owner_at(x, y);
+        o != 0 && !self.hidden.contains(&o)
     }
 
     /// Every wall: the grid edges between a floor cell and a rock cell, joined into the longest
-    /// straight runs (rows first, then columns).
+    /// straight runs (rows first, then columns). Secret corridors are walled too, so a VTT keeps
+    /// tokens inside them once the GM opens their door.
     pub fn walls(&self) -> Vec<Segment> {
+        self.edges(|x, y| self.is_floor(x, y))
+    }
+
+    /// The grid edges where `inside` changes, joined into straight runs.
+    fn edges(&self, inside: impl Fn(i64, i64) -> bool) -> Vec<Segment> {
         let mut out = Vec::new();
         for y in 0..=self.h {
             let mut start: Option<u32> = None;
             for x in 0..=self.w {
-                let wall = x < self.w
-                    && self.is_floor(i64::from(x), i64::from(y) - 1) != self.is_floor(i64::from(x), i64::from(y));
+                let wall = x < self.w && inside(i64::from(x), i64::from(y) - 1) != inside(i64::from(x), i64::from(y));
                 match (wall, start) {
                     (true, None) => start = Some(x),
                     (false, Some(s)) => {
@@ -125,8 +159,7 @@ impl Plan {
         for x in 0..=self.w {
             let mut start: Option<u32> = None;
             for y in 0..=self.h {
-                let wall = y < self.h
-                    && self.is_floor(i64::from(x) - 1, i64::from(y)) != self.is_floor(i64::from(x), i64::from(y));
+                let wall = y < self.h && inside(i64::from(x) - 1, i64::from(y)) != inside(i64::from(x), i64::from(y));
                 match (wall, start) {
                     (true, None) => start = Some(y),
                     (false, Some(s)) => {
@@ -164,9 +197,9 @@ impl Plan {
         for y in 0..self.h {
             let mut x = 0;
             while x < self.w {
-                if self.is_floor(i64::from(x), i64::from(y)) {
+                if self.is_shown(i64::from(x), i64::from(y)) {
                     let s0 = x;
-                    while x < self.w && self.is_floor(i64::from(x), i64::from(y)) {
+                    while x < self.w && self.is_shown(i64::from(x), i64::from(y)) {
                         x += 1;
                     }
                     d += &format!("M{s0} {y}h{}v1h-{}z", x - s0, x - s0);
@@ -186,12 +219,10 @@ impl Plan {
         s += &format!(
             "<path fill=\"none\" stroke=\"#000000\" stroke-opacity=\"0.15\" stroke-width=\"0.03\" d=\"{g}\"/>\n"
         );
+        // The walls the players see: around shown floor only (a secret door is wall).
         let mut wd = String::new();
-        for w in self.walls() {
+        for w in self.edges(|x, y| self.is_shown(x, y)) {
             wd += &format!("M{} {}L{} {}", w.a.0, w.a.1, w.b.0, w.b.1);
-        }
-        for door in self.doors.iter().filter(|d| d.secret) {
-            wd += &format!("M{} {}L{} {}", door.a.0, door.a.1, door.b.0, door.b.1);
         }
         s += &format!(
             "<path fill=\"none\" stroke=\"{WALL}\" stroke-width=\"0.16\" stroke-linecap=\"square\" d=\"{wd}\"/>\n"
@@ -216,6 +247,14 @@ impl Plan {
                 escape(&r.label)
             );
         }
+        for ((x, y), text) in &self.marks {
+            s += &format!(
+                "<text x=\"{}.5\" y=\"{}.62\" text-anchor=\"middle\" font-family=\"DejaVu Sans\" font-weight=\"bold\" font-size=\"0.34\" fill=\"#6b645a\">{}</text>\n",
+                x,
+                y,
+                escape(text)
+            );
+        }
         s += "</svg>\n";
         s
     }
@@ -233,6 +272,8 @@ impl Plan {
 
 use crate::render::svgkit::xml_escape as escape;
 
+mod route;
+
 // ---------------------------------------------------------------------------------------------
 // MYK: one plan per map sheet.
 
@@ -245,16 +286,23 @@ fn origin(r: RoomId) -> Pt {
     (EDGE + u32::from(r.col()) * (ROOM + GAP), EDGE + u32::from(r.row()) * (ROOM + GAP))
 }
 
-/// The plan of one MYK map: used rooms, corridors (a door at both ends, secret where a room trap
-/// hides the corridor) and entrances (a corridor to the edge of the plan, a door at the room).
+/// The plan of one MYK map: used rooms, corridors (a door at both ends) and entrances (a
+/// corridor to the edge of the plan, a door at the room). A corridor that a room's trap hides
+/// (the Secret Door) is secret floor: walled in the file, rock in the picture, its doors secret
+/// portals the GM opens once the party finds it.
 pub fn myk_plan(map: &Map) -> Plan {
     let side = 2 * EDGE + 3 * ROOM + 2 * GAP;
     let mut p = Plan::new(side, side);
+    let mut next = 0u32;
+    let mut owner = || {
+        next += 1;
+        next
+    };
     let touched =
         |id: RoomId| map.corridors.iter().any(|k| k.id().touches(id)) || map.entrances.iter().any(|e| e.room == id);
     for room in map.rooms.iter().filter(|r| r.used || touched(r.id)) {
         let (x, y) = origin(room.id);
-        p.fill(x, y, ROOM, ROOM);
+        p.fill(x, y, ROOM, ROOM, owner());
         p.rooms.push(PlanRoom { label: room.id.to_string(), key: room.id.to_string(), x, y, w: ROOM, h: ROOM });
     }
     let mid = ROOM / 2 - WIDE / 2;
@@ -262,40 +310,35 @@ pub fn myk_plan(map: &Map) -> Plan {
     corridors.sort();
     for id in corridors {
         let secret = map.rooms.iter().flat_map(|r| &r.traps).any(|t| t.corridor == Some(id));
+        let o = owner();
+        if secret {
+            p.hidden.push(o);
+        }
         let (ax, ay) = origin(id.0);
         let (bx, by) = origin(id.1);
         if id.0.row() == id.1.row() {
             let (x0, y0) = (ax.min(bx) + ROOM, ay + mid);
-            p.fill(x0, y0, GAP, WIDE);
+            p.fill(x0, y0, GAP, WIDE, o);
             p.door(Door { a: (x0, y0), b: (x0, y0 + WIDE), secret });
             p.door(Door { a: (x0 + GAP, y0), b: (x0 + GAP, y0 + WIDE), secret });
         } else {
             let (x0, y0) = (ax + mid, ay.min(by) + ROOM);
-            p.fill(x0, y0, WIDE, GAP);
+            p.fill(x0, y0, WIDE, GAP, o);
             p.door(Door { a: (x0, y0), b: (x0 + WIDE, y0), secret });
             p.door(Door { a: (x0, y0 + GAP), b: (x0 + WIDE, y0 + GAP), secret });
         }
     }
     for e in &map.entrances {
         let (x, y) = origin(e.room);
-        match e.wall {
-            Wall::North => {
-                p.fill(x + mid, y - EDGE, WIDE, EDGE);
-                p.door(Door { a: (x + mid, y), b: (x + mid + WIDE, y), secret: false });
-            }
-            Wall::South => {
-                p.fill(x + mid, y + ROOM, WIDE, EDGE);
-                p.door(Door { a: (x + mid, y + ROOM), b: (x + mid + WIDE, y + ROOM), secret: false });
-            }
-            Wall::West => {
-                p.fill(x - EDGE, y + mid, EDGE, WIDE);
-                p.door(Door { a: (x, y + mid), b: (x, y + mid + WIDE), secret: false });
-            }
-            Wall::East => {
-                p.fill(x + ROOM, y + mid, EDGE, WIDE);
-                p.door(Door { a: (x + ROOM, y + mid), b: (x + ROOM, y + mid + WIDE), secret: false });
-            }
-        }
+        let o = owner();
+        let (cells, door) = match e.wall {
+            Wall::North => ((x + mid, y - EDGE, WIDE, EDGE), ((x + mid, y), (x + mid + WIDE, y))),
+            Wall::South => ((x + mid, y + ROOM, WIDE, EDGE), ((x + mid, y + ROOM), (x + mid + WIDE, y + ROOM))),
+            Wall::West => ((x - EDGE, y + mid, EDGE, WIDE), ((x, y + mid), (x, y + mid + WIDE))),
+            Wall::East => ((x + ROOM, y + mid, EDGE, WIDE), ((x + ROOM, y + mid), (x + ROOM, y + mid + WIDE))),
+        };
+        p.fill(cells.0, cells.1, cells.2, cells.3, o);
+        p.door(Door { a: door.0, b: door.1, secret: false });
     }
     p
 }
@@ -303,77 +346,154 @@ pub fn myk_plan(map: &Map) -> Plan {
 // ---------------------------------------------------------------------------------------------
 // NW3: one plan per fortress.
 
-const AREA: u32 = 5;
-/// Cells per layout unit across (areas in a layer are two units apart): three free columns
-/// between any two areas, the middle one a corridor lane.
-const UNIT: u32 = AREA + 3;
-/// Cells per layer down: the area and a gap of seven rows with three corridor lanes.
-const LAYER: u32 = 12;
-const RIM: u32 = 1;
+/// An area is AREA x AREA cells.
+const AREA: u32 = 4;
+/// Free cells around each area before compaction, tried in turn until every gate routes.
+const GAPS: [u32; 3] = [6, 10, 16];
+/// The largest area tried when stubs find no room.
+const MAX_AREA: u32 = 12;
 
-/// The plan of a fortress: every area where the area map's layout puts it, every gate a corridor
-/// with a door at both areas (secret for a secret gate).
+/// The plan of a fortress: every area placed by the area map's layers and order within them,
+/// every gate a corridor routed on the grid with a door at both areas (see [`route`]: corridors
+/// never touch one another nor a third area), the empty rock between them compacted away. A
+/// secret gate's corridor is secret floor with secret doors. A gate that cannot be routed
+/// without touching another corridor gets a stub at each end, marked with the area it leads to.
 pub fn fortress_plan(f: &Fortress) -> Plan {
+    fortress_plan_sized(f, AREA)
+}
+
+/// [`fortress_plan`] with areas of `area` x `area` cells (Udonarium's GM room makes them large
+/// enough for the pieces standing in them).
+pub fn fortress_plan_sized(f: &Fortress, area: u32) -> Plan {
     let lay = crate::nw3::layout::layout(f);
-    let max_x = lay.nodes.iter().map(|n| n.x).max().unwrap_or(0);
-    let mut p = Plan::new(2 * RIM + UNIT * max_x + AREA, 2 * RIM + LAYER * lay.layers.max(1));
-    let at = |id: u32| lay.get(id).map(|n| (RIM + UNIT * n.x, RIM + LAYER * (n.y / 2), n.y / 2));
-    for a in &f.areas {
-        if let Some((x, y, _)) = at(a.id) {
-            p.fill(x, y, AREA, AREA);
-            p.rooms.push(PlanRoom { label: a.id.to_string(), key: a.id.to_string(), x, y, w: AREA, h: AREA });
+    let placed: Vec<(u32, u32, u32)> =
+        f.areas.iter().filter_map(|a| lay.get(a.id).map(|n| (a.id, n.layer, n.x))).collect();
+    let index = |id: u32| placed.iter().position(|p| p.0 == id).map(|i| i as u32 + 1);
+    let gates: Vec<(u32, u32, bool)> = f
+        .gates
+        .iter()
+        .filter(|g| g.from != g.to)
+        .filter_map(|g| Some((index(g.from)?, index(g.to)?, g.kind == GateKind::Secret)))
+        .collect();
+    // Each gap with each routing order; the first gap where some order routes every gate wins
+    // (its smallest plan), else the plan with the fewest stubs.
+    let mut best: Option<Plan> = None;
+    let key = |p: &Plan| (p.unplaced, p.stubbed, p.w * p.h);
+    for &gap in &GAPS {
+        for order in [Order::ShortFirst, Order::LongFirst, Order::AsWritten] {
+            let p = routed(&placed, &gates, area, gap, order);
+            if best.as_ref().is_none_or(|b| key(&p) < key(b)) {
+                best = Some(p);
+            }
+        }
+        if best.as_ref().is_some_and(|b| key(b).1 == 0) {
+            break;
         }
     }
-    // Ports on each area's top and bottom side: the middle first, then the corners, then between.
-    let mut ports: Vec<(u32, bool, u32)> = Vec::new();
-    let mut port = |id: u32, bottom: bool, x: u32| -> u32 {
-        let n = ports.iter().filter(|(i, b, _)| *i == id && *b == bottom).count();
-        ports.push((id, bottom, x));
-        x + [2, 0, 4, 1, 3][n % 5]
+    match best {
+        // An area walled in on every side has no room for a stub's door: larger areas.
+        Some(b) if b.unplaced > 0 && area < MAX_AREA => fortress_plan_sized(f, area + 1),
+        b => b.unwrap_or_else(|| Plan::new(1, 1)),
+    }
+}
+
+/// The order in which gates are routed: earlier corridors take the direct ways.
+#[derive(Clone, Copy)]
+enum Order {
+    /// Shortest first: they have the fewest ways round.
+    ShortFirst,
+    LongFirst,
+    AsWritten,
+}
+
+/// One attempt at the fortress plan with `gap` free cells around each area, routing in `order`;
+/// a gate that does not route gets stubs.
+fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap: u32, order_by: Order) -> Plan {
+    let pitch = side + gap;
+    let areas: Vec<route::Rect> =
+        placed.iter().map(|&(_, layer, x)| (gap + x * pitch / 2, gap + layer * pitch, side, side)).collect();
+    let w = areas.iter().map(|r| r.0 + side + gap).max().unwrap_or(2 * gap + side);
+    let h = areas.iter().map(|r| r.1 + side + gap).max().unwrap_or(2 * gap + side);
+    let mut g = route::Grid::new(w, h, areas);
+    let n = placed.len() as u32;
+    let mut order: Vec<usize> = (0..gates.len()).collect();
+    let centre = |i: u32| {
+        let r = g.areas[i as usize - 1];
+        (i64::from(r.0), i64::from(r.1))
     };
-    let mut lanes: Vec<u32> = Vec::new();
-    let mut lane = |layer: u32| -> u32 {
-        let n = lanes.iter().filter(|l| **l == layer).count() as u32;
-        lanes.push(layer);
-        RIM + LAYER * layer + AREA + 1 + 2 * (n % 3)
+    let length = |k: usize| {
+        let ((ax, ay), (bx, by)) = (centre(gates[k].0), centre(gates[k].1));
+        (ax - bx).abs() + (ay - by).abs()
     };
-    for g in &f.gates {
-        let (Some(ga), Some(gb)) = (at(g.from), at(g.to)) else { continue };
-        if g.from == g.to {
-            continue;
+    match order_by {
+        Order::ShortFirst => order.sort_by_key(|&k| (length(k), k)),
+        Order::LongFirst => order.sort_by_key(|&k| (-length(k), k)),
+        Order::AsWritten => {}
+    }
+    // (corridor cells, owner, its area at each end, secret); stubs: (cell, area, leads to).
+    let mut corridors: Vec<(Vec<usize>, u32, [u32; 2], bool)> = Vec::new();
+    let mut stubs: Vec<(usize, u32, u32, bool)> = Vec::new();
+    let (mut p_stubbed, mut unplaced) = (0, 0);
+    for &k in &order {
+        let (a, b, secret) = gates[k];
+        let o = n + 1 + k as u32;
+        match g.route(a, b) {
+            Some(path) => {
+                g.claim(&path, o);
+                corridors.push((path, o, [a, b], secret));
+            }
+            None => {
+                p_stubbed += 1;
+                for (from, to) in [(a, b), (b, a)] {
+                    match g.doorsteps(from, &[]).first() {
+                        Some(&(c, _)) => {
+                            g.claim(&[c], o);
+                            stubs.push((c, from, to, secret));
+                        }
+                        None => unplaced += 1,
+                    }
+                }
+            }
         }
-        // `a` is the upper area (or the left one in the same layer).
-        let ((ida, a), (idb, b)) =
-            if (ga.2, ga.0) <= (gb.2, gb.0) { ((g.from, ga), (g.to, gb)) } else { ((g.to, gb), (g.from, ga)) };
-        let secret = g.kind == GateKind::Secret;
-        let xa = port(ida, true, a.0);
-        let out = a.1 + AREA;
-        p.door(Door { a: (xa, out), b: (xa + 1, out), secret });
-        let l1 = lane(a.2);
-        p.run((xa, out), (xa, l1));
-        if b.2 == a.2 {
-            let xb = port(idb, true, b.0);
-            p.run((xa, l1), (xb, l1));
-            p.run((xb, l1), (xb, b.1 + AREA));
-            p.door(Door { a: (xb, b.1 + AREA), b: (xb + 1, b.1 + AREA), secret });
-            continue;
-        }
-        let xb = port(idb, false, b.0);
-        let last = if b.2 == a.2 + 1 {
-            p.run((xa, l1), (xb, l1));
-            l1
+    }
+    let (c, cell) = g.compact();
+    let mut p = Plan::new(c.w, c.h);
+    p.owner = c.owner.clone();
+    p.stubbed = p_stubbed;
+    p.unplaced = unplaced;
+    for (i, &(x, y, w, h)) in c.areas.iter().enumerate() {
+        let label = placed[i].0.to_string();
+        p.rooms.push(PlanRoom { label: label.clone(), key: label, x, y, w, h });
+    }
+    let door = |p: &mut Plan, at: usize, area: u32, secret: bool| {
+        let Some(inside) = c.door_of(at, area) else { return };
+        let ((x0, y0), (x1, y1)) = (c.cell_xy(at), c.cell_xy(inside));
+        let (a, b) = if y0 == y1 {
+            let x = x0.max(x1);
+            ((x, y0), (x, y0 + 1))
         } else {
-            // Down the free column beside `b`, to a lane in the gap just above it.
-            let c = b.0 + AREA + 1;
-            let l2 = lane(b.2 - 1);
-            p.run((xa, l1), (c, l1));
-            p.run((c, l1), (c, l2));
-            p.run((c, l2), (xb, l2));
-            l2
+            let y = y0.max(y1);
+            ((x0, y), (x0 + 1, y))
         };
-        p.run((xb, last), (xb, b.1 - 1));
-        p.door(Door { a: (xb, b.1), b: (xb + 1, b.1), secret });
+        p.door(Door { a, b, secret });
+    };
+    for (path, o, ends, secret) in &corridors {
+        if *secret {
+            p.hidden.push(*o);
+        }
+        door(&mut p, cell(path[0]), ends[0], *secret);
+        door(&mut p, cell(*path.last().unwrap_or(&path[0])), ends[1], *secret);
     }
+    for &(at, from, to, secret) in &stubs {
+        let at = cell(at);
+        if secret {
+            p.hidden.push(c.owner[at]);
+        } else {
+            p.marks.push((c.cell_xy(at), format!("\u{2192}{}", placed[to as usize - 1].0)));
+        }
+        door(&mut p, at, from, secret);
+    }
+    p.doors.sort();
     p
 }
 
@@ -382,6 +502,15 @@ mod tests {
     use super::*;
     use crate::myk::{MykParams, generate};
     use crate::tables::Tables;
+
+    #[test]
+    fn every_stub_finds_room_beside_its_area() {
+        let t = Tables::embedded().unwrap();
+        let p = crate::nw3::FortressParams { party: 1, cl: 20, areas: 25, ..Default::default() };
+        let f = crate::nw3::generate(&t, &p, 22).unwrap();
+        let plan = fortress_plan(&f);
+        assert_eq!(plan.unplaced, 0, "{} stubs, {} gates", plan.marks.len(), plan.stubbed);
+    }
 
     #[test]
     fn every_myk_door_sits_in_a_gap_of_the_walls_between_floor_cells() {

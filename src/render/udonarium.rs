@@ -1,14 +1,29 @@
-//! Udonarium room data (`--format udonarium`): a zip that Udonarium (the open-source browser
-//! tabletop) loads when it is dropped on its window.
+//! Udonarium room data (`--format udonarium`): two zips that Udonarium (the open-source browser
+//! tabletop) loads when one is dropped on its window.
 //!
-//! The zip holds `data.xml`, a `<room>` in the XML that Udonarium's classes write (`game-table`,
-//! `character`, `text-note`; every value a `<data>` element), and each picture it names, stored
-//! under the SHA-256 of its bytes (Udonarium's image identifier) with its extension. Per MYK map
-//! (or per fortress) there are two tables: the grid plan with the room key beside it, and the
-//! players' sheet. Each monster group, ruler or enemy is a character piece standing in its room,
-//! with HP as a resource and its stat block in its data elements; each room or area has a text
-//! note. Entries are stored uncompressed with a fixed timestamp, so the bytes depend only on the
-//! scenario.
+//! Udonarium has no GM-only layer: every object of a room is sent to every peer, and whatever
+//! stands on a table, in the shared inventory ("common") or the graveyard is listed for all, its
+//! sheet and notes readable by anyone (a private inventory is keyed by a peer id that a saved file
+//! cannot know; text notes have no password in use; only cards can lie face down). So the GM's
+//! material never goes into the room the players share:
+//!
+//! - `*-udonarium.zip`, the players' room, for the shared session: per MYK map (or per fortress)
+//!   the grid plan as drawn for the players (secret corridors are rock, their doors wall) and the
+//!   players' sheet, and one note with the title. No piece, no room note.
+//! - `*-udonarium-gm.zip`, for the GM alone (a room of their own, in another browser tab): the plan
+//!   with every room's full note beside it and every monster as a piece standing in its room, one
+//!   piece per monster (HP each), each with a chat palette for its game's BCDice system
+//!   (`MeikyuKingdom`, the edition the seeds translate; `NightWizard3rd`) holding its own attack,
+//!   damage and checks; a room with traps or judges has a grey GM marker piece whose palette holds
+//!   them (detection and removal, Danger Sense, disarm). The GM saves a piece (its sheet's save
+//!   button) and drops it into the shared room when the party meets it.
+//!
+//! The XML is what Udonarium's classes write (`game-table`, `character` with its `chat-palette`,
+//! `text-note`; every value a `<data>` element), and each picture it names is stored under the
+//! SHA-256 of its bytes (Udonarium's image identifier). Pieces stand in their rooms with their
+//! name tags (15 px text above the piece, as Udonarium draws them) clear of one another and of the
+//! room's label. Entries are stored uncompressed with a fixed timestamp, so the bytes depend only
+//! on the scenario.
 
 use std::io::{Cursor, Write};
 
@@ -42,6 +57,34 @@ pub struct Piece {
     pub note: String,
     /// Token colour.
     pub colour: &'static str,
+    /// Chat palette lines for the game's BCDice system (a command, a space, a comment).
+    pub palette: Vec<String>,
+}
+
+/// The BCDice systems: the MYK seeds translate the original 迷宮キングダム (BCDice's
+/// `MeikyuKingdom`; the 2011 basic rulebook is `MeikyuKingdomBasic`).
+pub const MYK_DICEBOT: &str = "MeikyuKingdom";
+pub const NW3_DICEBOT: &str = "NightWizard3rd";
+
+/// `name 1`, `name 2`, ... for a group of `count`; the bare name for one.
+fn numbered(name: &str, count: u32) -> Vec<String> {
+    if count > 1 { (1..=count).map(|i| format!("{name} {i}")).collect() } else { vec![name.to_string()] }
+}
+
+/// A MYK monster's own rolls: attack (2MK + Warfare), damage.
+fn myk_palette(name: &str, warfare: Option<u32>, range: Option<u32>, damage: Option<String>) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(w) = warfare {
+        let range = range.map(|r| format!(", range {r}")).unwrap_or_default();
+        v.push(format!("2MK+{w} {name}: attack (Warfare {w}{range})"));
+    }
+    match damage {
+        // A fixed damage is no roll: the line says it.
+        Some(d) if d.contains('D') => v.push(format!("{d} {name}: damage")),
+        Some(d) => v.push(format!("{name}: damage {d}")),
+        None => {}
+    }
+    v
 }
 
 /// The pieces of one MYK room: the ruler, then each monster group (one piece per group).
@@ -66,12 +109,21 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
             ]),
             None => stats.extend(record_stats(rec)),
         }
+        let (warfare, range, damage) = match &r.stats {
+            Some(fin) => (Some(fin.warfare), Some(fin.range), Some(fin.damage.to_string())),
+            None => (
+                rec.and_then(|m| m.warfare),
+                rec.and_then(|m| m.range),
+                rec.and_then(|m| m.damage.map(|d| d.to_string())),
+            ),
+        };
         out.push(Piece {
             name: r.name.as_str().to_owned(),
             hp: r.stats.as_ref().map(|x| x.hp).or_else(|| rec.and_then(|m| m.hp).map(|hp| hp + extra)),
             stats,
             note: format!("Ruler. {}. Skills: {}.", rv.stats, rv.skills),
             colour: "#b8860b",
+            palette: myk_palette(r.name.as_str(), warfare, range, damage),
         });
     }
     for (m, mv) in room.monsters.iter().zip(&view.monsters) {
@@ -84,15 +136,59 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
             ("Category".to_string(), mv.category.clone()),
         ];
         stats.extend(record_stats(rec));
-        out.push(Piece {
-            name: if m.count > 1 { format!("{} x{}", m.name, m.count) } else { m.name.as_str().to_owned() },
-            hp: rec.and_then(|r| r.hp),
-            stats,
-            note: format!("{}. Skills: {}.", mv.stats, mv.skills),
-            colour: "#a33a2c",
-        });
+        for name in numbered(m.name.as_str(), m.count) {
+            let mut palette = myk_palette(
+                &name,
+                rec.and_then(|r| r.warfare),
+                rec.and_then(|r| r.range),
+                rec.and_then(|r| r.damage.map(|d| d.to_string())),
+            );
+            if m.reaction != crate::myk::model::Reaction::Hostile {
+                palette.push(format!("NT {name}: negotiation table ({})", m.reaction.label()));
+            }
+            out.push(Piece {
+                name,
+                hp: rec.and_then(|r| r.hp),
+                stats: stats.clone(),
+                note: format!("{}. Skills: {}.", mv.stats, mv.skills),
+                colour: "#a33a2c",
+                palette,
+            });
+        }
     }
     out
+}
+
+/// The GM's marker for a MYK room's traps: their disarm judges (2MK against the difficulty) and
+/// what sets them off. None for a room without traps.
+pub fn myk_marker(room: &Room, view: &view::RoomView, tables: &Tables) -> Option<Piece> {
+    if room.traps.is_empty() {
+        return None;
+    }
+    let mut palette = Vec::new();
+    for (t, tv) in room.traps.iter().zip(&view.traps) {
+        let check = tables.myk.trap(&t.name).and_then(|rec| match &rec.disarm {
+            d @ crate::tables::myk::Disarm::Check { ability, .. } => {
+                let level = t.level.saturating_sub(if t.converted { 3 } else { 0 });
+                d.difficulty(level).map(|n| (ability.label(), n))
+            }
+            _ => None,
+        });
+        match check {
+            Some((ability, n)) => palette.push(format!("2MK>={n} {}: disarm ({ability} check)", t.name)),
+            None => palette.push(format!("{}: disarm {}", t.name, tv.disarm)),
+        }
+        palette.push(format!("{}: set off by {}", t.name, tv.activation));
+    }
+    let names: Vec<&str> = room.traps.iter().map(|t| t.name.as_str()).collect();
+    Some(Piece {
+        name: format!("GM {}", room.id),
+        hp: None,
+        stats: vec![("Traps".to_string(), names.join(", "))],
+        note: view.traps.iter().map(|t| format!("{}: {}", t.name, t.summary)).collect::<Vec<_>>().join("\n"),
+        colour: "#6b645a",
+        palette,
+    })
 }
 
 /// The combat stats of a bestiary record, as far as it knows them.
@@ -109,8 +205,9 @@ fn record_stats(rec: Option<&crate::tables::myk::Monster>) -> Vec<(String, Strin
     .collect()
 }
 
-/// The pieces of one NW3 area: one per enemy line of each group, and the Ruler in its own area.
-/// Body is the HP resource; the other combat stats, attacks and skills go on the sheet.
+/// The pieces of one NW3 area: one per enemy (a line of three is three pieces), and the Ruler
+/// in its own area. Body is the HP resource; the other combat stats, attacks and skills go on the
+/// sheet, and the rolls in the chat palette.
 pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
     let mut out = Vec::new();
     if f.ruler.area == area.id {
@@ -123,33 +220,74 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
             stats,
             note: nw3_note(&r.name, "Boss", &stat_pairs(r.stats.as_ref(), r.spd, r.initiative), &r.attacks, &r.skills),
             colour: "#b8860b",
+            palette: nw3_palette(&r.name, r.stats.as_ref(), &r.attacks),
         });
     }
     for g in &area.enemies {
         for e in &g.members {
-            let name = if e.count > 1 { format!("{} x{}", e.name, e.count) } else { e.name.clone() };
-            let mut stats = vec![
-                ("Group".to_string(), g.name.clone()),
-                ("Rank".to_string(), e.rank.label().to_string()),
-                ("Count".to_string(), e.count.to_string()),
-            ];
+            let mut stats =
+                vec![("Group".to_string(), g.name.clone()), ("Rank".to_string(), e.rank.label().to_string())];
             stats.extend(combat_stats(e.stats.as_ref(), e.spd, e.initiative));
-            out.push(Piece {
-                name,
-                hp: e.stats.map(|x| x.body),
-                stats,
-                note: nw3_note(
-                    &e.name,
-                    e.rank.label(),
-                    &stat_pairs(e.stats.as_ref(), e.spd, e.initiative),
-                    &e.attacks,
-                    &e.skills,
-                ),
-                colour: "#5b3f8c",
-            });
+            for name in numbered(&e.name, e.count) {
+                out.push(Piece {
+                    palette: nw3_palette(&name, e.stats.as_ref(), &e.attacks),
+                    name,
+                    hp: e.stats.map(|x| x.body),
+                    stats: stats.clone(),
+                    note: nw3_note(
+                        &e.name,
+                        e.rank.label(),
+                        &stat_pairs(e.stats.as_ref(), e.spd, e.initiative),
+                        &e.attacks,
+                        &e.skills,
+                    ),
+                    colour: "#5b3f8c",
+                });
+            }
         }
     }
     out
+}
+
+/// An NW3 enemy's own rolls: each attack's hit (aNW, a = its accuracy) and damage (2D6 + its
+/// damage), dodging (EVA), and the Danger Sense against its ambush (Perception + 7).
+fn nw3_palette(name: &str, s: Option<&Stats>, attacks: &[Attack]) -> Vec<String> {
+    let mut v = Vec::new();
+    for a in attacks {
+        v.push(format!("{}NW {name}: {} hit", a.accuracy, a.name));
+        v.push(format!("2D6+{} {name}: {} damage ({})", a.damage, a.name, a.kind.label()));
+    }
+    if let Some(s) = s {
+        v.push(format!("{}NW {name}: dodge (EVA)", s.eva));
+        v.push(format!("2D6+{} {name}: physical defense", s.pdef));
+        v.push(format!("2D6+{} {name}: magical defense", s.mdef));
+        v.push(format!("NW>={} Danger Sense against {name}'s ambush", s.perception + 7));
+    }
+    v
+}
+
+/// The GM's marker for an NW3 area's judges: the trap's detection (Perception) and removal
+/// (Finesse), and the area's Danger Sense. None for an area without them.
+pub fn nw3_marker(area: &Area) -> Option<Piece> {
+    let mut palette = Vec::new();
+    let mut stats = Vec::new();
+    if let Some(t) = &area.trap {
+        palette.push(format!("NW>={} {}: detect (Perception)", t.detection, t.name));
+        palette.push(format!("NW>={} {}: remove (Finesse)", t.removal, t.name));
+        stats.push(("Trap".to_string(), t.name.clone()));
+    }
+    if let Some(d) = area.danger_sense {
+        palette.push(format!("NW>={d} Danger Sense in area {}", area.id));
+        stats.push(("Danger Sense".to_string(), d.to_string()));
+    }
+    (!palette.is_empty()).then(|| Piece {
+        name: format!("GM {}", area.id),
+        hp: None,
+        stats,
+        note: area.trap.as_ref().map(|t| format!("{}: {}", t.name, t.effect)).unwrap_or_default(),
+        colour: "#6b645a",
+        palette,
+    })
 }
 
 /// An NW3 stat block's numbers in sheet order, less Body (the HP resource).
@@ -217,14 +355,15 @@ impl RoomDoc {
         let selected = self.tables == 0;
         self.tables += 1;
         self.xml += &format!(
-            "  <game-table name=\"{}\" width=\"{w}\" height=\"{h}\" gridSize=\"{GRID}\" imageIdentifier=\"{image}\" backgroundImageIdentifier=\"imageIdentifier\" backgroundFilterType=\"\" selected=\"{selected}\" gridType=\"{}\" gridColor=\"#00000033\"></game-table>\n",
+            "  <game-table name=\"{}\" width=\"{w}\" height=\"{h}\" gridSize=\"{GRID}\" imageIdentifier=\"{image}\" backgroundImageIdentifier=\"imageIdentifier\" backgroundFilterType=\"\" selected=\"{selected}\" gridType=\"{}\" gridColor=\"#000000e6\"></game-table>\n",
             attr(name),
             if grid { 0 } else { -1 },
         );
     }
 
-    /// A character piece at cell (x, y) on the table, or in the shared inventory.
-    fn character(&mut self, p: &Piece, at: Option<(u32, u32)>) -> Result<()> {
+    /// A character piece at cell (x, y) on the table (or, None, in the room's inventory), with
+    /// its chat palette for `dicebot`.
+    fn character(&mut self, p: &Piece, at: Option<(u32, u32)>, dicebot: &str) -> Result<()> {
         let svg = token_svg(p);
         let image = match self.tokens.iter().find(|(s, _)| *s == svg) {
             Some((_, id)) => id.clone(),
@@ -251,9 +390,11 @@ impl RoomDoc {
             esc(&p.note)
         );
         self.xml += &format!(
-            "  <character location.name=\"{place}\" location.x=\"{x}\" location.y=\"{y}\" posZ=\"0\" rotate=\"0\" roll=\"0\">\n    <data name=\"character\">\n      <data name=\"image\"><data type=\"image\" name=\"imageIdentifier\">{image}</data></data>\n      <data name=\"common\">{}{}</data>\n      <data name=\"detail\">\n{detail}      </data>\n    </data>\n  </character>\n",
+            "  <character location.name=\"{place}\" location.x=\"{x}\" location.y=\"{y}\" posZ=\"0\" rotate=\"0\" roll=\"0\">\n    <data name=\"character\">\n      <data name=\"image\"><data type=\"image\" name=\"imageIdentifier\">{image}</data></data>\n      <data name=\"common\">{}{}</data>\n      <data name=\"detail\">\n{detail}      </data>\n    </data>\n    <chat-palette dicebot=\"{}\">{}</chat-palette>\n  </character>\n",
             data("name", &p.name),
             data("size", "1"),
+            attr(dicebot),
+            esc(&p.palette.join("\n")),
         );
         Ok(())
     }
@@ -299,69 +440,96 @@ impl RoomDoc {
         Ok(z.finish().map_err(fail)?.into_inner())
     }
 
-    /// The plan as a table with the notes in columns beside it, and the pieces in their rooms.
-    fn plan_table(
-        &mut self,
-        name: &str,
-        plan: &Plan,
-        notes: &[(String, String)],
-        pieces: &[(String, Vec<Piece>)],
-        on_table: bool,
-        what: &str,
-    ) -> Result<()> {
-        let per_col = (plan.h.saturating_sub(1) / NOTE_H).max(1) as usize;
-        let cols = notes.len().div_ceil(per_col) as u32;
-        let extra = if cols == 0 { 0 } else { cols * (NOTE_W + 1) + 1 };
-        let png = crate::render::raster::png(&plan.svg_with(GRID, extra), (plan.w + extra) * GRID, what)?;
+    /// The plan (its picture given) as a table, with the notes in columns beside it and the
+    /// pieces standing in their rooms.
+    fn plan_table(&mut self, name: &str, plan: &Plan, png: Vec<u8>, extra: u32, notes: &[(String, String)]) {
+        let per_col = note_rows(plan);
         let image = self.image(png);
         self.table(name, plan.w + extra, plan.h, &image, true);
         for (i, (title, text)) in notes.iter().enumerate() {
             let (c, r) = ((i / per_col) as u32, (i % per_col) as u32);
             self.note(title, text, plan.w + 1 + c * (NOTE_W + 1), 1 + r * NOTE_H);
         }
+    }
+
+    /// Every piece where [`stand`] puts it in its room when `on_table`; else (pieces of a later
+    /// map, whose table is not shown first, as pieces do not belong to a table) and for a room
+    /// that cannot hold them, in the room's inventory, for the GM to drag out.
+    fn pieces(&mut self, plan: &Plan, pieces: &[(String, Vec<Piece>)], on_table: bool, dicebot: &str) -> Result<()> {
         for (key, ps) in pieces {
-            let room: Option<&PlanRoom> = plan.room(key);
+            let spots = plan.room(key).filter(|_| on_table).and_then(|r| stand(r, ps));
             for (i, p) in ps.iter().enumerate() {
-                let at = match room {
-                    Some(r) if on_table => {
-                        let (cols, i) = ((r.w - 1).max(1), i as u32);
-                        Some((r.x + 1 + i % cols, r.y + 1 + (i / cols).min(r.h - 2)))
-                    }
-                    _ => None,
-                };
-                self.character(p, at)?;
+                self.character(p, spots.as_ref().map(|s| s[i]), dicebot)?;
             }
         }
         Ok(())
     }
 
-    /// A players' sheet (its picture from [`sheet_png`]) as a table without a grid of its own.
+    /// A players' sheet (its picture drawn) as a table without a grid of its own.
     fn sheet_table(&mut self, name: &str, png: Vec<u8>, paper: Paper) {
         let (w, h) = sheet_cells(paper);
         let image = self.image(png);
         self.table(name, w, h, &image, false);
     }
+}
 
-    /// The plan table, and the players' sheet as a table after it; the sheet's picture is drawn on
-    /// a second thread meanwhile (both are deflate-bound), the tables and images in the same order.
-    fn plan_and_sheet(
-        &mut self,
-        (name, plan, on_table): (&str, &Plan, bool),
-        notes: &[(String, String)],
-        pieces: &[(String, Vec<Piece>)],
-        (sheet_name, sheet): (&str, &str),
-        paper: Paper,
-        what: &str,
-    ) -> Result<()> {
-        let png = std::thread::scope(|scope| {
-            let drawing = scope.spawn(|| sheet_png(sheet, paper, what));
-            let planned = self.plan_table(name, plan, notes, pieces, on_table, what);
-            let png = drawing.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
-            planned.and(png)
-        })?;
-        self.sheet_table(sheet_name, png, paper);
-        Ok(())
+/// Notes per column beside a plan.
+fn note_rows(plan: &Plan) -> usize {
+    (plan.h.saturating_sub(1) / NOTE_H).max(1) as usize
+}
+
+/// Blank columns beside a plan for `notes` notes.
+fn note_columns(plan: &Plan, notes: usize) -> u32 {
+    let cols = notes.div_ceil(note_rows(plan)) as u32;
+    if cols == 0 { 0 } else { cols * (NOTE_W + 1) + 1 }
+}
+
+/// A box in pixels: left, top, right, bottom.
+pub type Box2 = (f64, f64, f64, f64);
+
+/// The name tag Udonarium draws over a piece of one cell at pixel (x, y): 15 px text with 9 px
+/// padding each side, centred, 30 px above the piece's top. Its width is taken generously (9.5 px
+/// a character), so a tag never runs wider than this box.
+pub fn name_tag(name: &str, x: f64, y: f64) -> Box2 {
+    let w = name.chars().count() as f64 * 9.5 + 18.0;
+    let c = x + f64::from(GRID) / 2.0;
+    (c - w / 2.0, y - 30.0, c + w / 2.0, y - 6.0)
+}
+
+/// The room's label in the plan's picture (bold, 0.8 cells high, from 0.35 cells in), in pixels.
+pub fn room_label(r: &PlanRoom) -> Box2 {
+    let g = f64::from(GRID);
+    let (x, y) = (f64::from(r.x) * g, f64::from(r.y) * g);
+    (x + 0.3 * g, y + 0.2 * g, x + 0.4 * g + r.label.chars().count() as f64 * 0.55 * g, y + 1.15 * g)
+}
+
+fn overlap(a: Box2, b: Box2) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// Cells for the pieces of one room: each piece inside the room, below its label row, with its
+/// name tag inside the room's width; no piece or tag touching another's or the room's label.
+/// None when they do not fit.
+pub fn stand(room: &PlanRoom, pieces: &[Piece]) -> Option<Vec<(u32, u32)>> {
+    let g = f64::from(GRID);
+    let (left, right) = (f64::from(room.x) * g, f64::from(room.x + room.w) * g);
+    let mut taken: Vec<Box2> = vec![room_label(room)];
+    let mut out = Vec::new();
+    for p in pieces {
+        let spot = (room.y + 1..room.y + room.h).flat_map(|y| (room.x..room.x + room.w).map(move |x| (x, y))).find(
+            |&(x, y)| {
+                let (px, py) = (f64::from(x) * g, f64::from(y) * g);
+                let body = (px, py, px + g, py + g);
+                let tag = name_tag(&p.name, px, py);
+                tag.0 >= left && tag.2 <= right && !taken.iter().any(|t| overlap(*t, body) || overlap(*t, tag))
+            },
+        )?;
+        let (px, py) = (f64::from(spot.0) * g, f64::from(spot.1) * g);
+        taken.push((px, py, px + g, py + g));
+        taken.push(name_tag(&p.name, px, py));
+        out.push(spot);
     }
+    Some(out)
 }
 
 /// A players' sheet's size in cells: 1 cm each, the paper's width.
@@ -369,11 +537,6 @@ fn sheet_cells(paper: Paper) -> (u32, u32) {
     let (w_mm, h_mm) = paper.size_mm();
     let w = (w_mm / 10.0).round() as u32;
     (w, (h_mm / 10.0 * f64::from(w) / (w_mm / 10.0)).round() as u32)
-}
-
-/// A players' sheet (SVG) as a picture for its table.
-fn sheet_png(svg: &str, paper: Paper, what: &str) -> Result<Vec<u8>> {
-    crate::render::raster::png(svg, sheet_cells(paper).0 * GRID, what)
 }
 
 /// A round token with the piece's initials, as SVG (drawn 100 pixels wide).
@@ -386,11 +549,68 @@ fn token_svg(p: &Piece) -> String {
     )
 }
 
-/// The Udonarium zip of a MYK scenario.
-pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, what: &str) -> Result<Vec<u8>> {
+/// The two zips of an export: the players' room and the GM's (see the module doc).
+pub struct Rooms {
+    pub players: Vec<u8>,
+    pub gm: Vec<u8>,
+}
+
+/// Draws every `(svg, width)` at once, a thread each (they are deflate-bound), in order.
+fn draw_all(jobs: &[(String, u32)], what: &str) -> Result<Vec<Vec<u8>>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> =
+            jobs.iter().map(|(svg, w)| scope.spawn(move || crate::render::raster::png(svg, *w, what))).collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
+    })
+}
+
+/// One map (or the fortress) in both rooms: the players get the plan, a note with the title and
+/// the players' sheet; the GM gets the plan, every note and every piece.
+struct Part<'a> {
+    name: String,
+    plan: &'a Plan,
+    notes: Vec<(String, String)>,
+    pieces: Vec<(String, Vec<Piece>)>,
+    sheet_name: String,
+    sheet: String,
+    /// The first map: its pieces stand on the table.
+    first: bool,
+}
+
+fn both(
+    (players, gm): (&mut RoomDoc, &mut RoomDoc),
+    part: Part,
+    welcome: &(String, String),
+    paper: Paper,
+    dicebot: &str,
+    what: &str,
+) -> Result<()> {
+    let plan = part.plan;
+    let (few, all) = (note_columns(plan, 1), note_columns(plan, part.notes.len()));
+    let mut pics = draw_all(
+        &[
+            (plan.svg_with(GRID, few), (plan.w + few) * GRID),
+            (plan.svg_with(GRID, all), (plan.w + all) * GRID),
+            (part.sheet, sheet_cells(paper).0 * GRID),
+        ],
+        what,
+    )?
+    .into_iter();
+    let mut next = || pics.next().unwrap_or_default();
+    players.plan_table(&part.name, plan, next(), few, std::slice::from_ref(welcome));
+    gm.plan_table(&part.name, plan, next(), all, &part.notes);
+    gm.pieces(plan, &part.pieces, part.first, dicebot)?;
+    players.sheet_table(&part.sheet_name, next(), paper);
+    Ok(())
+}
+
+/// The Udonarium zips of a MYK scenario.
+pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, what: &str) -> Result<Rooms> {
     let v = view::myk_view(s, tables, paper, &[]);
-    let mut room = RoomDoc::default();
+    let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
     let intro = templates.render("udonarium-myk.j2", &v)?;
+    let welcome =
+        (s.title.clone(), templates.render("udonarium-players.j2", &serde_json::json!({ "title": s.title }))?);
     for (i, (m, mv)) in s.maps.iter().zip(&v.maps).enumerate() {
         let plan = crate::render::plan::myk_plan(m);
         let mut notes = Vec::new();
@@ -402,44 +622,82 @@ pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, w
             let ctx = serde_json::json!({ "r": rv });
             notes.push((format!("{} {}", rv.id, rv.name), templates.render("udonarium-room.j2", &ctx)?));
             if let Some(r) = m.rooms.iter().find(|r| r.id.to_string() == rv.id) {
-                pieces.push((rv.id.clone(), myk_pieces(r, rv, tables)));
+                let mut ps = myk_pieces(r, rv, tables);
+                ps.extend(myk_marker(r, rv, tables));
+                pieces.push((rv.id.clone(), ps));
             }
         }
-        let sheet = crate::render::sheet::myk_sheet(s, m, tables, paper, Copy::Players);
-        room.plan_and_sheet(
-            (&format!("Map {}: {}", m.index, m.name), &plan, i == 0),
-            &notes,
-            &pieces,
-            (&format!("Map {}: players' sheet", m.index), &sheet),
-            paper,
-            what,
-        )?;
+        let part = Part {
+            name: format!("Map {}: {}", m.index, m.name),
+            plan: &plan,
+            notes,
+            pieces,
+            sheet_name: format!("Map {}: players' sheet", m.index),
+            sheet: crate::render::sheet::myk_sheet(s, m, tables, paper, Copy::Players),
+            first: i == 0,
+        };
+        both((&mut players, &mut gm), part, &welcome, paper, MYK_DICEBOT, what)?;
     }
-    room.zip(what)
+    Ok(Rooms { players: players.zip(what)?, gm: gm.zip(what)? })
 }
 
-/// The Udonarium zip of a Fortress.
-pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templates, what: &str) -> Result<Vec<u8>> {
+/// The side of the GM room's areas: the smallest (from the VTT plan's) in which every area's
+/// pieces stand clear of one another; the same for all, so the size tells nothing.
+fn area_side(pieces: &[(String, Vec<Piece>)]) -> u32 {
+    (4..=12)
+        .find(|&side| {
+            pieces.iter().all(|(key, ps)| {
+                let r = PlanRoom { label: key.clone(), key: key.clone(), x: 0, y: 0, w: side, h: side };
+                stand(&r, ps).is_some()
+            })
+        })
+        .unwrap_or(12)
+}
+
+/// The GM room's plan of a fortress whose areas hold `pieces` (area key, pieces).
+fn gm_plan(f: &Fortress, pieces: &[(String, Vec<Piece>)]) -> Plan {
+    crate::render::plan::fortress_plan_sized(f, area_side(pieces))
+}
+
+/// Every area's pieces (enemies, the Ruler, the GM's marker), by area key.
+pub fn fortress_pieces(f: &Fortress) -> Vec<(String, Vec<Piece>)> {
+    f.areas
+        .iter()
+        .map(|a| {
+            let mut ps = nw3_pieces(f, a);
+            ps.extend(nw3_marker(a));
+            (a.id.to_string(), ps)
+        })
+        .collect()
+}
+
+/// The plan the GM's room of a fortress draws (areas large enough for their pieces).
+pub fn fortress_gm_plan(f: &Fortress) -> Plan {
+    gm_plan(f, &fortress_pieces(f))
+}
+
+/// The Udonarium zips of a Fortress.
+pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templates, what: &str) -> Result<Rooms> {
     let v = crate::render::fortress_view::fortress_view(f, paper, (String::new(), String::new()));
-    let mut room = RoomDoc::default();
-    let plan = crate::render::plan::fortress_plan(f);
+    let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
     let mut notes = vec![(f.title.clone(), templates.render("udonarium-fortress.j2", &v)?)];
-    let mut pieces = Vec::new();
+    let welcome =
+        (f.title.clone(), templates.render("udonarium-players.j2", &serde_json::json!({ "title": f.title }))?);
     for av in &v.areas {
         let ctx = serde_json::json!({ "a": av });
         notes.push((format!("{}. {}", av.id, av.name), templates.render("udonarium-area.j2", &ctx)?));
-        if let Some(a) = f.area(av.id) {
-            pieces.push((a.id.to_string(), nw3_pieces(f, a)));
-        }
     }
-    let sheet = crate::render::area_map::fortress_map(f, tables, paper, Copy::Players);
-    room.plan_and_sheet(
-        (&f.title, &plan, true),
-        &notes,
-        &pieces,
-        (&format!("{}: players' handout", f.title), &sheet),
-        paper,
-        what,
-    )?;
-    room.zip(what)
+    let pieces = fortress_pieces(f);
+    let plan = gm_plan(f, &pieces);
+    let part = Part {
+        name: f.title.clone(),
+        plan: &plan,
+        notes,
+        pieces,
+        sheet_name: format!("{}: players' handout", f.title),
+        sheet: crate::render::area_map::fortress_map(f, tables, paper, Copy::Players),
+        first: true,
+    };
+    both((&mut players, &mut gm), part, &welcome, paper, NW3_DICEBOT, what)?;
+    Ok(Rooms { players: players.zip(what)?, gm: gm.zip(what)? })
 }

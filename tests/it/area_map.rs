@@ -413,7 +413,8 @@ fn crossing_gate_lines_are_counted_by_their_geometry() {
 pub fn crossings_generated_and_rerolled(seed: u64, areas: u32, paper: Paper) -> (usize, usize) {
     use dungeonsmith::edit::nw3::{AreaPart, Nw3Part, reroll};
     let (party, cl) = (1 + (seed % 8) as u32, 1 + (seed % 20) as u32);
-    let mut f = generate(tables(), &FortressParams { party, cl, areas, ..Default::default() }, seed).expect("generates");
+    let mut f =
+        generate(tables(), &FortressParams { party, cl, areas, ..Default::default() }, seed).expect("generates");
     let before = gate_crossings(&fortress_map(&f, tables(), paper, Copy::Gm));
     let id = 2 + (seed % u64::from(areas - 1)) as u32;
     // An area the workbench will not reroll (the Core, an opener) is simply kept.

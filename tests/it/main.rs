@@ -33,6 +33,7 @@ mod tables;
 mod trust;
 mod udonarium;
 mod vtt;
+mod vtt_flood;
 mod workbench;
 
 /// Runs the program in-process: (exit code, stdout, stderr).

@@ -82,7 +82,7 @@ fn myk_notes_at_every_level_survive_check_and_render_and_are_printed_escaped() {
     assert!(md.contains("## GM notes"), "the scenario's notes have a heading");
     assert_printed(&md, "markdown", &places);
     assert_printed(&read(&out.join("myk-42.html")), "html", &places);
-    let texts = udonarium_texts(&json, &d.join("udon"), "myk-42-udonarium.zip");
+    let texts = udonarium_texts(&json, &d.join("udon"), "myk-42-udonarium-gm.zip");
     assert!(texts.iter().any(|t| t.contains(&note("room note"))), "the room note is in its Udonarium note");
     std::fs::remove_dir_all(&d).ok();
 }
@@ -109,7 +109,7 @@ fn nw3_notes_on_fortress_area_and_enemy_group_survive_check_and_render_and_are_p
     assert!(md.contains("## GM notes"), "the fortress's notes have a heading");
     assert_printed(&md, "markdown", &places);
     assert_printed(&read(&out.join("fortress-7.html")), "html", &places);
-    let texts = udonarium_texts(&json, &d.join("udon"), "fortress-7-udonarium.zip");
+    let texts = udonarium_texts(&json, &d.join("udon"), "fortress-7-udonarium-gm.zip");
     assert!(texts.iter().any(|t| t.contains(&note("area note"))), "the area note is in its Udonarium note");
     std::fs::remove_dir_all(&d).ok();
 }

@@ -258,3 +258,42 @@ fn generated_area_maps_never_cross_two_gates() {
     });
     assert!(failures.is_empty(), "{} maps cross gates:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// Fortresses per size (3-40) and MYK scenarios whose `.dd2vtt` maps are flooded.
+const FLOODS: u64 = 40;
+const MYK_FLOODS: u64 = 1_000;
+
+#[test]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored scale::"]
+fn thousands_of_vtt_maps_flood_into_one_region_per_area_and_per_gate() {
+    let tables = Tables::load(None).unwrap();
+    let sizes = 38;
+    let failures = spread(FLOODS * sizes, &|i| {
+        let mut p = fortress_params(i);
+        p.areas = 3 + (i % sizes) as u32;
+        let f = match dungeonsmith::nw3::generate(&tables, &p, i) {
+            Ok(f) => f,
+            Err(e) => return Some(format!("seed {i} {p:?}: {e}")),
+        };
+        let (plan, text, expect) = crate::vtt_flood::fortress_case(&f);
+        crate::vtt_flood::flood(&text, &plan, &expect, &format!("fortress seed {i} {p:?}")).err()
+    });
+    assert!(failures.is_empty(), "{} fortresses fail, first: {}", failures.len(), failures[0]);
+    let failures = spread(MYK_FLOODS, &|i| {
+        let mut p = myk_params(i);
+        p.maps = p.maps.min(3);
+        let s = match dungeonsmith::myk::generate(&tables, &p, i) {
+            Ok(s) => s,
+            Err(e) => return Some(format!("seed {i} {p:?}: {e}")),
+        };
+        let errs: Vec<String> = crate::vtt_flood::myk_cases(&s)
+            .iter()
+            .enumerate()
+            .filter_map(|(k, (plan, text, expect))| {
+                crate::vtt_flood::flood(text, plan, expect, &format!("myk seed {i} map {}", k + 1)).err()
+            })
+            .collect();
+        errs.into_iter().next()
+    });
+    assert!(failures.is_empty(), "{} MYK scenarios fail, first: {}", failures.len(), failures[0]);
+}

@@ -92,6 +92,19 @@ fn check_room(room: &Room, what: &str) -> (usize, usize, usize, usize) {
                 chars += 1;
                 let place = n.attribute("location.name").unwrap();
                 assert!(place == "table" || place == "common", "{what}: location {place}");
+                // The chat palette, as Udonarium reads it: a <chat-palette> child naming a BCDice
+                // system, one command per line.
+                let palette = children(n).into_iter().find(|c| c.has_tag_name("chat-palette")).expect("a chat palette");
+                let bot = palette.attribute("dicebot").unwrap_or("");
+                assert!(["MeikyuKingdom", "NightWizard3rd"].contains(&bot), "{what}: dicebot {bot:?}");
+                let lines: Vec<&str> = palette.text().unwrap_or("").lines().collect();
+                assert!(!lines.is_empty(), "{what}: an empty palette");
+                let command = |l: &&str| {
+                    let c = l.split(' ').next().unwrap_or("");
+                    c.contains("MK") || c.contains("NW") || c.contains('D') || c == "NT"
+                };
+                let monster = n.descendants().any(|d| d.attribute("type") == Some("numberResource"));
+                assert!(!monster || lines.iter().any(command), "{what}: no dice command in {lines:?}");
                 number(n, "location.x");
                 number(n, "location.y");
                 let root = data(n, "character");
@@ -144,53 +157,199 @@ fn check_room(room: &Room, what: &str) -> (usize, usize, usize, usize) {
     (tables, chars, notes, hp)
 }
 
+/// Strings only the GM may read, from a scenario's JSON: trap names, rulers, monsters, weak
+/// points and the like, and the word "secret".
+fn gm_only(v: &Value) -> Vec<String> {
+    let mut out = vec!["Secret".to_string(), "secret".to_string()];
+    let mut walk = vec![v];
+    while let Some(x) = walk.pop() {
+        match x {
+            Value::Object(o) => {
+                for (k, val) in o {
+                    if let (Some(t), true) = (
+                        val.as_str(),
+                        ["traps", "trap", "ruler", "members", "monsters", "adjustments"].contains(&k.as_str())
+                            || k == "name" && o.contains_key("stats"),
+                    ) {
+                        out.push(t.to_string());
+                    }
+                    if ["traps", "trap", "ruler", "members", "monsters", "adjustments", "logic", "core"]
+                        .contains(&k.as_str())
+                    {
+                        collect_names(val, &mut out);
+                    }
+                    walk.push(val);
+                }
+            }
+            Value::Array(a) => walk.extend(a),
+            _ => {}
+        }
+    }
+    out.retain(|s| s.len() > 3 && !["warfare", "range", "damage", "defense"].contains(&s.as_str()));
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// Every `name`, `what` and `weaknesses` string under `v`.
+fn collect_names(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, val) in o {
+                if ["name", "what"].contains(&k.as_str()) {
+                    out.extend(val.as_str().map(str::to_string));
+                }
+                if k == "weaknesses" {
+                    out.extend(val.as_array().into_iter().flatten().filter_map(|w| w.as_str().map(str::to_string)));
+                }
+                collect_names(val, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| collect_names(x, out)),
+        _ => {}
+    }
+}
+
+/// The players' zip: tables and notes only, none of `secrets` anywhere in it.
+fn assert_players_room_keeps_secrets(room: &Room, secrets: &[String], what: &str) {
+    let (_, chars, _, _) = check_room(room, what);
+    assert_eq!(chars, 0, "{what}: no piece in the players' room");
+    for s in secrets {
+        assert!(!room.xml.contains(s.as_str()), "{what}: the players' room names GM-only {s:?}");
+    }
+}
+
+/// Pieces on the table (name, cell) from a room.
+fn table_pieces(room: &Room) -> Vec<(String, f64, f64)> {
+    let doc = Document::parse(&room.xml).unwrap();
+    children(doc.root_element())
+        .into_iter()
+        .filter(|n| n.has_tag_name("character") && n.attribute("location.name") == Some("table"))
+        .map(|n| {
+            let name = data(data(data(n, "character"), "common"), "name").text().unwrap_or("").to_string();
+            (name, number(n, "location.x"), number(n, "location.y"))
+        })
+        .collect()
+}
+
+/// Each piece inside a room of `plan`; its body and name tag clear of every other piece's and of
+/// every room's label.
+fn assert_pieces_stand_clear(room: &Room, plan: &dungeonsmith::render::plan::Plan, what: &str) -> usize {
+    use dungeonsmith::render::udonarium::{name_tag, room_label};
+    let overlap = |a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3;
+    let pieces = table_pieces(room);
+    let boxes: Vec<[(f64, f64, f64, f64); 2]> =
+        pieces.iter().map(|(n, x, y)| [(*x, *y, x + 50.0, y + 50.0), name_tag(n, *x, *y)]).collect();
+    for (i, (name, x, y)) in pieces.iter().enumerate() {
+        let inside = plan.rooms.iter().any(|r| {
+            let (rx, ry) = (f64::from(r.x) * 50.0, f64::from(r.y) * 50.0);
+            *x >= rx && *y >= ry && x + 50.0 <= rx + f64::from(r.w) * 50.0 && y + 50.0 <= ry + f64::from(r.h) * 50.0
+        });
+        assert!(inside, "{what}: {name} stands outside every room");
+        for r in &plan.rooms {
+            for b in boxes[i] {
+                assert!(!overlap(b, room_label(r)), "{what}: {name} or its tag touches room {}'s label", r.key);
+            }
+        }
+        for (j, other) in boxes.iter().enumerate().skip(i + 1) {
+            for a in boxes[i] {
+                for b in other {
+                    assert!(!overlap(a, *b), "{what}: {name} and {} touch", pieces[j].0);
+                }
+            }
+        }
+    }
+    pieces.len()
+}
+
 #[test]
-fn myk_udonarium_room_has_every_map_piece_and_room_note() {
+fn myk_udonarium_rooms_split_the_players_map_from_the_gms_pieces_and_notes() {
     let dir = temp("udon-myk");
     let d = dir.to_str().unwrap();
     let (code, _, err) = run(&["myk", "--seed", "42", "--maps", "2", "--format", "json,udonarium", "--out", d]);
     assert_eq!(code, 0, "{err}");
-    let room = unzip(&std::fs::read(dir.join("myk-42-udonarium.zip")).unwrap());
-    let (tables, chars, notes, hp) = check_room(&room, "myk 42");
-    let s: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("myk-42.json")).unwrap()).unwrap();
+    let players = unzip(&std::fs::read(dir.join("myk-42-udonarium.zip")).unwrap());
+    let gm = unzip(&std::fs::read(dir.join("myk-42-udonarium-gm.zip")).unwrap());
+    let text = std::fs::read_to_string(dir.join("myk-42.json")).unwrap();
+    let s: Value = serde_json::from_str(&text).unwrap();
     let maps = s["maps"].as_array().unwrap();
-    assert_eq!(tables, 2 * maps.len(), "a plan and a players' sheet per map");
+    let (tables, _, notes, _) = check_room(&players, "myk 42 players");
+    assert_eq!((tables, notes), (2 * maps.len(), maps.len()), "a plan and a players' sheet per map, a title note");
+    assert_players_room_keeps_secrets(&players, &gm_only(&s), "myk 42 players");
+    let (tables, chars, notes, hp) = check_room(&gm, "myk 42 gm");
+    assert_eq!(tables, maps.len(), "the GM's plan per map");
     let rooms: Vec<&Value> =
         maps.iter().flat_map(|m| m["rooms"].as_array().unwrap()).filter(|r| r["used"] == true).collect();
-    let groups: usize =
-        rooms.iter().map(|r| r["monsters"].as_array().unwrap().len() + usize::from(!r["ruler"].is_null())).sum();
-    assert_eq!(chars, groups, "one piece per monster group and ruler");
-    assert_eq!(hp, groups, "every stocked monster has known HP, so every piece has an HP resource");
+    let monsters: u64 = rooms
+        .iter()
+        .map(|r| {
+            r["monsters"].as_array().unwrap().iter().map(|m| m["count"].as_u64().unwrap()).sum::<u64>()
+                + u64::from(!r["ruler"].is_null())
+        })
+        .sum();
+    let markers = rooms.iter().filter(|r| !r["traps"].as_array().unwrap().is_empty()).count();
+    assert_eq!(chars, monsters as usize + markers, "one piece per monster and ruler, a marker per trapped room");
+    assert_eq!(hp, monsters as usize, "every monster has its own HP");
     assert_eq!(notes, rooms.len() + 1, "a note per used room and one for the scenario");
-    // The scenario's title reads back as text (escaped on the way in).
-    let doc = Document::parse(&room.xml).unwrap();
-    let titles: Vec<&str> =
-        doc.descendants().filter(|n| n.attribute("name") == Some("title")).filter_map(|n| n.text()).collect();
-    assert!(titles.contains(&s["title"].as_str().unwrap()), "{titles:?}");
+    let back: dungeonsmith::myk::Scenario = serde_json::from_str(&text).unwrap();
+    let plan = dungeonsmith::render::plan::myk_plan(&back.maps[0]);
+    assert!(assert_pieces_stand_clear(&gm, &plan, "myk 42 gm") > 0);
     std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
-fn fortress_udonarium_room_has_every_enemy_and_area_note() {
-    let dir = temp("udon-nw3");
+fn myk_seed_1_pieces_stand_apart_and_the_players_room_keeps_the_secret_corridor() {
+    let dir = temp("udon-myk-1");
     let d = dir.to_str().unwrap();
-    let (code, _, err) = run(&["fortress", "--seed", "7", "--format", "json,udonarium", "--out", d]);
+    let (code, _, err) = run(&["myk", "--seed", "1", "--format", "json,udonarium", "--out", d]);
     assert_eq!(code, 0, "{err}");
-    let room = unzip(&std::fs::read(dir.join("fortress-7-udonarium.zip")).unwrap());
-    let (tables, chars, notes, hp) = check_room(&room, "fortress 7");
-    let f: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("fortress-7.json")).unwrap()).unwrap();
-    let areas = f["areas"].as_array().unwrap();
-    assert_eq!(tables, 2, "the plan and the players' handout");
-    let enemies: usize = areas
-        .iter()
-        .flat_map(|a| a["enemies"].as_array().unwrap())
-        .map(|g| g["members"].as_array().unwrap().len())
-        .sum();
-    assert!(enemies > 0, "seed 7 has enemies");
-    assert_eq!(chars, enemies + 1, "one piece per enemy line, and the Ruler");
-    assert_eq!(hp, chars, "every enemy and the Ruler has Body, so every piece has an HP resource");
-    assert_eq!(notes, areas.len() + 1, "a note per area and one for the fortress");
+    let text = std::fs::read_to_string(dir.join("myk-1.json")).unwrap();
+    let s: Value = serde_json::from_str(&text).unwrap();
+    let players = unzip(&std::fs::read(dir.join("myk-1-udonarium.zip")).unwrap());
+    assert_players_room_keeps_secrets(&players, &gm_only(&s), "myk 1 players");
+    let gm = unzip(&std::fs::read(dir.join("myk-1-udonarium-gm.zip")).unwrap());
+    check_room(&gm, "myk 1 gm");
+    let back: dungeonsmith::myk::Scenario = serde_json::from_str(&text).unwrap();
+    let plan = dungeonsmith::render::plan::myk_plan(&back.maps[0]);
+    let n = assert_pieces_stand_clear(&gm, &plan, "myk 1 gm");
+    // Seed 1's four skeletons are four pieces.
+    let names: Vec<String> = table_pieces(&gm).into_iter().map(|p| p.0).collect();
+    assert!(n >= 4 && names.iter().any(|n| n.ends_with(" 2")), "{names:?}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn fortress_udonarium_rooms_split_the_players_map_from_the_gms_pieces_and_notes() {
+    for seed in ["7", "1", "3"] {
+        let dir = temp(&format!("udon-nw3-{seed}"));
+        let d = dir.to_str().unwrap();
+        let (code, _, err) = run(&["fortress", "--seed", seed, "--format", "json,udonarium", "--out", d]);
+        assert_eq!(code, 0, "{err}");
+        let what = format!("fortress {seed}");
+        let players = unzip(&std::fs::read(dir.join(format!("fortress-{seed}-udonarium.zip"))).unwrap());
+        let gm = unzip(&std::fs::read(dir.join(format!("fortress-{seed}-udonarium-gm.zip"))).unwrap());
+        let text = std::fs::read_to_string(dir.join(format!("fortress-{seed}.json"))).unwrap();
+        let f: Value = serde_json::from_str(&text).unwrap();
+        let (tables, _, notes, _) = check_room(&players, &what);
+        assert_eq!((tables, notes), (2, 1), "the plan and the players' handout, a title note");
+        assert_players_room_keeps_secrets(&players, &gm_only(&f), &what);
+        let (tables, chars, notes, hp) = check_room(&gm, &what);
+        let areas = f["areas"].as_array().unwrap();
+        assert_eq!(tables, 1, "the GM's plan");
+        let enemies: u64 = areas
+            .iter()
+            .flat_map(|a| a["enemies"].as_array().unwrap())
+            .flat_map(|g| g["members"].as_array().unwrap())
+            .map(|m| m["count"].as_u64().unwrap())
+            .sum();
+        assert_eq!(hp, enemies as usize + 1, "one piece per enemy, and the Ruler, each with its Body");
+        assert!(chars >= hp, "and the GM's markers");
+        assert_eq!(notes, areas.len() + 1, "a note per area and one for the fortress");
+        let back: dungeonsmith::nw3::Fortress = serde_json::from_str(&text).unwrap();
+        let plan = dungeonsmith::render::udonarium::fortress_gm_plan(&back);
+        assert_eq!(assert_pieces_stand_clear(&gm, &plan, &what), chars, "every piece stands in its area");
+        std::fs::remove_dir_all(&dir).ok();
+    }
 }
 
 #[test]
@@ -212,8 +371,9 @@ fn names_with_markup_are_escaped_in_udonarium_and_pdf() {
     let (code, _, err) =
         run(&["render", path.to_str().unwrap(), "--format", "udonarium,pdf", "--out", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    let room = unzip(&std::fs::read(out.join("myk-8-udonarium.zip")).unwrap());
+    let room = unzip(&std::fs::read(out.join("myk-8-udonarium-gm.zip")).unwrap());
     check_room(&room, "escaped");
+    check_room(&unzip(&std::fs::read(out.join("myk-8-udonarium.zip")).unwrap()), "escaped players");
     let doc = Document::parse(&room.xml).unwrap();
     let titles: Vec<&str> =
         doc.descendants().filter(|n| n.attribute("name") == Some("title")).filter_map(|n| n.text()).collect();

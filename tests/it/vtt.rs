@@ -35,6 +35,10 @@ fn is_wall(c: (u8, u8, u8)) -> bool {
     c.0 < 60 && c.1 < 60 && c.2 < 60
 }
 
+fn is_rock(c: (u8, u8, u8)) -> bool {
+    (60..100).contains(&c.0) && (55..95).contains(&c.1) && (50..90).contains(&c.2)
+}
+
 fn is_floor(c: (u8, u8, u8)) -> bool {
     c.0 > 200 && c.1 > 200 && c.2 > 190
 }
@@ -72,8 +76,14 @@ pub(crate) fn check_uvtt(text: &str, what: &str) -> (usize, usize, usize) {
             for i in 0..=steps {
                 let t = i as f64 / steps as f64;
                 let p = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+                // Drawn, or the wall of a secret corridor: rock on both sides in the picture.
+                let (l, r) = if a.1 == b.1 {
+                    ((p.0, p.1 - 0.3), (p.0, p.1 + 0.3))
+                } else {
+                    ((p.0 - 0.3, p.1), (p.0 + 0.3, p.1))
+                };
                 assert!(
-                    is_wall(pixel(&pix, ppg, p)),
+                    is_wall(pixel(&pix, ppg, p)) || (is_rock(pixel(&pix, ppg, l)) && is_rock(pixel(&pix, ppg, r))),
                     "{what}: wall {wall} not drawn at {p:?}: {:?}",
                     pixel(&pix, ppg, p)
                 );
@@ -102,13 +112,17 @@ pub(crate) fn check_uvtt(text: &str, what: &str) -> (usize, usize, usize) {
             } else {
                 assert!(is_door(c), "{what}: door {d} not drawn at {p:?}: {c:?}");
             }
-            // Floor on both sides: the door closes an opening.
+            // Floor on both sides: the door closes an opening (behind a secret door, the rock
+            // the players see until it opens).
             let (before, after) =
                 if horizontal { ((p.0, p.1 - 0.3), (p.0, p.1 + 0.3)) } else { ((p.0 - 0.3, p.1), (p.0 + 0.3, p.1)) };
-            assert!(
-                is_floor(pixel(&pix, ppg, before)) && is_floor(pixel(&pix, ppg, after)),
-                "{what}: door {d} is not in an opening"
-            );
+            let (before, after) = (pixel(&pix, ppg, before), pixel(&pix, ppg, after));
+            let open = if hidden {
+                (is_floor(before) && is_rock(after)) || (is_rock(before) && is_floor(after))
+            } else {
+                is_floor(before) && is_floor(after)
+            };
+            assert!(open, "{what}: door {d} is not in an opening: {before:?} {after:?}");
         }
     }
     (walls.len(), portals.len(), secret)
