@@ -63,8 +63,10 @@ fn the_html_booklet_prints_to_pdf_with_a_page_per_sheet_and_the_map_text() {
         .and_then(|n| n.trim().parse().ok())
         .expect("pdfinfo reports pages");
     assert!(info.contains("(A4)"), "A4 pages: {info}");
-    // cover + (sheet + room key) per map + appendix + a players' sheet per map
-    assert!((1 + 2 * 2 + 1 + 2..=24).contains(&pages), "{pages} pages");
+    // cover + (sheet + room key) per map + appendix + a players' sheet per map, and then the item
+    // and word tables the results reach (up to six tables, the Rare ones 36 rows each) and the
+    // glossary: 27 pages for this seed.
+    assert!((1 + 2 * 2 + 1 + 2..=36).contains(&pages), "{pages} pages");
 
     let text = String::from_utf8(Command::new(pdftotext).args(["-layout"]).arg(&pdf).arg("-").output().unwrap().stdout)
         .unwrap();
@@ -135,6 +137,8 @@ fn the_letter_booklet_keeps_every_word_inside_the_right_margin() {
     let margin = 14.0 / 25.4 * 72.0;
     let sheets: Vec<usize> = words.iter().filter(|w| w.3 < margin - 1.0).map(|w| w.0).collect();
     assert!(!sheets.is_empty(), "the map sheets are there");
-    let over: Vec<&WordBox> = words.iter().filter(|w| !sheets.contains(&w.0) && w.4 > w.1 - margin + 0.5).collect();
+    // One point of slack: a glyph's ink may overhang its advance by a fraction of a point at the
+    // end of a justified line (seen: 0.05 pt), which is no word past the margin.
+    let over: Vec<&WordBox> = words.iter().filter(|w| !sheets.contains(&w.0) && w.4 > w.1 - margin + 1.0).collect();
     assert!(over.is_empty(), "words past the right margin: {over:?}");
 }
