@@ -3,7 +3,6 @@
 //! so the server keeps no session: two tabs, or two machines, with one URL see one scenario.
 
 use std::io::{Cursor, Write};
-use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use axum::Json;
@@ -44,12 +43,15 @@ pub async fn not_found() -> ServeError {
 
 type Pairs = Query<Vec<(String, String)>>;
 
-/// Runs `work` and turns a panic into a one-line 500, so one bad request never takes the
-/// server down (the default hook still prints the panic on the server's stderr).
-fn guarded<T>(work: impl FnOnce() -> Result<T, ServeError>) -> Result<T, ServeError> {
-    catch_unwind(AssertUnwindSafe(work)).unwrap_or_else(|_| {
-        Err(ServeError::Internal("the server failed on this request (a bug; see its log); it keeps running".into()))
-    })
+/// Runs `work` with the shared state on the workbench's blocking pool ([`super::guard::Pool::run`]),
+/// off the async workers; a panic there is a one-line 500 (the pool's thread reports it), so one
+/// bad request never takes the server down.
+async fn on_pool<T: Send + 'static>(
+    state: Arc<AppState>,
+    work: impl FnOnce(&AppState) -> Result<T, ServeError> + Send + 'static,
+) -> Result<T, ServeError> {
+    let st = state.clone();
+    state.pool.run(move || work(&st)).await
 }
 
 /// Every file a download offers, rendered as the CLI renders it.
@@ -92,18 +94,13 @@ fn zip_all(files: &[Artifact]) -> Result<Vec<u8>, ServeError> {
 
 /// The scenario as the page draws it (JSON).
 pub async fn scenario(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Json<PageView>, ServeError> {
-    let st = state.clone();
-    state
-        .pool
-        .run(move || {
-            guarded(|| {
-                let req = Request::parse(&pairs, fresh_seed)?;
-                let built = build(&st.tables, &req)?;
-                let files = artifacts(&st, &built)?.into_iter().map(|a| a.name).collect();
-                Ok(Json(page(&st.tables, &req, &built, files, zip_name(&req, &built))))
-            })
-        })
-        .await
+    on_pool(state, move |st| {
+        let req = Request::parse(&pairs, fresh_seed)?;
+        let built = build(&st.tables, &req)?;
+        let files = artifacts(st, &built)?.into_iter().map(|a| a.name).collect();
+        Ok(Json(page(&st.tables, &req, &built, files, zip_name(&req, &built))))
+    })
+    .await
 }
 
 fn content_type(name: &str) -> &'static str {
@@ -123,8 +120,7 @@ pub async fn download(
     Path(file): Path<String>,
     Query(pairs): Pairs,
 ) -> Result<Response, ServeError> {
-    let st = state.clone();
-    state.pool.run(move || guarded(|| download_file(&st, &file, &pairs))).await
+    on_pool(state, move |st| download_file(st, &file, &pairs)).await
 }
 
 fn download_file(state: &AppState, file: &str, pairs: &[(String, String)]) -> Result<Response, ServeError> {
@@ -149,19 +145,14 @@ fn download_file(state: &AppState, file: &str, pairs: &[(String, String)]) -> Re
 
 /// The HTML booklet, shown in the browser to print.
 pub async fn booklet(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Response, ServeError> {
-    let st = state.clone();
-    state
-        .pool
-        .run(move || {
-            guarded(|| {
-                let req = Request::parse(&pairs, fresh_seed)?;
-                let built = build(&st.tables, &req)?;
-                let html = artifacts(&st, &built)?
-                    .into_iter()
-                    .find(|a| a.name.ends_with(".html"))
-                    .ok_or_else(|| ServeError::Internal("the booklet was not rendered".into()))?;
-                Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html.bytes).into_response())
-            })
-        })
-        .await
+    on_pool(state, move |st| {
+        let req = Request::parse(&pairs, fresh_seed)?;
+        let built = build(&st.tables, &req)?;
+        let html = artifacts(st, &built)?
+            .into_iter()
+            .find(|a| a.name.ends_with(".html"))
+            .ok_or_else(|| ServeError::Internal("the booklet was not rendered".into()))?;
+        Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html.bytes).into_response())
+    })
+    .await
 }
