@@ -42,7 +42,7 @@
 use crate::check::Violation;
 use crate::dice::DiceKind;
 use crate::nw3::model::{Area, AreaKind, Event, EventKind, Fortress, Gate, GateKind, Opener, Trap};
-use crate::nw3::net::{GUARANTEED, Mode, NONE, Net, OPTIMISTIC, STRANDED, Set, has};
+use crate::nw3::net::{GUARANTEED, Mode, NONE, Net, OPTIMISTIC, Rows, STRANDED, Set, Without, has};
 use crate::nw3::params::{AREAS, CL, PARTY};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data};
@@ -787,28 +787,13 @@ fn check_ruler_aids(f: &Fortress, tables: &Tables, net: &Net, v: &mut Vec<Violat
     }
 }
 
-/// The areas whose events or devices the party surely holds on reaching each area: those every
-/// route to it passes through (computed per key area by blocking it), plus the area itself.
-fn held_on_arrival(net: &Net, entrance: usize, keys: &Set) -> Vec<Set> {
-    let one_each = |i: usize| {
-        let mut s = Set::with_capacity(net.n);
-        s.insert(i);
-        s.insert(entrance);
-        s
-    };
-    let mut held: Vec<Set> = (0..net.n).map(one_each).collect();
-    for k in 0..net.n {
-        if !has(keys, k) || k == entrance {
-            continue;
-        }
-        let without = net.reach(entrance, &NONE, Mode { blocked: Some(k), ..OPTIMISTIC });
-        for (i, h) in held.iter_mut().enumerate() {
-            if !has(&without, i) {
-                h.insert(k);
-            }
-        }
-    }
-    held
+/// Where the path rules look from: the Entrance and the Core (by position), and what the party
+/// reaches from the Entrance surely and with luck.
+struct Paths {
+    e: usize,
+    c: usize,
+    sure: Set,
+    maybe: Set,
 }
 
 fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
@@ -818,12 +803,20 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
     ) else {
         return;
     };
-    let (eid, cid) = (f.areas[e].id, f.areas[c].id);
-    let sure = net.reach(e, &NONE, GUARANTEED);
-    let maybe = net.reach(e, &NONE, OPTIMISTIC);
+    let p = Paths { e, c, sure: net.reach(e, &NONE, GUARANTEED), maybe: net.reach(e, &NONE, OPTIMISTIC) };
+    check_reached(f, &p, v);
+    check_appearance(f, net, e, v);
+    let what_ifs = WhatIfs::ask(net, e);
+    check_closed_gates(f, net, &what_ifs, e, v);
+    check_strands(f, net, &what_ifs, &p, v);
+}
 
-    if !has(&sure, c) {
-        let why = if has(&maybe, c) {
+/// The Core is surely reached, every other area at least with luck, and an area is marked
+/// optional exactly when only a Danger Sense judge opens the way to it.
+fn check_reached(f: &Fortress, p: &Paths, v: &mut Vec<Violation>) {
+    let (eid, cid) = (f.areas[p.e].id, f.areas[p.c].id);
+    if !has(&p.sure, p.c) {
+        let why = if has(&p.maybe, p.c) {
             "only through a secret gate that a Danger Sense judge must find"
         } else {
             "with what the party can find on the way"
@@ -836,21 +829,21 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
     }
     for (i, a) in f.areas.iter().enumerate() {
         let place = area_place(a.id);
-        if !has(&maybe, i) {
-            if i != c {
+        if !has(&p.maybe, i) {
+            if i != p.c {
                 v.push(Violation::new(
                     place,
                     "area.unreachable",
                     format!("area {} cannot be reached from the Entrance", a.id),
                 ));
             }
-        } else if !has(&sure, i) && !a.optional && i != c {
+        } else if !has(&p.sure, i) && !a.optional && i != p.c {
             v.push(Violation::new(
                 place,
                 "area.optional",
                 format!("area {} is reached only through a secret gate found by Danger Sense; mark it optional", a.id),
             ));
-        } else if a.optional && (has(&sure, i) || i == c) {
+        } else if a.optional && (has(&p.sure, i) || i == p.c) {
             v.push(Violation::new(
                 place,
                 "area.optional",
@@ -858,7 +851,10 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
             ));
         }
     }
+}
 
+/// An area's appearance difficulty grows with its distance in gates from the Entrance.
+fn check_appearance(f: &Fortress, net: &Net, e: usize, v: &mut Vec<Violation>) {
     let dist = net.distances(e);
     for (i, a) in f.areas.iter().enumerate() {
         if let Some(d) = dist[i] {
@@ -875,17 +871,68 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
             }
         }
     }
+}
 
-    // Closed gates: the opener is found without passing the gate.
+/// The "what ifs" the gate rules ask of the way from the Entrance (with luck): each closed or
+/// one-use damaged gate taken away, each key area never entered. Answered in one sweep
+/// ([`Net::reach_each`]) rather than one walk each.
+struct WhatIfs {
+    asks: Vec<Without>,
+    reached: Rows,
+}
+
+impl WhatIfs {
+    fn ask(net: &Net, e: usize) -> WhatIfs {
+        let gates = net.arcs.iter().filter(|a| {
+            (a.kind == GateKind::Closed && a.key.is_some()) || (a.kind == GateKind::Damaged && a.uses == Some(1))
+        });
+        let mut asks: Vec<Without> = gates.map(|a| Without::Gate(a.gate)).collect();
+        let mut keys = Set::with_capacity(net.n);
+        keys.extend(net.arcs.iter().filter_map(|a| a.key));
+        asks.extend(keys.ones().filter(|&k| k != e).map(Without::Area));
+        let reached = net.reach_each(e, &NONE, &asks, OPTIMISTIC);
+        WhatIfs { asks, reached }
+    }
+
+    /// Whether the party reaches `area` under `ask` (which must have been asked).
+    fn reaches(&self, ask: Without, area: usize) -> bool {
+        let j = self.asks.iter().position(|&a| a == ask).expect("every closed gate, one-use gate and key is asked");
+        self.reached.contains(area, j)
+    }
+
+    /// The areas whose events or devices the party surely holds on reaching each area: the key
+    /// areas every route to it passes through (it is not reached with them kept out), the
+    /// Entrance, and the area itself.
+    fn held_on_arrival(&self, n: usize, e: usize) -> Vec<Set> {
+        (0..n)
+            .map(|i| {
+                let mut h = Set::with_capacity(n);
+                h.insert(i);
+                h.insert(e);
+                for (j, ask) in self.asks.iter().enumerate() {
+                    if let Without::Area(k) = *ask
+                        && !self.reached.contains(i, j)
+                    {
+                        h.insert(k);
+                    }
+                }
+                h
+            })
+            .collect()
+    }
+}
+
+/// A closed gate's opener is found without passing the gate.
+fn check_closed_gates(f: &Fortress, net: &Net, what_ifs: &WhatIfs, e: usize, v: &mut Vec<Violation>) {
     for arc in &net.arcs {
         if arc.kind != GateKind::Closed {
             continue;
         }
         let Some(k) = arc.key else { continue };
-        let g = &f.gates[arc.gate];
-        if net.reaches(e, &NONE, Mode { skip: Some(arc.gate), ..OPTIMISTIC }, k) {
+        if what_ifs.reaches(Without::Gate(arc.gate), k) {
             continue;
         }
+        let g = &f.gates[arc.gate];
         let what = match g.opened_by {
             Some(Opener::Device(_)) => "Gate Release Device",
             _ => "event",
@@ -909,12 +956,12 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
             ));
         }
     }
+}
 
-    // One-way and damaged gates must not strand the party.
-    let mut keys = Set::with_capacity(net.n);
-    for k in net.arcs.iter().filter_map(|a| a.key) {
-        keys.insert(k);
-    }
+/// One-way and damaged gates must not strand the party: from the far side of each crossing the
+/// party can make, holding what it surely holds on reaching the near side, the Core is reached
+/// without counting on any damaged gate.
+fn check_strands(f: &Fortress, net: &Net, what_ifs: &WhatIfs, p: &Paths, v: &mut Vec<Violation>) {
     let mut held: Option<Vec<Set>> = None;
     for arc in &net.arcs {
         let crossings: &[(usize, usize)] = match arc.kind {
@@ -926,13 +973,12 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
         // A gate of one use whose far side the party reaches only through it has spent that use
         // getting there: it is never crossed back (seed 000 ~l.959, the way in is its one use).
         let one_use = arc.kind == GateKind::Damaged && arc.uses == Some(1);
-        let without_it = one_use.then(|| net.reach(e, &NONE, Mode { skip: Some(arc.gate), ..OPTIMISTIC }));
         for &(from, to) in crossings {
-            if !has(&maybe, from) || without_it.as_ref().is_some_and(|w| !has(w, from)) {
+            if !has(&p.maybe, from) || (one_use && !what_ifs.reaches(Without::Gate(arc.gate), from)) {
                 continue;
             }
-            let held = held.get_or_insert_with(|| held_on_arrival(net, e, &keys));
-            if net.reaches(to, &held[from], STRANDED, c) {
+            let held = held.get_or_insert_with(|| what_ifs.held_on_arrival(net.n, p.e));
+            if net.reaches(to, &held[from], STRANDED, p.c) {
                 continue;
             }
             let (rule, what) = if arc.kind == GateKind::OneWay {
@@ -944,8 +990,8 @@ fn check_paths(f: &Fortress, net: &Net, v: &mut Vec<Violation>) {
                 gate_place(g),
                 rule,
                 format!(
-                    "{what} leaves the party in area {}, from which the Fortress Core (area {cid}) cannot be reached",
-                    f.areas[to].id
+                    "{what} leaves the party in area {}, from which the Fortress Core (area {}) cannot be reached",
+                    f.areas[to].id, f.areas[p.c].id
                 ),
             ));
             break;

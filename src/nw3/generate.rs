@@ -219,17 +219,18 @@ impl Shape {
         for (i, &d) in depth.iter().enumerate() {
             by_depth[d as usize].push(i);
         }
+        // The gates between each row and the next, by the upper row (a loop joins its row to
+        // the next one too, so it joins its row's list when it is drawn).
+        let mut between: Vec<Vec<(usize, usize)>> = vec![Vec::new(); rows + 1];
+        for e in edges.iter() {
+            if depth[e.b] == depth[e.a] + 1 {
+                between[depth[e.a] as usize].push((e.a, e.b));
+            }
+        }
         let mut pairs: Vec<(usize, usize)> = Vec::new();
         for _ in 0..loops {
             pairs.clear();
             let free = |x: usize| x != core && degree[x] < MAX_DEGREE;
-            // The gates between each row and the next, by the upper row.
-            let mut between: Vec<Vec<(usize, usize)>> = vec![Vec::new(); rows + 1];
-            for e in edges.iter() {
-                if depth[e.b] == depth[e.a] + 1 {
-                    between[depth[e.a] as usize].push((e.a, e.b));
-                }
-            }
             for x in (0..n).filter(|&x| free(x)) {
                 let d = depth[x] as usize;
                 for &y in by_depth[d + 1].iter().filter(|&&y| free(y) && parent[y] != Some(x)) {
@@ -244,6 +245,7 @@ impl Shape {
                 }
             }
             let Some(&(a, b)) = dice.choose(&pairs) else { break };
+            between[depth[a] as usize].push((a, b));
             edges.push(Edge { a, b, tree: false });
             degree[a] += 1;
             degree[b] += 1;

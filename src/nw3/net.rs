@@ -37,6 +37,60 @@ pub(crate) fn has(s: &Set, i: usize) -> bool {
     s.contains(i)
 }
 
+/// A set of positions per area, as rows of 64-bit words in one buffer: the scenarios of
+/// [`Net::reach_each`], where a row is combined with others a word at a time.
+#[derive(Clone, Debug)]
+pub(crate) struct Rows {
+    words: usize,
+    width: usize,
+    bits: Vec<u64>,
+}
+
+impl Rows {
+    fn new(n: usize, width: usize) -> Rows {
+        let words = width.div_ceil(64);
+        Rows { words, width, bits: vec![0; n * words] }
+    }
+
+    fn row(&self, i: usize) -> &[u64] {
+        &self.bits[i * self.words..(i + 1) * self.words]
+    }
+
+    fn insert(&mut self, i: usize, j: usize) {
+        self.bits[i * self.words + j / 64] |= 1 << (j % 64);
+    }
+
+    /// Every position of the row.
+    fn fill(&mut self, i: usize) {
+        for j in 0..self.width {
+            self.insert(i, j);
+        }
+    }
+
+    /// Takes `other`'s row `i` out of row `i`.
+    fn remove_row(&mut self, i: usize, other: &Rows) {
+        let r = i * self.words..(i + 1) * self.words;
+        for (a, b) in self.bits[r.clone()].iter_mut().zip(&other.bits[r]) {
+            *a &= !b;
+        }
+    }
+
+    /// Adds `more` to row `i`; whether that added anything.
+    fn add_to(&mut self, i: usize, more: &[u64]) -> bool {
+        let mut grew = false;
+        for (a, &b) in self.bits[i * self.words..(i + 1) * self.words].iter_mut().zip(more) {
+            grew |= b & !*a != 0;
+            *a |= b;
+        }
+        grew
+    }
+
+    /// Whether row `i` holds position `j`.
+    pub fn contains(&self, i: usize, j: usize) -> bool {
+        j < self.width && self.row(i)[j / 64] & (1 << (j % 64)) != 0
+    }
+}
+
 /// One gate whose two areas exist.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Arc {
@@ -50,6 +104,15 @@ pub(crate) struct Arc {
     /// A Danger Sense judge reveals it.
     pub sense: bool,
     pub uses: Option<u32>,
+}
+
+/// A "what if" of [`Net::reach_each`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Without {
+    /// The party never enters this area (by position), as [`Mode::blocked`].
+    Area(usize),
+    /// This gate (by its index in `Fortress::gates`) is not there, as [`Mode::skip`].
+    Gate(usize),
 }
 
 /// How the party is assumed to move.
@@ -252,6 +315,75 @@ impl Net {
         seen
     }
 
+    /// [`Net::reach`] once for each "what if" of `asks` (an area never entered, a gate not
+    /// there), all at once: for every area, the positions `j` of the asks under which the party
+    /// reaches it. The what-ifs do not touch each other, so running them as the bits of one set
+    /// per area reaches each one's own least fixpoint: an open step carries every what-if its
+    /// near side is reached under, a keyed step those under which its key area is reached too,
+    /// and no step carries a what-if that keeps its far side out or takes its gate away. One
+    /// sweep of the graph instead of one per what-if (`check` asks one for every key area,
+    /// closed gate and one-use damaged gate of a fortress).
+    pub fn reach_each(&self, start: usize, held: &Set, asks: &[Without], mode: Mode) -> Rows {
+        let mut reached = Rows::new(self.n, asks.len());
+        if start >= self.n || mode.blocked == Some(start) {
+            return reached;
+        }
+        let mut kept_out = Rows::new(self.n, asks.len());
+        let mut gone = Rows::new(self.arcs.len(), asks.len());
+        for (j, &ask) in asks.iter().enumerate() {
+            match ask {
+                Without::Area(b) if b < self.n => kept_out.insert(b, j),
+                Without::Gate(g) => {
+                    for (i, _) in self.arcs.iter().enumerate().filter(|(_, a)| a.gate == g) {
+                        gone.insert(i, j);
+                    }
+                }
+                Without::Area(_) => {}
+            }
+        }
+        reached.fill(start);
+        reached.remove_row(start, &kept_out);
+        let mut queued = FixedBitSet::with_capacity(self.n);
+        let mut todo = vec![start];
+        queued.insert(start);
+        let mut carried = vec![0u64; reached.words];
+        while let Some(x) = todo.pop() {
+            queued.set(x, false);
+            for e in self.graph.edges_directed(NodeIndex::new(x), Direction::Outgoing) {
+                let (step, to) = (e.weight(), e.target().index());
+                let arc = &self.arcs[step.arc as usize];
+                if mode.blocked == Some(to) {
+                    continue;
+                }
+                let key = match arc.pass(step.back, mode) {
+                    Pass::Open => None,
+                    Pass::Keyed => match arc.key {
+                        Some(k) if held.contains(k) => None,
+                        Some(k) => Some(k),
+                        None => continue,
+                    },
+                    Pass::Shut => continue,
+                };
+                for (w, c) in carried.iter_mut().enumerate() {
+                    let keyed = key.map_or(!0, |k| reached.row(k)[w]);
+                    *c = reached.row(x)[w] & keyed & !kept_out.row(to)[w] & !gone.row(step.arc as usize)[w];
+                }
+                if reached.add_to(to, &carried) {
+                    let again = std::iter::once(to).chain(self.keyed_by[to].iter().flat_map(|&i| {
+                        let arc = &self.arcs[i as usize];
+                        [arc.a, arc.b]
+                    }));
+                    for y in again {
+                        if !queued.put(y) {
+                            todo.push(y);
+                        }
+                    }
+                }
+            }
+        }
+        reached
+    }
+
     /// The ids of the areas the party surely reaches from `entrance` without fighting the Ruler
     /// (the Ruler's area never entered, so no gate its event opens is open): where what helps
     /// against the Ruler must lie. `None` when the Ruler's or the Entrance's area is unknown.
@@ -391,6 +523,34 @@ mod tests {
                             has(&want, target),
                             "net {i} start {start}"
                         );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn reaching_under_every_what_if_at_once_is_reaching_under_each_alone() {
+        for (i, net) in nets().iter().enumerate() {
+            let mut asks: Vec<Without> = (0..=net.n).rev().map(Without::Area).collect();
+            asks.extend((0..net.arcs.len() + 1).map(Without::Gate));
+            for (k, &mode) in [OPTIMISTIC, GUARANTEED, STRANDED].iter().enumerate() {
+                for start in [0, net.n / 2] {
+                    let held = if k == 1 { bit((start + 1) % net.n) } else { NONE };
+                    let all = net.reach_each(start, &held, &asks, mode);
+                    for (j, &ask) in asks.iter().enumerate() {
+                        let alone = match ask {
+                            Without::Area(b) => Mode { blocked: Some(b), ..mode },
+                            Without::Gate(g) => Mode { skip: Some(g), ..mode },
+                        };
+                        let alone = net.reach(start, &held, alone);
+                        for area in 0..net.n {
+                            assert_eq!(
+                                all.contains(area, j),
+                                has(&alone, area),
+                                "net {i} mode {k} start {start} {ask:?} area {area}"
+                            );
+                        }
                     }
                 }
             }
