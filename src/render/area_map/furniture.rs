@@ -369,9 +369,54 @@ pub(super) fn legend_rows(f: &Fortress) -> usize {
     (looks.len() + usize::from(optional) + gates.len()).div_ceil(LEGEND_COLS)
 }
 
-pub(super) fn legend_height(f: &Fortress, notes: usize) -> f64 {
-    let notes_h = if notes == 0 { 0.0 } else { 1.5 + notes.div_ceil(LEGEND_COLS) as f64 * NOTE_STEP };
+/// The legend's height with `note_rows` rows of notes under it.
+pub(super) fn legend_height(f: &Fortress, note_rows: usize) -> f64 {
+    let notes_h = if note_rows == 0 { 0.0 } else { 1.5 + note_rows as f64 * NOTE_STEP };
     6.0 + legend_rows(f) as f64 * LEGEND_STEP + notes_h
+}
+
+/// Where each listed note goes under the legend: (row, column, columns spanned). Notes run in
+/// order along rows of [`LEGEND_COLS`] columns; a note wider than a column spans as many as it
+/// needs (a note never cut short while the page's width holds it), and one that would not fit the
+/// rest of its row starts the next.
+pub(super) fn note_slots(notes: &[String], paper_w: f64) -> Vec<(usize, usize, usize)> {
+    let col_w = (paper_w - 2.0 * MARGIN) / LEGEND_COLS as f64;
+    let (mut row, mut col) = (0, 0);
+    notes
+        .iter()
+        .map(|note| {
+            let span = ((width(&cap(note), LEGEND_TEXT, false) + 2.0) / col_w).ceil() as usize;
+            let span = span.clamp(1, LEGEND_COLS);
+            if col + span > LEGEND_COLS {
+                (row, col) = (row + 1, 0);
+            }
+            let slot = (row, col, span);
+            col += span;
+            slot
+        })
+        .collect()
+}
+
+/// Rows that `notes` take under the legend.
+pub(super) fn note_rows(notes: &[String], paper_w: f64) -> usize {
+    note_slots(notes, paper_w).last().map_or(0, |&(row, _, _)| row + 1)
+}
+
+/// The notes shown in `rows` rows: all of them if they fit, else as many as fit with a last line
+/// that sends the GM to the booklet for the rest.
+pub(super) fn notes_that_fit(listed: &[String], rows: usize, paper_w: f64) -> Vec<String> {
+    if note_rows(listed, paper_w) <= rows {
+        return listed.to_vec();
+    }
+    (0..listed.len())
+        .rev()
+        .map(|k| {
+            let mut v = listed[..k].to_vec();
+            v.push(format!("+ {} more: see the booklet", listed.len() - k));
+            v
+        })
+        .find(|v| (1..=rows).contains(&note_rows(v, paper_w)))
+        .unwrap_or_default()
 }
 
 pub(super) fn gate_legend_text(k: GateKind) -> &'static str {
@@ -442,12 +487,10 @@ pub(super) fn draw_legend(c: &mut Canvas, f: &Fortress, top: f64, notes: &[Strin
         return;
     }
     let top = row0 + rows as f64 * LEGEND_STEP + 1.5;
-    let per_col = notes.len().div_ceil(LEGEND_COLS);
-    for (i, note) in notes.iter().enumerate() {
-        let (col, row) = (i / per_col, i % per_col);
+    for (note, (row, col, span)) in notes.iter().zip(note_slots(notes, c.w)) {
         let x = MARGIN + col as f64 * col_w;
         let y = top + row as f64 * NOTE_STEP + ASCENT * LEGEND_TEXT;
-        txt(x, y, LEGEND_TEXT, ellipsize(&cap(note), col_w - 2.0, LEGEND_TEXT, false)).put(c);
+        txt(x, y, LEGEND_TEXT, ellipsize(&cap(note), span as f64 * col_w - 2.0, LEGEND_TEXT, false)).put(c);
     }
 }
 

@@ -46,7 +46,7 @@ use crate::tables::Tables;
 
 use furniture::{
     Look, draw_circle, draw_footer, draw_gate_line, draw_head, draw_legend, draw_mark, entrance_arrow, footer,
-    footer_height, gate_note, has_badge, kind_word, legend_height, mark_half,
+    footer_height, gate_note, has_badge, kind_word, legend_height, mark_half, notes_that_fit,
 };
 use geometry::{Disc, Poly, Pt, union};
 use labels::{block_height, cap, stack};
@@ -71,8 +71,8 @@ const LEGEND_TEXT: f64 = 2.6;
 const LEGEND_STEP: f64 = 4.4;
 const LEGEND_COLS: usize = 3;
 const NOTE_STEP: f64 = 3.6;
-/// At most this many lines listed under the legend; the rest point to the booklet.
-const MAX_LISTED: usize = 24;
+/// At most this many rows of notes listed under the legend; the rest point to the booklet.
+const MAX_NOTE_ROWS: usize = 8;
 /// Gate line width.
 const GATE_W: f64 = 0.4;
 
@@ -130,8 +130,8 @@ fn drawable(f: &Fortress) -> (Vec<(usize, usize, usize)>, Vec<usize>) {
     (drawn, left_out)
 }
 
-/// The GM's map, laid out with room for `notes` lines of notes under the legend.
-fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
+/// The GM's map, laid out with room for `note_rows` rows of notes under the legend.
+fn draw_gm(f: &Fortress, paper: Paper, note_rows: usize) -> Drawn {
     let (w, h) = paper.size_mm();
     let mut c = Canvas { w, h, id: format!("nw3-{}-gm", f.seed), shapes: String::new(), labels: Vec::new() };
     draw_head(
@@ -142,7 +142,7 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
     );
     let foot = footer(f, paper, Copy::Gm);
     let footer_top = h - BOTTOM - footer_height(foot.len());
-    let legend_top = footer_top - 2.0 - legend_height(f, notes);
+    let legend_top = footer_top - 2.0 - legend_height(f, note_rows);
     let region = Bbox { x0: MARGIN, y0: TOP + HEAD + 1.0, x1: w - MARGIN, y1: legend_top - 2.0 };
 
     let (gates, left_out) = drawable(f);
@@ -280,15 +280,7 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
     c.labels.extend(note_labels);
 
     // Only as many notes as there is room for (the caller makes room for all of them).
-    let shown: Vec<String> = if listed.len() > notes && notes > 0 {
-        let mut v = listed[..notes - 1].to_vec();
-        v.push(format!("+ {} more: see the booklet", listed.len() + 1 - notes));
-        v
-    } else if listed.len() > notes {
-        Vec::new()
-    } else {
-        listed.clone()
-    };
+    let shown = notes_that_fit(&listed, note_rows, w);
     draw_legend(&mut c, f, legend_top, &shown);
     draw_footer(&mut c, &foot, footer_top);
     Drawn { canvas: c, circles, routes, listed }
@@ -298,15 +290,15 @@ fn draw_gm(f: &Fortress, paper: Paper, notes: usize) -> Drawn {
 fn gm_map(f: &Fortress, paper: Paper) -> Drawn {
     // Room under the legend only grows, so this settles; a map that still wants more after a few
     // rounds shows what fits and points to the booklet.
-    let mut notes = 0;
-    let mut d = draw_gm(f, paper, notes);
+    let mut rows = 0;
+    let mut d = draw_gm(f, paper, rows);
     for _ in 0..4 {
-        let want = d.listed.len().min(MAX_LISTED);
-        if want <= notes {
+        let want = furniture::note_rows(&d.listed, paper.size_mm().0).min(MAX_NOTE_ROWS);
+        if want <= rows {
             break;
         }
-        notes = want;
-        d = draw_gm(f, paper, notes);
+        rows = want;
+        d = draw_gm(f, paper, rows);
     }
     d
 }

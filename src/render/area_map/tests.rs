@@ -239,6 +239,27 @@ fn hand_edited_fortresses_still_draw_cleanly() {
     let _ = fortress_map(&empty, tables(), Paper::A4, Copy::Players);
 }
 
+/// A gate note listed under the legend is printed whole (spanning columns as it needs), never
+/// cut short with an ellipsis: "clear Bridge of Paper (are…" sends the GM to the booklet for the
+/// one word that matters.
+#[test]
+fn notes_listed_under_the_legend_are_printed_whole() {
+    let mut seen = 0;
+    for f in cases().iter().chain([fortress(11, 3, 40), fortress(7, 3, 30)].iter()) {
+        for paper in [Paper::A4, Paper::Letter] {
+            let d = gm_map(f, paper);
+            let texts: Vec<&str> = d.canvas.labels.iter().map(|l| l.text.as_str()).collect();
+            let shown = furniture::notes_that_fit(&d.listed, MAX_NOTE_ROWS, paper.size_mm().0);
+            for note in shown.iter().filter(|n| !n.starts_with("+ ")) {
+                seen += 1;
+                let whole = labels::cap(note);
+                assert!(texts.contains(&whole.as_str()), "seed {} {paper:?}: `{whole}` not printed whole", f.seed);
+            }
+        }
+    }
+    assert!(seen > 0, "no case listed a note: the test saw nothing");
+}
+
 /// Which sizes the maps come out at, for tuning:
 /// `cargo test --lib area_map_sizes -- --ignored --nocapture`.
 #[test]
