@@ -289,20 +289,59 @@ pub fn typeset(md: &str, title: &str, size: (f32, f32), style: &Style, fonts: &m
     let m = &style.margin_mm;
     let (left, top, bottom) = (m.left * PT, m.top * PT, size.1 - m.bottom * PT);
     let width = (size.0 - (m.left + m.right) * PT).max(36.0);
-    let body = (bottom - top).max(36.0);
     let items = flow(&markdown::blocks(md), style, fonts, width);
-    let mut pages: Vec<Vec<Placed>> = vec![Vec::new()];
-    let mut marks = Vec::new();
-    let mut y = top;
-    let span = |r: &std::ops::Range<usize>, items: &[Flow]| -> f32 {
-        items[r.clone()].iter().enumerate().map(|(k, f)| f.item.height() + if k == 0 { 0.0 } else { f.above }).sum()
-    };
+    let mut pager = Pager { pages: vec![Vec::new()], marks: Vec::new(), y: top, top, bottom };
     for sec in sections(&items) {
-        let h = span(&sec, &items);
-        let room = bottom - y - items[sec.start].above;
-        if h > room && h <= body && !pages.last().is_some_and(Vec::is_empty) {
-            pages.push(Vec::new());
-            y = top;
+        pager.section(&items, sec);
+    }
+    let Pager { mut pages, marks, .. } = pager;
+    if pages.last().is_some_and(Vec::is_empty) && pages.len() > 1 {
+        pages.pop();
+    }
+    let head = Rich { text: style.header.replace("{title}", title), ..Rich::default() };
+    let header = Text::new(fonts.layout(&head, style.header_pt, 1.2, false, width, false), head.text);
+    Typeset { items, pages, marks, style: style.clone(), left, header }
+}
+
+/// The height of items `r` stacked, with the space above each but the first.
+fn span(r: &std::ops::Range<usize>, items: &[Flow]) -> f32 {
+    items[r.clone()].iter().enumerate().map(|(k, f)| f.item.height() + if k == 0 { 0.0 } else { f.above }).sum()
+}
+
+/// The pages as they fill, top to bottom: what went on each, the headings' places, and where
+/// the next item goes.
+struct Pager {
+    pages: Vec<Vec<Placed>>,
+    marks: Vec<Mark>,
+    y: f32,
+    /// The body's top and bottom on every page.
+    top: f32,
+    bottom: f32,
+}
+
+impl Pager {
+    /// Nothing is on the current page yet (space above the next item is then dropped).
+    fn fresh(&self) -> bool {
+        self.pages.last().is_some_and(Vec::is_empty)
+    }
+
+    fn next_page(&mut self) {
+        self.pages.push(Vec::new());
+        self.y = self.top;
+    }
+
+    fn put(&mut self, index: usize, lines: std::ops::Range<usize>) {
+        self.pages.last_mut().expect("a page").push(Placed { index, y: self.y, lines });
+    }
+
+    /// A section moves whole to the next page when it does not fit on this one but fits on a
+    /// page of its own; otherwise its units go one after another.
+    fn section(&mut self, items: &[Flow], sec: std::ops::Range<usize>) {
+        let body = (self.bottom - self.top).max(36.0);
+        let h = span(&sec, items);
+        let room = self.bottom - self.y - items[sec.start].above;
+        if h > room && h <= body && !self.fresh() {
+            self.next_page();
         }
         let mut i = sec.start;
         while i < sec.end {
@@ -311,66 +350,64 @@ pub fn typeset(md: &str, title: &str, size: (f32, f32), style: &Style, fonts: &m
             while j + 1 < sec.end && items[j].keep {
                 j += 1;
             }
-            let unit = i..j + 1;
-            let fresh = pages.last().is_some_and(Vec::is_empty);
-            let above = if fresh { 0.0 } else { items[i].above };
-            let h = span(&unit, &items);
-            if y + above + h > bottom && !fresh && h <= body {
-                pages.push(Vec::new());
-                y = top;
-            }
-            for k in unit.clone() {
-                let fresh = pages.last().is_some_and(Vec::is_empty);
-                y += if fresh { 0.0 } else { items[k].above };
-                if let Some((level, text)) = &items[k].heading {
-                    marks.push(Mark { level: *level, text: text.clone(), page: pages.len() - 1, y });
-                }
-                match &items[k].item {
-                    Item::Text { text, .. } => {
-                        // Lines go one page after another when a text is taller than what is left.
-                        let mut from = 0;
-                        while from < text.lines() {
-                            let mut to = from;
-                            while to < text.lines() && y + text.tops[to + 1] - text.tops[from] <= bottom {
-                                to += 1;
-                            }
-                            if to == from {
-                                if pages.last().is_some_and(Vec::is_empty) {
-                                    to = from + 1; // a line taller than the page: alone on it
-                                } else {
-                                    pages.push(Vec::new());
-                                    y = top;
-                                    continue;
-                                }
-                            }
-                            pages.last_mut().expect("a page").push(Placed { index: k, y, lines: from..to });
-                            y += text.tops[to] - text.tops[from];
-                            from = to;
-                            if from < text.lines() {
-                                pages.push(Vec::new());
-                                y = top;
-                            }
-                        }
-                    }
-                    Item::Row { height, .. } => {
-                        if y + height > bottom && !pages.last().is_some_and(Vec::is_empty) {
-                            pages.push(Vec::new());
-                            y = top;
-                        }
-                        pages.last_mut().expect("a page").push(Placed { index: k, y, lines: 0..0 });
-                        y += height;
-                    }
-                }
-            }
+            self.unit(items, i..j + 1, body);
             i = j + 1;
         }
     }
-    if pages.last().is_some_and(Vec::is_empty) && pages.len() > 1 {
-        pages.pop();
+
+    /// Items kept together: on the next page when they do not fit on this one but fit on a page.
+    fn unit(&mut self, items: &[Flow], unit: std::ops::Range<usize>, body: f32) {
+        let fresh = self.fresh();
+        let above = if fresh { 0.0 } else { items[unit.start].above };
+        let h = span(&unit, items);
+        if self.y + above + h > self.bottom && !fresh && h <= body {
+            self.next_page();
+        }
+        for k in unit {
+            self.y += if self.fresh() { 0.0 } else { items[k].above };
+            if let Some((level, text)) = &items[k].heading {
+                self.marks.push(Mark { level: *level, text: text.clone(), page: self.pages.len() - 1, y: self.y });
+            }
+            match &items[k].item {
+                Item::Text { text, .. } => self.text(k, text),
+                Item::Row { height, .. } => self.row(k, *height),
+            }
+        }
     }
-    let head = Rich { text: style.header.replace("{title}", title), ..Rich::default() };
-    let header = Text::new(fonts.layout(&head, style.header_pt, 1.2, false, width, false), head.text);
-    Typeset { items, pages, marks, style: style.clone(), left, header }
+
+    /// A text's lines, running on one page after another when it is taller than what is left.
+    fn text(&mut self, k: usize, text: &Text) {
+        let mut from = 0;
+        while from < text.lines() {
+            let mut to = from;
+            while to < text.lines() && self.y + text.tops[to + 1] - text.tops[from] <= self.bottom {
+                to += 1;
+            }
+            if to == from {
+                if self.fresh() {
+                    to = from + 1; // a line taller than the page: alone on it
+                } else {
+                    self.next_page();
+                    continue;
+                }
+            }
+            self.put(k, from..to);
+            self.y += text.tops[to] - text.tops[from];
+            from = to;
+            if from < text.lines() {
+                self.next_page();
+            }
+        }
+    }
+
+    /// A table row, whole: on the next page when it does not fit.
+    fn row(&mut self, k: usize, height: f32) {
+        if self.y + height > self.bottom && !self.fresh() {
+            self.next_page();
+        }
+        self.put(k, 0..0);
+        self.y += height;
+    }
 }
 
 fn grey(v: u8) -> krilla::color::rgb::Color {
