@@ -8,7 +8,8 @@
 //! fresh build; parley adds about twenty on top of the krilla the PDF already used. Pagination is
 //! ours (parley lays out paragraphs, not pages): a heading stays with what follows it, a section
 //! (a heading and its text: a room key, an area, a stat block) moves whole to the next page when
-//! it fits on one, a list item stays with its nested items, a table breaks only between rows.
+//! it fits on one, a list item stays with its nested items, a table breaks only between rows and repeats its header
+//! row atop each page it runs on to.
 //! Every step is linear in the text.
 
 pub mod markdown;
@@ -124,7 +125,9 @@ enum Item {
     /// Lines of a paragraph or heading, `x` from the margin; `marker` drawn left of the first line.
     Text { x: f32, text: Box<Text>, marker: Option<Box<Text>> },
     /// A table row: cells at (x, width), the row's height; `head` rows are bold and ruled below.
-    Row { cells: Vec<(f32, f32, Text)>, height: f32, head: bool, first: bool },
+    /// A body row knows its table's `header` row (an item index), to repeat it atop a page the
+    /// table runs on to.
+    Row { cells: Vec<(f32, f32, Text)>, height: f32, head: bool, first: bool, header: Option<usize> },
 }
 
 impl Item {
@@ -183,6 +186,7 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
             Block::Table { right, head, rows } => {
                 let cols = head.len().max(rows.iter().map(Vec::len).max().unwrap_or(0));
                 let widths = column_widths(head, rows, cols, style, fonts, width);
+                let header = out.len();
                 let mut first = true;
                 for (r, row) in std::iter::once(head).chain(rows).enumerate() {
                     let mut x = 0.0;
@@ -196,7 +200,7 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                     }
                     let height = cells.iter().map(|c| c.2.height()).fold(0.0, f32::max) + 2.0 * CELL_PAD;
                     out.push(Flow {
-                        item: Item::Row { cells, height, head: r == 0, first },
+                        item: Item::Row { cells, height, head: r == 0, first, header: (r > 0).then_some(header) },
                         above: if first { style.paragraph_gap_pt } else { 0.0 },
                         keep: r == 0,
                         heading: None,
@@ -370,7 +374,7 @@ impl Pager {
             }
             match &items[k].item {
                 Item::Text { text, .. } => self.text(k, text),
-                Item::Row { height, .. } => self.row(k, *height),
+                Item::Row { height, header, .. } => self.row(items, k, *height, *header),
             }
         }
     }
@@ -400,10 +404,16 @@ impl Pager {
         }
     }
 
-    /// A table row, whole: on the next page when it does not fit.
-    fn row(&mut self, k: usize, height: f32) {
+    /// A table row, whole: on the next page when it does not fit. A body row that starts a page
+    /// has its table's header row repeated above it, so every page of a long table says what its
+    /// columns are (as the HTML booklet's `thead` does).
+    fn row(&mut self, items: &[Flow], k: usize, height: f32, header: Option<usize>) {
         if self.y + height > self.bottom && !self.fresh() {
             self.next_page();
+        }
+        if let Some(h) = header.filter(|_| self.fresh()) {
+            self.put(h, 0..0);
+            self.y += items[h].item.height();
         }
         self.put(k, 0..0);
         self.y += height;
@@ -510,7 +520,7 @@ impl Typeset {
                     }
                     draw_text(surface, fonts, text, p.lines.clone(), self.left + x, p.y, 0);
                 }
-                Item::Row { cells, height, head, first } => {
+                Item::Row { cells, height, head, first, .. } => {
                     let (x0, x1) = (self.left, self.left + cells.iter().map(|c| c.1).sum::<f32>());
                     if *first {
                         stroke(surface, 0.8, 0, &[(x0, p.y), (x1, p.y)]);
@@ -570,6 +580,25 @@ mod tests {
             assert!(first.heading.is_some(), "a page starts inside a room");
         }
         assert_eq!(t.marks.iter().filter(|m| m.level == 3).count(), 40, "every room is bookmarked");
+    }
+
+    #[test]
+    fn a_table_run_on_over_pages_repeats_its_header_row_atop_each_page() {
+        let rows: String = (1..=150).map(|i| format!("| {i} | row {i} |\n")).collect();
+        let md = format!("# Title\n\n| Roll | Result |\n| ---: | --- |\n{rows}");
+        let t = typeset(&md, "Title", A4, &style(), &mut Fonts::new());
+        assert!(t.pages.len() >= 3, "the table runs over {} pages", t.pages.len());
+        let head = t.items.iter().position(|f| matches!(f.item, Item::Row { head: true, .. })).expect("a header row");
+        for (n, page) in t.pages.iter().enumerate() {
+            // The first page starts with the title; every other starts with the header, then a body row.
+            let first = if n == 0 { 1 } else { 0 };
+            assert_eq!(page[first].index, head, "page {} starts the table with its header row", n + 1);
+            assert!(matches!(t.items[page[first + 1].index].item, Item::Row { head: false, .. }));
+            assert!(page.windows(2).all(|w| w[0].y < w[1].y), "page {}: rows go down the page", n + 1);
+        }
+        // Every body row is placed once.
+        let body: Vec<usize> = t.pages.iter().flatten().map(|p| p.index).filter(|&i| i != head && i != 0).collect();
+        assert_eq!(body, (head + 1..head + 151).collect::<Vec<_>>());
     }
 
     #[test]
