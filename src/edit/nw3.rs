@@ -299,27 +299,14 @@ fn reroll_area(
             f.areas[pos].trap = stock::trap(d, s.cl, dice, &mut used.traps);
         }
         AreaPart::Event => {
-            let a = &mut f.areas[pos];
-            match kind {
-                AreaKind::Normal | AreaKind::Object => {
-                    let old = a.event.as_ref().map(|e| e.name.clone());
-                    let mut ev = stock::chart_event(s.chart, dice);
-                    for _ in 1..8 {
-                        if ev.as_ref().map(|e| &e.name) != old.as_ref() {
-                            break;
-                        }
-                        ev = stock::chart_event(s.chart, dice);
-                    }
-                    a.event = ev;
-                }
-                AreaKind::Event if is_ruler_area => {
-                    return Err(refuse(
-                        part,
-                        format!("area {id} holds the Ruler encounter, which follows the Ruler (reroll `frame`)"),
-                    ));
-                }
-                AreaKind::Event => a.event = stock::scenario_event(d, s.cl, dice, &mut used.events),
-                _ => return Err(refuse(part, format!("area {id} ({label}) holds no event"))),
+            if kind == AreaKind::Event && is_ruler_area {
+                return Err(refuse(
+                    part,
+                    format!("area {id} holds the Ruler encounter, which follows the Ruler (reroll `frame`)"),
+                ));
+            }
+            if !reroll_event(&s, &mut f.areas[pos], dice, &mut used) {
+                return Err(refuse(part, format!("area {id} ({label}) holds no event")));
             }
         }
         AreaPart::Objects => {
@@ -339,24 +326,60 @@ fn reroll_area(
                     ),
                 ));
             }
-            let pinned = kind == AreaKind::Core || is_ruler_area || opens_gate(f, id) || device_of(f, id).is_some();
-            let new_kind = if pinned { kind } else { random_kind(d, dice) };
-            let (name, description) = fresh_name(d, f, pos, dice);
-            let device = device_of(f, id);
-            let a = &mut f.areas[pos];
-            (a.kind, a.name, a.description) = (new_kind, name, description);
-            // The Ruler's area holds only the encounter, which follows the frame.
-            if !is_ruler_area {
-                let old_groups = std::mem::take(&mut a.enemies);
-                (a.event, a.trap, a.objects) = (None, None, Vec::new());
-                stock::stock(&s, a, device, None, dice, &mut used);
-                carry_group_notes(&old_groups, a);
-            }
+            reroll_whole_area(&s, f, pos, is_ruler_area, dice, &mut used);
         }
     }
     let a = &mut f.areas[pos];
     a.danger_sense = Some(combat::danger_sense(a).0);
     Ok(())
+}
+
+/// A new event for an area that holds one by its kind: a chart event (a different one from
+/// the last, if 8 rolls allow) or a scenario event. False for a kind that holds no event.
+fn reroll_event(s: &Stocking, a: &mut Area, dice: &mut Dice, used: &mut Used) -> bool {
+    match a.kind {
+        AreaKind::Normal | AreaKind::Object => {
+            let old = a.event.as_ref().map(|e| e.name.clone());
+            let mut ev = stock::chart_event(s.chart, dice);
+            for _ in 1..8 {
+                if ev.as_ref().map(|e| &e.name) != old.as_ref() {
+                    break;
+                }
+                ev = stock::chart_event(s.chart, dice);
+            }
+            a.event = ev;
+        }
+        AreaKind::Event => a.event = stock::scenario_event(s.d, s.cl, dice, &mut used.events),
+        _ => return false,
+    }
+    true
+}
+
+/// An area anew: its kind (unless something else depends on it: the Core, the Ruler's area, a
+/// gate it opens or a device that opens one of its gates), its name, and what it holds, the
+/// GM's group notes carried over. The Ruler's area holds only the encounter, which follows the
+/// frame, so only its kind and name change.
+fn reroll_whole_area(
+    s: &Stocking,
+    f: &mut Fortress,
+    pos: usize,
+    is_ruler_area: bool,
+    dice: &mut Dice,
+    used: &mut Used,
+) {
+    let (id, kind) = (f.areas[pos].id, f.areas[pos].kind);
+    let pinned = kind == AreaKind::Core || is_ruler_area || opens_gate(f, id) || device_of(f, id).is_some();
+    let new_kind = if pinned { kind } else { random_kind(s.d, dice) };
+    let (name, description) = fresh_name(s.d, f, pos, dice);
+    let device = device_of(f, id);
+    let a = &mut f.areas[pos];
+    (a.kind, a.name, a.description) = (new_kind, name, description);
+    if !is_ruler_area {
+        let old_groups = std::mem::take(&mut a.enemies);
+        (a.event, a.trap, a.objects) = (None, None, Vec::new());
+        stock::stock(s, a, device, None, dice, used);
+        carry_group_notes(&old_groups, a);
+    }
 }
 
 /// An area kind drawn from the tables' weights, as the generator draws kinds for free areas.

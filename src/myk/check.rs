@@ -3,10 +3,10 @@
 
 use crate::check::Violation;
 use crate::myk::limits;
-use crate::myk::model::{CorridorId, Map, Place, Reaction, Room, RoomId, Scenario};
+use crate::myk::model::{CorridorId, Map, Place, PlacedTrap, Reaction, Room, RoomId, Scenario};
 pub use crate::myk::reach::Reach;
 use crate::tables::Tables;
-use crate::tables::myk::{Installation, Placement, Route};
+use crate::tables::myk::{Installation, Placement, Route, Trap};
 
 /// All violations of the scenario, in document order.
 pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
@@ -279,6 +279,8 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
     }
 }
 
+/// One placed trap against its table record and where it stands: the record's data, its
+/// placement and object, and what it does to corridors and the court's movement.
 #[allow(clippy::too_many_arguments)]
 fn trap(
     t: &crate::myk::model::PlacedTrap,
@@ -293,6 +295,15 @@ fn trap(
         v.push(Violation::new(at, "trap.unknown", format!("trap `{}` is not in the tables", t.name)));
         return;
     };
+    let placement = trap_record(t, rec, at, v);
+    trap_spot(t, rec, placement, room, corridor, m, at, v);
+    trap_corridor(t, rec, room, m, at, v);
+    trap_destination(t, rec, m, at, v);
+}
+
+/// The trap's category, activation, placement and level are its record's (a Room trap converted
+/// to an Event trap is an Event trap 3 levels higher). Returns the placement it must have.
+fn trap_record(t: &PlacedTrap, rec: &Trap, at: &str, v: &mut Vec<Violation>) -> Placement {
     let name = &t.name;
     if rec.category != t.category || rec.activation != t.activation {
         v.push(Violation::new(
@@ -321,7 +332,24 @@ fn trap(
         let want = if t.converted { format!("{} + 3", rec.level) } else { rec.level.to_string() };
         v.push(Violation::new(at, "trap.level", format!("`{name}` has level {}, its table says {want}", t.level)));
     }
-    match (expected_placement, room, corridor) {
+    expected_placement
+}
+
+/// The trap stands where its placement allows (a combat trap where monsters fight), an Event
+/// trap sits on an object its record allows, and the room holds what the trap needs.
+#[allow(clippy::too_many_arguments)]
+fn trap_spot(
+    t: &PlacedTrap,
+    rec: &Trap,
+    placement: Placement,
+    room: Option<&Room>,
+    corridor: Option<CorridorId>,
+    m: &Map,
+    at: &str,
+    v: &mut Vec<Violation>,
+) {
+    let name = &t.name;
+    match (placement, room, corridor) {
         (Placement::Corridor, _, Some(_)) | (Placement::Room | Placement::Event, Some(_), _) => {}
         // An Event trap whose objects include a corridor (Guillotine, seed 003 l.5729) stands in one.
         (Placement::Event, None, Some(_)) if in_corridor_allowed(rec) => {}
@@ -343,7 +371,7 @@ fn trap(
             ));
         }
     }
-    if expected_placement == Placement::Event {
+    if placement == Placement::Event {
         match &t.object {
             None => v.push(Violation::new(at, "trap.object", format!("Event trap `{name}` names no object"))),
             Some(o) if !rec.open_objects && !rec.objects.is_empty() && !rec.objects.iter().any(|x| x == o) => {
@@ -361,6 +389,11 @@ fn trap(
     {
         v.push(Violation::new(at, rule, msg));
     }
+}
+
+/// A hidden-passage trap names a corridor of its own room; no other trap names a corridor.
+fn trap_corridor(t: &PlacedTrap, rec: &Trap, room: Option<&Room>, m: &Map, at: &str, v: &mut Vec<Violation>) {
+    let name = &t.name;
     match (rec.route, t.corridor, room) {
         (Some(Route::Hidden), Some(c), Some(r)) if !c.touches(r.id) || !m.corridors.iter().any(|x| x.id() == c) => {
             v.push(Violation::new(
@@ -378,6 +411,12 @@ fn trap(
         }
         _ => {}
     }
+}
+
+/// A trap that moves the court (teleport, redirect) records where to, a used room of its own
+/// map; no other trap records a destination.
+fn trap_destination(t: &PlacedTrap, rec: &Trap, m: &Map, at: &str, v: &mut Vec<Violation>) {
+    let name = &t.name;
     let moves = matches!(rec.route, Some(Route::Teleport | Route::Redirect));
     match (moves, t.destination) {
         (true, None) => v.push(Violation::new(

@@ -92,57 +92,83 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
 pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     let search = crate::myk::limits::limits(&crate::myk::limits::totals(&s.court.levels)).search_difficulty;
     for (i, c) in s.clues.iter().enumerate() {
-        let at = || format!("clue {}", i + 1);
-        let Some(room) = s.map(c.at.map).map(|m| m.room(c.at.room)).filter(|r| r.used) else {
-            v.push(Violation::new(
-                at(),
-                "clue.place",
-                format!("map {} room {} is not a used room", c.at.map, c.at.room),
-            ));
-            continue;
-        };
-        if !method_fits(room, c.method) {
-            let why = match c.method {
-                ClueMethod::Conversation => "there are no monsters to talk to",
-                _ => "there is no threat to eliminate",
-            };
-            v.push(Violation::new(
-                at(),
-                "clue.method",
-                format!("learned by {} in map {} room {}, but {why}", c.method.label(), c.at.map, c.at.room),
-            ));
-        }
-        if c.method == ClueMethod::Search
-            && let Some(n) = stated_difficulty(&c.how)
-            && n != search
-        {
-            v.push(Violation::new(
-                at(),
-                "clue.search-difficulty",
-                format!(
-                    "the search is difficulty {n}, but a search is always court size + 7 = {search} (seed 003 l.1925)"
-                ),
-            ));
-        }
-        if !names_something(s, c.reveals) {
-            v.push(Violation::new(
-                at(),
-                "clue.reveals",
-                format!("it reveals {}, which is not a used room or a corridor of the scenario", c.reveals),
-            ));
-            continue;
-        }
-        if !lies_in_finds(s, g, c.reveals, c.at) {
-            v.push(Violation::new(
-                at(),
-                "clue.behind",
-                format!(
-                    "it lies in map {} room {}, which the court reaches only by passing what it reveals ({})",
-                    c.at.map, c.at.room, c.reveals
-                ),
-            ));
-        }
+        check_clue(s, g, c, &format!("clue {}", i + 1), search, v);
     }
+    let rulers_with_weak_points = weak_points_told(s, v);
+    // The clues lead to the objective (seed 003 l.5159): in a dungeon of several maps one tells
+    // where the ruler the objective names is.
+    if s.maps.len() > 1
+        && let Some(goal) = crate::myk::frame::objective_room(s)
+        && !s.clues.iter().any(|c| c.reveals == Reveals::Room(goal))
+    {
+        v.push(Violation::advice(
+            "scenario",
+            "clue.objective",
+            format!("no clue reveals map {} room {}, where the ruler the objective names is", goal.map, goal.room),
+        ));
+    }
+    let most = 4 + rulers_with_weak_points;
+    if !(2..=most).contains(&s.clues.len()) {
+        // "Typically" 2-4 (seed 003 l.5161): advice, not a rule.
+        v.push(Violation::advice(
+            "scenario",
+            "clues.count",
+            format!("{} clues, expected 2-{most} (2-4, plus one per ruler with weak points)", s.clues.len()),
+        ));
+    }
+}
+
+/// One clue: it lies in a used room, is learned in a way the room allows (at the book's search
+/// difficulty), reveals something that exists, and can be found without passing what it reveals.
+fn check_clue(s: &Scenario, g: &Reach, c: &Clue, at: &str, search: u32, v: &mut Vec<Violation>) {
+    let Some(room) = s.map(c.at.map).map(|m| m.room(c.at.room)).filter(|r| r.used) else {
+        v.push(Violation::new(at, "clue.place", format!("map {} room {} is not a used room", c.at.map, c.at.room)));
+        return;
+    };
+    if !method_fits(room, c.method) {
+        let why = match c.method {
+            ClueMethod::Conversation => "there are no monsters to talk to",
+            _ => "there is no threat to eliminate",
+        };
+        v.push(Violation::new(
+            at,
+            "clue.method",
+            format!("learned by {} in map {} room {}, but {why}", c.method.label(), c.at.map, c.at.room),
+        ));
+    }
+    if c.method == ClueMethod::Search
+        && let Some(n) = stated_difficulty(&c.how)
+        && n != search
+    {
+        v.push(Violation::new(
+            at,
+            "clue.search-difficulty",
+            format!("the search is difficulty {n}, but a search is always court size + 7 = {search} (seed 003 l.1925)"),
+        ));
+    }
+    if !names_something(s, c.reveals) {
+        v.push(Violation::new(
+            at,
+            "clue.reveals",
+            format!("it reveals {}, which is not a used room or a corridor of the scenario", c.reveals),
+        ));
+        return;
+    }
+    if !lies_in_finds(s, g, c.reveals, c.at) {
+        v.push(Violation::new(
+            at,
+            "clue.behind",
+            format!(
+                "it lies in map {} room {}, which the court reaches only by passing what it reveals ({})",
+                c.at.map, c.at.room, c.reveals
+            ),
+        ));
+    }
+}
+
+/// Every weak point of every ruler is named by a clue on its map that reveals the ruler's room.
+/// Returns how many rulers have weak points (each may add a clue to the usual count).
+fn weak_points_told(s: &Scenario, v: &mut Vec<Violation>) -> usize {
     let mut rulers_with_weak_points = 0;
     for m in &s.maps {
         for r in m.rooms.iter() {
@@ -170,27 +196,7 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
             }
         }
     }
-    // The clues lead to the objective (seed 003 l.5159): in a dungeon of several maps one tells
-    // where the ruler the objective names is.
-    if s.maps.len() > 1
-        && let Some(goal) = crate::myk::frame::objective_room(s)
-        && !s.clues.iter().any(|c| c.reveals == Reveals::Room(goal))
-    {
-        v.push(Violation::advice(
-            "scenario",
-            "clue.objective",
-            format!("no clue reveals map {} room {}, where the ruler the objective names is", goal.map, goal.room),
-        ));
-    }
-    let most = 4 + rulers_with_weak_points;
-    if !(2..=most).contains(&s.clues.len()) {
-        // "Typically" 2-4 (seed 003 l.5161): advice, not a rule.
-        v.push(Violation::advice(
-            "scenario",
-            "clues.count",
-            format!("{} clues, expected 2-{most} (2-4, plus one per ruler with weak points)", s.clues.len()),
-        ));
-    }
+    rulers_with_weak_points
 }
 
 /// The difficulty a clue's `how` states: the number after its word "difficulty", if any (a GM's

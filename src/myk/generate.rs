@@ -123,19 +123,60 @@ impl MykParams {
 /// Generates a complete, legal scenario. Same tables + params + seed ⇒ the same scenario.
 pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenario> {
     let mut warnings = params.validate()?;
-    // A GM's --tables folder must still hold every table the generator rolls on.
-    if let Some(name) = tables.myk_rolls.missing_required() {
-        return Err(Error::MissingTable { origin: tables.origin.clone(), name: name.to_string(), command: "`myk`" });
-    }
-    if !tables.myk.monsters.iter().any(|m| m.complete()) {
-        return Err(Error::TableFile { file: tables.origin.clone(), message: "holds no complete MYK monster".into() });
-    }
+    can_generate(tables)?;
     let root = Dice::new(seed).child("myk");
     // The generator reads the court's size and totals; the scenario keeps its own copy of the levels.
     let court = limits::totals(&params.levels);
     let lim = limits::limits(&court);
     let g = Gen::new(tables, &court, &lim);
 
+    let (mut maps, skeletons) = map_sheets(&g, params, &root, &mut warnings)?;
+    // Threats: rulers and monsters per map, then the scenario-wide trap and base budgets.
+    for (i, (m, sk)) in maps.iter_mut().zip(&skeletons).enumerate() {
+        g.populate(m, sk, &mut root.child_n("map/", i as u32 + 1, "/monsters"));
+    }
+    let mut scenario = unstocked(tables, params, seed, &court, &lim, maps, g.encounter_table());
+    spend_trap_budget(&g, &mut scenario, &skeletons, &root);
+    spend_base_budget(&g, &mut scenario, &root);
+    // The movement graph the clues were placed on serves the final check too: nothing after the
+    // frame moves a corridor, trap or entrance.
+    let graph = g.frame_on_graph(&mut scenario, &mut root.child("frame"))?;
+    weak_points::name_npcs(&mut scenario, &mut root.child("relationship"));
+    scenario.usage = usage(&scenario);
+    scenario.warnings = warnings;
+
+    // The check reads the graph and the usage just made (nothing above changes either).
+    let violations = check_with(&scenario, tables, &graph);
+    if let Some(first) = violations.first() {
+        // The generator builds legal scenarios by construction; reaching this is a bug to report.
+        return Err(Error::Scenario {
+            file: format!("generated scenario (seed {seed})"),
+            message: format!("internal error, the generator broke a rule: {first}"),
+        });
+    }
+    Ok(scenario)
+}
+
+/// A GM's --tables folder must still hold every table the generator rolls on, and a monster it
+/// can stock.
+fn can_generate(tables: &Tables) -> Result<()> {
+    if let Some(name) = tables.myk_rolls.missing_required() {
+        return Err(Error::MissingTable { origin: tables.origin.clone(), name: name.to_string(), command: "`myk`" });
+    }
+    if !tables.myk.monsters.iter().any(|m| m.complete()) {
+        return Err(Error::TableFile { file: tables.origin.clone(), message: "holds no complete MYK monster".into() });
+    }
+    Ok(())
+}
+
+/// Every map sheet laid out and named, its entrances linked to the next map's, with the
+/// skeleton each was built on; a layout's note (once) joins the warnings.
+fn map_sheets(
+    g: &Gen,
+    params: &MykParams,
+    root: &Dice,
+    warnings: &mut Vec<String>,
+) -> Result<(Vec<Map>, Vec<Skeleton>)> {
     let mut maps = Vec::with_capacity(params.maps as usize);
     let mut skeletons = Vec::with_capacity(params.maps as usize);
     for i in 1..=params.maps {
@@ -150,12 +191,21 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
         skeletons.push(sk);
     }
     link_entrances(&mut maps, &skeletons, &mut root.child("entrances"));
+    Ok((maps, skeletons))
+}
 
-    // Threats: rulers and monsters per map, then the scenario-wide trap and base budgets.
-    for (i, (m, sk)) in maps.iter_mut().zip(&skeletons).enumerate() {
-        g.populate(m, sk, &mut root.child_n("map/", i as u32 + 1, "/monsters"));
-    }
-    let mut scenario = Scenario {
+/// The scenario around its populated maps, before traps, bases and the frame (title, cast,
+/// clues) are added and the usage is counted.
+fn unstocked(
+    tables: &Tables,
+    params: &MykParams,
+    seed: u64,
+    court: &Court,
+    lim: &Limits,
+    maps: Vec<Map>,
+    encounters: EncounterTable,
+) -> Scenario {
+    Scenario {
         system: FIXED.system.clone(),
         format: crate::format::CURRENT,
         seed,
@@ -180,51 +230,45 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
         cast: Vec::new(),
         clues: Vec::new(),
         maps,
-        encounters: g.encounter_table(),
+        encounters,
         limits: lim.clone(),
         usage: Usage::default(),
         warnings: Vec::new(),
         notes: String::new(),
         frame_locked: false,
         rerolls: Vec::new(),
-    };
-    let mut budget = Budget { number: lim.traps_number, levels: lim.traps_total_level };
+    }
+}
+
+/// Spends the scenario-wide trap limits: special movement's traps first (a map's layout may
+/// depend on them), then each map an even share of what is left, the later maps getting what the
+/// earlier ones did not spend.
+fn spend_trap_budget(g: &Gen, scenario: &mut Scenario, skeletons: &[Skeleton], root: &Dice) {
+    let mut budget = Budget { number: g.lim.traps_number, levels: g.lim.traps_total_level };
     for (i, sk) in skeletons.iter().enumerate() {
         if let Some(sp) = sk.special {
-            g.special_movement(&mut scenario, i, sp, &mut budget, &mut root.child_n("map/", i as u32 + 1, "/special"));
+            g.special_movement(scenario, i, sp, &mut budget, &mut root.child_n("map/", i as u32 + 1, "/special"));
         }
     }
     let maps_n = scenario.maps.len() as u32;
     for i in 0..scenario.maps.len() {
         let left = maps_n - i as u32;
         let share = Budget { number: budget.number / left, levels: budget.levels / left };
-        let spent = g.traps(&mut scenario, i, share, &mut root.child_n("map/", i as u32 + 1, "/traps"));
+        let spent = g.traps(scenario, i, share, &mut root.child_n("map/", i as u32 + 1, "/traps"));
         budget.number -= spent.number;
         budget.levels -= spent.levels;
     }
-    let mut base_levels = lim.bases_total_level;
+}
+
+/// Spends the bases' total level limit map by map, each its share of what is left (rounded up).
+fn spend_base_budget(g: &Gen, scenario: &mut Scenario, root: &Dice) {
+    let maps_n = scenario.maps.len() as u32;
+    let mut base_levels = g.lim.bases_total_level;
     for i in 0..scenario.maps.len() {
         let left = maps_n - i as u32;
         let share = base_levels.div_ceil(left);
         base_levels -= g.bases(&mut scenario.maps[i], share, &mut root.child_n("map/", i as u32 + 1, "/bases"));
     }
-    // The movement graph the clues were placed on serves the final check too: nothing after the
-    // frame moves a corridor, trap or entrance.
-    let graph = g.frame_on_graph(&mut scenario, &mut root.child("frame"))?;
-    weak_points::name_npcs(&mut scenario, &mut root.child("relationship"));
-    scenario.usage = usage(&scenario);
-    scenario.warnings = warnings;
-
-    // The check reads the graph and the usage just made (nothing above changes either).
-    let violations = check_with(&scenario, tables, &graph);
-    if let Some(first) = violations.first() {
-        // The generator builds legal scenarios by construction; reaching this is a bug to report.
-        return Err(Error::Scenario {
-            file: format!("generated scenario (seed {seed})"),
-            message: format!("internal error, the generator broke a rule: {first}"),
-        });
-    }
-    Ok(scenario)
 }
 
 /// Recomputes what is derived from the rest (objective, court totals, limits, usage) after a GM's
@@ -589,14 +633,7 @@ impl<'a> Gen<'a> {
         let level = if convert { level + 3 } else { level };
         // The rolls in their order (object, ambushers, destination, then the spot); the trap itself
         // is built only once it has a spot.
-        // A trap on an attacking creature sits on one of the room's monsters (seed 003 l.5916).
-        let object = (placement == Placement::Event).then(|| {
-            if rec.bearer {
-                SharedStr::from(traps::BEARER_OBJECT)
-            } else {
-                d.choose(&rec.objects).cloned().unwrap_or_else(|| "an object of the GM's choice".into())
-            }
-        });
+        let object = (placement == Placement::Event).then(|| trap_object(rec, d));
         let mut ambush = Vec::new();
         if rec.ambush {
             // A Gate Keeper calls monsters the scenario already describes, inside the hostile limit.
@@ -612,68 +649,15 @@ impl<'a> Gen<'a> {
         }
         let on = object.clone();
         let trap = move || PlacedTrap { object, monsters: ambush, destination, ..placed(rec, level, None, convert) };
-        let undo: Undo;
-        match placement {
-            Placement::Corridor => {
-                if only.is_some() {
-                    return None;
-                }
-                let c = d.choose_from(|| (0..map.corridors.len()).filter(|&c| map.corridors[c].trap.is_none()))?;
-                let corridor = &mut s.maps[i].corridors[c];
-                if rec.route == Some(Route::OneWay) {
-                    let (a, b) = (corridor.a, corridor.b);
-                    corridor.one_way =
-                        Some(if d.chance(1, 2) { Direction { from: a, to: b } } else { Direction { from: b, to: a } });
-                }
-                corridor.trap = Some(trap());
-                undo = Undo::Corridor(c);
-            }
-            Placement::Area => {
-                let fighting = room_list(
-                    map.rooms
-                        .iter()
-                        .filter(|r| r.has_monsters() && traps::area_free(r) && here.as_slice().contains(&r.id))
-                        .map(|r| r.id),
-                );
-                let &r = d.choose(fighting.as_slice())?;
-                s.maps[i].rooms[r.index()].traps.push(trap());
-                undo = Undo::Room(r);
-            }
-            Placement::Room | Placement::Event => {
-                // Only rooms that hold what the trap needs: a bearer, a ruler's spoils.
-                let fit = room_list(
-                    here.as_slice()
-                        .iter()
-                        .copied()
-                        .filter(|&r| traps::fits_room(rec, on.as_deref(), map.room(r), map).is_none()),
-                );
-                let &r = d.choose(fit.as_slice())?;
-                let mut hides = None;
-                if rec.route == Some(Route::Hidden) {
-                    let hidden: Vec<CorridorId> =
-                        map.rooms.iter().flat_map(|x| x.traps.iter()).filter_map(|t| t.corridor).collect();
-                    let mine: Vec<CorridorId> = map
-                        .corridors
-                        .iter()
-                        .map(Corridor::id)
-                        .filter(|c| c.touches(r) && !hidden.contains(c))
-                        .collect();
-                    hides = Some(*d.choose(&mine)?);
-                }
-                s.maps[i].rooms[r.index()].traps.push(PlacedTrap { corridor: hides, ..trap() });
-                undo = Undo::Room(r);
-            }
-        }
+        let undo = match placement {
+            // A trap asked for in one room never goes in a corridor.
+            Placement::Corridor if only.is_some() => return None,
+            Placement::Corridor => trap_in_corridor(&mut s.maps[i], rec, trap, d)?,
+            Placement::Area => trap_in_fight(&mut s.maps[i], &here, trap, d)?,
+            Placement::Room | Placement::Event => trap_in_room(&mut s.maps[i], rec, on.as_deref(), &here, trap, d)?,
+        };
         if (rec.route.is_some() || destination.is_some()) && !self.reachable(s) {
-            match undo {
-                Undo::Corridor(c) => {
-                    s.maps[i].corridors[c].trap = None;
-                    s.maps[i].corridors[c].one_way = None;
-                }
-                Undo::Room(r) => {
-                    s.maps[i].rooms[r.index()].traps.pop();
-                }
-            }
+            undo.apply(&mut s.maps[i]);
             return None;
         }
         Some(level)
@@ -782,6 +766,80 @@ impl<'a> Gen<'a> {
 enum Undo {
     Corridor(usize),
     Room(RoomId),
+}
+
+impl Undo {
+    fn apply(self, m: &mut Map) {
+        match self {
+            Undo::Corridor(c) => {
+                m.corridors[c].trap = None;
+                m.corridors[c].one_way = None;
+            }
+            Undo::Room(r) => {
+                m.rooms[r.index()].traps.pop();
+            }
+        }
+    }
+}
+
+/// What an event trap sits on: the creature bearing it (a trap on an attacking creature sits on
+/// one of the room's monsters, seed 003 l.5916), or one of the record's objects.
+fn trap_object(rec: &Trap, d: &mut Dice) -> SharedStr {
+    if rec.bearer {
+        SharedStr::from(traps::BEARER_OBJECT)
+    } else {
+        d.choose(&rec.objects).cloned().unwrap_or_else(|| "an object of the GM's choice".into())
+    }
+}
+
+/// A corridor trap goes in a corridor without one (one trap per corridor); a one-way trap also
+/// sets a direction at random.
+fn trap_in_corridor(m: &mut Map, rec: &Trap, trap: impl FnOnce() -> PlacedTrap, d: &mut Dice) -> Option<Undo> {
+    let c = d.choose_from(|| (0..m.corridors.len()).filter(|&c| m.corridors[c].trap.is_none()))?;
+    let corridor = &mut m.corridors[c];
+    if rec.route == Some(Route::OneWay) {
+        let (a, b) = (corridor.a, corridor.b);
+        corridor.one_way =
+            Some(if d.chance(1, 2) { Direction { from: a, to: b } } else { Direction { from: b, to: a } });
+    }
+    corridor.trap = Some(trap());
+    Some(Undo::Corridor(c))
+}
+
+/// An area trap goes in a room of `here` where monsters fight and no area trap is yet.
+fn trap_in_fight(m: &mut Map, here: &RoomList, trap: impl FnOnce() -> PlacedTrap, d: &mut Dice) -> Option<Undo> {
+    let fighting = room_list(
+        m.rooms
+            .iter()
+            .filter(|r| r.has_monsters() && traps::area_free(r) && here.as_slice().contains(&r.id))
+            .map(|r| r.id),
+    );
+    let &r = d.choose(fighting.as_slice())?;
+    m.rooms[r.index()].traps.push(trap());
+    Some(Undo::Room(r))
+}
+
+/// A room or event trap goes in a room of `here` that holds what it needs (a bearer, a ruler's
+/// spoils); a hidden-passage trap also hides one of the room's corridors not hidden yet.
+fn trap_in_room(
+    m: &mut Map,
+    rec: &Trap,
+    on: Option<&str>,
+    here: &RoomList,
+    trap: impl FnOnce() -> PlacedTrap,
+    d: &mut Dice,
+) -> Option<Undo> {
+    let fit = room_list(here.as_slice().iter().copied().filter(|&r| traps::fits_room(rec, on, m.room(r), m).is_none()));
+    let &r = d.choose(fit.as_slice())?;
+    let mut hides = None;
+    if rec.route == Some(Route::Hidden) {
+        let hidden: Vec<CorridorId> = m.rooms.iter().flat_map(|x| x.traps.iter()).filter_map(|t| t.corridor).collect();
+        let mine: Vec<CorridorId> =
+            m.corridors.iter().map(Corridor::id).filter(|c| c.touches(r) && !hidden.contains(c)).collect();
+        hides = Some(*d.choose(&mine)?);
+    }
+    m.rooms[r.index()].traps.push(PlacedTrap { corridor: hides, ..trap() });
+    Some(Undo::Room(r))
 }
 
 /// Up to nine rooms of one map, without a heap allocation.

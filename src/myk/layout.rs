@@ -113,6 +113,9 @@ pub fn distances(corridors: &[CorridorId], from: RoomId) -> [usize; 9] {
     d
 }
 
+/// A random spanning tree of `n` rooms grown from an exterior entry, tried up to 48 times for
+/// one with a junction (a room with three corridors); `mixed` also sets one leaf apart as the
+/// special-movement room and may add a loop. The first try stands in if none has a junction.
 fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
     let mut exteriors = [RoomId::ALL[0]; 9];
     let mut len = 0;
@@ -124,41 +127,7 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
     let mut best: Option<Skeleton> = None;
     for attempt in 0..48 {
         let Some(&entry) = dice.choose(starts) else { break };
-        let mut used = [false; 9];
-        used[entry.index()] = true;
-        // The rooms in the order they joined (at most nine, on the stack).
-        let mut inside_at = [entry; 9];
-        let mut grown = 1;
-        let mut corridors: Vec<CorridorId> = Vec::with_capacity(n);
-        // Each room's corridor count so far (the tree's corridors are all distinct), and its
-        // corridor steps from the entry: in a tree, its depth, known as it joins.
-        let mut degrees = [0usize; 9];
-        let mut dist = [usize::MAX; 9];
-        dist[entry.index()] = 0;
-        while grown < n {
-            // Frontier corridors from a used room to an unused neighbour; prefer growing from rooms
-            // that already have two corridors, so junctions form. At most 9 rooms x 4 neighbours.
-            let mut frontier = [(entry, entry); 36];
-            let mut len = 0;
-            for &r in &inside_at[..grown] {
-                for &o in NEIGHBOURS[r.index()].iter().filter(|&&o| !used[o]) {
-                    frontier[len] = (r, RoomId::ALL[o]);
-                    len += 1;
-                }
-            }
-            let Some(&(from, to)) =
-                dice.weighted(&frontier[..len], |(r, _)| if degrees[r.index()] == 2 { 4 } else { 2 })
-            else {
-                break;
-            };
-            used[to.index()] = true;
-            inside_at[grown] = to;
-            grown += 1;
-            corridors.push(CorridorId::new(from, to));
-            degrees[from.index()] += 1;
-            degrees[to.index()] += 1;
-            dist[to.index()] = dist[from.index()] + 1;
-        }
+        let Grown { used, inside_at, grown, mut corridors, degrees, dist } = grow(dice, entry, n);
         let inside = &inside_at[..grown];
         let has_junction = inside.iter().any(|&r| degrees[r.index()] >= 3);
         let far = |pred: &dyn Fn(RoomId) -> bool| {
@@ -180,29 +149,7 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
         }
         let special = special_room.and_then(|s| corridors.iter().copied().find(|c| c.touches(s)).map(|c| (s, c)));
         if mixed {
-            // An occasional loop: join two used neighbours that have no corridor yet.
-            // A 3x3 sheet has 12 pairs of neighbours: the candidates fit on the stack.
-            let mut extra = [CorridorId(entry, entry); 12];
-            let mut len = 0;
-            for &r in inside {
-                for o in NEIGHBOURS[r.index()].iter().map(|&o| RoomId::ALL[o]).filter(|o| *o > r) {
-                    let c = CorridorId::new(r, o);
-                    if used[c.0.index()]
-                        && used[c.1.index()]
-                        && !corridors.contains(&c)
-                        && special.is_none_or(|(s, _)| !c.touches(s))
-                        && len < extra.len()
-                    {
-                        extra[len] = c;
-                        len += 1;
-                    }
-                }
-            }
-            if dice.chance(1, 2)
-                && let Some(&c) = dice.choose(&extra[..len])
-            {
-                corridors.push(c);
-            }
+            add_loop(dice, inside, &used, &mut corridors, special);
         }
         let skeleton = Skeleton { used, corridors, entry, exit, ruler, special, note: None };
         if has_junction || n < 4 {
@@ -215,6 +162,91 @@ fn tree(dice: &mut Dice, n: usize, needs_exit: bool, mixed: bool) -> Skeleton {
     let mut s = best.unwrap_or_else(|| straight(dice, n, needs_exit));
     s.note = Some(format!("{n} rooms gave no junction in 48 tries; the map is laid out as a branch-free tree"));
     s
+}
+
+/// A tree as grown: everything on the stack (at most nine rooms), since most tries are thrown away.
+struct Grown {
+    used: [bool; 9],
+    /// The rooms in the order they joined; the first `grown` are set.
+    inside_at: [RoomId; 9],
+    grown: usize,
+    corridors: Vec<CorridorId>,
+    /// Each room's corridor count (the tree's corridors are all distinct).
+    degrees: [usize; 9],
+    /// Each room's corridor steps from the entry: in a tree, its depth, known as it joins.
+    dist: [usize; 9],
+}
+
+/// Grows a tree of up to `n` rooms from `entry`, one corridor to an unused neighbour at a time,
+/// preferring rooms that already have two corridors, so junctions form.
+fn grow(dice: &mut Dice, entry: RoomId, n: usize) -> Grown {
+    let mut t = Grown {
+        used: [false; 9],
+        inside_at: [entry; 9],
+        grown: 1,
+        corridors: Vec::with_capacity(n),
+        degrees: [0usize; 9],
+        dist: [usize::MAX; 9],
+    };
+    t.used[entry.index()] = true;
+    t.dist[entry.index()] = 0;
+    while t.grown < n {
+        // Frontier corridors from a used room to an unused neighbour. At most 9 rooms x 4 neighbours.
+        let mut frontier = [(entry, entry); 36];
+        let mut len = 0;
+        for &r in &t.inside_at[..t.grown] {
+            for &o in NEIGHBOURS[r.index()].iter().filter(|&&o| !t.used[o]) {
+                frontier[len] = (r, RoomId::ALL[o]);
+                len += 1;
+            }
+        }
+        let Some(&(from, to)) = dice.weighted(&frontier[..len], |(r, _)| if t.degrees[r.index()] == 2 { 4 } else { 2 })
+        else {
+            break;
+        };
+        t.used[to.index()] = true;
+        t.inside_at[t.grown] = to;
+        t.grown += 1;
+        t.corridors.push(CorridorId::new(from, to));
+        t.degrees[from.index()] += 1;
+        t.degrees[to.index()] += 1;
+        t.dist[to.index()] = t.dist[from.index()] + 1;
+    }
+    t
+}
+
+/// An occasional loop (one try in two): joins two used neighbours that have no corridor yet,
+/// leaving the special-movement room alone (it is reached only by its special way).
+fn add_loop(
+    dice: &mut Dice,
+    inside: &[RoomId],
+    used: &[bool; 9],
+    corridors: &mut Vec<CorridorId>,
+    special: Option<(RoomId, CorridorId)>,
+) {
+    // A 3x3 sheet has 12 pairs of neighbours: the candidates fit on the stack.
+    let entry = inside[0];
+    let mut extra = [CorridorId(entry, entry); 12];
+    let mut len = 0;
+    for &r in inside {
+        for o in NEIGHBOURS[r.index()].iter().map(|&o| RoomId::ALL[o]).filter(|o| *o > r) {
+            let c = CorridorId::new(r, o);
+            if used[c.0.index()]
+                && used[c.1.index()]
+                && !corridors.contains(&c)
+                && special.is_none_or(|(s, _)| !c.touches(s))
+                && len < extra.len()
+            {
+                extra[len] = c;
+                len += 1;
+            }
+        }
+    }
+    if dice.chance(1, 2)
+        && let Some(&c) = dice.choose(&extra[..len])
+    {
+        corridors.push(c);
+    }
 }
 
 #[cfg(test)]

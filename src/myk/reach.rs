@@ -12,7 +12,7 @@ use fixedbitset::FixedBitSet;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::{Bfs, EdgeFiltered, Reversed};
 
-use crate::myk::model::{CorridorId, Place, Reveals, RoomId, Scenario};
+use crate::myk::model::{CorridorId, Map, Place, Reveals, RoomId, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::Route;
 
@@ -54,6 +54,117 @@ fn hidden_bit(c: CorridorId) -> u128 {
     1u128 << (c.0.index() * 9 + c.1.index())
 }
 
+/// The movement graph as it is wired up, map by map (the edges in a fixed order: corridors,
+/// then trap destinations, then entrances).
+struct Wiring<'a> {
+    s: &'a Scenario,
+    tables: &'a Tables,
+    graph: DiGraph<(), Edge, u32>,
+    /// The rooms that hold a Warder (by node).
+    warded_rooms: Nodes,
+}
+
+impl Wiring<'_> {
+    fn add(&mut self, from: usize, to: usize, e: Edge) {
+        self.graph.add_edge(NodeIndex::new(from), NodeIndex::new(to), e);
+    }
+
+    /// The position of the map numbered `index`.
+    fn pos_of(&self, index: u32) -> Option<usize> {
+        self.s.maps.iter().position(|m| m.index == index)
+    }
+
+    fn route_of(&self, t: &crate::myk::model::PlacedTrap) -> Option<Route> {
+        self.tables.myk.trap(&t.name).and_then(|r| r.route)
+    }
+
+    /// Which rooms hold a Warder: each trap's record is looked up once.
+    fn find_warded_rooms(&mut self) {
+        for (p, m) in self.s.maps.iter().enumerate() {
+            // By the room's place in the list (A1..C3 in a well-formed map).
+            for (i, r) in m.rooms.iter().take(9).enumerate() {
+                if r.traps.iter().any(|t| self.route_of(t) == Some(Route::Warded)) {
+                    self.warded_rooms.insert(p * 9 + i);
+                }
+            }
+        }
+    }
+
+    fn warded(&self, p: Place) -> bool {
+        self.pos_of(p.map).is_some_and(|q| self.warded_rooms.contains(Reach::node(q, p.room)))
+    }
+
+    /// Each corridor that is not closed, both ways or its one way; plain unless a Secret Door
+    /// hides it or a lock or a redirect stands in it. A redirecting corridor also leads, from
+    /// both ends, to its destination (unless a Warder guards it).
+    fn corridors(&mut self, p: usize, m: &Map) {
+        let hidden =
+            m.rooms.iter().flat_map(|r| r.traps.iter()).filter_map(|t| t.corridor).fold(0, |h, c| h | hidden_bit(c));
+        for c in &m.corridors {
+            let route = c.trap.as_ref().and_then(|t| self.route_of(t));
+            if route == Some(Route::Closed) {
+                continue;
+            }
+            let via = via(p, c.id());
+            let (a, b) = (Reach::node(p, c.a), Reach::node(p, c.b));
+            let (both, one);
+            let dirs: &[(usize, usize)] = match c.one_way {
+                Some(d) => {
+                    one = [(Reach::node(p, d.from), Reach::node(p, d.to))];
+                    &one
+                }
+                None => {
+                    both = [(a, b), (b, a)];
+                    &both
+                }
+            };
+            let plain = hidden & hidden_bit(c.id()) == 0 && !matches!(route, Some(Route::Locked | Route::Redirect));
+            for &(x, y) in dirs {
+                self.add(x, y, Edge { via, plain });
+            }
+            if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
+                && let Some(dp) = self.pos_of(d.map)
+                && !self.warded(d)
+            {
+                let to = Reach::node(dp, d.room);
+                self.add(a, to, Edge { via, plain: false });
+                self.add(b, to, Edge { via, plain: false });
+            }
+        }
+    }
+
+    /// A room trap with a destination (a teleporter) leads there, unless a Warder guards either end.
+    fn destinations(&mut self, p: usize, m: &Map) {
+        for r in &m.rooms {
+            let from_warded = self.warded(Place { map: m.index, room: r.id });
+            for t in &r.traps {
+                if let Some(d) = t.destination
+                    && let Some(dp) = self.pos_of(d.map)
+                    && !from_warded
+                    && !self.warded(d)
+                {
+                    self.add(Reach::node(p, r.id), Reach::node(dp, d.room), Edge { via: 0, plain: false });
+                }
+            }
+        }
+    }
+
+    /// Entrances join their room and the room of the other map they lead to, or `outside`.
+    fn entrances(&mut self, p: usize, m: &Map, outside: usize) {
+        for e in &m.entrances {
+            let here = Reach::node(p, e.room);
+            let there = match e.to {
+                None => Some(outside),
+                Some(to) => self.pos_of(to.map).map(|q| Reach::node(q, to.room)),
+            };
+            if let Some(t) = there {
+                self.add(here, t, Edge { via: 0, plain: true });
+                self.add(t, here, Edge { via: 0, plain: true });
+            }
+        }
+    }
+}
+
 /// Every node a breadth-first search of `g` reaches from `start`.
 fn bfs_set<G>(g: G, start: NodeIndex) -> Nodes
 where
@@ -93,83 +204,12 @@ impl Reach {
         for _ in 0..n {
             graph.add_node(());
         }
-        let mut add = |from: usize, to: usize, e: Edge| {
-            graph.add_edge(NodeIndex::new(from), NodeIndex::new(to), e);
-        };
-        let pos_of = |index: u32| s.maps.iter().position(|m| m.index == index);
-        let route_of = |t: &crate::myk::model::PlacedTrap| tables.myk.trap(&t.name).and_then(|r| r.route);
-        // Which rooms hold a Warder: each trap's record is looked up once.
-        let mut warded_rooms = Nodes::with_capacity(n);
+        let mut w = Wiring { s, tables, graph, warded_rooms: Nodes::with_capacity(n) };
+        w.find_warded_rooms();
         for (p, m) in s.maps.iter().enumerate() {
-            // By the room's place in the list (A1..C3 in a well-formed map).
-            for (i, r) in m.rooms.iter().take(9).enumerate() {
-                if r.traps.iter().any(|t| route_of(t) == Some(Route::Warded)) {
-                    warded_rooms.insert(p * 9 + i);
-                }
-            }
-        }
-        let warded = |p: Place| pos_of(p.map).is_some_and(|q| warded_rooms.contains(Reach::node(q, p.room)));
-        for (p, m) in s.maps.iter().enumerate() {
-            let hidden = m
-                .rooms
-                .iter()
-                .flat_map(|r| r.traps.iter())
-                .filter_map(|t| t.corridor)
-                .fold(0, |h, c| h | hidden_bit(c));
-            for c in &m.corridors {
-                let route = c.trap.as_ref().and_then(route_of);
-                if route == Some(Route::Closed) {
-                    continue;
-                }
-                let via = via(p, c.id());
-                let (a, b) = (Reach::node(p, c.a), Reach::node(p, c.b));
-                let (both, one);
-                let dirs: &[(usize, usize)] = match c.one_way {
-                    Some(d) => {
-                        one = [(Reach::node(p, d.from), Reach::node(p, d.to))];
-                        &one
-                    }
-                    None => {
-                        both = [(a, b), (b, a)];
-                        &both
-                    }
-                };
-                let plain = hidden & hidden_bit(c.id()) == 0 && !matches!(route, Some(Route::Locked | Route::Redirect));
-                for &(x, y) in dirs {
-                    add(x, y, Edge { via, plain });
-                }
-                if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
-                    && let Some(dp) = pos_of(d.map)
-                    && !warded(d)
-                {
-                    let to = Reach::node(dp, d.room);
-                    add(a, to, Edge { via, plain: false });
-                    add(b, to, Edge { via, plain: false });
-                }
-            }
-            for r in &m.rooms {
-                let from_warded = warded(Place { map: m.index, room: r.id });
-                for t in &r.traps {
-                    if let Some(d) = t.destination
-                        && let Some(dp) = pos_of(d.map)
-                        && !from_warded
-                        && !warded(d)
-                    {
-                        add(Reach::node(p, r.id), Reach::node(dp, d.room), Edge { via: 0, plain: false });
-                    }
-                }
-            }
-            for e in &m.entrances {
-                let here = Reach::node(p, e.room);
-                let there = match e.to {
-                    None => Some(n - 1),
-                    Some(to) => pos_of(to.map).map(|q| Reach::node(q, to.room)),
-                };
-                if let Some(t) = there {
-                    add(here, t, Edge { via: 0, plain: true });
-                    add(t, here, Edge { via: 0, plain: true });
-                }
-            }
+            w.corridors(p, m);
+            w.destinations(p, m);
+            w.entrances(p, m, n - 1);
         }
         Reach {
             maps: s.maps.len(),
@@ -178,7 +218,7 @@ impl Reach {
             } else {
                 s.maps.iter().map(|m| m.index).collect()
             },
-            graph,
+            graph: w.graph,
             blocked: None,
             walks: Default::default(),
         }

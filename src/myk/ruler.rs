@@ -100,9 +100,8 @@ pub fn normalize(s: &mut Scenario, tables: &Tables) {
 
 /// Every rule for one ruler: its record, adjustments, final stats, weak points and limit.
 pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<Violation>) {
-    let data = &tables.myk;
     let ru = seat.ruler;
-    let rec = data.monster(&ru.name);
+    let rec = tables.myk.monster(&ru.name);
     match rec {
         None => v.push(Violation::new(at, "ruler.unknown", format!("ruler `{}` is not in the bestiary", ru.name))),
         Some(rec) if rec.level != Some(ru.level) => v.push(Violation::new(
@@ -112,7 +111,46 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
         )),
         _ => {}
     }
+    adjustments(ru, &tables.myk, at, v);
+    weak_points::check(seat, tables, at, v);
+    if let (Some(stats), Some(rec)) = (&ru.stats, rec) {
+        match final_stats(rec, ru) {
+            Some(want) if &want == stats => {}
+            Some(want) => v.push(Violation::new(
+                at,
+                "ruler.stats",
+                format!(
+                    "`{}` should read Warfare {} / Range {} / Damage {} / Defense {} / HP {} with its increases",
+                    ru.name, want.warfare, want.range, want.damage, want.defense, want.hp
+                ),
+            )),
+            None => v.push(Violation::new(
+                at,
+                "ruler.stats",
+                format!("`{}` has unknown stats in the bestiary; it cannot carry a stat line", ru.name),
+            )),
+        }
+    }
     let sum = adjusted_level(ru);
+    if sum != ru.effective_level as i64 {
+        v.push(Violation::new(
+            at,
+            "ruler.effective-level",
+            format!("effective level {} should be {sum} (level + adjustments)", ru.effective_level),
+        ));
+    }
+    if ru.effective_level > lim.ruler_level {
+        v.push(Violation::new(
+            at,
+            "ruler.level-limit",
+            format!("ruler `{}` is effective level {}, limit {} (A + 7)", ru.name, ru.effective_level, lim.ruler_level),
+        ));
+    }
+}
+
+/// The ruler's skills (each once, at its table's levels and minimum level) and stat increases
+/// (at their table's cost per time); weak points are `weak_points::check`'s.
+fn adjustments(ru: &Ruler, data: &MykData, at: &str, v: &mut Vec<Violation>) {
     let mut skills: Vec<&str> = Vec::new();
     for a in &ru.adjustments {
         let bad = |msg: String| Violation::new(at, "ruler.adjustment", msg);
@@ -137,7 +175,6 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
                     }
                 }
             }
-            // Weak points: `weak_points::check` below.
             AdjustmentKind::WeakPoint => {}
             AdjustmentKind::Increase => {
                 match stat_of(&a.what).and_then(|st| data.ruler_increases.iter().find(|i| i.stat == st)) {
@@ -158,39 +195,6 @@ pub fn check(seat: &Seat, lim: &Limits, tables: &Tables, at: &str, v: &mut Vec<V
                 }
             }
         }
-    }
-    weak_points::check(seat, tables, at, v);
-    if let (Some(stats), Some(rec)) = (&ru.stats, rec) {
-        match final_stats(rec, ru) {
-            Some(want) if &want == stats => {}
-            Some(want) => v.push(Violation::new(
-                at,
-                "ruler.stats",
-                format!(
-                    "`{}` should read Warfare {} / Range {} / Damage {} / Defense {} / HP {} with its increases",
-                    ru.name, want.warfare, want.range, want.damage, want.defense, want.hp
-                ),
-            )),
-            None => v.push(Violation::new(
-                at,
-                "ruler.stats",
-                format!("`{}` has unknown stats in the bestiary; it cannot carry a stat line", ru.name),
-            )),
-        }
-    }
-    if sum != ru.effective_level as i64 {
-        v.push(Violation::new(
-            at,
-            "ruler.effective-level",
-            format!("effective level {} should be {sum} (level + adjustments)", ru.effective_level),
-        ));
-    }
-    if ru.effective_level > lim.ruler_level {
-        v.push(Violation::new(
-            at,
-            "ruler.level-limit",
-            format!("ruler `{}` is effective level {}, limit {} (A + 7)", ru.name, ru.effective_level, lim.ruler_level),
-        ));
     }
 }
 

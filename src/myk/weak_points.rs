@@ -121,121 +121,127 @@ pub fn check(seat: &Seat, tables: &Tables, at: &str, v: &mut Vec<Violation>) {
 /// The choice each weak point asks for, and no other detail.
 fn details(seat: &Seat, tables: &Tables, rec: &WeakPoint, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
     let need = rec.needs;
-    let name = &a.what;
-    let stray = |field: &str, v: &mut Vec<Violation>| {
-        v.push(Violation::new(at, "weak-point.detail", format!("weak point `{name}` does not take `{field}`")))
-    };
-    if a.member.is_some() && need != Some(WeakNeed::Member) {
-        stray("member", v);
-    }
-    if a.npc.is_some() && need != Some(WeakNeed::Npc) {
-        stray("npc", v);
-    }
-    if !a.weaknesses.is_empty() && !matches!(need, Some(WeakNeed::Poisons | WeakNeed::Weakness)) {
-        stray("weaknesses", v);
-    }
-    if !a.sealed.is_empty() && need != Some(WeakNeed::Sealed) {
-        stray("sealed", v);
-    }
-    if !a.cores.is_empty() && need != Some(WeakNeed::Cores) {
-        stray("cores", v);
-    }
-    if a.hidden_in.is_some() && need != Some(WeakNeed::Hideout) {
-        stray("hidden_in", v);
-    }
+    stray_details(need, a, at, v);
     match need {
         None => {}
-        Some(WeakNeed::Member) => {
-            let size = seat.scenario.court.levels.len() as u32;
-            match a.member {
-                Some(m) if (1..=size).contains(&m) => {}
-                Some(m) => v.push(Violation::new(
-                    at,
-                    "weak-point.karma",
-                    format!("Karma names court member {m}, but the court has members 1-{size}"),
-                )),
-                None => v.push(Violation::new(at, "weak-point.karma", "Karma must name a court member (`member`)")),
-            }
-        }
-        Some(WeakNeed::Npc) => match &a.npc {
-            Some(n) if seat.scenario.cast.iter().any(|c| c.name == n) => {}
-            Some(n) => v.push(Violation::new(
-                at,
-                "weak-point.relationship",
-                format!("Relationship names `{n}`, who is not in the scenario's cast"),
-            )),
-            None => v.push(Violation::new(
-                at,
-                "weak-point.relationship",
-                "Relationship must name an NPC of the cast (`npc`)",
-            )),
-        },
-        Some(WeakNeed::Poisons | WeakNeed::Weakness) => {
-            let table = weakness_results(tables);
-            let n = a.weaknesses.len();
-            if need == Some(WeakNeed::Weakness) && n != 1 {
-                v.push(Violation::new(
-                    at,
-                    "weak-point.weakness",
-                    format!("`{name}` takes exactly one Weakness Table result, not {n}"),
-                ));
-            }
-            if n == 0 && need == Some(WeakNeed::Poisons) {
-                v.push(Violation::new(
-                    at,
-                    "weak-point.weakness",
-                    format!("`{name}` needs at least one poison from the Weakness Table (`weaknesses`)"),
-                ));
-            }
-            for (i, w) in a.weaknesses.iter().enumerate() {
-                if !table.contains(&w.as_str()) {
-                    v.push(Violation::new(
-                        at,
-                        "weak-point.weakness",
-                        format!("`{w}` is not a result of the Weakness Table"),
-                    ));
-                }
-                if a.weaknesses[..i].contains(w) {
-                    v.push(Violation::new(at, "weak-point.weakness", format!("`{w}` is listed twice")));
-                }
-            }
-        }
-        Some(WeakNeed::Sealed) => {
-            let skills = tables.myk.monster(&seat.ruler.name).map(|m| m.skills.as_slice()).unwrap_or_default();
-            if !SEALED.contains(&a.sealed.len()) {
-                v.push(Violation::new(
-                    at,
-                    "weak-point.sealed",
-                    format!("Sealed locks 1-3 of the ruler's skills, not {}", a.sealed.len()),
-                ));
-            }
-            for (i, s) in a.sealed.iter().enumerate() {
-                if !skills.contains(s) {
-                    v.push(Violation::new(
-                        at,
-                        "weak-point.sealed",
-                        format!("`{s}` is not a skill of {}", seat.ruler.name),
-                    ));
-                }
-                if a.sealed[..i].contains(s) {
-                    v.push(Violation::new(at, "weak-point.sealed", format!("`{s}` is sealed twice")));
-                }
-            }
-        }
+        Some(WeakNeed::Member) => karma(seat, a, at, v),
+        Some(WeakNeed::Npc) => relationship(seat, a, at, v),
+        Some(WeakNeed::Poisons | WeakNeed::Weakness) => weaknesses(tables, need, a, at, v),
+        Some(WeakNeed::Sealed) => sealed(seat, tables, a, at, v),
         Some(WeakNeed::Cores) => cores(seat, a, at, v),
-        Some(WeakNeed::Hideout) => match a.hidden_in {
-            Some(r) if r != seat.room.id && seat.map.room(r).used => {}
-            Some(r) => v.push(Violation::new(
-                at,
-                "weak-point.hideout",
-                format!("`{name}` hides its core in room {r}, which is the ruler's own room or unused"),
-            )),
-            None => v.push(Violation::new(
-                at,
-                "weak-point.hideout",
-                format!("`{name}` must name the room of the ruler's map where its core lies (`hidden_in`)"),
-            )),
-        },
+        Some(WeakNeed::Hideout) => hideout(seat, a, at, v),
+    }
+}
+
+/// A detail field filled in for a weak point that does not ask for it.
+fn stray_details(need: Option<WeakNeed>, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
+    let stray = [
+        ("member", a.member.is_some() && need != Some(WeakNeed::Member)),
+        ("npc", a.npc.is_some() && need != Some(WeakNeed::Npc)),
+        ("weaknesses", !a.weaknesses.is_empty() && !matches!(need, Some(WeakNeed::Poisons | WeakNeed::Weakness))),
+        ("sealed", !a.sealed.is_empty() && need != Some(WeakNeed::Sealed)),
+        ("cores", !a.cores.is_empty() && need != Some(WeakNeed::Cores)),
+        ("hidden_in", a.hidden_in.is_some() && need != Some(WeakNeed::Hideout)),
+    ];
+    for (field, _) in stray.into_iter().filter(|s| s.1) {
+        let message = format!("weak point `{}` does not take `{field}`", a.what);
+        v.push(Violation::new(at, "weak-point.detail", message));
+    }
+}
+
+/// Karma names a member of the court.
+fn karma(seat: &Seat, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
+    let size = seat.scenario.court.levels.len() as u32;
+    match a.member {
+        Some(m) if (1..=size).contains(&m) => {}
+        Some(m) => v.push(Violation::new(
+            at,
+            "weak-point.karma",
+            format!("Karma names court member {m}, but the court has members 1-{size}"),
+        )),
+        None => v.push(Violation::new(at, "weak-point.karma", "Karma must name a court member (`member`)")),
+    }
+}
+
+/// Relationship names an NPC of the scenario's cast.
+fn relationship(seat: &Seat, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
+    match &a.npc {
+        Some(n) if seat.scenario.cast.iter().any(|c| c.name == n) => {}
+        Some(n) => v.push(Violation::new(
+            at,
+            "weak-point.relationship",
+            format!("Relationship names `{n}`, who is not in the scenario's cast"),
+        )),
+        None => {
+            v.push(Violation::new(at, "weak-point.relationship", "Relationship must name an NPC of the cast (`npc`)"))
+        }
+    }
+}
+
+/// Weakness takes exactly one result of the Weakness Table, Poisons at least one; none twice.
+fn weaknesses(tables: &Tables, need: Option<WeakNeed>, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
+    let name = &a.what;
+    let table = weakness_results(tables);
+    let n = a.weaknesses.len();
+    if need == Some(WeakNeed::Weakness) && n != 1 {
+        v.push(Violation::new(
+            at,
+            "weak-point.weakness",
+            format!("`{name}` takes exactly one Weakness Table result, not {n}"),
+        ));
+    }
+    if n == 0 && need == Some(WeakNeed::Poisons) {
+        v.push(Violation::new(
+            at,
+            "weak-point.weakness",
+            format!("`{name}` needs at least one poison from the Weakness Table (`weaknesses`)"),
+        ));
+    }
+    for (i, w) in a.weaknesses.iter().enumerate() {
+        if !table.contains(&w.as_str()) {
+            v.push(Violation::new(at, "weak-point.weakness", format!("`{w}` is not a result of the Weakness Table")));
+        }
+        if a.weaknesses[..i].contains(w) {
+            v.push(Violation::new(at, "weak-point.weakness", format!("`{w}` is listed twice")));
+        }
+    }
+}
+
+/// Sealed locks 1-3 different skills the ruler really has.
+fn sealed(seat: &Seat, tables: &Tables, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
+    let skills = tables.myk.monster(&seat.ruler.name).map(|m| m.skills.as_slice()).unwrap_or_default();
+    if !SEALED.contains(&a.sealed.len()) {
+        v.push(Violation::new(
+            at,
+            "weak-point.sealed",
+            format!("Sealed locks 1-3 of the ruler's skills, not {}", a.sealed.len()),
+        ));
+    }
+    for (i, s) in a.sealed.iter().enumerate() {
+        if !skills.contains(s) {
+            v.push(Violation::new(at, "weak-point.sealed", format!("`{s}` is not a skill of {}", seat.ruler.name)));
+        }
+        if a.sealed[..i].contains(s) {
+            v.push(Violation::new(at, "weak-point.sealed", format!("`{s}` is sealed twice")));
+        }
+    }
+}
+
+/// A hidden core lies in a used room of the ruler's map other than the ruler's own.
+fn hideout(seat: &Seat, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
+    let name = &a.what;
+    match a.hidden_in {
+        Some(r) if r != seat.room.id && seat.map.room(r).used => {}
+        Some(r) => v.push(Violation::new(
+            at,
+            "weak-point.hideout",
+            format!("`{name}` hides its core in room {r}, which is the ruler's own room or unused"),
+        )),
+        None => v.push(Violation::new(
+            at,
+            "weak-point.hideout",
+            format!("`{name}` must name the room of the ruler's map where its core lies (`hidden_in`)"),
+        )),
     }
 }
 

@@ -4,7 +4,9 @@
 use serde::Serialize;
 
 use crate::nw3::combat::danger_sense;
-use crate::nw3::model::{AreaKind, Attack, EventKind, Fortress, GateKind, Opener, Skill, Stats};
+use crate::nw3::model::{
+    Area, AreaKind, Attack, EnemyGroup, Event, EventKind, Fortress, GateKind, Object, Opener, Skill, Stats, Trap,
+};
 use crate::nw3::opener::opener_words;
 use crate::nw3::rules::{AMBUSH_BONUS, BAD_STATUSES, DANGER_SENSE, DANGER_SENSE_DEFAULT, LOGIC_REMOVAL_PRANA};
 use crate::tables::nw3::Rank;
@@ -261,105 +263,9 @@ fn bad_statuses(f: &Fortress) -> Vec<&'static str> {
 
 /// Builds the view; `svg` is the (GM, players) map for inlining in HTML.
 pub fn fortress_view(f: &Fortress, paper: crate::model::Paper, svg: (String, String)) -> FortressView {
-    let cl = f.party.cl;
     // Areas in the order a party meets them: by appearance difficulty (gates from the Entrance), then id.
-    let mut order: Vec<&crate::nw3::model::Area> = f.areas.iter().collect();
+    let mut order: Vec<&Area> = f.areas.iter().collect();
     order.sort_by_key(|a| (a.kind == AreaKind::Core, a.appearance_difficulty, a.id));
-    let areas = order
-        .iter()
-        .map(|a| AreaView {
-            id: a.id,
-            name: a.name.clone(),
-            kind: a.kind.label().into(),
-            appearance: a.appearance_difficulty,
-            optional: a.optional,
-            description: a.description.clone(),
-            event: a.event.as_ref().map(|e| {
-                let tag = match e.kind {
-                    EventKind::Chart => e.roll.map_or("Event".to_string(), |r| format!("Event (2D6 = {r})")),
-                    EventKind::Scenario => "Scenario event".into(),
-                    EventKind::Ruler => "The Ruler".into(),
-                };
-                format!("{tag} — {}", e.name)
-            }),
-            event_text: a.event.as_ref().map(|e| e.text.clone()),
-            ruler: a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler),
-            event_judge: a.event.as_ref().and_then(|e| match (&e.judge, e.difficulty) {
-                (Some(j), Some(d)) => Some(format!("{j} judge, difficulty {d}")),
-                (Some(j), None) => Some(format!("{j} judge")),
-                _ => None,
-            }),
-            trap: a.trap.as_ref().map(|t| format!("{}: {}", t.name, t.effect)),
-            trap_judges: a.trap.as_ref().map(|t| {
-                format!(
-                    "Detection Value {} (Perception judge, Trap Identification); Removal Value {} (Finesse judge; \
-                     Danger Sense at {}); if nobody identifies it, it goes off; a fumbled removal sets it off on the \
-                     one trying; left in place, it may reset and go off again whenever the area is entered",
-                    t.detection, t.removal, t.removal
-                )
-            }),
-            danger_sense: {
-                let (n, why) = a.danger_sense.map_or_else(|| danger_sense(a), |n| (n, danger_sense(a).1));
-                let mut line = format!("Danger Sense {n} ({})", why.label());
-                for g in &f.gates {
-                    let other = if g.from == a.id { g.to } else { g.from };
-                    if let (GateKind::Secret, Some(Opener::DangerSense(d)), true) =
-                        (g.kind, g.opened_by, g.from == a.id || g.to == a.id)
-                    {
-                        line.push_str(&format!("; {d} to find the secret gate to area {other}"));
-                    }
-                }
-                line
-            },
-            enemies: a
-                .enemies
-                .iter()
-                .map(|g| {
-                    let best = g.members.iter().filter_map(|m| m.stats.map(|s| s.perception)).max().unwrap_or(0);
-                    GroupView {
-                        name: g.name.clone(),
-                        description: g.description.clone(),
-                        ambush: if g.ambush {
-                            format!(
-                                "Lies in ambush: each PC present makes a Danger Sense judge, difficulty {} (best \
-                                 Perception {best} + {AMBUSH_BONUS}); those who fail are caught off guard (our suggestion: \
-                                 -3 to their Count in the first round)",
-                                best + AMBUSH_BONUS
-                            )
-                        } else {
-                            String::new()
-                        },
-                        members: g
-                            .members
-                            .iter()
-                            .map(|m| {
-                                fighter_view(
-                                    format!("{} ×{}", m.name, m.count),
-                                    m.rank,
-                                    m.stats.as_ref(),
-                                    m.spd,
-                                    m.initiative,
-                                    &m.attacks,
-                                    &m.skills,
-                                )
-                            })
-                            .collect(),
-                        notes: g.notes.clone(),
-                    }
-                })
-                .collect(),
-            objects: a
-                .objects
-                .iter()
-                .map(|o| match o.opens {
-                    Some(g) => format!("{}: {} (opens the gate {}-{})", o.name, o.effect, g.from, g.to),
-                    None => format!("{}: {}", o.name, o.effect),
-                })
-                .collect(),
-            gates: f.gates.iter().filter_map(|g| gate_text(f, a.id, g)).collect(),
-            notes: a.notes.clone(),
-        })
-        .collect();
     let core_area = f.core_area().map_or(0, |a| a.id);
     FortressView {
         title: f.title.clone(),
@@ -370,58 +276,18 @@ pub fn fortress_view(f: &Fortress, paper: crate::model::Paper, svg: (String, Str
         paper: paper.label().into(),
         width_mm: paper.size_mm().0,
         height_mm: paper.size_mm().1,
-        party: format!("{} characters of CL {cl}", f.party.size),
+        party: format!("{} characters of CL {}", f.party.size, f.party.cl),
         party_model: party_model(&f.params),
         trailer: f.trailer.clone(),
         notes: f.notes.clone(),
         bad_statuses: bad_statuses(f),
-        ruler: RulerView {
-            name: f.ruler.name.clone(),
-            title: f.ruler.title.clone(),
-            description: f.ruler.description.clone(),
-            motive: f.ruler.motive.clone(),
-            initiative: format!("SPD {}; initiative by Any Seven = {}", f.ruler.spd, f.ruler.initiative),
-            area: f.ruler.area,
-            block: fighter_view(
-                f.ruler.name.clone(),
-                Rank::Boss,
-                f.ruler.stats.as_ref(),
-                f.ruler.spd,
-                f.ruler.initiative,
-                &f.ruler.attacks,
-                &f.ruler.skills,
-            ),
-        },
+        ruler: ruler_view(f),
         logic: f.logic.clone(),
         entrance_condition: format!("{} — {}", f.entrance_condition.kind.label(), f.entrance_condition.text),
         core: f.core.clone(),
-        judges: vec![
-            (
-                "Appearance (a PC outside joins the current area)".into(),
-                "8 + 2 per gate from the Entrance (listed per area)".into(),
-            ),
-            (
-                "Danger Sense (listed per area)".into(),
-                format!(
-                    "{DANGER_SENSE_DEFAULT} by default; an ambusher's Perception + {AMBUSH_BONUS}; {DANGER_SENSE} \
-                     to find a secret gate; a trap's Removal Value"
-                ),
-            ),
-            ("Trap Identification (Perception)".into(), "the trap's Detection Value".into()),
-            ("Trap Removal (Finesse)".into(), "the trap's Removal Value".into()),
-            (
-                "Attack (enemy or PC)".into(),
-                "hit: 2D6 + PACC/MACC vs 2D6 + EVA (ties hit); damage: 2D6 + PATK/MATK minus 2D6 + PDEF/MDEF".into(),
-            ),
-            ("Judges".into(), "2D6 + modifier ≥ difficulty; GM critical on 10, fumble on 5".into()),
-            ("Enemy initiative".into(), "Any Seven: SPD + 7".into()),
-            (
-                "Difficulty bands".into(),
-                "0-9 simple, 10-12 ordinary, 13-15 challenging, 16-20 hard, 21-30 expert, 31+ master".into(),
-            ),
-        ],
+        judges: judges(),
         logic_prana: LOGIC_REMOVAL_PRANA,
-        areas,
+        areas: order.iter().map(|a| area_view(f, a)).collect(),
         climax: format!(
             "{} ({}) makes its stand in area {}; the {} lies in area {core_area}. Breaking the Core ends the Dive.",
             f.ruler.name, f.ruler.title, f.ruler.area, f.core.name
@@ -430,5 +296,157 @@ pub fn fortress_view(f: &Fortress, paper: crate::model::Paper, svg: (String, Str
         players_svg: svg.1,
         svg_file: format!("fortress-{}.svg", f.seed),
         players_svg_file: format!("fortress-{}-players.svg", f.seed),
+    }
+}
+
+/// The Ruler as the climax prints it: who it is, why it fights, and its stat block as a Boss.
+fn ruler_view(f: &Fortress) -> RulerView {
+    let r = &f.ruler;
+    RulerView {
+        name: r.name.clone(),
+        title: r.title.clone(),
+        description: r.description.clone(),
+        motive: r.motive.clone(),
+        initiative: format!("SPD {}; initiative by Any Seven = {}", r.spd, r.initiative),
+        area: r.area,
+        block: fighter_view(r.name.clone(), Rank::Boss, r.stats.as_ref(), r.spd, r.initiative, &r.attacks, &r.skills),
+    }
+}
+
+/// The GM's judge crib: every roll the fortress asks for and where its difficulty comes from. The
+/// same for every fortress (the per-area numbers are printed with each area).
+fn judges() -> Vec<(String, String)> {
+    vec![
+        (
+            "Appearance (a PC outside joins the current area)".into(),
+            "8 + 2 per gate from the Entrance (listed per area)".into(),
+        ),
+        (
+            "Danger Sense (listed per area)".into(),
+            format!(
+                "{DANGER_SENSE_DEFAULT} by default; an ambusher's Perception + {AMBUSH_BONUS}; {DANGER_SENSE} \
+                 to find a secret gate; a trap's Removal Value"
+            ),
+        ),
+        ("Trap Identification (Perception)".into(), "the trap's Detection Value".into()),
+        ("Trap Removal (Finesse)".into(), "the trap's Removal Value".into()),
+        (
+            "Attack (enemy or PC)".into(),
+            "hit: 2D6 + PACC/MACC vs 2D6 + EVA (ties hit); damage: 2D6 + PATK/MATK minus 2D6 + PDEF/MDEF".into(),
+        ),
+        ("Judges".into(), "2D6 + modifier ≥ difficulty; GM critical on 10, fumble on 5".into()),
+        ("Enemy initiative".into(), "Any Seven: SPD + 7".into()),
+        (
+            "Difficulty bands".into(),
+            "0-9 simple, 10-12 ordinary, 13-15 challenging, 16-20 hard, 21-30 expert, 31+ master".into(),
+        ),
+    ]
+}
+
+/// One area as the booklet prints it: its scene, the judges it asks for, its enemies and its gates.
+fn area_view(f: &Fortress, a: &Area) -> AreaView {
+    AreaView {
+        id: a.id,
+        name: a.name.clone(),
+        kind: a.kind.label().into(),
+        appearance: a.appearance_difficulty,
+        optional: a.optional,
+        description: a.description.clone(),
+        event: a.event.as_ref().map(event_title),
+        event_text: a.event.as_ref().map(|e| e.text.clone()),
+        ruler: a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler),
+        event_judge: a.event.as_ref().and_then(event_judge),
+        trap: a.trap.as_ref().map(|t| format!("{}: {}", t.name, t.effect)),
+        trap_judges: a.trap.as_ref().map(trap_judges),
+        danger_sense: danger_sense_line(f, a),
+        enemies: a.enemies.iter().map(group_view).collect(),
+        objects: a.objects.iter().map(object_line).collect(),
+        gates: f.gates.iter().filter_map(|g| gate_text(f, a.id, g)).collect(),
+        notes: a.notes.clone(),
+    }
+}
+
+/// "Event (2D6 = 7) — name": where the event came from (the chart's roll, the scenario, the Ruler),
+/// then its name.
+fn event_title(e: &Event) -> String {
+    let tag = match e.kind {
+        EventKind::Chart => e.roll.map_or("Event".to_string(), |r| format!("Event (2D6 = {r})")),
+        EventKind::Scenario => "Scenario event".into(),
+        EventKind::Ruler => "The Ruler".into(),
+    };
+    format!("{tag} — {}", e.name)
+}
+
+/// The judge an event asks for, if any; a judge without a difficulty is the GM's call.
+fn event_judge(e: &Event) -> Option<String> {
+    match (&e.judge, e.difficulty) {
+        (Some(j), Some(d)) => Some(format!("{j} judge, difficulty {d}")),
+        (Some(j), None) => Some(format!("{j} judge")),
+        _ => None,
+    }
+}
+
+/// A trap's two judges and what happens when they fail, spelled out so the GM need not look them up.
+fn trap_judges(t: &Trap) -> String {
+    format!(
+        "Detection Value {} (Perception judge, Trap Identification); Removal Value {} (Finesse judge; \
+         Danger Sense at {}); if nobody identifies it, it goes off; a fumbled removal sets it off on the \
+         one trying; left in place, it may reset and go off again whenever the area is entered",
+        t.detection, t.removal, t.removal
+    )
+}
+
+/// "Danger Sense 12 (the default)", then the difficulty of finding each secret gate of the area
+/// that Danger Sense opens: all the area's Danger Sense judges in one line.
+fn danger_sense_line(f: &Fortress, a: &Area) -> String {
+    // A stored number (the generator's or the GM's) wins; the reason label is always the rule's.
+    let (n, why) = a.danger_sense.map_or_else(|| danger_sense(a), |n| (n, danger_sense(a).1));
+    let mut line = format!("Danger Sense {n} ({})", why.label());
+    for g in &f.gates {
+        let other = if g.from == a.id { g.to } else { g.from };
+        if let (GateKind::Secret, Some(Opener::DangerSense(d)), true) =
+            (g.kind, g.opened_by, g.from == a.id || g.to == a.id)
+        {
+            line.push_str(&format!("; {d} to find the secret gate to area {other}"));
+        }
+    }
+    line
+}
+
+/// An enemy group: its members' stat blocks and, for an ambusher, the judge that spots it.
+fn group_view(g: &EnemyGroup) -> GroupView {
+    let members = g
+        .members
+        .iter()
+        .map(|m| {
+            let name = format!("{} ×{}", m.name, m.count);
+            fighter_view(name, m.rank, m.stats.as_ref(), m.spd, m.initiative, &m.attacks, &m.skills)
+        })
+        .collect();
+    GroupView {
+        name: g.name.clone(),
+        description: g.description.clone(),
+        ambush: if g.ambush { ambush_line(g) } else { String::new() },
+        members,
+        notes: g.notes.clone(),
+    }
+}
+
+/// An ambush is spotted by Danger Sense against the group's sharpest member (best Perception).
+fn ambush_line(g: &EnemyGroup) -> String {
+    let best = g.members.iter().filter_map(|m| m.stats.map(|s| s.perception)).max().unwrap_or(0);
+    format!(
+        "Lies in ambush: each PC present makes a Danger Sense judge, difficulty {} (best \
+         Perception {best} + {AMBUSH_BONUS}); those who fail are caught off guard (our suggestion: \
+         -3 to their Count in the first round)",
+        best + AMBUSH_BONUS
+    )
+}
+
+/// An object and its effect; a Gate Release Device also names the gate it opens.
+fn object_line(o: &Object) -> String {
+    match o.opens {
+        Some(g) => format!("{}: {} (opens the gate {}-{})", o.name, o.effect, g.from, g.to),
+        None => format!("{}: {}", o.name, o.effect),
     }
 }

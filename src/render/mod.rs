@@ -58,44 +58,8 @@ pub fn render_myk(
     let seed = s.seed;
     let mut out = Vec::new();
     let wants = |f: Format| opts.formats.contains(&f);
-    let need_svg = wants(Format::Svg) || wants(Format::Html) || wants(Format::Pdf);
-    let draw = || -> Vec<(String, String)> {
-        s.maps
-            .iter()
-            .map(|m| (sheet(s, m, tables, opts.paper, Copy::Gm), sheet(s, m, tables, opts.paper, Copy::Players)))
-            .collect()
-    };
-    // The sheets are drawn on a thread of their own, which then compiles the HTML template (and
-    // the stylesheet it includes), while this one writes the JSON, builds the view and renders
-    // the Markdown; HTML, which inlines the sheets, waits for them.
-    let need_md = wants(Format::Md) || wants(Format::Pdf);
-    let (scenario_json, svgs, mut v, md) = std::thread::scope(|scope| -> Result<_> {
-        let need_view = need_md || wants(Format::Html);
-        // Alone, the sheets are drawn here: a thread would only wait.
-        let drawing = (need_svg && need_view).then(|| {
-            scope.spawn(|| {
-                let svgs = draw();
-                if wants(Format::Html) {
-                    opts.templates.prepare("myk.html");
-                    opts.templates.prepare("booklet.css");
-                }
-                svgs
-            })
-        });
-        let scenario_json = if wants(Format::Json) { Some(json(s)) } else { None };
-        let v = need_view.then(|| view::myk_view(s, tables, opts.paper, &[]));
-        let md = match &v {
-            Some(v) if need_md => opts.templates.render("myk.md", v),
-            _ => Ok(String::new()),
-        };
-        let svgs = match drawing {
-            Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
-            None if need_svg => draw(),
-            None => Vec::new(),
-        };
-        Ok((scenario_json, svgs, v, md))
-    })?;
-    if let Some(j) = scenario_json {
+    let MykDrafts { json, svgs, mut view, md } = myk_drafts(s, tables, opts, sheet)?;
+    if let Some(j) = json {
         out.push(Artifact::new(format!("myk-{seed}.json"), j?));
     }
     let md = md?;
@@ -110,7 +74,7 @@ pub fn render_myk(
     if wants(Format::Md) {
         out.push(Artifact::new(format!("myk-{seed}.md"), md.clone()));
     }
-    if let Some(v) = v.as_mut().filter(|_| wants(Format::Html)) {
+    if let Some(v) = view.as_mut().filter(|_| wants(Format::Html)) {
         for (mv, (gm, players)) in v.maps.iter_mut().zip(&svgs) {
             mv.svg = strip_prolog(gm);
             mv.players_svg = strip_prolog(players);
@@ -120,10 +84,82 @@ pub fn render_myk(
     if wants(Format::Dot) {
         out.push(Artifact::new(format!("myk-{seed}.dot"), dot::myk_dot(s, tables)));
     }
-    // The heavy formats (pictures, deflate) are independent of each other: each on its own thread.
+    out.extend(run_all(myk_heavy_jobs(s, tables, opts, &svgs, &md))?);
+    Ok(out)
+}
+
+/// What the light MYK formats are made from: the JSON (if wanted), every map's (GM, players)
+/// sheets (if any format shows them), the view (if a template needs it) and the Markdown (empty
+/// unless wanted, for itself or the PDF).
+struct MykDrafts {
+    json: Option<Result<String>>,
+    svgs: Vec<(String, String)>,
+    view: Option<view::MykView>,
+    md: Result<String>,
+}
+
+/// Drafts the MYK formats, drawing the sheets on a thread of their own when there is text to
+/// make meanwhile.
+fn myk_drafts(
+    s: &Scenario,
+    tables: &Tables,
+    opts: &RenderOptions,
+    sheet: &(dyn Fn(&Scenario, &Map, &Tables, Paper, Copy) -> String + Sync),
+) -> Result<MykDrafts> {
+    let wants = |f: Format| opts.formats.contains(&f);
+    let need_svg = wants(Format::Svg) || wants(Format::Html) || wants(Format::Pdf);
+    let draw = || -> Vec<(String, String)> {
+        s.maps
+            .iter()
+            .map(|m| (sheet(s, m, tables, opts.paper, Copy::Gm), sheet(s, m, tables, opts.paper, Copy::Players)))
+            .collect()
+    };
+    // The sheets are drawn on a thread of their own, which then compiles the HTML template (and
+    // the stylesheet it includes), while this one writes the JSON, builds the view and renders
+    // the Markdown; HTML, which inlines the sheets, waits for them.
+    let need_md = wants(Format::Md) || wants(Format::Pdf);
+    std::thread::scope(|scope| -> Result<_> {
+        let need_view = need_md || wants(Format::Html);
+        // Alone, the sheets are drawn here: a thread would only wait.
+        let drawing = (need_svg && need_view).then(|| {
+            scope.spawn(|| {
+                let svgs = draw();
+                if wants(Format::Html) {
+                    opts.templates.prepare("myk.html");
+                    opts.templates.prepare("booklet.css");
+                }
+                svgs
+            })
+        });
+        let json = if wants(Format::Json) { Some(json(s)) } else { None };
+        let view = need_view.then(|| view::myk_view(s, tables, opts.paper, &[]));
+        let md = match &view {
+            Some(v) if need_md => opts.templates.render("myk.md", v),
+            _ => Ok(String::new()),
+        };
+        let svgs = match drawing {
+            Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
+            None if need_svg => draw(),
+            None => Vec::new(),
+        };
+        Ok(MykDrafts { json, svgs, view, md })
+    })
+}
+
+/// The heavy MYK formats (pictures, deflate), independent of each other: each a job that
+/// [`run_all`] runs on a thread of its own.
+fn myk_heavy_jobs<'a>(
+    s: &'a Scenario,
+    tables: &'a Tables,
+    opts: &'a RenderOptions,
+    svgs: &'a [(String, String)],
+    md: &'a str,
+) -> Vec<Job<'a>> {
+    let seed = s.seed;
+    let wants = |f: Format| opts.formats.contains(&f);
     let mut heavy: Vec<Job> = Vec::new();
     if wants(Format::Uvtt) {
-        heavy.push(Box::new(|| {
+        heavy.push(Box::new(move || {
             s.maps
                 .iter()
                 .map(|m| {
@@ -135,18 +171,18 @@ pub fn render_myk(
         }));
     }
     if wants(Format::Pdf) {
-        heavy.push(Box::new(|| {
+        heavy.push(Box::new(move || {
             let name = format!("myk-{seed}.pdf");
             let label = |m: &Map, who: &str| format!("Map {}: {} ({who})", m.index, m.name);
-            let gm: Vec<pdf::Sheet> = s.maps.iter().zip(&svgs).map(|(m, (g, _))| (label(m, "GM"), g.clone())).collect();
+            let gm: Vec<pdf::Sheet> = s.maps.iter().zip(svgs).map(|(m, (g, _))| (label(m, "GM"), g.clone())).collect();
             let players: Vec<pdf::Sheet> =
-                s.maps.iter().zip(&svgs).map(|(m, (_, p))| (label(m, "players"), p.clone())).collect();
-            let bytes = pdf::booklet(&gm, &md, &players, opts.templates, opts.paper, &s.title, &name)?;
+                s.maps.iter().zip(svgs).map(|(m, (_, p))| (label(m, "players"), p.clone())).collect();
+            let bytes = pdf::booklet(&gm, md, &players, opts.templates, opts.paper, &s.title, &name)?;
             Ok(vec![Artifact::new(name, bytes)])
         }));
     }
     if wants(Format::Udonarium) {
-        heavy.push(Box::new(|| {
+        heavy.push(Box::new(move || {
             let name = format!("myk-{seed}-udonarium.zip");
             let rooms = udonarium::myk(s, tables, opts.paper, opts.templates, &name)?;
             Ok(vec![
@@ -155,8 +191,7 @@ pub fn render_myk(
             ])
         }));
     }
-    out.extend(run_all(heavy)?);
-    Ok(out)
+    heavy
 }
 
 /// A piece of rendering that can run on a thread of its own.

@@ -12,7 +12,7 @@
 use svg::node::element::{Line, Path, Pattern, Rectangle};
 
 use crate::model::Paper;
-use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, RoomId, Scenario, Wall};
+use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, Room, RoomId, Scenario, Wall};
 use crate::render::Copy;
 use crate::render::svgkit::{
     ASCENT, Canvas, DESCENT, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn, icon_trap,
@@ -289,6 +289,9 @@ fn numbered_traps(map: &Map) -> Vec<(CorridorId, usize)> {
     ks.iter().enumerate().map(|(i, k)| (k.id(), i + 1)).collect()
 }
 
+/// One map sheet: the title block, the 3x3 grid (the GM's copy with everything in it, the
+/// players' with bare rooms and faint corridor guides), the legend or the players' key, and the
+/// footer that regenerates it.
 fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> Canvas {
     let (w, h) = paper.size_mm();
     let tag = match copy {
@@ -300,30 +303,8 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> C
     // The GM's footer sets the geometry of both copies, so they line up.
     let footer_h = footer_height(footer(s, map, paper, Copy::Gm).len());
     let g = grid(paper, numbers.len(), footer_h);
-    let of = s.maps.len();
-    let inner = w - 2.0 * MARGIN;
-
-    // Title block.
     let gm = copy == Copy::Gm;
-    let right = if gm {
-        format!(
-            "GM copy \u{00b7} court of {}, average level {} \u{00b7} search {}",
-            s.court.size, s.court.average_level, s.limits.search_difficulty
-        )
-    } else {
-        "players' copy".to_string()
-    };
-    let big = if gm { s.title.clone() } else { map.name.to_string() };
-    txt(MARGIN, TOP + 0.95 * 6.0, 6.0, ellipsize(&big, inner, 6.0, true)).bold().put(&mut c);
-    let right_w = width(&right, 3.2, false);
-    txt(w - MARGIN, TOP + 13.0, 3.2, right.clone()).end().put(&mut c);
-    let sub = if gm {
-        format!("Map {} of {} \u{00b7} {}", map.index, of, map.name)
-    } else {
-        format!("Map {} of {}", map.index, of)
-    };
-    txt(MARGIN, TOP + 13.0, 4.0, ellipsize(&sub, inner - right_w - 4.0, 4.0, false)).put(&mut c);
-    c.line(MARGIN, TOP + 16.5, w - MARGIN, TOP + 16.5, Pen(INK, 0.5, None));
+    draw_title(&mut c, s, map, gm);
 
     // Rooms, then corridors over the gaps, then entrances over the walls.
     for room in &map.rooms {
@@ -336,41 +317,10 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> C
             txt(x + 1.5, y + 1.2 + ASCENT * 3.2, 3.2, room.id.to_string()).bold().grey().put(&mut c);
         }
     }
-    if !gm {
-        // Faint guides where corridors may be, all twelve alike, for the mapper to ink over.
-        for a in RoomId::ALL {
-            for b in a.neighbours().filter(|b| *b > a) {
-                let (x, y) = g.origin(a);
-                let r = g.room;
-                if a.row() == b.row() {
-                    c.line(x + r + 1.0, y + r / 2.0, x + r + GAP - 1.0, y + r / 2.0, Pen("#999", 0.3, Some("0.5 1")));
-                } else {
-                    c.line(x + r / 2.0, y + r + 1.0, x + r / 2.0, y + r + GAP - 1.0, Pen("#999", 0.3, Some("0.5 1")));
-                }
-            }
-        }
-    }
     if gm {
-        for k in &map.corridors {
-            let no = numbers.iter().find(|(id, _)| *id == k.id()).map(|(_, n)| *n);
-            let look = corridor_look(map, k, tables, no);
-            let id = k.id();
-            let (x, y) = g.origin(id.0);
-            let r = g.room;
-            if id.0.row() == id.1.row() {
-                let (a, b, mid) = (x + r, x + r + GAP, y + r / 2.0);
-                band(&mut c, true, a, b, mid, CORRIDOR, look);
-                if let Some(n) = no {
-                    badge(&mut c, (a + b) / 2.0, mid - CORRIDOR / 2.0 - 4.5, n, 7.0);
-                }
-            } else {
-                let (a, b, mid) = (y + r, y + r + GAP, x + r / 2.0);
-                band(&mut c, false, a, b, mid, CORRIDOR, look);
-                if let Some(n) = no {
-                    badge(&mut c, mid - CORRIDOR / 2.0 - 5.5, (a + b) / 2.0, n, 7.0);
-                }
-            }
-        }
+        draw_corridors(&mut c, map, tables, &g, &numbers);
+    } else {
+        draw_corridor_guides(&mut c, &g);
     }
     for e in &map.entrances {
         draw_entrance(&mut c, &g, e);
@@ -391,6 +341,75 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> C
         if i == 0 { t.put(&mut c) } else { t.grey().put(&mut c) }
     }
     c
+}
+
+/// The title block: the scenario's title (the GM's) or the map's name (the players', who must
+/// not learn the title's secrets), which map of how many, and for the GM the court and the
+/// search difficulty; a rule under it.
+fn draw_title(c: &mut Canvas, s: &Scenario, map: &Map, gm: bool) {
+    let w = c.w;
+    let of = s.maps.len();
+    let inner = w - 2.0 * MARGIN;
+    let right = if gm {
+        format!(
+            "GM copy \u{00b7} court of {}, average level {} \u{00b7} search {}",
+            s.court.size, s.court.average_level, s.limits.search_difficulty
+        )
+    } else {
+        "players' copy".to_string()
+    };
+    let big = if gm { s.title.clone() } else { map.name.to_string() };
+    txt(MARGIN, TOP + 0.95 * 6.0, 6.0, ellipsize(&big, inner, 6.0, true)).bold().put(c);
+    let right_w = width(&right, 3.2, false);
+    txt(w - MARGIN, TOP + 13.0, 3.2, right.clone()).end().put(c);
+    let sub = if gm {
+        format!("Map {} of {} \u{00b7} {}", map.index, of, map.name)
+    } else {
+        format!("Map {} of {}", map.index, of)
+    };
+    txt(MARGIN, TOP + 13.0, 4.0, ellipsize(&sub, inner - right_w - 4.0, 4.0, false)).put(c);
+    c.line(MARGIN, TOP + 16.5, w - MARGIN, TOP + 16.5, Pen(INK, 0.5, None));
+}
+
+/// The GM's corridors as bands across the gaps between rooms, drawn as their look says (open,
+/// one-way, secret...), a numbered badge beside each corridor trap (the legend lists them).
+fn draw_corridors(c: &mut Canvas, map: &Map, tables: &Tables, g: &Grid, numbers: &[(CorridorId, usize)]) {
+    for k in &map.corridors {
+        let no = numbers.iter().find(|(id, _)| *id == k.id()).map(|(_, n)| *n);
+        let look = corridor_look(map, k, tables, no);
+        let id = k.id();
+        let (x, y) = g.origin(id.0);
+        let r = g.room;
+        if id.0.row() == id.1.row() {
+            let (a, b, mid) = (x + r, x + r + GAP, y + r / 2.0);
+            band(c, true, a, b, mid, CORRIDOR, look);
+            if let Some(n) = no {
+                badge(c, (a + b) / 2.0, mid - CORRIDOR / 2.0 - 4.5, n, 7.0);
+            }
+        } else {
+            let (a, b, mid) = (y + r, y + r + GAP, x + r / 2.0);
+            band(c, false, a, b, mid, CORRIDOR, look);
+            if let Some(n) = no {
+                badge(c, mid - CORRIDOR / 2.0 - 5.5, (a + b) / 2.0, n, 7.0);
+            }
+        }
+    }
+}
+
+/// The players' sheet: faint guides where corridors may be, all twelve alike (so they give
+/// nothing away), for the mapper to ink over.
+fn draw_corridor_guides(c: &mut Canvas, g: &Grid) {
+    for a in RoomId::ALL {
+        for b in a.neighbours().filter(|b| *b > a) {
+            let (x, y) = g.origin(a);
+            let r = g.room;
+            if a.row() == b.row() {
+                c.line(x + r + 1.0, y + r / 2.0, x + r + GAP - 1.0, y + r / 2.0, Pen("#999", 0.3, Some("0.5 1")));
+            } else {
+                c.line(x + r / 2.0, y + r + 1.0, x + r / 2.0, y + r + GAP - 1.0, Pen("#999", 0.3, Some("0.5 1")));
+            }
+        }
+    }
 }
 
 const FOOT_STEP: f64 = 3.3;
@@ -449,18 +468,14 @@ enum Icon {
     None,
 }
 
+/// A room on the GM's sheet: its id and clue mark, its name, then a line per threat (ruler,
+/// monsters, bases, traps) with an icon, as many as fit; an unused room is hatched.
 fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, id: RoomId, x: f64, y: f64, r: f64) {
     let room = map.room(id);
     let pad = 1.8;
     let id_base = y + pad + ASCENT * ID_SIZE;
     if !room.used {
-        c.rect(x, y, r, r, &format!("url(#{})", c.hatch_id()), Some(Pen(GREY, 0.4, Some("2 1.2"))));
-        let (uw, uh) = (width("unused", NAME_SIZE, false) + 3.0, NAME_SIZE * 1.2 + 1.6);
-        c.rect(x + (r - uw) / 2.0, y + (r - uh) / 2.0, uw, uh, WHITE, None);
-        txt(x + r / 2.0, y + r / 2.0 + NAME_SIZE * 0.35, NAME_SIZE, "unused").middle().grey().put(c);
-        let (iw, ih) = (width(&id.to_string(), ID_SIZE, true) + 1.6, ID_SIZE * 1.2);
-        c.rect(x + pad - 0.8, id_base - ASCENT * ID_SIZE - 0.3, iw, ih, WHITE, None);
-        txt(x + pad, id_base, ID_SIZE, id.to_string()).bold().grey().put(c);
+        draw_unused_room(c, id, x, y, r, pad, id_base);
         return;
     }
     c.rect(x, y, r, r, WHITE, Some(Pen(INK, 0.6, None)));
@@ -492,15 +507,47 @@ fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, id: RoomId, x: f64, y: 
         );
     }
 
-    // Threat lines: icon + short text.
+    // Threat lines: icon + short text, from under the name's rule to the room's bottom.
     let icon_w = 3.0;
     let line_w = text_w - icon_w - 0.8;
     let step = LINE_SIZE * 1.25;
     let first = if name.is_empty() { yb } else { yb - name_step + DESCENT * NAME_SIZE + 1.4 + ASCENT * LINE_SIZE };
     let bottom = y + r - pad;
     let cap = ((bottom - (first - ASCENT * LINE_SIZE)) / step).floor().max(0.0) as usize;
+    let blocks = room_blocks(&threat_entries(map, room), line_w, cap);
+    let mut yb = first;
+    for (icon, lines) in blocks {
+        let (ix, iy, s) = (x + pad + 0.1, yb + 0.1, 2.6);
+        match icon {
+            Icon::Ruler => icon_crown(c, ix, iy, s),
+            Icon::Monster => icon_pawn(c, ix, iy, s),
+            Icon::Base => icon_base(c, ix, iy, s),
+            Icon::Trap => icon_trap(c, ix, iy, s),
+            Icon::None => {}
+        }
+        for line in lines {
+            txt(x + pad + icon_w + 0.8, yb, LINE_SIZE, line).put(c);
+            yb += step;
+        }
+    }
+}
 
-    // One entry per threat: (head, kept tail) candidates, most detailed first.
+/// An unused room: hatched, dashed, "unused" in the middle and its id on white so the hatching
+/// does not run through the text.
+fn draw_unused_room(c: &mut Canvas, id: RoomId, x: f64, y: f64, r: f64, pad: f64, id_base: f64) {
+    c.rect(x, y, r, r, &format!("url(#{})", c.hatch_id()), Some(Pen(GREY, 0.4, Some("2 1.2"))));
+    let (uw, uh) = (width("unused", NAME_SIZE, false) + 3.0, NAME_SIZE * 1.2 + 1.6);
+    c.rect(x + (r - uw) / 2.0, y + (r - uh) / 2.0, uw, uh, WHITE, None);
+    txt(x + r / 2.0, y + r / 2.0 + NAME_SIZE * 0.35, NAME_SIZE, "unused").middle().grey().put(c);
+    let (iw, ih) = (width(&id.to_string(), ID_SIZE, true) + 1.6, ID_SIZE * 1.2);
+    c.rect(x + pad - 0.8, id_base - ASCENT * ID_SIZE - 0.3, iw, ih, WHITE, None);
+    txt(x + pad, id_base, ID_SIZE, id.to_string()).bold().grey().put(c);
+}
+
+/// One entry per threat of a room, in the order the sheet lists them (ruler, monsters, bases,
+/// traps): its icon and (head, kept tail) candidates, most detailed first, for
+/// [`room_blocks`] to choose from as room allows.
+fn threat_entries(map: &Map, room: &Room) -> Vec<(Icon, Vec<(String, String)>)> {
     let mut entries: Vec<(Icon, Vec<(String, String)>)> = Vec::new();
     if let Some(ru) = &room.ruler {
         entries.push((Icon::Ruler, vec![(ru.name.as_str().to_owned(), format!(" (ruler, lv {})", ru.level))]));
@@ -536,23 +583,7 @@ fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, id: RoomId, x: f64, y: 
         cands.push((t.name.as_str().to_owned(), tail));
         entries.push((Icon::Trap, cands));
     }
-
-    let blocks = room_blocks(&entries, line_w, cap);
-    let mut yb = first;
-    for (icon, lines) in blocks {
-        let (ix, iy, s) = (x + pad + 0.1, yb + 0.1, 2.6);
-        match icon {
-            Icon::Ruler => icon_crown(c, ix, iy, s),
-            Icon::Monster => icon_pawn(c, ix, iy, s),
-            Icon::Base => icon_base(c, ix, iy, s),
-            Icon::Trap => icon_trap(c, ix, iy, s),
-            Icon::None => {}
-        }
-        for line in lines {
-            txt(x + pad + icon_w + 0.8, yb, LINE_SIZE, line).put(c);
-            yb += step;
-        }
-    }
+    entries
 }
 
 /// Fits a room's entries into `cap` lines of `max` mm: one line each, a second line for entries

@@ -380,10 +380,78 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
     }
 }
 
-/// The book's limits for this court, each with what the scenario uses of it.
+/// The book's limits for this court, each with what the scenario uses of it: (what, formula,
+/// scope) as the book's table gives them, the limit for this court, and the use.
 fn limit_views(s: &Scenario, lim: &Limits, u: &Usage) -> Vec<LimitView> {
-    let most_ruler_room = s
-        .maps
+    let row = |what, formula, scope, limit, used| LimitView { what, formula, scope, limit, used };
+    let most_ruler_room = most_in_ruler_room(s);
+    vec![
+        row("Traps, number", "3S + A", "scenario", lim.traps_number, u.traps_number.to_string()),
+        row("Traps, total level", "10A", "scenario", lim.traps_total_level, u.traps_total_level.to_string()),
+        row("Traps per corridor", "1", "each corridor", 1, "1 at most".into()),
+        row("Bases, total level", "A", "scenario", lim.bases_total_level, u.bases_total_level.to_string()),
+        row(
+            "Rooms with monsters",
+            "A + 2",
+            "each map",
+            lim.rooms_with_monsters,
+            format!("{} (busiest map)", u.most_rooms_with_monsters),
+        ),
+        row(
+            "One monster's level",
+            "A + 4",
+            "everywhere but the ruler",
+            lim.monster_level,
+            format!("{} (highest)", u.highest_monster_level),
+        ),
+        row(
+            "Monster levels in a room, hostile",
+            "2S + T",
+            "each room",
+            lim.room_total_hostile,
+            room_total(s, Reaction::Hostile),
+        ),
+        row(
+            "Monster levels in a room, neutral",
+            "3S + T",
+            "each room",
+            lim.room_total_neutral,
+            room_total(s, Reaction::Neutral),
+        ),
+        row(
+            "Monster levels in a room, friendly",
+            "4S + T",
+            "each room",
+            lim.room_total_friendly,
+            room_total(s, Reaction::Friendly),
+        ),
+        row(
+            "Ruler's level",
+            "A + 7",
+            "one ruler per map",
+            lim.ruler_level,
+            format!("{} (highest)", u.highest_ruler_level),
+        ),
+        row(
+            "Other monsters in the ruler's room, each",
+            "A + 4",
+            "ruler's room",
+            lim.ruler_room_others,
+            "within".into(),
+        ),
+        row(
+            "Monster levels in the ruler's room",
+            "4S + T",
+            "ruler's room",
+            lim.ruler_room_total,
+            format!("{most_ruler_room} (highest)"),
+        ),
+    ]
+}
+
+/// The most monster levels in any ruler's room: the ruler's own level and its companions'.
+fn most_in_ruler_room(s: &Scenario) -> u32 {
+    s.maps
         .iter()
         .flat_map(|m| &m.rooms)
         .filter_map(|r| {
@@ -392,93 +460,7 @@ fn limit_views(s: &Scenario, lim: &Limits, u: &Usage) -> Vec<LimitView> {
                 .map(|ru| ru.effective_level + r.monsters.iter().map(|g| g.count * g.effective_level).sum::<u32>())
         })
         .max()
-        .unwrap_or(0);
-    vec![
-        LimitView {
-            what: "Traps, number",
-            formula: "3S + A",
-            scope: "scenario",
-            limit: lim.traps_number,
-            used: u.traps_number.to_string(),
-        },
-        LimitView {
-            what: "Traps, total level",
-            formula: "10A",
-            scope: "scenario",
-            limit: lim.traps_total_level,
-            used: u.traps_total_level.to_string(),
-        },
-        LimitView {
-            what: "Traps per corridor",
-            formula: "1",
-            scope: "each corridor",
-            limit: 1,
-            used: "1 at most".into(),
-        },
-        LimitView {
-            what: "Bases, total level",
-            formula: "A",
-            scope: "scenario",
-            limit: lim.bases_total_level,
-            used: u.bases_total_level.to_string(),
-        },
-        LimitView {
-            what: "Rooms with monsters",
-            formula: "A + 2",
-            scope: "each map",
-            limit: lim.rooms_with_monsters,
-            used: format!("{} (busiest map)", u.most_rooms_with_monsters),
-        },
-        LimitView {
-            what: "One monster's level",
-            formula: "A + 4",
-            scope: "everywhere but the ruler",
-            limit: lim.monster_level,
-            used: format!("{} (highest)", u.highest_monster_level),
-        },
-        LimitView {
-            what: "Monster levels in a room, hostile",
-            formula: "2S + T",
-            scope: "each room",
-            limit: lim.room_total_hostile,
-            used: room_total(s, Reaction::Hostile),
-        },
-        LimitView {
-            what: "Monster levels in a room, neutral",
-            formula: "3S + T",
-            scope: "each room",
-            limit: lim.room_total_neutral,
-            used: room_total(s, Reaction::Neutral),
-        },
-        LimitView {
-            what: "Monster levels in a room, friendly",
-            formula: "4S + T",
-            scope: "each room",
-            limit: lim.room_total_friendly,
-            used: room_total(s, Reaction::Friendly),
-        },
-        LimitView {
-            what: "Ruler's level",
-            formula: "A + 7",
-            scope: "one ruler per map",
-            limit: lim.ruler_level,
-            used: format!("{} (highest)", u.highest_ruler_level),
-        },
-        LimitView {
-            what: "Other monsters in the ruler's room, each",
-            formula: "A + 4",
-            scope: "ruler's room",
-            limit: lim.ruler_room_others,
-            used: "within".into(),
-        },
-        LimitView {
-            what: "Monster levels in the ruler's room",
-            formula: "4S + T",
-            scope: "ruler's room",
-            limit: lim.ruler_room_total,
-            used: format!("{most_ruler_room} (highest)"),
-        },
-    ]
+        .unwrap_or(0)
 }
 
 /// The difficulties the GM looks up at the table.

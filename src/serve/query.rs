@@ -93,103 +93,132 @@ const MAX_OPS: usize = 1000;
 /// The query's pairs in order (as axum's `Query<Vec<(String, String)>>` hands them over).
 pub type Pairs = [(String, String)];
 
-impl Request {
-    /// Parses and validates a query; a missing seed is `fresh_seed`'s (the page then shows the
-    /// permalink with it). Unknown fields are refused, so a typo never passes silently.
-    pub fn parse(pairs: &Pairs, fresh_seed: impl FnOnce() -> u64) -> Result<Request, ServeError> {
-        let one = |name: &str| -> Option<&str> { pairs.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str()) };
-        const KNOWN: [&str; 16] = [
-            "game",
-            "seed",
-            "paper",
-            "op",
-            "court-size",
-            "level",
-            "levels",
-            "maps",
-            "rooms",
-            "layout",
-            "party",
-            "cl",
-            "areas",
-            "party-attack",
-            "party-defence",
-            "party-hp",
-        ];
-        if let Some((k, _)) = pairs.iter().find(|(k, _)| !KNOWN.contains(&k.as_str())) {
-            return Err(ServeError::BadRequest(format!("unknown field `{k}` in the query")));
+/// The fields a query may hold; any other is refused.
+const KNOWN: [&str; 16] = [
+    "game",
+    "seed",
+    "paper",
+    "op",
+    "court-size",
+    "level",
+    "levels",
+    "maps",
+    "rooms",
+    "layout",
+    "party",
+    "cl",
+    "areas",
+    "party-attack",
+    "party-defence",
+    "party-hp",
+];
+
+/// A query's fields by name; a field given twice counts by its last value (a form resubmitted
+/// with an edited URL appends rather than replaces).
+struct Fields<'a>(&'a Pairs);
+
+impl Fields<'_> {
+    fn one(&self, name: &str) -> Option<&str> {
+        self.0.iter().rev().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    /// A number, or `None` when absent or blank (the default then applies).
+    fn opt_u32(&self, name: &str) -> Result<Option<u32>, ServeError> {
+        match self.one(name).filter(|v| !v.trim().is_empty()) {
+            Some(v) => parse_u32(name, v).map(Some),
+            None => Ok(None),
         }
-        let seed = match one("seed").filter(|s| !s.trim().is_empty()) {
-            Some(s) => parse_seed("seed", s)?,
-            None => fresh_seed(),
-        };
-        let paper = match one("paper").unwrap_or("") {
-            "" => Paper::A4,
+    }
+
+    fn paper(&self) -> Result<Paper, ServeError> {
+        match self.one("paper").unwrap_or("") {
+            "" => Ok(Paper::A4),
             name => Paper::ALL.into_iter().find(|p| p.name() == name).ok_or_else(|| {
                 ServeError::BadRequest(format!("`paper`: `{name}` is not a paper; use one of: a4, letter"))
-            })?,
+            }),
+        }
+    }
+
+    /// The MYK options, under the same rules as the command line's (court size against levels,
+    /// the ranges): one truth.
+    fn myk(&self) -> Result<MykParams, ServeError> {
+        let levels = match self.one("levels").filter(|v| !v.trim().is_empty()) {
+            Some(v) => Some(v.split(',').map(|l| parse_u32("levels", l)).collect::<Result<Vec<u32>, _>>()?),
+            None => None,
         };
-        let opt_u32 = |name: &str| -> Result<Option<u32>, ServeError> {
-            match one(name).filter(|v| !v.trim().is_empty()) {
-                Some(v) => parse_u32(name, v).map(Some),
-                None => Ok(None),
-            }
-        };
-        let game = match one("game").unwrap_or("myk") {
-            "myk" => {
-                let levels = match one("levels").filter(|v| !v.trim().is_empty()) {
-                    Some(v) => Some(v.split(',').map(|l| parse_u32("levels", l)).collect::<Result<Vec<u32>, _>>()?),
-                    None => None,
-                };
-                let layout = match one("layout").unwrap_or("mixed") {
-                    "straight" => Layout::Straight,
-                    "junction" => Layout::Junction,
-                    "mixed" | "" => Layout::Mixed,
-                    other => {
-                        return Err(ServeError::BadRequest(format!(
-                            "`layout`: `{other}` is not a layout; use one of: straight, junction, mixed"
-                        )));
-                    }
-                };
-                // The same option rules as the command line's (court size against levels, the
-                // ranges), one truth.
-                let bad = |e: crate::Error| ServeError::BadRequest(e.to_string());
-                let level = if levels.is_some() { None } else { opt_u32("level")? };
-                let levels = court_levels(opt_u32("court-size")?, level, levels.as_deref()).map_err(bad)?;
-                let params = MykParams {
-                    levels,
-                    maps: opt_u32("maps")?.unwrap_or(1),
-                    rooms: opt_u32("rooms")?.unwrap_or(9),
-                    layout,
-                };
-                params.validate().map_err(bad)?;
-                Game::Myk(params)
-            }
-            "nw3" => {
-                let d = FortressParams::default();
-                let params = FortressParams {
-                    party: opt_u32("party")?.unwrap_or(d.party),
-                    cl: opt_u32("cl")?.unwrap_or(d.cl),
-                    areas: opt_u32("areas")?.unwrap_or(d.areas),
-                    party_attack: opt_u32("party-attack")?,
-                    party_defence: opt_u32("party-defence")?,
-                    party_hp: opt_u32("party-hp")?,
-                };
-                params.validate().map_err(|e| ServeError::BadRequest(e.to_string()))?;
-                Game::Nw3(params)
-            }
+        let layout = match self.one("layout").unwrap_or("mixed") {
+            "straight" => Layout::Straight,
+            "junction" => Layout::Junction,
+            "mixed" | "" => Layout::Mixed,
             other => {
-                return Err(ServeError::BadRequest(format!("`game`: `{other}` is not a game; use one of: myk, nw3")));
+                return Err(ServeError::BadRequest(format!(
+                    "`layout`: `{other}` is not a layout; use one of: straight, junction, mixed"
+                )));
             }
         };
-        let ops = pairs.iter().filter(|(k, _)| k == "op").map(|(_, v)| Op::parse(v)).collect::<Result<Vec<Op>, _>>()?;
+        let bad = |e: crate::Error| ServeError::BadRequest(e.to_string());
+        let level = if levels.is_some() { None } else { self.opt_u32("level")? };
+        let levels = court_levels(self.opt_u32("court-size")?, level, levels.as_deref()).map_err(bad)?;
+        let params = MykParams {
+            levels,
+            maps: self.opt_u32("maps")?.unwrap_or(1),
+            rooms: self.opt_u32("rooms")?.unwrap_or(9),
+            layout,
+        };
+        params.validate().map_err(bad)?;
+        Ok(params)
+    }
+
+    /// The NW3 options, each absent one at the command line's default.
+    fn nw3(&self) -> Result<FortressParams, ServeError> {
+        let d = FortressParams::default();
+        let params = FortressParams {
+            party: self.opt_u32("party")?.unwrap_or(d.party),
+            cl: self.opt_u32("cl")?.unwrap_or(d.cl),
+            areas: self.opt_u32("areas")?.unwrap_or(d.areas),
+            party_attack: self.opt_u32("party-attack")?,
+            party_defence: self.opt_u32("party-defence")?,
+            party_hp: self.opt_u32("party-hp")?,
+        };
+        params.validate().map_err(|e| ServeError::BadRequest(e.to_string()))?;
+        Ok(params)
+    }
+
+    /// The edits to replay, in order; at most [`MAX_OPS`].
+    fn ops(&self) -> Result<Vec<Op>, ServeError> {
+        let ops =
+            self.0.iter().filter(|(k, _)| k == "op").map(|(_, v)| Op::parse(v)).collect::<Result<Vec<Op>, _>>()?;
         if ops.len() > MAX_OPS {
             return Err(ServeError::BadRequest(format!(
                 "{} edits in one permalink; at most {MAX_OPS} (download the JSON and go on from it)",
                 ops.len()
             )));
         }
-        Ok(Request { game, seed, paper, ops })
+        Ok(ops)
+    }
+}
+
+impl Request {
+    /// Parses and validates a query; a missing seed is `fresh_seed`'s (the page then shows the
+    /// permalink with it). Unknown fields are refused, so a typo never passes silently.
+    pub fn parse(pairs: &Pairs, fresh_seed: impl FnOnce() -> u64) -> Result<Request, ServeError> {
+        if let Some((k, _)) = pairs.iter().find(|(k, _)| !KNOWN.contains(&k.as_str())) {
+            return Err(ServeError::BadRequest(format!("unknown field `{k}` in the query")));
+        }
+        let q = Fields(pairs);
+        let seed = match q.one("seed").filter(|s| !s.trim().is_empty()) {
+            Some(s) => parse_seed("seed", s)?,
+            None => fresh_seed(),
+        };
+        let paper = q.paper()?;
+        let game = match q.one("game").unwrap_or("myk") {
+            "myk" => Game::Myk(q.myk()?),
+            "nw3" => Game::Nw3(q.nw3()?),
+            other => {
+                return Err(ServeError::BadRequest(format!("`game`: `{other}` is not a game; use one of: myk, nw3")));
+            }
+        };
+        Ok(Request { game, seed, paper, ops: q.ops()? })
     }
 
     /// The canonical query string (the permalink), percent-encoded.

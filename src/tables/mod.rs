@@ -159,24 +159,11 @@ impl Tables {
         let mut record_files: Vec<(Collection, String, String)> = Vec::new();
         let mut skill_files: Vec<(String, String)> = Vec::new();
         for (path, parsed) in files {
+            if validate {
+                record_names(&path, &parsed, &mut record_files, &mut skill_files);
+            }
             for t in parsed.roll {
                 rolls.push(Located { file: path.clone(), item: t });
-            }
-            if validate {
-                record_files
-                    .extend(parsed.trap.iter().map(|t| (Collection::Trap, t.name.as_str().to_owned(), path.clone())));
-                record_files
-                    .extend(parsed.base.iter().map(|t| (Collection::Base, t.name.as_str().to_owned(), path.clone())));
-                record_files.extend(
-                    parsed.monster.iter().map(|t| (Collection::Monster, t.name.as_str().to_owned(), path.clone())),
-                );
-                record_files.extend(
-                    parsed.weak_point.iter().map(|t| (Collection::WeakPoint, t.name.as_str().to_owned(), path.clone())),
-                );
-                record_files
-                    .extend(parsed.item.iter().map(|t| (Collection::Item, t.name.as_str().to_owned(), path.clone())));
-                skill_files.extend(parsed.skill.iter().map(|t| (t.label(), path.clone())));
-                skill_files.extend(parsed.unknown_skill.iter().map(|t| (t.label(), path.clone())));
             }
             myk.traps.extend(parsed.trap);
             myk.bases.extend(parsed.base);
@@ -198,13 +185,8 @@ impl Tables {
         let nw3 = nw3::Nw3Data::from_files(nw3_files, validate)?;
         myk.index();
         item_data.index();
-        let twice = myk.skills.index();
-        if let Some(label) = twice.first() {
-            let file_of = |(l, f): &(String, String)| (l == label).then(|| f.clone());
-            let first = skill_files.iter().find_map(file_of).unwrap_or_default();
-            let file = skill_files.iter().rev().find_map(file_of).unwrap_or_default();
-            let message = twice_message(&first, &file);
-            return Err(Error::Entry { file, kind: "skill", entry: label.clone(), message });
+        if let Some(label) = myk.skills.index().first() {
+            return Err(skill_twice(label, &skill_files));
         }
         for Located { file, item } in &mut rolls {
             if validate {
@@ -219,21 +201,7 @@ impl Tables {
             }
         }
         let roll_index = name_index::NameIndex::new(rolls.iter().map(|l| l.item.name.as_str()));
-        // Table references found once (the first table of a name, as a look-up by name finds).
-        let links: Vec<Vec<u32>> = rolls
-            .iter()
-            .map(|l| {
-                let find = |n: &str| roll_index.get(n, |i| &rolls[i].item.name);
-                // Most tables refer to none: those keep an empty list (no allocation).
-                if l.item.rows.iter().all(|r| r.table.is_none()) {
-                    return Vec::new();
-                }
-                l.item.rows.iter().map(|r| r.table.as_deref().and_then(find).map_or(0, |i| i as u32 + 1)).collect()
-            })
-            .collect();
-        for (l, links) in rolls.iter_mut().zip(links) {
-            l.item.set_links(links);
-        }
+        link_tables(&mut rolls, &roll_index);
         let myk_rolls = myk_rolls::MykRolls::resolve(&rolls, &roll_index, &myk);
         myk.encounters = encounters::stockable(&rolls, |n| myk.monster(n).is_some_and(Monster::complete));
         let tables =
@@ -245,50 +213,44 @@ impl Tables {
         Ok(tables)
     }
 
+    /// Checks across all files once they are merged and indexed: record names unique, records
+    /// whole, roll tables pointing only at what exists and never looping.
     fn validate(&self, record_files: &[(Collection, String, String)]) -> Result<()> {
-        // Record names are unique within their collection.
-        let mut seen: BTreeMap<(&str, &str), &str> = BTreeMap::new();
-        for (c, name, file) in record_files {
-            if let Some(first) = seen.insert((c.label(), name), file) {
-                return Err(Error::Entry {
-                    file: file.clone(),
-                    kind: c.label(),
-                    entry: name.clone(),
-                    message: twice_message(first, file),
-                });
-            }
-        }
+        unique_records(record_files)?;
+        // The file a record came from, for its error (records carry no file of their own).
         let file_of = |c: Collection, name: &str| {
             record_files.iter().find(|(k, n, _)| *k == c && n == name).map(|r| r.2.clone()).unwrap_or_default()
         };
+        self.validate_myk_records(&file_of)?;
+        self.validate_items(&file_of)?;
+        self.validate_roll_rows()?;
+        self.validate_no_loops()
+    }
+
+    /// Every trap has a summary; every base a level and one kind of cost; every monster its
+    /// numbers, unless the record says the source lost them (`unknown`).
+    fn validate_myk_records(&self, file_of: &dyn Fn(Collection, &str) -> String) -> Result<()> {
+        let entry = |c: Collection, kind: &'static str, name: &str, message: String| Error::Entry {
+            file: file_of(c, name),
+            kind,
+            entry: name.to_owned(),
+            message,
+        };
         for t in &self.myk.traps {
             if t.summary.trim().is_empty() {
-                return Err(Error::Entry {
-                    file: file_of(Collection::Trap, &t.name),
-                    kind: "trap",
-                    entry: t.name.as_str().to_owned(),
-                    message: "has no summary".into(),
-                });
+                return Err(entry(Collection::Trap, "trap", t.name.as_str(), "has no summary".into()));
             }
         }
         for b in &self.myk.bases {
             if b.level.is_none() && !b.unknown.iter().any(|u| u == "level") {
-                return Err(Error::Entry {
-                    file: file_of(Collection::Base, &b.name),
-                    kind: "base",
-                    entry: b.name.as_str().to_owned(),
-                    message: "has no `level`; list it in `unknown` if the source lost it".into(),
-                });
+                let message = "has no `level`; list it in `unknown` if the source lost it".into();
+                return Err(entry(Collection::Base, "base", b.name.as_str(), message));
             }
             if (b.cost == 0) != b.cost_per_use.is_some() {
-                return Err(Error::Entry {
-                    file: file_of(Collection::Base, &b.name),
-                    kind: "base",
-                    entry: b.name.as_str().to_owned(),
-                    message: "needs either a `cost` above 0 or, for a cost the book gives per use, `cost = 0` \
-                              and `cost_per_use`"
-                        .into(),
-                });
+                let message = "needs either a `cost` above 0 or, for a cost the book gives per use, `cost = 0` \
+                               and `cost_per_use`"
+                    .into();
+                return Err(entry(Collection::Base, "base", b.name.as_str(), message));
             }
         }
         for m in &self.myk.monsters {
@@ -303,19 +265,16 @@ impl Tables {
             ];
             for (field, absent) in missing {
                 if absent && !m.unknown.iter().any(|u| u == field) {
-                    return Err(Error::Entry {
-                        file: file_of(Collection::Monster, &m.name),
-                        kind: "monster",
-                        entry: m.name.as_str().to_owned(),
-                        message: format!("has no `{field}`; list it in `unknown` if the source lost it"),
-                    });
+                    let message = format!("has no `{field}`; list it in `unknown` if the source lost it");
+                    return Err(entry(Collection::Monster, "monster", m.name.as_str(), message));
                 }
             }
         }
+        Ok(())
+    }
 
-        self.validate_items(&file_of)?;
-
-        // Roll tables: unique names, full coverage, every yielded name exists.
+    /// Roll tables: unique names, and every row's table, yielded record and monsters exist.
+    fn validate_roll_rows(&self) -> Result<()> {
         let mut names = BTreeMap::new();
         for Located { file, item: t } in &self.rolls {
             let err = |message: String| Error::Table { file: file.clone(), table: t.name.clone(), message };
@@ -348,7 +307,12 @@ impl Tables {
                 }
             }
         }
-        // Table references must not loop, or a roll would never end.
+        Ok(())
+    }
+
+    /// Table references must not loop, or a roll would never end: no chain of references from
+    /// a table runs deeper than 8.
+    fn validate_no_loops(&self) -> Result<()> {
         for Located { file, item: t } in &self.rolls {
             let mut stack = vec![(t.name.as_str(), 0usize)];
             while let Some((name, depth)) = stack.pop() {
@@ -579,6 +543,70 @@ fn walk_in(
             ancestors.pop();
         } else if path.extension().is_some_and(|e| e == "toml") {
             out.push(path);
+        }
+    }
+    Ok(())
+}
+
+/// Notes which file gave each record name and skill label ("Name (Group)"), for the checks'
+/// errors (the merged records do not remember their files).
+fn record_names(
+    path: &str,
+    parsed: &TableFile,
+    record_files: &mut Vec<(Collection, String, String)>,
+    skill_files: &mut Vec<(String, String)>,
+) {
+    let mut add = |c: Collection, names: &mut dyn Iterator<Item = &str>| {
+        record_files.extend(names.map(|n| (c, n.to_owned(), path.to_owned())));
+    };
+    add(Collection::Trap, &mut parsed.trap.iter().map(|t| t.name.as_str()));
+    add(Collection::Base, &mut parsed.base.iter().map(|t| t.name.as_str()));
+    add(Collection::Monster, &mut parsed.monster.iter().map(|t| t.name.as_str()));
+    add(Collection::WeakPoint, &mut parsed.weak_point.iter().map(|t| t.name.as_str()));
+    add(Collection::Item, &mut parsed.item.iter().map(|t| t.name.as_str()));
+    skill_files.extend(parsed.skill.iter().map(|t| (t.label(), path.to_owned())));
+    skill_files.extend(parsed.unknown_skill.iter().map(|t| (t.label(), path.to_owned())));
+}
+
+/// A skill label given twice: the error names the first file that gave it and the last.
+fn skill_twice(label: &str, skill_files: &[(String, String)]) -> Error {
+    let file_of = |(l, f): &(String, String)| (l == label).then(|| f.clone());
+    let first = skill_files.iter().find_map(file_of).unwrap_or_default();
+    let file = skill_files.iter().rev().find_map(file_of).unwrap_or_default();
+    let message = twice_message(&first, &file);
+    Error::Entry { file, kind: "skill", entry: label.to_owned(), message }
+}
+
+/// Resolves each row's table reference once, to the first table of that name (as a look-up by
+/// name finds it), so a roll follows an index instead of a name.
+fn link_tables(rolls: &mut [Located<RollTable>], roll_index: &name_index::NameIndex) {
+    let links: Vec<Vec<u32>> = rolls
+        .iter()
+        .map(|l| {
+            let find = |n: &str| roll_index.get(n, |i| &rolls[i].item.name);
+            // Most tables refer to none: those keep an empty list (no allocation).
+            if l.item.rows.iter().all(|r| r.table.is_none()) {
+                return Vec::new();
+            }
+            l.item.rows.iter().map(|r| r.table.as_deref().and_then(find).map_or(0, |i| i as u32 + 1)).collect()
+        })
+        .collect();
+    for (l, links) in rolls.iter_mut().zip(links) {
+        l.item.set_links(links);
+    }
+}
+
+/// Record names are unique within their collection (across files: the error names both).
+fn unique_records(record_files: &[(Collection, String, String)]) -> Result<()> {
+    let mut seen: BTreeMap<(&str, &str), &str> = BTreeMap::new();
+    for (c, name, file) in record_files {
+        if let Some(first) = seen.insert((c.label(), name), file) {
+            return Err(Error::Entry {
+                file: file.clone(),
+                kind: c.label(),
+                entry: name.clone(),
+                message: twice_message(first, file),
+            });
         }
     }
     Ok(())

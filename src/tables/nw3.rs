@@ -489,147 +489,183 @@ fn check_placeholders(o: &Origin, kind: &'static str, text: &str) -> Result<()> 
     Ok(())
 }
 
+/// The names seen so far in each collection, and the file that gave each, so that a name given
+/// twice (in one file or across files) is refused naming both places.
+#[derive(Default)]
+struct SeenNames<'a>(BTreeMap<(&'static str, String), &'a str>);
+
+impl<'a> SeenNames<'a> {
+    fn add(&mut self, o: &Origin<'a>, kind: &'static str, name: &str) -> Result<()> {
+        if let Some(first) = self.0.insert((kind, name.to_string()), o.file) {
+            return Err(o.entry(kind, name, super::twice_message(first, o.file)));
+        }
+        Ok(())
+    }
+}
+
+/// Checks one file's records on their own (names unique across files, texts present, numbers in
+/// range), collection by collection in the file's order, so the first fault found is the first
+/// one a reader meets.
+fn check_file<'a>(o: &Origin<'a>, f: &Nw3File, names: &mut SeenNames<'a>) -> Result<()> {
+    for b in &f.band {
+        names.add(o, "NW3 band", &b.name)?;
+        if b.low > b.high {
+            return Err(o.entry("NW3 band", &b.name, format!("runs backwards ({}-{})", b.low, b.high)));
+        }
+    }
+    for a in &f.area {
+        names.add(o, "NW3 area", &a.name)?;
+        need_text(o, "NW3 area", &a.name, "description", &a.description)?;
+    }
+    for k in &f.area_kind {
+        names.add(o, "NW3 area kind", k.kind.label())?;
+    }
+    for c in &f.core {
+        names.add(o, "NW3 core", &c.name)?;
+        need_text(o, "NW3 core", &c.name, "description", &c.description)?;
+    }
+    for e in &f.event {
+        names.add(o, "NW3 event", &e.name)?;
+        check_event(o, e)?;
+    }
+    for t in &f.trap {
+        names.add(o, "NW3 trap", &t.name)?;
+        check_trap(o, t)?;
+    }
+    for e in &f.enemy {
+        names.add(o, "NW3 enemy group", &e.name)?;
+        check_enemy_group(o, e)?;
+    }
+    for k in &f.enemy_skill {
+        names.add(o, "NW3 enemy skill", &k.name)?;
+        need_text(o, "NW3 enemy skill", &k.name, "effect", &k.effect)?;
+        check_skill_placeholders(o, &k.name, &k.effect)?;
+    }
+    for x in &f.object {
+        names.add(o, "NW3 object", &x.name)?;
+        need_text(o, "NW3 object", &x.name, "effect", &x.effect)?;
+    }
+    for r in &f.ruler {
+        names.add(o, "NW3 ruler", &r.name)?;
+        check_ruler(o, r)?;
+    }
+    for m in &f.motive {
+        need_text(o, "NW3 motive", &m.text, "text", &m.text)?;
+    }
+    for l in &f.logic {
+        names.add(o, "NW3 logic", &l.name)?;
+        need_text(o, "NW3 logic", &l.name, "effect", &l.effect)?;
+    }
+    for e in &f.entrance {
+        need_text(o, "NW3 entrance condition", &e.text, "text", &e.text)?;
+    }
+    for (kind, texts) in [("NW3 title", &f.title), ("NW3 trailer", &f.trailer)] {
+        for t in texts {
+            need_text(o, kind, &t.text, "text", &t.text)?;
+            check_placeholders(o, kind, &t.text)?;
+        }
+    }
+    Ok(())
+}
+
+fn check_event(o: &Origin, e: &EventRecord) -> Result<()> {
+    need_text(o, "NW3 event", &e.name, "text", &e.text)?;
+    need_text(o, "NW3 event", &e.name, "judge", &e.judge)?;
+    if e.offset.abs() > MAX_OFFSET {
+        return Err(o.entry("NW3 event", &e.name, format!("offset {} is beyond ±{MAX_OFFSET}", e.offset)));
+    }
+    Ok(())
+}
+
+/// A trap's offsets stay in the difficulty bands' reach, and its effect says `{damage}` exactly
+/// when it rolls damage dice (else the booklet would print a number nobody rolled, or none).
+fn check_trap(o: &Origin, t: &TrapRecord) -> Result<()> {
+    need_text(o, "NW3 trap", &t.name, "effect", &t.effect)?;
+    for (what, v) in [("detection", t.detection), ("removal", t.removal)] {
+        if v.abs() > MAX_OFFSET {
+            return Err(o.entry("NW3 trap", &t.name, format!("{what} offset {v} is beyond ±{MAX_OFFSET}")));
+        }
+    }
+    match (t.effect.contains("{damage}"), t.damage_dice) {
+        (true, None) => Err(o.entry("NW3 trap", &t.name, "says `{damage}` but has no `damage_dice`")),
+        (false, Some(_)) => Err(o.entry("NW3 trap", &t.name, "has `damage_dice` but its effect never says `{damage}`")),
+        (_, Some(n)) if !(1..=MAX_DICE).contains(&n) => {
+            Err(o.entry("NW3 trap", &t.name, format!("`damage_dice` must be 1 to {MAX_DICE}")))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn check_enemy_group(o: &Origin, e: &EnemyRecord) -> Result<()> {
+    const KIND: &str = "NW3 enemy group";
+    need_text(o, KIND, &e.name, "description", &e.description)?;
+    if e.members.is_empty() {
+        return Err(o.entry(KIND, &e.name, "has no members"));
+    }
+    for m in &e.members {
+        need_text(o, KIND, &e.name, "members.name", &m.name)?;
+        if m.spd > MAX_SPD {
+            return Err(o.entry(KIND, &e.name, format!("member `{}` has SPD {}, above {MAX_SPD}", m.name, m.spd)));
+        }
+        if m.count == Headcount::Fixed(0) {
+            return Err(o.entry(KIND, &e.name, format!("member `{}` has count 0", m.name)));
+        }
+        check_fighter(o, KIND, &e.name, &m.name, &m.attacks, &m.tweak)?;
+    }
+    Ok(())
+}
+
+fn check_ruler(o: &Origin, r: &RulerRecord) -> Result<()> {
+    need_text(o, "NW3 ruler", &r.name, "title", &r.title)?;
+    need_text(o, "NW3 ruler", &r.name, "description", &r.description)?;
+    need_text(o, "NW3 ruler", &r.name, "encounter", &r.encounter)?;
+    if r.spd > MAX_SPD {
+        return Err(o.entry("NW3 ruler", &r.name, format!("SPD {} is above {MAX_SPD}", r.spd)));
+    }
+    check_fighter(o, "NW3 ruler", &r.name, &r.name, &r.attacks, &r.tweak)
+}
+
+impl Sources {
+    /// Which files hold the records a whole-collection error is about, so it names them (none:
+    /// the last file, where the missing records would go).
+    fn of(files: &[(String, Nw3File)]) -> Sources {
+        let last_file = files.last().map(|(p, _)| p.as_str()).unwrap_or_default();
+        let holders = |has: &dyn Fn(&Nw3File) -> bool| -> String {
+            let named: Vec<&str> = files.iter().filter(|(_, f)| has(f)).map(|(p, _)| p.as_str()).collect();
+            if named.is_empty() { last_file.to_string() } else { named.join("`, `") }
+        };
+        Sources {
+            bands: holders(&|f| !f.band.is_empty()),
+            enemies: holders(&|f| !f.enemy.is_empty()),
+            objects: holders(&|f| !f.object.is_empty()),
+            area_kinds: holders(&|f| !f.area_kind.is_empty()),
+        }
+    }
+}
+
 impl Nw3Data {
     /// Merges and validates the `[nw3]` sections of the table files (path, section), in path
     /// order. No section at all is fine (a tables folder without NW3 content); once any NW3
     /// content is present, every collection the generator needs must be there. Without `validate`
     /// (the built-in tables, checked by this code when the binary was built) only merges.
     pub fn from_files(files: Vec<(String, Nw3File)>, validate: bool) -> Result<Nw3Data> {
-        let mut d = Nw3Data::default();
-        // (collection, name) pairs seen so far, for duplicate names.
-        let mut names: BTreeMap<(&'static str, String), &str> = BTreeMap::new();
-        let to_check: &[(String, Nw3File)] = if validate { &files } else { &[] };
-        for (file, f) in to_check {
-            let o = Origin { file };
-            let mut unique = |kind: &'static str, name: &str| -> Result<()> {
-                if let Some(first) = names.insert((kind, name.to_string()), file) {
-                    return Err(o.entry(kind, name, super::twice_message(first, file)));
-                }
-                Ok(())
-            };
-            for b in &f.band {
-                unique("NW3 band", &b.name)?;
-                if b.low > b.high {
-                    return Err(o.entry("NW3 band", &b.name, format!("runs backwards ({}-{})", b.low, b.high)));
-                }
-            }
-            for a in &f.area {
-                unique("NW3 area", &a.name)?;
-                need_text(&o, "NW3 area", &a.name, "description", &a.description)?;
-            }
-            for k in &f.area_kind {
-                unique("NW3 area kind", k.kind.label())?;
-            }
-            for c in &f.core {
-                unique("NW3 core", &c.name)?;
-                need_text(&o, "NW3 core", &c.name, "description", &c.description)?;
-            }
-            for e in &f.event {
-                unique("NW3 event", &e.name)?;
-                need_text(&o, "NW3 event", &e.name, "text", &e.text)?;
-                need_text(&o, "NW3 event", &e.name, "judge", &e.judge)?;
-                if e.offset.abs() > MAX_OFFSET {
-                    return Err(o.entry("NW3 event", &e.name, format!("offset {} is beyond ±{MAX_OFFSET}", e.offset)));
-                }
-            }
-            for t in &f.trap {
-                unique("NW3 trap", &t.name)?;
-                need_text(&o, "NW3 trap", &t.name, "effect", &t.effect)?;
-                for (what, v) in [("detection", t.detection), ("removal", t.removal)] {
-                    if v.abs() > MAX_OFFSET {
-                        return Err(o.entry("NW3 trap", &t.name, format!("{what} offset {v} is beyond ±{MAX_OFFSET}")));
-                    }
-                }
-                let uses = t.effect.contains("{damage}");
-                match (uses, t.damage_dice) {
-                    (true, None) => {
-                        return Err(o.entry("NW3 trap", &t.name, "says `{damage}` but has no `damage_dice`"));
-                    }
-                    (false, Some(_)) => {
-                        return Err(o.entry(
-                            "NW3 trap",
-                            &t.name,
-                            "has `damage_dice` but its effect never says `{damage}`",
-                        ));
-                    }
-                    (_, Some(n)) if !(1..=MAX_DICE).contains(&n) => {
-                        return Err(o.entry("NW3 trap", &t.name, format!("`damage_dice` must be 1 to {MAX_DICE}")));
-                    }
-                    _ => {}
-                }
-            }
-            for e in &f.enemy {
-                unique("NW3 enemy group", &e.name)?;
-                need_text(&o, "NW3 enemy group", &e.name, "description", &e.description)?;
-                if e.members.is_empty() {
-                    return Err(o.entry("NW3 enemy group", &e.name, "has no members"));
-                }
-                for m in &e.members {
-                    need_text(&o, "NW3 enemy group", &e.name, "members.name", &m.name)?;
-                    if m.spd > MAX_SPD {
-                        return Err(o.entry(
-                            "NW3 enemy group",
-                            &e.name,
-                            format!("member `{}` has SPD {}, above {MAX_SPD}", m.name, m.spd),
-                        ));
-                    }
-                    if m.count == Headcount::Fixed(0) {
-                        return Err(o.entry("NW3 enemy group", &e.name, format!("member `{}` has count 0", m.name)));
-                    }
-                    check_fighter(&o, "NW3 enemy group", &e.name, &m.name, &m.attacks, &m.tweak)?;
-                }
-            }
-            for k in &f.enemy_skill {
-                unique("NW3 enemy skill", &k.name)?;
-                need_text(&o, "NW3 enemy skill", &k.name, "effect", &k.effect)?;
-                check_skill_placeholders(&o, &k.name, &k.effect)?;
-            }
-            for x in &f.object {
-                unique("NW3 object", &x.name)?;
-                need_text(&o, "NW3 object", &x.name, "effect", &x.effect)?;
-            }
-            for r in &f.ruler {
-                unique("NW3 ruler", &r.name)?;
-                need_text(&o, "NW3 ruler", &r.name, "title", &r.title)?;
-                need_text(&o, "NW3 ruler", &r.name, "description", &r.description)?;
-                need_text(&o, "NW3 ruler", &r.name, "encounter", &r.encounter)?;
-                if r.spd > MAX_SPD {
-                    return Err(o.entry("NW3 ruler", &r.name, format!("SPD {} is above {MAX_SPD}", r.spd)));
-                }
-                check_fighter(&o, "NW3 ruler", &r.name, &r.name, &r.attacks, &r.tweak)?;
-            }
-            for m in &f.motive {
-                need_text(&o, "NW3 motive", &m.text, "text", &m.text)?;
-            }
-            for l in &f.logic {
-                unique("NW3 logic", &l.name)?;
-                need_text(&o, "NW3 logic", &l.name, "effect", &l.effect)?;
-            }
-            for e in &f.entrance {
-                need_text(&o, "NW3 entrance condition", &e.text, "text", &e.text)?;
-            }
-            for t in &f.title {
-                need_text(&o, "NW3 title", &t.text, "text", &t.text)?;
-                check_placeholders(&o, "NW3 title", &t.text)?;
-            }
-            for t in &f.trailer {
-                need_text(&o, "NW3 trailer", &t.text, "text", &t.text)?;
-                check_placeholders(&o, "NW3 trailer", &t.text)?;
-            }
+        if !validate || files.is_empty() {
+            return Ok(Nw3Data::merge(files));
         }
-        let any = !files.is_empty();
+        let mut names = SeenNames::default();
+        for (file, f) in &files {
+            check_file(&Origin { file }, f, &mut names)?;
+        }
+        let sources = Sources::of(&files);
         let last_file = files.last().map(|(p, _)| p.clone()).unwrap_or_default();
-        // Which files hold the records a whole-collection error is about, so it names them.
-        let holders = |has: &dyn Fn(&Nw3File) -> bool| -> String {
-            let named: Vec<&str> = files.iter().filter(|(_, f)| has(f)).map(|(p, _)| p.as_str()).collect();
-            if named.is_empty() { last_file.clone() } else { named.join("`, `") }
-        };
-        let sources = Sources {
-            bands: holders(&|f| !f.band.is_empty()),
-            enemies: holders(&|f| !f.enemy.is_empty()),
-            objects: holders(&|f| !f.object.is_empty()),
-            area_kinds: holders(&|f| !f.area_kind.is_empty()),
-        };
+        let d = Nw3Data::merge(files);
+        d.validate_whole(&last_file, &sources)?;
+        Ok(d)
+    }
+
+    /// All files' records, collection by collection, in path order.
+    fn merge(files: Vec<(String, Nw3File)>) -> Nw3Data {
+        let mut d = Nw3Data::default();
         for (_, f) in files {
             d.bands.extend(f.band);
             d.areas.extend(f.area);
@@ -647,11 +683,7 @@ impl Nw3Data {
             d.titles.extend(f.title);
             d.trailers.extend(f.trailer);
         }
-        if !any || !validate {
-            return Ok(d);
-        }
-        d.validate_whole(&last_file, &sources)?;
-        Ok(d)
+        d
     }
 
     /// Checks across files: every collection present, bands covering every level once, an enemy

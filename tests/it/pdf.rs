@@ -269,3 +269,43 @@ fn a_gm_overrides_the_pdf_page_style_with_templates_and_a_broken_one_is_one_line
     assert!(err.contains("`pdf.toml`") && err.lines().count() == 1, "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every table of the booklet that the PDF runs on over pages shows its header row on each of
+/// them (seed 42 with two maps has long item tables), as read back from the PDF's text layer.
+#[test]
+fn a_table_split_over_pages_repeats_its_header_row_on_each_page() {
+    use dungeonsmith::render::typeset::markdown::{Block, blocks};
+    let dir = temp("pdf-table-head");
+    let d = dir.to_str().unwrap();
+    let (code, _, err) = run(&["myk", "--seed", "42", "--maps", "2", "--format", "md,pdf", "--out", d]);
+    assert_eq!(code, 0, "{err}");
+    let pages: Vec<String> = page_texts(&dir.join("myk-42.pdf")).iter().map(|p| flat(p)).collect();
+    let md = std::fs::read_to_string(dir.join("myk-42.md")).unwrap();
+    let cells = |row: &[dungeonsmith::render::typeset::markdown::Rich]| {
+        flat(&row.iter().map(|c| c.text.as_str()).collect::<Vec<_>>().join(" "))
+    };
+    let mut split = 0;
+    for b in blocks(&md) {
+        let Block::Table { head, rows, .. } = b else { continue };
+        let header = cells(&head);
+        // The pages that show one of the table's rows (a row is never split); only rows long
+        // enough to name one page count (a short "1 Iron" may stand anywhere).
+        let mut on: Vec<usize> = Vec::new();
+        for row in rows.iter().map(|r| cells(r)).filter(|r| r.len() >= 20) {
+            let found: Vec<usize> = (0..pages.len()).filter(|&p| pages[p].contains(&row)).collect();
+            if let [p] = found[..] {
+                on.push(p);
+            }
+        }
+        on.dedup();
+        if on.len() < 2 {
+            continue;
+        }
+        split += 1;
+        for p in on {
+            assert!(pages[p].contains(&header), "page {} shows rows of the `{header}` table but not its header", p + 1);
+        }
+    }
+    assert!(split >= 1, "seed 42 with two maps has a table run on over pages");
+    std::fs::remove_dir_all(&dir).ok();
+}

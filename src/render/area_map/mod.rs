@@ -50,7 +50,7 @@ use furniture::{
 };
 use geometry::{Disc, Poly, Pt, union};
 use labels::{block_height, cap, stack};
-use placement::{label_x, place};
+use placement::{Placed, label_x, place};
 use players::draw_players;
 use routing::{BOTTOM_PORTS, Board, TOP_PORTS, fallback_mark, mark_and_note, route};
 
@@ -148,18 +148,47 @@ fn draw_gm(f: &Fortress, paper: Paper, note_rows: usize) -> Drawn {
     let (gates, left_out) = drawable(f);
     let noted: Vec<bool> = f.gates.iter().map(|g| gate_note(f, g).is_some()).collect();
     let placed = place(f, &gates, &noted, &region);
-    let lv = placed.level;
     let badged: Vec<bool> = f.areas.iter().map(|a| has_badge(Look::of(f, a))).collect();
     let lines = route(&placed, &badged);
-
-    // Areas: circles, badges, labels and the arrow into the Entrance.
+    // How far each line's ink reaches from its centre line (a damaged gate's rungs are wide).
     let reach = placed
         .edges
         .iter()
         .map(|e| if f.gates[e.gate].kind == GateKind::Damaged { 0.9 } else { GATE_W / 2.0 })
         .collect();
     let mut board = Board { region, lines, reach, boxes: Vec::new(), discs: Vec::new() };
-    let mut circle_nodes = Canvas { w, h, id: String::new(), shapes: String::new(), labels: Vec::new() };
+    let areas = draw_areas(f, &placed, &badged, &mut board, &c);
+    let marks = place_marks(f, &placed, &mut board);
+    let listed = listed_lines(f, marks.unplaced, &left_out);
+
+    // Gate lines first, then circles over their ends, marks, and all text on top.
+    let routes = draw_gate_lines(&mut c, f, &placed, &board, &marks.holes);
+    c.shapes.push_str(&areas.nodes.shapes);
+    c.labels.extend(areas.nodes.labels);
+    for (gi, p, tg) in marks.marks {
+        let g = &f.gates[gi];
+        draw_mark(&mut c, g.kind, g.uses, p, tg);
+    }
+    c.labels.extend(areas.labels);
+    c.labels.extend(marks.note_labels);
+    draw_legend(&mut c, f, legend_top, &notes_that_fit(&listed, note_rows, w));
+    draw_footer(&mut c, &foot, footer_top);
+    Drawn { canvas: c, circles: areas.circles, routes, listed }
+}
+
+/// The areas as drawn: circles, badges and the Entrance's arrow on a canvas of their own (they
+/// go over the gate lines' ends, which are drawn later), and the name labels.
+struct AreaLayer {
+    nodes: Canvas,
+    circles: Vec<Disc>,
+    labels: Vec<Label>,
+}
+
+/// Draws every area at its place and takes its circle, badges, label and arrow off the `board`,
+/// so no mark or note is put over them.
+fn draw_areas(f: &Fortress, placed: &Placed, badged: &[bool], board: &mut Board, c: &Canvas) -> AreaLayer {
+    let lv = &placed.level;
+    let mut nodes = Canvas { w: c.w, h: c.h, id: String::new(), shapes: String::new(), labels: Vec::new() };
     let mut circles = Vec::with_capacity(f.areas.len());
     let mut area_labels: Vec<Label> = Vec::new();
     for (i, a) in f.areas.iter().enumerate() {
@@ -168,7 +197,7 @@ fn draw_gm(f: &Fortress, paper: Paper, note_rows: usize) -> Drawn {
         circles.push((cx, cy, lv.r));
         board.discs.push((cx, cy, lv.r));
         let id = format!("{}-area-{i}", c.id);
-        let b = draw_circle(&mut circle_nodes, look, a.optional, (cx, cy, lv.r), Some((a.id, lv.number)), Some(id));
+        let b = draw_circle(&mut nodes, look, a.optional, (cx, cy, lv.r), Some((a.id, lv.number)), Some(id));
         board.discs.extend(b);
         let (lines, _) = &placed.blocks[i];
         let labels = stack(label_x(cx, lv.r, badged[i]), cy - block_height(lines) / 2.0, Anchor::Start, lines);
@@ -176,42 +205,50 @@ fn draw_gm(f: &Fortress, paper: Paper, note_rows: usize) -> Drawn {
             board.boxes.push(b);
         }
         area_labels.extend(labels);
-        let has_top = placed.edges.iter().any(|e| {
-            e.chain.last() == Some(&placed.item_of[i]) && e.chain.len() > 1 && {
-                let u = e.chain[0];
-                placed.items[u].row != placed.items[placed.item_of[i]].row
-            }
-        });
-        if a.kind == AreaKind::Entrance && !has_top {
+        // The arrow comes in from above; a gate from the row above would run into it.
+        if a.kind == AreaKind::Entrance && !entered_from_row_above(placed, i) {
             let len = 5.0_f64.min(lv.r * 1.4);
-            entrance_arrow(&mut circle_nodes, cx, cy - lv.r, len);
+            entrance_arrow(&mut nodes, cx, cy - lv.r, len);
             board.boxes.push(Bbox { x0: cx - 1.2, y0: cy - lv.r - len, x1: cx + 1.2, y1: cy - lv.r });
         }
     }
+    AreaLayer { nodes, circles, labels: area_labels }
+}
 
-    // Marks and notes: noted gates first (they need the most room), then arrows.
-    let mut order: Vec<usize> =
-        (0..placed.edges.len()).filter(|&e| f.gates[placed.edges[e].gate].kind != GateKind::Normal).collect();
-    order.sort_by_key(|&e| {
-        let rank = match f.gates[placed.edges[e].gate].kind {
-            GateKind::Closed => 0,
-            GateKind::Secret => 1,
-            GateKind::Damaged => 2,
-            GateKind::OneWay | GateKind::Normal => 3,
-        };
-        (rank, placed.edges[e].gate)
-    });
-    let mut marks: Vec<(usize, Pt, Pt)> = Vec::new();
-    let mut holes: Vec<Vec<(Pt, f64)>> = vec![Vec::new(); placed.edges.len()];
-    let mut note_labels = Vec::new();
-    let mut listed_notes = Vec::new();
-    let note_size = lv.info;
-    for e in order {
+/// Whether a gate line comes down into area `i`'s circle from another row (into its top).
+fn entered_from_row_above(placed: &Placed, i: usize) -> bool {
+    let item = placed.item_of[i];
+    placed.edges.iter().any(|e| {
+        e.chain.last() == Some(&item) && e.chain.len() > 1 && placed.items[e.chain[0]].row != placed.items[item].row
+    })
+}
+
+/// The gate marks and notes placed on the map.
+struct GateMarks {
+    /// (gate index, point, direction) of every mark drawn on a line.
+    marks: Vec<(usize, Pt, Pt)>,
+    /// Per edge: the gaps its line leaves under a secret or damaged gate's mark, so the mark reads.
+    holes: Vec<Vec<(Pt, f64)>>,
+    note_labels: Vec<Label>,
+    /// The notes that found no free spot: ((from, to), line) for the list under the legend.
+    unplaced: Vec<((u32, u32), String)>,
+}
+
+/// Puts each special gate's mark and note at the first free spot along its line, noted gates
+/// first (they need the most room), then arrows; what does not fit is listed instead.
+fn place_marks(f: &Fortress, placed: &Placed, board: &mut Board) -> GateMarks {
+    let mut out = GateMarks {
+        marks: Vec::new(),
+        holes: vec![Vec::new(); placed.edges.len()],
+        note_labels: Vec::new(),
+        unplaced: Vec::new(),
+    };
+    for e in mark_order(f, placed) {
         let gi = placed.edges[e].gate;
         let g = &f.gates[gi];
         let m = mark_half(g.kind, g.uses);
         let note = gate_note(f, g);
-        let found = mark_and_note(&board, e, m, note.as_ref(), note_size);
+        let found = mark_and_note(board, e, m, note.as_ref(), placed.level.info);
         let (at, note_label) = match found {
             Some(mk) => (Some((mk.at, mk.dir)), mk.note),
             // No free spot: an arrow or bars still go on the line; an "S" (text) does not.
@@ -223,39 +260,71 @@ fn draw_gm(f: &Fortress, paper: Paper, note_rows: usize) -> Drawn {
         {
             board.discs.push((p.0, p.1, m));
             if matches!(g.kind, GateKind::Secret | GateKind::Damaged) {
-                holes[e].push((p, m + 0.1));
+                out.holes[e].push((p, m + 0.1));
             }
-            marks.push((gi, p, tg));
+            out.marks.push((gi, p, tg));
         }
         match (note, note_label) {
             (Some(_), Some(lb)) => {
                 board.boxes.push(lb.bbox());
-                note_labels.push(lb);
+                out.note_labels.push(lb);
             }
-            (Some(n), None) => listed_notes
+            (Some(n), None) => out
+                .unplaced
                 .push(((g.from, g.to), format!("gate {}\u{2013}{} ({}): {}", g.from, g.to, kind_word(g.kind), n.0))),
             _ => {}
         }
     }
-    for gi in left_out {
+    out
+}
+
+/// The edges that carry a mark, in the order they get a spot: closed, secret, damaged (those
+/// with notes, which need the most room), then one-way; by gate within a kind.
+fn mark_order(f: &Fortress, placed: &Placed) -> Vec<usize> {
+    let kind = |e: usize| f.gates[placed.edges[e].gate].kind;
+    let mut order: Vec<usize> = (0..placed.edges.len()).filter(|&e| kind(e) != GateKind::Normal).collect();
+    order.sort_by_key(|&e| {
+        let rank = match kind(e) {
+            GateKind::Closed => 0,
+            GateKind::Secret => 1,
+            GateKind::Damaged => 2,
+            GateKind::OneWay | GateKind::Normal => 3,
+        };
+        (rank, placed.edges[e].gate)
+    });
+    order
+}
+
+/// The lines under the legend: notes with no room on the map and the gates not drawn at all, by
+/// gate; identical lines (doubled gates in a hand-edited file) once, with a count.
+fn listed_lines(f: &Fortress, mut notes: Vec<((u32, u32), String)>, left_out: &[usize]) -> Vec<String> {
+    for &gi in left_out {
         let g = &f.gates[gi];
         let n = gate_note(f, g).map(|n| format!(": {}", n.0)).unwrap_or_default();
-        listed_notes
-            .push(((g.from, g.to), format!("gate {}\u{2013}{} ({}) not drawn{n}", g.from, g.to, kind_word(g.kind))));
+        notes.push(((g.from, g.to), format!("gate {}\u{2013}{} ({}) not drawn{n}", g.from, g.to, kind_word(g.kind))));
     }
-    listed_notes.sort();
-    // Identical lines (doubled gates in a hand-edited file) once, with a count.
+    notes.sort();
     let mut listed: Vec<String> = Vec::new();
     let mut run = 0;
-    for (k, (_, t)) in listed_notes.iter().enumerate() {
+    for (k, (_, t)) in notes.iter().enumerate() {
         run += 1;
-        if listed_notes.get(k + 1).is_none_or(|(_, next)| next != t) {
+        if notes.get(k + 1).is_none_or(|(_, next)| next != t) {
             listed.push(if run > 1 { format!("{t} (\u{00d7}{run})") } else { t.clone() });
             run = 0;
         }
     }
+    listed
+}
 
-    // Gate lines first, then circles over their ends, marks, and all text on top.
+/// Draws every routed gate line (with gaps under its marks) and returns each as (area, area,
+/// line) for the tests. A damaged gate's zigzag is told the other lines, to narrow near them.
+fn draw_gate_lines(
+    c: &mut Canvas,
+    f: &Fortress,
+    placed: &Placed,
+    board: &Board,
+    holes: &[Vec<(Pt, f64)>],
+) -> Vec<(usize, usize, Poly)> {
     let mut routes = Vec::new();
     for (e, edge) in placed.edges.iter().enumerate() {
         let g = &f.gates[edge.gate];
@@ -265,25 +334,12 @@ fn draw_gm(f: &Fortress, paper: Paper, note_rows: usize) -> Drawn {
         } else {
             Vec::new()
         };
-        draw_gate_line(&mut c, g.kind, &board.lines[e], &holes[e], &near, Some(id));
+        draw_gate_line(c, g.kind, &board.lines[e], &holes[e], &near, Some(id));
         let (u, v) = (edge.chain[0], edge.chain[edge.chain.len() - 1]);
         let (a, b) = (placed.items[u].area.unwrap_or(0), placed.items[v].area.unwrap_or(0));
         routes.push((a, b, board.lines[e].clone()));
     }
-    c.shapes.push_str(&circle_nodes.shapes);
-    c.labels.append(&mut circle_nodes.labels);
-    for (gi, p, tg) in marks {
-        let g = &f.gates[gi];
-        draw_mark(&mut c, g.kind, g.uses, p, tg);
-    }
-    c.labels.extend(area_labels);
-    c.labels.extend(note_labels);
-
-    // Only as many notes as there is room for (the caller makes room for all of them).
-    let shown = notes_that_fit(&listed, note_rows, w);
-    draw_legend(&mut c, f, legend_top, &shown);
-    draw_footer(&mut c, &foot, footer_top);
-    Drawn { canvas: c, circles, routes, listed }
+    routes
 }
 
 /// Draws the GM's map, listing under the legend the gate notes that found no room on the map.

@@ -204,12 +204,38 @@ fn try_level(
     budget: f64,
     keep: bool,
 ) -> Option<Placed> {
-    let n = f.areas.len();
     let avail = region.x1 - region.x0;
-    // Labels and cells.
+    let (blocks, extents) = area_cells(f, &lv, avail);
+    let area_rows = deal_rows(l, &extents, lv.gap, avail * budget, keep)?;
+    let Chained { mut rows, mut items, item_of, edges, same_row, notes_in } =
+        chain_gates(area_rows, &extents, gates, noted, lv.gap);
+    let (up, down) = neighbours(&items, &edges);
+    if !keep {
+        order_rows(&mut rows, &items, &up, &down);
+    }
+    // Too wide even so (the gates passing through take room too): the next level.
+    if rows.iter().any(|row| row_width(row, |i| items[i].left + items[i].right, lv.gap) > avail) {
+        return None;
+    }
+    place_across(&rows, &mut items, &up, &down, region, lv.gap);
+    let band_h: Vec<f64> = rows
+        .iter()
+        .map(|row| row.iter().filter_map(|&i| items[i].area.map(|a| extents[a].2)).fold(2.0 * lv.r, f64::max))
+        .collect();
+    let (bands, channels) = place_down(&band_h, &same_row, &notes_in, &lv, region)?;
+    for it in &mut items {
+        it.x = snap(it.x);
+    }
+    Some(Placed { level: lv, items, edges, bands, channels, item_of, blocks })
+}
+
+/// Per area at level `lv`: its label's lines (and the characters cut from its name), and its
+/// cell's extent (left of the centre, right of it with the label, height).
+#[allow(clippy::type_complexity)]
+fn area_cells(f: &Fortress, lv: &Level, avail: f64) -> (Vec<(Vec<Line>, usize)>, Vec<(f64, f64, f64)>) {
     let label_w = lv.label_w.min(avail * 0.45).max(10.0);
-    let mut blocks = Vec::with_capacity(n);
-    let mut extents = Vec::with_capacity(n);
+    let mut blocks = Vec::with_capacity(f.areas.len());
+    let mut extents = Vec::with_capacity(f.areas.len());
     for a in &f.areas {
         let look = Look::of(f, a);
         let (lines, lost) = area_block(a, look.word(), label_w, lv.name, lv.info);
@@ -218,17 +244,25 @@ fn try_level(
         extents.push((lv.r, right, h));
         blocks.push((lines, lost));
     }
-    // Rows: each layer, dealt out over as many rows as it needs.
+    (blocks, extents)
+}
+
+/// A row's width: its cells side by side, `gap` between each two.
+fn row_width(row: &[usize], cell: impl Fn(usize) -> f64, gap: f64) -> f64 {
+    row.iter().map(|&i| cell(i)).sum::<f64>() + gap * row.len().saturating_sub(1) as f64
+}
+
+/// The rows of areas: each layer in the layout's order, dealt out round-robin over as few rows
+/// as keep each within `budget` (mm). With `keep`, a layer wider than that fails the level
+/// instead: a crossing-free layout is only drawn a row per layer.
+fn deal_rows(l: &Layout, extents: &[(f64, f64, f64)], gap: f64, budget: f64, keep: bool) -> Option<Vec<Vec<usize>>> {
     let mut layers: Vec<Vec<usize>> = vec![Vec::new(); l.layers as usize];
     let mut nodes: Vec<(u32, u32, usize)> = l.nodes.iter().enumerate().map(|(i, p)| (p.layer, p.slot, i)).collect();
     nodes.sort_unstable();
     for (layer, _, i) in nodes {
         layers[layer as usize].push(i);
     }
-    let budget = avail * budget;
-    let width_of = |row: &[usize]| -> f64 {
-        row.iter().map(|&i| extents[i].0 + extents[i].1).sum::<f64>() + lv.gap * row.len().saturating_sub(1) as f64
-    };
+    let width_of = |row: &[usize]| row_width(row, |i| extents[i].0 + extents[i].1, gap);
     let mut rows: Vec<Vec<usize>> = Vec::new();
     for layer in layers {
         if keep {
@@ -251,8 +285,35 @@ fn try_level(
             m += 1;
         }
     }
+    Some(rows)
+}
+
+/// The rows as cells: the areas' and, for every row a gate passes without stopping, a narrow
+/// cell of the gate's own (so its line never runs over an area or a label).
+struct Chained {
+    /// Per row, its items (indices into `items`).
+    rows: Vec<Vec<usize>>,
+    items: Vec<Item>,
+    /// Per area, its item.
+    item_of: Vec<usize>,
+    edges: Vec<Edge>,
+    /// Per row: whether a gate joins two of its own areas (it then needs a channel below it).
+    same_row: Vec<bool>,
+    /// Per row: how many gates with notes leave it downwards.
+    notes_in: Vec<usize>,
+}
+
+/// Turns rows of areas into rows of items and every drawn gate into an [`Edge`], adding a
+/// dummy item in each row it passes (appended at the row's end; the sweeps move it).
+fn chain_gates(
+    mut rows: Vec<Vec<usize>>,
+    extents: &[(f64, f64, f64)],
+    gates: &[(usize, usize, usize)],
+    noted: &[bool],
+    gap: f64,
+) -> Chained {
     let mut items: Vec<Item> = Vec::new();
-    let mut item_of = vec![0; n];
+    let mut item_of = vec![0; extents.len()];
     for (ri, row) in rows.iter_mut().enumerate() {
         for i in row.iter_mut() {
             item_of[*i] = items.len();
@@ -260,8 +321,7 @@ fn try_level(
             *i = items.len() - 1;
         }
     }
-    // Edges, with a dummy in every row a gate passes.
-    let half = (0.4 + lv.gap * 0.5).max(0.6);
+    let half = (0.4 + gap * 0.5).max(0.6);
     let mut edges = Vec::with_capacity(gates.len());
     let mut same_row = vec![false; rows.len()];
     let mut notes_in = vec![0usize; rows.len()];
@@ -286,10 +346,14 @@ fn try_level(
         }
         edges.push(Edge { gate: gi, chain });
     }
-    // Neighbours of each item in the rows above and below.
+    Chained { rows, items, item_of, edges, same_row, notes_in }
+}
+
+/// Neighbours of each item in the rows above and below (along the edges' chains).
+fn neighbours(items: &[Item], edges: &[Edge]) -> (Vec<Vec<usize>>, Vec<Vec<usize>>) {
     let mut up: Vec<Vec<usize>> = vec![Vec::new(); items.len()];
     let mut down: Vec<Vec<usize>> = vec![Vec::new(); items.len()];
-    for e in &edges {
+    for e in edges {
         for w in e.chain.windows(2) {
             if items[w[0]].row + 1 == items[w[1]].row {
                 down[w[0]].push(w[1]);
@@ -297,25 +361,22 @@ fn try_level(
             }
         }
     }
-    if !keep {
-        order_rows(&mut rows, &items, &up, &down);
-    }
-    // Too wide even so: the next level.
-    for row in &rows {
-        let w: f64 = row.iter().map(|&i| items[i].left + items[i].right).sum::<f64>()
-            + lv.gap * row.len().saturating_sub(1) as f64;
-        if w > avail {
-            return None;
-        }
-    }
-    place_across(&rows, &mut items, &up, &down, region, lv.gap);
+    (up, down)
+}
 
-    // Down: bands and channels.
-    let band_h: Vec<f64> = rows
-        .iter()
-        .map(|row| row.iter().filter_map(|&i| items[i].area.map(|a| extents[a].2)).fold(2.0 * lv.r, f64::max))
-        .collect();
-    let nrows = rows.len();
+/// Down the page: each row's band (top, bottom, centre line) of height `band_h`, and below it a
+/// channel where gates leave it (every row but the last, and a row with a gate inside it), or
+/// `None` if the rows do not fit the region's height. Spare height goes to the channels (steeper
+/// lines read better), up to [`MAX_CHANNEL`].
+#[allow(clippy::type_complexity)]
+fn place_down(
+    band_h: &[f64],
+    same_row: &[bool],
+    notes_in: &[usize],
+    lv: &Level,
+    region: &Bbox,
+) -> Option<(Vec<(f64, f64, f64)>, Vec<Option<(f64, f64)>>)> {
+    let nrows = band_h.len();
     let channel_needed = |r: usize| r + 1 < nrows || same_row[r];
     let base = |r: usize| lv.channel + lv.note_room * notes_in[r].min(1) as f64;
     let fixed: f64 = TOP_PAD
@@ -325,7 +386,6 @@ fn try_level(
     if fixed > avail_h + 1e-9 {
         return None;
     }
-    // Spare height goes to the channels (steeper lines read better), up to a limit.
     let count = (0..nrows).filter(|&r| channel_needed(r)).count();
     let extra =
         if count == 0 { 0.0 } else { ((avail_h - fixed) / count as f64).min(MAX_CHANNEL - lv.channel).max(0.0) };
@@ -346,10 +406,7 @@ fn try_level(
             channels.push(None);
         }
     }
-    for it in &mut items {
-        it.x = snap(it.x);
-    }
-    Some(Placed { level: lv, items, edges, bands, channels, item_of, blocks })
+    Some((bands, channels))
 }
 
 /// Barycenter sweeps over the final rows (dummies included): each row sorted by the mean

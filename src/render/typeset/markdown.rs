@@ -74,10 +74,20 @@ impl Reader {
 pub fn blocks(md: &str) -> Vec<Block> {
     let mut r = Reader::default();
     for ev in Parser::new_ext(md, Options::ENABLE_TABLES) {
+        // Each event is one of three kinds; a reader of each kind says whether it took it.
+        let _ = r.block(&ev) || r.table(&ev) || r.inline(&ev);
+    }
+    r.flush();
+    r.blocks
+}
+
+impl Reader {
+    /// Headings, paragraphs and lists: where a block ends and what it is.
+    fn block(&mut self, ev: &Event) -> bool {
         match ev {
             Event::Start(Tag::Heading { level, .. }) => {
-                r.flush();
-                r.heading = Some(match level {
+                self.flush();
+                self.heading = Some(match level {
                     HeadingLevel::H1 => 1,
                     HeadingLevel::H2 => 2,
                     HeadingLevel::H3 => 3,
@@ -87,26 +97,26 @@ pub fn blocks(md: &str) -> Vec<Block> {
                 });
             }
             Event::End(TagEnd::Heading(_)) => {
-                r.flush();
-                r.heading = None;
+                self.flush();
+                self.heading = None;
             }
             // A list item's later paragraph starts fresh; its first keeps the marker.
-            Event::Start(Tag::Paragraph) if !r.cur.text.is_empty() => r.flush(),
-            Event::End(TagEnd::Paragraph) => r.flush(),
+            Event::Start(Tag::Paragraph) if !self.cur.text.is_empty() => self.flush(),
+            Event::End(TagEnd::Paragraph) => self.flush(),
             Event::Start(Tag::List(start)) => {
-                if !r.cur.text.is_empty() || r.marker.is_some() {
-                    r.flush();
+                if !self.cur.text.is_empty() || self.marker.is_some() {
+                    self.flush();
                 }
-                r.lists.push(start);
+                self.lists.push(*start);
             }
             Event::End(TagEnd::List(_)) => {
-                r.lists.pop();
+                self.lists.pop();
             }
             Event::Start(Tag::Item) => {
-                if !r.cur.text.is_empty() {
-                    r.flush();
+                if !self.cur.text.is_empty() {
+                    self.flush();
                 }
-                r.marker = Some(match r.lists.last_mut() {
+                self.marker = Some(match self.lists.last_mut() {
                     Some(Some(n)) => {
                         *n += 1;
                         format!("{}.", *n - 1)
@@ -114,58 +124,73 @@ pub fn blocks(md: &str) -> Vec<Block> {
                     _ => "\u{2022}".into(),
                 });
             }
-            Event::End(TagEnd::Item) if !r.cur.text.is_empty() || r.marker.is_some() => r.flush(),
-            Event::Start(Tag::Table(aligns)) => {
-                r.flush();
-                let right = aligns.iter().map(|a| *a == Alignment::Right).collect();
-                r.table = Some((right, Vec::new(), Vec::new()));
-            }
-            Event::End(TagEnd::Table) => {
-                if let Some((right, head, rows)) = r.table.take() {
-                    r.blocks.push(Block::Table { right, head, rows });
-                }
-            }
-            Event::Start(Tag::TableHead) => r.in_head = true,
-            Event::End(TagEnd::TableHead) => {
-                r.in_head = false;
-                if let Some(t) = r.table.as_mut() {
-                    t.1 = std::mem::take(&mut r.row);
-                }
-            }
-            Event::End(TagEnd::TableRow) => {
-                if let Some(t) = r.table.as_mut() {
-                    t.2.push(std::mem::take(&mut r.row));
-                }
-            }
-            Event::End(TagEnd::TableCell) => {
-                let cell = std::mem::take(&mut r.cur);
-                r.row.push(cell);
-            }
-            Event::Start(Tag::Strong) => r.bold_from.push(r.cur.text.len()),
-            Event::End(TagEnd::Strong) => {
-                if let Some(s) = r.bold_from.pop() {
-                    let e = r.cur.text.len();
-                    r.cur.bold.push(s..e);
-                }
-            }
-            Event::Start(Tag::Emphasis) => r.italic_from.push(r.cur.text.len()),
-            Event::End(TagEnd::Emphasis) => {
-                if let Some(s) = r.italic_from.pop() {
-                    let e = r.cur.text.len();
-                    r.cur.italic.push(s..e);
-                }
-            }
-            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => r.push_text(&t),
-            Event::SoftBreak | Event::HardBreak => r.push_text(" "),
+            Event::End(TagEnd::Item) if !self.cur.text.is_empty() || self.marker.is_some() => self.flush(),
             // A GM's own template may hold other blocks: each is a paragraph of its text.
             Event::Start(Tag::CodeBlock(_) | Tag::BlockQuote(_))
             | Event::End(TagEnd::CodeBlock | TagEnd::BlockQuote(_))
-            | Event::Rule => r.flush(),
-            _ => {}
+            | Event::Rule => self.flush(),
+            _ => return false,
         }
+        true
     }
-    r.flush();
-    r.blocks
+
+    /// Tables: the header row, the body rows and which columns align right.
+    fn table(&mut self, ev: &Event) -> bool {
+        match ev {
+            Event::Start(Tag::Table(aligns)) => {
+                self.flush();
+                let right = aligns.iter().map(|a| *a == Alignment::Right).collect();
+                self.table = Some((right, Vec::new(), Vec::new()));
+            }
+            Event::End(TagEnd::Table) => {
+                if let Some((right, head, rows)) = self.table.take() {
+                    self.blocks.push(Block::Table { right, head, rows });
+                }
+            }
+            Event::Start(Tag::TableHead) => self.in_head = true,
+            Event::End(TagEnd::TableHead) => {
+                self.in_head = false;
+                if let Some(t) = self.table.as_mut() {
+                    t.1 = std::mem::take(&mut self.row);
+                }
+            }
+            Event::End(TagEnd::TableRow) => {
+                if let Some(t) = self.table.as_mut() {
+                    t.2.push(std::mem::take(&mut self.row));
+                }
+            }
+            Event::End(TagEnd::TableCell) => {
+                let cell = std::mem::take(&mut self.cur);
+                self.row.push(cell);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Text and its bold and italic spans.
+    fn inline(&mut self, ev: &Event) -> bool {
+        match ev {
+            Event::Start(Tag::Strong) => self.bold_from.push(self.cur.text.len()),
+            Event::End(TagEnd::Strong) => {
+                if let Some(s) = self.bold_from.pop() {
+                    let e = self.cur.text.len();
+                    self.cur.bold.push(s..e);
+                }
+            }
+            Event::Start(Tag::Emphasis) => self.italic_from.push(self.cur.text.len()),
+            Event::End(TagEnd::Emphasis) => {
+                if let Some(s) = self.italic_from.pop() {
+                    let e = self.cur.text.len();
+                    self.cur.italic.push(s..e);
+                }
+            }
+            Event::Text(t) | Event::Code(t) | Event::Html(t) | Event::InlineHtml(t) => self.push_text(t),
+            Event::SoftBreak | Event::HardBreak => self.push_text(" "),
+            _ => return false,
+        }
+        true
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@
 //! fresh build; parley adds about twenty on top of the krilla the PDF already used. Pagination is
 //! ours (parley lays out paragraphs, not pages): a heading stays with what follows it, a section
 //! (a heading and its text: a room key, an area, a stat block) moves whole to the next page when
-//! it fits on one, a list item stays with its nested items, a table breaks only between rows.
+//! it fits on one, a list item stays with its nested items, a table breaks only between rows and repeats its header
+//! row atop each page it runs on to.
 //! Every step is linear in the text.
 
 pub mod markdown;
@@ -124,7 +125,9 @@ enum Item {
     /// Lines of a paragraph or heading, `x` from the margin; `marker` drawn left of the first line.
     Text { x: f32, text: Box<Text>, marker: Option<Box<Text>> },
     /// A table row: cells at (x, width), the row's height; `head` rows are bold and ruled below.
-    Row { cells: Vec<(f32, f32, Text)>, height: f32, head: bool, first: bool },
+    /// A body row knows its table's `header` row (an item index), to repeat it atop a page the
+    /// table runs on to.
+    Row { cells: Vec<(f32, f32, Text)>, height: f32, head: bool, first: bool, header: Option<usize> },
 }
 
 impl Item {
@@ -183,6 +186,7 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
             Block::Table { right, head, rows } => {
                 let cols = head.len().max(rows.iter().map(Vec::len).max().unwrap_or(0));
                 let widths = column_widths(head, rows, cols, style, fonts, width);
+                let header = out.len();
                 let mut first = true;
                 for (r, row) in std::iter::once(head).chain(rows).enumerate() {
                     let mut x = 0.0;
@@ -196,7 +200,7 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                     }
                     let height = cells.iter().map(|c| c.2.height()).fold(0.0, f32::max) + 2.0 * CELL_PAD;
                     out.push(Flow {
-                        item: Item::Row { cells, height, head: r == 0, first },
+                        item: Item::Row { cells, height, head: r == 0, first, header: (r > 0).then_some(header) },
                         above: if first { style.paragraph_gap_pt } else { 0.0 },
                         keep: r == 0,
                         heading: None,
@@ -289,20 +293,59 @@ pub fn typeset(md: &str, title: &str, size: (f32, f32), style: &Style, fonts: &m
     let m = &style.margin_mm;
     let (left, top, bottom) = (m.left * PT, m.top * PT, size.1 - m.bottom * PT);
     let width = (size.0 - (m.left + m.right) * PT).max(36.0);
-    let body = (bottom - top).max(36.0);
     let items = flow(&markdown::blocks(md), style, fonts, width);
-    let mut pages: Vec<Vec<Placed>> = vec![Vec::new()];
-    let mut marks = Vec::new();
-    let mut y = top;
-    let span = |r: &std::ops::Range<usize>, items: &[Flow]| -> f32 {
-        items[r.clone()].iter().enumerate().map(|(k, f)| f.item.height() + if k == 0 { 0.0 } else { f.above }).sum()
-    };
+    let mut pager = Pager { pages: vec![Vec::new()], marks: Vec::new(), y: top, top, bottom };
     for sec in sections(&items) {
-        let h = span(&sec, &items);
-        let room = bottom - y - items[sec.start].above;
-        if h > room && h <= body && !pages.last().is_some_and(Vec::is_empty) {
-            pages.push(Vec::new());
-            y = top;
+        pager.section(&items, sec);
+    }
+    let Pager { mut pages, marks, .. } = pager;
+    if pages.last().is_some_and(Vec::is_empty) && pages.len() > 1 {
+        pages.pop();
+    }
+    let head = Rich { text: style.header.replace("{title}", title), ..Rich::default() };
+    let header = Text::new(fonts.layout(&head, style.header_pt, 1.2, false, width, false), head.text);
+    Typeset { items, pages, marks, style: style.clone(), left, header }
+}
+
+/// The height of items `r` stacked, with the space above each but the first.
+fn span(r: &std::ops::Range<usize>, items: &[Flow]) -> f32 {
+    items[r.clone()].iter().enumerate().map(|(k, f)| f.item.height() + if k == 0 { 0.0 } else { f.above }).sum()
+}
+
+/// The pages as they fill, top to bottom: what went on each, the headings' places, and where
+/// the next item goes.
+struct Pager {
+    pages: Vec<Vec<Placed>>,
+    marks: Vec<Mark>,
+    y: f32,
+    /// The body's top and bottom on every page.
+    top: f32,
+    bottom: f32,
+}
+
+impl Pager {
+    /// Nothing is on the current page yet (space above the next item is then dropped).
+    fn fresh(&self) -> bool {
+        self.pages.last().is_some_and(Vec::is_empty)
+    }
+
+    fn next_page(&mut self) {
+        self.pages.push(Vec::new());
+        self.y = self.top;
+    }
+
+    fn put(&mut self, index: usize, lines: std::ops::Range<usize>) {
+        self.pages.last_mut().expect("a page").push(Placed { index, y: self.y, lines });
+    }
+
+    /// A section moves whole to the next page when it does not fit on this one but fits on a
+    /// page of its own; otherwise its units go one after another.
+    fn section(&mut self, items: &[Flow], sec: std::ops::Range<usize>) {
+        let body = (self.bottom - self.top).max(36.0);
+        let h = span(&sec, items);
+        let room = self.bottom - self.y - items[sec.start].above;
+        if h > room && h <= body && !self.fresh() {
+            self.next_page();
         }
         let mut i = sec.start;
         while i < sec.end {
@@ -311,66 +354,70 @@ pub fn typeset(md: &str, title: &str, size: (f32, f32), style: &Style, fonts: &m
             while j + 1 < sec.end && items[j].keep {
                 j += 1;
             }
-            let unit = i..j + 1;
-            let fresh = pages.last().is_some_and(Vec::is_empty);
-            let above = if fresh { 0.0 } else { items[i].above };
-            let h = span(&unit, &items);
-            if y + above + h > bottom && !fresh && h <= body {
-                pages.push(Vec::new());
-                y = top;
-            }
-            for k in unit.clone() {
-                let fresh = pages.last().is_some_and(Vec::is_empty);
-                y += if fresh { 0.0 } else { items[k].above };
-                if let Some((level, text)) = &items[k].heading {
-                    marks.push(Mark { level: *level, text: text.clone(), page: pages.len() - 1, y });
-                }
-                match &items[k].item {
-                    Item::Text { text, .. } => {
-                        // Lines go one page after another when a text is taller than what is left.
-                        let mut from = 0;
-                        while from < text.lines() {
-                            let mut to = from;
-                            while to < text.lines() && y + text.tops[to + 1] - text.tops[from] <= bottom {
-                                to += 1;
-                            }
-                            if to == from {
-                                if pages.last().is_some_and(Vec::is_empty) {
-                                    to = from + 1; // a line taller than the page: alone on it
-                                } else {
-                                    pages.push(Vec::new());
-                                    y = top;
-                                    continue;
-                                }
-                            }
-                            pages.last_mut().expect("a page").push(Placed { index: k, y, lines: from..to });
-                            y += text.tops[to] - text.tops[from];
-                            from = to;
-                            if from < text.lines() {
-                                pages.push(Vec::new());
-                                y = top;
-                            }
-                        }
-                    }
-                    Item::Row { height, .. } => {
-                        if y + height > bottom && !pages.last().is_some_and(Vec::is_empty) {
-                            pages.push(Vec::new());
-                            y = top;
-                        }
-                        pages.last_mut().expect("a page").push(Placed { index: k, y, lines: 0..0 });
-                        y += height;
-                    }
-                }
-            }
+            self.unit(items, i..j + 1, body);
             i = j + 1;
         }
     }
-    if pages.last().is_some_and(Vec::is_empty) && pages.len() > 1 {
-        pages.pop();
+
+    /// Items kept together: on the next page when they do not fit on this one but fit on a page.
+    fn unit(&mut self, items: &[Flow], unit: std::ops::Range<usize>, body: f32) {
+        let fresh = self.fresh();
+        let above = if fresh { 0.0 } else { items[unit.start].above };
+        let h = span(&unit, items);
+        if self.y + above + h > self.bottom && !fresh && h <= body {
+            self.next_page();
+        }
+        for k in unit {
+            self.y += if self.fresh() { 0.0 } else { items[k].above };
+            if let Some((level, text)) = &items[k].heading {
+                self.marks.push(Mark { level: *level, text: text.clone(), page: self.pages.len() - 1, y: self.y });
+            }
+            match &items[k].item {
+                Item::Text { text, .. } => self.text(k, text),
+                Item::Row { height, header, .. } => self.row(items, k, *height, *header),
+            }
+        }
     }
-    let head = Rich { text: style.header.replace("{title}", title), ..Rich::default() };
-    let header = Text::new(fonts.layout(&head, style.header_pt, 1.2, false, width, false), head.text);
-    Typeset { items, pages, marks, style: style.clone(), left, header }
+
+    /// A text's lines, running on one page after another when it is taller than what is left.
+    fn text(&mut self, k: usize, text: &Text) {
+        let mut from = 0;
+        while from < text.lines() {
+            let mut to = from;
+            while to < text.lines() && self.y + text.tops[to + 1] - text.tops[from] <= self.bottom {
+                to += 1;
+            }
+            if to == from {
+                if self.fresh() {
+                    to = from + 1; // a line taller than the page: alone on it
+                } else {
+                    self.next_page();
+                    continue;
+                }
+            }
+            self.put(k, from..to);
+            self.y += text.tops[to] - text.tops[from];
+            from = to;
+            if from < text.lines() {
+                self.next_page();
+            }
+        }
+    }
+
+    /// A table row, whole: on the next page when it does not fit. A body row that starts a page
+    /// has its table's header row repeated above it, so every page of a long table says what its
+    /// columns are (as the HTML booklet's `thead` does).
+    fn row(&mut self, items: &[Flow], k: usize, height: f32, header: Option<usize>) {
+        if self.y + height > self.bottom && !self.fresh() {
+            self.next_page();
+        }
+        if let Some(h) = header.filter(|_| self.fresh()) {
+            self.put(h, 0..0);
+            self.y += items[h].item.height();
+        }
+        self.put(k, 0..0);
+        self.y += height;
+    }
 }
 
 fn grey(v: u8) -> krilla::color::rgb::Color {
@@ -473,7 +520,7 @@ impl Typeset {
                     }
                     draw_text(surface, fonts, text, p.lines.clone(), self.left + x, p.y, 0);
                 }
-                Item::Row { cells, height, head, first } => {
+                Item::Row { cells, height, head, first, .. } => {
                     let (x0, x1) = (self.left, self.left + cells.iter().map(|c| c.1).sum::<f32>());
                     if *first {
                         stroke(surface, 0.8, 0, &[(x0, p.y), (x1, p.y)]);
@@ -533,6 +580,25 @@ mod tests {
             assert!(first.heading.is_some(), "a page starts inside a room");
         }
         assert_eq!(t.marks.iter().filter(|m| m.level == 3).count(), 40, "every room is bookmarked");
+    }
+
+    #[test]
+    fn a_table_run_on_over_pages_repeats_its_header_row_atop_each_page() {
+        let rows: String = (1..=150).map(|i| format!("| {i} | row {i} |\n")).collect();
+        let md = format!("# Title\n\n| Roll | Result |\n| ---: | --- |\n{rows}");
+        let t = typeset(&md, "Title", A4, &style(), &mut Fonts::new());
+        assert!(t.pages.len() >= 3, "the table runs over {} pages", t.pages.len());
+        let head = t.items.iter().position(|f| matches!(f.item, Item::Row { head: true, .. })).expect("a header row");
+        for (n, page) in t.pages.iter().enumerate() {
+            // The first page starts with the title; every other starts with the header, then a body row.
+            let first = if n == 0 { 1 } else { 0 };
+            assert_eq!(page[first].index, head, "page {} starts the table with its header row", n + 1);
+            assert!(matches!(t.items[page[first + 1].index].item, Item::Row { head: false, .. }));
+            assert!(page.windows(2).all(|w| w[0].y < w[1].y), "page {}: rows go down the page", n + 1);
+        }
+        // Every body row is placed once.
+        let body: Vec<usize> = t.pages.iter().flatten().map(|p| p.index).filter(|&i| i != head && i != 0).collect();
+        assert_eq!(body, (head + 1..head + 151).collect::<Vec<_>>());
     }
 
     #[test]
