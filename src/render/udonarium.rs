@@ -69,6 +69,14 @@ pub struct Piece {
 pub const MYK_DICEBOT: &str = "MeikyuKingdom";
 pub const NW3_DICEBOT: &str = "NightWizard3rd";
 
+/// Sheet fields a judge's line reads (Udonarium puts a field's value where a palette line says
+/// `{name}`): the rolling character's score, which the scenario cannot know. They start at 0;
+/// the GM types the score of whoever rolls, and the line rolls with it.
+pub const SEARCHER: &str = "Searcher";
+pub const DISARMER: &str = "Disarmer";
+pub const PC_PERCEPTION: &str = "PC Perception";
+pub const PC_FINESSE: &str = "PC Finesse";
+
 /// `name 1`, `name 2`, ... for a group of `count`; the bare name for one.
 fn numbered(name: &str, count: u32) -> Vec<String> {
     if count > 1 { (1..=count).map(|i| format!("{name} {i}")).collect() } else { vec![name.to_string()] }
@@ -189,16 +197,20 @@ pub fn myk_marker(map: &Map, room: &Room, view: &view::RoomView, tables: &Tables
         name: format!("GM {}", room.id),
         label: room.id.to_string(),
         hp: None,
-        stats: vec![("Traps".to_string(), names.join(", "))],
+        stats: vec![
+            ("Traps".to_string(), names.join(", ")),
+            (SEARCHER.to_string(), "0".to_string()),
+            (DISARMER.to_string(), "0".to_string()),
+        ],
         note: view.traps.iter().map(|t| format!("{}: {}", t.name, t.summary)).collect::<Vec<_>>().join("\n"),
         colour: "#6b645a",
         palette,
     })
 }
 
-/// One MYK trap's palette lines (seed 003 l.5537-5605). The searcher's and the disarmer's own
-/// Wit, Quest, Charisma or Warfare are theirs to add (`2MK+3>=11`); BCDice's `MeikyuKingdom`
-/// rolls `2MK>=N` with its own absolute success and failure. Three judges have no roll, and
+/// One MYK trap's palette lines (seed 003 l.5537-5605): `2MK+{Searcher}>=N`, the searcher's
+/// own Wit or Quest read from the marker's sheet (BCDice's `MeikyuKingdom` rolls `2MK+3>=11`
+/// with its absolute success and failure), and the same for the disarmer's ability. Three judges have no roll, and
 /// their lines are text that says why: a combat (Area) trap is laid on the battlefield by the
 /// GM and never searched for nor disarmed; Discovery, Impossible and the traps whose text
 /// describes their own removal are not checks; and a difficulty the scenario cannot know (the
@@ -214,12 +226,16 @@ fn myk_trap_lines(t: &PlacedTrap, place: &str, tables: &Tables, court: u32) -> V
         _ => Some(place.to_string()),
     };
     match target {
-        Some(at) => v.push(format!("2MK>={search} {name}: find it (Search {at}; Wit or Quest; court {court} + 7)")),
+        Some(at) => v.push(format!(
+            "2MK+{{{SEARCHER}}}>={search} {name}: find it (Search {at}; Wit or Quest; court {court} + 7)"
+        )),
         None => v.push(format!("{name}: a combat trap, laid on one Area when combat starts; no Search finds it")),
     }
     let rec = tables.myk.trap(name);
     match rec.and_then(|r| crate::myk::traps::disarm_check(r, t)) {
-        Some((ability, n, None)) => v.push(format!("2MK>={n} {name}: disarm ({} check, Camp step)", ability.label())),
+        Some((ability, n, None)) => {
+            v.push(format!("2MK+{{{DISARMER}}}>={n} {name}: disarm ({} check, Camp step)", ability.label()))
+        }
         Some((ability, n, Some(plus))) => v.push(format!(
             "{name}: disarm ({} check, difficulty {n} + {plus}; the kingdom's number, not the scenario's)",
             ability.label()
@@ -258,6 +274,7 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
         let r = &f.ruler;
         let mut stats = vec![("Title".to_string(), r.title.clone()), ("Rank".to_string(), "Boss".to_string())];
         stats.extend(combat_stats(r.stats.as_ref(), r.spd, r.initiative));
+        stats.extend(pc_perception(r.stats.as_ref()));
         out.push(Piece {
             name: r.name.clone(),
             hp: r.stats.map(|x| x.body),
@@ -273,6 +290,7 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
             let mut stats =
                 vec![("Group".to_string(), g.name.clone()), ("Rank".to_string(), e.rank.label().to_string())];
             stats.extend(combat_stats(e.stats.as_ref(), e.spd, e.initiative));
+            stats.extend(pc_perception(e.stats.as_ref()));
             for name in numbered(&e.name, e.count) {
                 out.push(Piece {
                     palette: nw3_palette(&name, e.stats.as_ref(), &e.attacks),
@@ -296,7 +314,8 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
 }
 
 /// An NW3 enemy's own rolls: each attack's hit (aNW, a = its accuracy) and damage (2D6 + its
-/// damage), dodging (EVA), and the Danger Sense against its ambush (Perception + 7).
+/// damage), dodging (EVA), and the Danger Sense against its ambush (Perception + 7, rolled on
+/// the PC's Perception that the GM types in the piece's sheet).
 fn nw3_palette(name: &str, s: Option<&Stats>, attacks: &[Attack]) -> Vec<String> {
     let mut v = Vec::new();
     for a in attacks {
@@ -307,7 +326,7 @@ fn nw3_palette(name: &str, s: Option<&Stats>, attacks: &[Attack]) -> Vec<String>
         v.push(format!("{}NW {name}: dodge (EVA)", s.eva));
         v.push(format!("2D6+{} {name}: physical defense", s.pdef));
         v.push(format!("2D6+{} {name}: magical defense", s.mdef));
-        v.push(format!("NW>={} Danger Sense against {name}'s ambush", s.perception + 7));
+        v.push(format!("{{{PC_PERCEPTION}}}NW>={} Danger Sense against {name}'s ambush", s.perception + 7));
     }
     v
 }
@@ -318,13 +337,17 @@ pub fn nw3_marker(area: &Area) -> Option<Piece> {
     let mut palette = Vec::new();
     let mut stats = Vec::new();
     if let Some(t) = &area.trap {
-        palette.push(format!("NW>={} {}: detect (Perception)", t.detection, t.name));
-        palette.push(format!("NW>={} {}: remove (Finesse)", t.removal, t.name));
+        palette.push(format!("{{{PC_PERCEPTION}}}NW>={} {}: detect (Perception)", t.detection, t.name));
+        palette.push(format!("{{{PC_FINESSE}}}NW>={} {}: remove (Finesse)", t.removal, t.name));
         stats.push(("Trap".to_string(), t.name.clone()));
+        stats.push((PC_FINESSE.to_string(), "0".to_string()));
     }
     if let Some(d) = area.danger_sense {
-        palette.push(format!("NW>={d} Danger Sense in area {}", area.id));
+        palette.push(format!("{{{PC_PERCEPTION}}}NW>={d} Danger Sense in area {}", area.id));
         stats.push(("Danger Sense".to_string(), d.to_string()));
+    }
+    if !palette.is_empty() {
+        stats.push((PC_PERCEPTION.to_string(), "0".to_string()));
     }
     (!palette.is_empty()).then(|| Piece {
         name: format!("GM {}", area.id),
@@ -335,6 +358,11 @@ pub fn nw3_marker(area: &Area) -> Option<Piece> {
         colour: "#6b645a",
         palette,
     })
+}
+
+/// The field the Danger Sense line of an enemy with a stat block reads.
+fn pc_perception(s: Option<&Stats>) -> Option<(String, String)> {
+    s.map(|_| (PC_PERCEPTION.to_string(), "0".to_string()))
 }
 
 /// An NW3 stat block's numbers in sheet order, less Body (the HP resource).

@@ -501,12 +501,8 @@ fn myk_trap_judges_roll_in_the_gms_palettes_with_the_scenarios_difficulties() {
             serde_json::from_str(&std::fs::read_to_string(dir.join(format!("myk-{seed}.json"))).unwrap()).unwrap();
         let gm = unzip(&std::fs::read(dir.join(format!("myk-{seed}-udonarium-gm.zip"))).unwrap());
         let doc = Document::parse(&gm.xml).unwrap();
-        // Every marker's palette, pieces on the table and in the inventory alike.
-        let lines: Vec<String> = doc
-            .descendants()
-            .filter(|n| n.has_tag_name("chat-palette"))
-            .flat_map(|n| n.text().unwrap_or("").lines().map(str::to_string).collect::<Vec<_>>())
-            .collect();
+        // Every piece's palette as Udonarium sends it, pieces on the table and in the inventory alike.
+        let lines: Vec<String> = evaluated_palettes(&doc).into_iter().flatten().collect();
         let mut traps: Vec<&Value> = Vec::new();
         for m in s["maps"].as_array().unwrap() {
             for r in m["rooms"].as_array().unwrap().iter().filter(|r| r["used"] == true) {
@@ -556,4 +552,75 @@ fn myk_trap_judges_roll_in_the_gms_palettes_with_the_scenarios_difficulties() {
         std::fs::remove_dir_all(&dir).ok();
     }
     assert!(found >= 10 && disarmed >= 2, "{found} searches, {disarmed} disarm checks tried");
+}
+
+/// Each piece's chat-palette lines as Udonarium sends them: every `{name}` replaced by the value
+/// of the piece's data element of that name (ChatPalette.evaluate; an unknown name panics here,
+/// where Udonarium would send an empty string).
+fn evaluated_palettes(doc: &Document) -> Vec<Vec<String>> {
+    doc.descendants()
+        .filter(|n| n.has_tag_name("character"))
+        .map(|c| {
+            let palette = children(c).into_iter().find(|p| p.has_tag_name("chat-palette")).expect("a palette");
+            palette
+                .text()
+                .unwrap_or("")
+                .lines()
+                .map(|line| {
+                    let mut out = String::new();
+                    let mut rest = line;
+                    while let Some(i) = rest.find('{') {
+                        let j = rest[i..].find('}').map(|j| i + j).unwrap_or_else(|| panic!("unclosed {{ in {line:?}"));
+                        let name = rest[i + 1..j].trim();
+                        let field = c
+                            .descendants()
+                            .find(|d| d.has_tag_name("data") && d.attribute("name") == Some(name))
+                            .unwrap_or_else(|| panic!("{line:?} reads {name:?}, which the piece's sheet lacks"));
+                        out.push_str(&rest[..i]);
+                        out.push_str(field.text().unwrap_or("").trim());
+                        rest = &rest[j + 1..];
+                    }
+                    out + rest
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn judges_read_the_rollers_score_from_the_pieces_own_sheet() {
+    // A judge a PC rolls (Search, disarm, trap detection and removal, Danger Sense) names the
+    // roller's score by a sheet field (`{PC Perception}NW>=12`), so that the line rolls with the
+    // score the GM types there, not with none; every field a line reads is on its piece's sheet.
+    let dir = temp("udon-judges");
+    let d = dir.to_str().unwrap();
+    assert_eq!(run(&["myk", "--seed", "1", "--format", "udonarium", "--out", d]).0, 0);
+    assert_eq!(run(&["fortress", "--seed", "1", "--areas", "10", "--format", "udonarium", "--out", d]).0, 0);
+    for (zip, judge) in [("myk-1-udonarium-gm.zip", ">="), ("fortress-1-udonarium-gm.zip", "NW>=")] {
+        let room = unzip(&std::fs::read(dir.join(zip)).unwrap());
+        let doc = Document::parse(&room.xml).unwrap();
+        let raw: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("chat-palette"))
+            .flat_map(|n| n.text().unwrap_or("").lines())
+            .collect();
+        let judges: Vec<&&str> = raw.iter().filter(|l| l.contains(judge)).collect();
+        assert!(judges.len() >= 3, "{zip}: judges {judges:?}");
+        for l in &judges {
+            let c = l.split(' ').next().unwrap();
+            assert!(l.starts_with('{') || c.contains("+{"), "{zip}: {l:?} rolls without the roller's score");
+        }
+        let evaluated: Vec<String> = evaluated_palettes(&doc).into_iter().flatten().collect();
+        for l in evaluated.iter().filter(|l| l.contains(">=")) {
+            let c = l.split(' ').next().unwrap();
+            let (roll, target) = c.split_once(">=").unwrap();
+            assert!(target.parse::<u32>().is_ok(), "{zip}: {l:?}");
+            let ok = match roll.split_once("NW") {
+                Some((base, "")) => base.parse::<u32>().is_ok(),
+                _ => roll.strip_prefix("2MK+").is_some_and(|n| n.parse::<u32>().is_ok()),
+            };
+            assert!(ok, "{zip}: {l:?} is not a judge its BCDice system reads");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
