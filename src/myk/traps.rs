@@ -23,6 +23,29 @@ pub fn level_for(rec: &crate::tables::myk::Trap, converted: bool, wanted: u32) -
     }
 }
 
+/// The Search that finds a room's, a corridor's or an object's traps (seed 003 l.1929): a Wit or
+/// Quest check against the court's size + 7.
+pub fn search_difficulty(court_size: u32) -> u32 {
+    court_size + 7
+}
+
+/// A placed trap's disarm check (seed 003 l.5599): the ability, the difficulty at the trap's own
+/// level (a converted trap's +3 counts against the limits, not the check), and what the book adds
+/// that the scenario cannot know (Charisma / 9 + followers / 10). None when the trap is not
+/// disarmed by a check.
+pub fn disarm_check<'a>(
+    rec: &'a crate::tables::myk::Trap,
+    placed: &PlacedTrap,
+) -> Option<(crate::tables::myk::Ability, u32, Option<&'a str>)> {
+    match &rec.disarm {
+        d @ crate::tables::myk::Disarm::Check { ability, plus, .. } => {
+            let level = placed.level.saturating_sub(if placed.converted { CONVERSION_LEVELS } else { 0 });
+            d.difficulty(level).map(|n| (*ability, n, plus.as_deref()))
+        }
+        _ => None,
+    }
+}
+
 /// Areas of the battlefield: Encampment, Rearguard and Vanguard on each side.
 pub const BATTLEFIELD_AREAS: usize = 6;
 

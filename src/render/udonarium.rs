@@ -31,7 +31,7 @@ use sha2::{Digest, Sha256};
 
 use crate::error::{Error, Result};
 use crate::model::Paper;
-use crate::myk::model::{Room, Scenario};
+use crate::myk::model::{Map, PlacedTrap, Room, Scenario};
 use crate::nw3::model::{Area, Attack, Fortress, Skill, Stats};
 use crate::render::fortress_view::{attack_line, stat_pairs};
 use crate::render::plan::{Plan, PlanRoom};
@@ -57,6 +57,9 @@ pub struct Piece {
     pub note: String,
     /// Token colour.
     pub colour: &'static str,
+    /// The text on the token: the name's initials and its number ("CS3" for Crane Swarm 3), or
+    /// a GM marker's room, so that pieces of one room never look alike.
+    pub label: String,
     /// Chat palette lines for the game's BCDice system (a command, a space, a comment).
     pub palette: Vec<String>,
 }
@@ -65,6 +68,14 @@ pub struct Piece {
 /// `MeikyuKingdom`; the 2011 basic rulebook is `MeikyuKingdomBasic`).
 pub const MYK_DICEBOT: &str = "MeikyuKingdom";
 pub const NW3_DICEBOT: &str = "NightWizard3rd";
+
+/// Sheet fields a judge's line reads (Udonarium puts a field's value where a palette line says
+/// `{name}`): the rolling character's score, which the scenario cannot know. They start at 0;
+/// the GM types the score of whoever rolls, and the line rolls with it.
+pub const SEARCHER: &str = "Searcher";
+pub const DISARMER: &str = "Disarmer";
+pub const PC_PERCEPTION: &str = "PC Perception";
+pub const PC_FINESSE: &str = "PC Finesse";
 
 /// `name 1`, `name 2`, ... for a group of `count`; the bare name for one.
 fn numbered(name: &str, count: u32) -> Vec<String> {
@@ -123,18 +134,21 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
             stats,
             note: format!("Ruler. {}. Skills: {}.", rv.stats, rv.skills),
             colour: "#b8860b",
+            label: token_label(r.name.as_str()),
             palette: myk_palette(r.name.as_str(), warfare, range, damage),
         });
     }
     for (m, mv) in room.monsters.iter().zip(&view.monsters) {
         let rec = tables.myk.monster(&m.name);
-        let mut stats = vec![
-            ("Count".to_string(), m.count.to_string()),
+        // Each piece is one monster: the sheet names its group, not a count it does not have.
+        let group = (m.count > 1).then(|| ("Group".to_string(), format!("{} x{}", m.name, m.count)));
+        let mut stats: Vec<(String, String)> = group.into_iter().collect();
+        stats.extend([
             ("Reaction".to_string(), m.reaction.label().to_string()),
             ("Level".to_string(), m.level.to_string()),
             ("Effective level".to_string(), m.effective_level.to_string()),
             ("Category".to_string(), mv.category.clone()),
-        ];
+        ]);
         stats.extend(record_stats(rec));
         for name in numbered(m.name.as_str(), m.count) {
             let mut palette = myk_palette(
@@ -147,6 +161,7 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
                 palette.push(format!("NT {name}: negotiation table ({})", m.reaction.label()));
             }
             out.push(Piece {
+                label: token_label(&name),
                 name,
                 hp: rec.and_then(|r| r.hp),
                 stats: stats.clone(),
@@ -159,36 +174,81 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
     out
 }
 
-/// The GM's marker for a MYK room's traps: their disarm judges (2MK against the difficulty) and
-/// what sets them off. None for a room without traps.
-pub fn myk_marker(room: &Room, view: &view::RoomView, tables: &Tables) -> Option<Piece> {
-    if room.traps.is_empty() {
+/// The GM's marker for a MYK room's traps, those in the room and in the corridors the booklet
+/// lists under it: for each, the Search that finds it and the check that disarms it as BCDice
+/// commands, and what sets it off. None for a room without traps.
+pub fn myk_marker(map: &Map, room: &Room, view: &view::RoomView, tables: &Tables, court: u32) -> Option<Piece> {
+    let corridors = map.corridors.iter().filter(|c| c.a == room.id);
+    let traps: Vec<(&PlacedTrap, String)> = room
+        .traps
+        .iter()
+        .map(|t| (t, format!("room {}", room.id)))
+        .chain(corridors.filter_map(|c| Some((c.trap.as_ref()?, format!("corridor {}", c.id())))))
+        .collect();
+    if traps.is_empty() {
         return None;
     }
     let mut palette = Vec::new();
-    for (t, tv) in room.traps.iter().zip(&view.traps) {
-        let check = tables.myk.trap(&t.name).and_then(|rec| match &rec.disarm {
-            d @ crate::tables::myk::Disarm::Check { ability, .. } => {
-                let level = t.level.saturating_sub(if t.converted { 3 } else { 0 });
-                d.difficulty(level).map(|n| (ability.label(), n))
-            }
-            _ => None,
-        });
-        match check {
-            Some((ability, n)) => palette.push(format!("2MK>={n} {}: disarm ({ability} check)", t.name)),
-            None => palette.push(format!("{}: disarm {}", t.name, tv.disarm)),
-        }
-        palette.push(format!("{}: set off by {}", t.name, tv.activation));
+    for (t, place) in &traps {
+        palette.extend(myk_trap_lines(t, place, tables, court));
     }
-    let names: Vec<&str> = room.traps.iter().map(|t| t.name.as_str()).collect();
+    let names: Vec<&str> = traps.iter().map(|(t, _)| t.name.as_str()).collect();
     Some(Piece {
         name: format!("GM {}", room.id),
+        label: room.id.to_string(),
         hp: None,
-        stats: vec![("Traps".to_string(), names.join(", "))],
+        stats: vec![
+            ("Traps".to_string(), names.join(", ")),
+            (SEARCHER.to_string(), "0".to_string()),
+            (DISARMER.to_string(), "0".to_string()),
+        ],
         note: view.traps.iter().map(|t| format!("{}: {}", t.name, t.summary)).collect::<Vec<_>>().join("\n"),
         colour: "#6b645a",
         palette,
     })
+}
+
+/// One MYK trap's palette lines (seed 003 l.5537-5605): `2MK+{Searcher}>=N`, the searcher's
+/// own Wit or Quest read from the marker's sheet (BCDice's `MeikyuKingdom` rolls `2MK+3>=11`
+/// with its absolute success and failure), and the same for the disarmer's ability. Three judges have no roll, and
+/// their lines are text that says why: a combat (Area) trap is laid on the battlefield by the
+/// GM and never searched for nor disarmed; Discovery, Impossible and the traps whose text
+/// describes their own removal are not checks; and a difficulty the scenario cannot know (the
+/// kingdom's followers) would roll against a wrong number, for BCDice drops `+ x` after `>=N`.
+fn myk_trap_lines(t: &PlacedTrap, place: &str, tables: &Tables, court: u32) -> Vec<String> {
+    use crate::tables::myk::{Disarm, Placement};
+    let name = t.name.as_str();
+    let mut v = Vec::new();
+    let search = crate::myk::traps::search_difficulty(court);
+    let target = match (&t.placement, &t.object) {
+        (Placement::Area, _) => None,
+        (Placement::Event, Some(o)) => Some(format!("the {o} in {place}")),
+        _ => Some(place.to_string()),
+    };
+    match target {
+        Some(at) => v.push(format!(
+            "2MK+{{{SEARCHER}}}>={search} {name}: find it (Search {at}; Wit or Quest; court {court} + 7)"
+        )),
+        None => v.push(format!("{name}: a combat trap, laid on one Area when combat starts; no Search finds it")),
+    }
+    let rec = tables.myk.trap(name);
+    match rec.and_then(|r| crate::myk::traps::disarm_check(r, t)) {
+        Some((ability, n, None)) => {
+            v.push(format!("2MK+{{{DISARMER}}}>={n} {name}: disarm ({} check, Camp step)", ability.label()))
+        }
+        Some((ability, n, Some(plus))) => v.push(format!(
+            "{name}: disarm ({} check, difficulty {n} + {plus}; the kingdom's number, not the scenario's)",
+            ability.label()
+        )),
+        None => v.push(match rec.map(|r| &r.disarm) {
+            Some(Disarm::Discovery) => format!("{name}: disarmed when found"),
+            Some(Disarm::Impossible) => format!("{name}: no check disarms it (only a skill or an item)"),
+            Some(Disarm::Special(how)) => format!("{name}: disarm: {how}"),
+            _ => format!("{name}: disarm {}", t.disarm),
+        }),
+    }
+    v.push(format!("{name}: set off by {}", t.activation.label()));
+    v
 }
 
 /// The combat stats of a bestiary record, as far as it knows them.
@@ -214,12 +274,14 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
         let r = &f.ruler;
         let mut stats = vec![("Title".to_string(), r.title.clone()), ("Rank".to_string(), "Boss".to_string())];
         stats.extend(combat_stats(r.stats.as_ref(), r.spd, r.initiative));
+        stats.extend(pc_perception(r.stats.as_ref()));
         out.push(Piece {
             name: r.name.clone(),
             hp: r.stats.map(|x| x.body),
             stats,
             note: nw3_note(&r.name, "Boss", &stat_pairs(r.stats.as_ref(), r.spd, r.initiative), &r.attacks, &r.skills),
             colour: "#b8860b",
+            label: token_label(&r.name),
             palette: nw3_palette(&r.name, r.stats.as_ref(), &r.attacks),
         });
     }
@@ -228,9 +290,11 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
             let mut stats =
                 vec![("Group".to_string(), g.name.clone()), ("Rank".to_string(), e.rank.label().to_string())];
             stats.extend(combat_stats(e.stats.as_ref(), e.spd, e.initiative));
+            stats.extend(pc_perception(e.stats.as_ref()));
             for name in numbered(&e.name, e.count) {
                 out.push(Piece {
                     palette: nw3_palette(&name, e.stats.as_ref(), &e.attacks),
+                    label: token_label(&name),
                     name,
                     hp: e.stats.map(|x| x.body),
                     stats: stats.clone(),
@@ -250,7 +314,8 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
 }
 
 /// An NW3 enemy's own rolls: each attack's hit (aNW, a = its accuracy) and damage (2D6 + its
-/// damage), dodging (EVA), and the Danger Sense against its ambush (Perception + 7).
+/// damage), dodging (EVA), and the Danger Sense against its ambush (Perception + 7, rolled on
+/// the PC's Perception that the GM types in the piece's sheet).
 fn nw3_palette(name: &str, s: Option<&Stats>, attacks: &[Attack]) -> Vec<String> {
     let mut v = Vec::new();
     for a in attacks {
@@ -261,7 +326,7 @@ fn nw3_palette(name: &str, s: Option<&Stats>, attacks: &[Attack]) -> Vec<String>
         v.push(format!("{}NW {name}: dodge (EVA)", s.eva));
         v.push(format!("2D6+{} {name}: physical defense", s.pdef));
         v.push(format!("2D6+{} {name}: magical defense", s.mdef));
-        v.push(format!("NW>={} Danger Sense against {name}'s ambush", s.perception + 7));
+        v.push(format!("{{{PC_PERCEPTION}}}NW>={} Danger Sense against {name}'s ambush", s.perception + 7));
     }
     v
 }
@@ -272,22 +337,32 @@ pub fn nw3_marker(area: &Area) -> Option<Piece> {
     let mut palette = Vec::new();
     let mut stats = Vec::new();
     if let Some(t) = &area.trap {
-        palette.push(format!("NW>={} {}: detect (Perception)", t.detection, t.name));
-        palette.push(format!("NW>={} {}: remove (Finesse)", t.removal, t.name));
+        palette.push(format!("{{{PC_PERCEPTION}}}NW>={} {}: detect (Perception)", t.detection, t.name));
+        palette.push(format!("{{{PC_FINESSE}}}NW>={} {}: remove (Finesse)", t.removal, t.name));
         stats.push(("Trap".to_string(), t.name.clone()));
+        stats.push((PC_FINESSE.to_string(), "0".to_string()));
     }
     if let Some(d) = area.danger_sense {
-        palette.push(format!("NW>={d} Danger Sense in area {}", area.id));
+        palette.push(format!("{{{PC_PERCEPTION}}}NW>={d} Danger Sense in area {}", area.id));
         stats.push(("Danger Sense".to_string(), d.to_string()));
+    }
+    if !palette.is_empty() {
+        stats.push((PC_PERCEPTION.to_string(), "0".to_string()));
     }
     (!palette.is_empty()).then(|| Piece {
         name: format!("GM {}", area.id),
+        label: area.id.to_string(),
         hp: None,
         stats,
         note: area.trap.as_ref().map(|t| format!("{}: {}", t.name, t.effect)).unwrap_or_default(),
         colour: "#6b645a",
         palette,
     })
+}
+
+/// The field the Danger Sense line of an enemy with a stat block reads.
+fn pc_perception(s: Option<&Stats>) -> Option<(String, String)> {
+    s.map(|_| (PC_PERCEPTION.to_string(), "0".to_string()))
 }
 
 /// An NW3 stat block's numbers in sheet order, less Body (the HP resource).
@@ -458,7 +533,7 @@ impl RoomDoc {
     fn pieces(&mut self, plan: &Plan, pieces: &[(String, Vec<Piece>)], on_table: bool, dicebot: &str) -> Result<()> {
         for (key, ps) in pieces {
             let spots = plan.room(key).filter(|_| on_table).and_then(|r| stand(r, ps));
-            for (i, p) in ps.iter().enumerate() {
+            for (i, p) in tell_apart(ps).iter().enumerate() {
                 self.character(p, spots.as_ref().map(|s| s[i]), dicebot)?;
             }
         }
@@ -539,13 +614,61 @@ fn sheet_cells(paper: Paper) -> (u32, u32) {
     (w, (h_mm / 10.0 * f64::from(w) / (w_mm / 10.0)).round() as u32)
 }
 
-/// A round token with the piece's initials, as SVG (drawn 100 pixels wide).
+/// A piece's token text: the initials of its name's first two words, and the number a piece of
+/// a group carries ("Crane Swarm 3" is "CS3"), so that a group's pieces are told apart on the
+/// table as on their name tags.
+pub fn token_label(name: &str) -> String {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let number = match words.as_slice() {
+        [_, .., last] if last.chars().all(|c| c.is_ascii_digit()) => Some(*last),
+        _ => None,
+    };
+    let initials: String =
+        words[..words.len() - usize::from(number.is_some())].iter().filter_map(|w| w.chars().next()).take(2).collect();
+    initials + number.unwrap_or("")
+}
+
+/// The pieces of one room with labels no two of them share: where two names give the same
+/// label (Minotaur 1 and Minotragos 1 are both "M1"), each takes its first letter and the first
+/// letter where the names part ("Ma1", "Mr1"); pieces still alike take their place in the room.
+fn tell_apart(ps: &[Piece]) -> Vec<Piece> {
+    let mut out = ps.to_vec();
+    let base = |p: &Piece| -> String {
+        let number = p.name.rsplit_once(' ').filter(|(_, n)| n.chars().all(|c| c.is_ascii_digit()));
+        number.map_or(p.name.clone(), |(b, _)| b.to_string())
+    };
+    for (i, p) in ps.iter().enumerate() {
+        let others: Vec<String> =
+            ps.iter().enumerate().filter(|(j, q)| *j != i && q.label == p.label).map(|(_, q)| base(q)).collect();
+        let Some(other) = others.iter().find(|o| **o != base(p)) else { continue };
+        let mine = base(p);
+        let part = mine.chars().zip(other.chars().chain(std::iter::repeat(' '))).find(|(a, b)| a != b);
+        let number = out[i].label.trim_start_matches(|c: char| !c.is_ascii_digit()).to_string();
+        if let (Some(first), Some((c, _))) = (mine.chars().next(), part) {
+            out[i].label = format!("{first}{}{number}", c.to_lowercase());
+        }
+    }
+    for i in 0..out.len() {
+        if out[..i].iter().any(|q| q.label == out[i].label) {
+            out[i].label = format!("{}{}", out[i].label, i + 1);
+        }
+    }
+    out
+}
+
+/// A round token with the piece's label, as SVG (drawn 100 pixels wide); a longer label is set
+/// smaller to stay inside the circle.
 fn token_svg(p: &Piece) -> String {
-    let initials: String = p.name.split_whitespace().filter_map(|w| w.chars().next()).take(2).collect();
+    let size = match p.label.chars().count() {
+        0..=2 => 40,
+        3 => 32,
+        _ => 26,
+    };
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\"><circle cx=\"50\" cy=\"50\" r=\"46\" fill=\"{}\" stroke=\"#111111\" stroke-width=\"5\"/><text x=\"50\" y=\"64\" text-anchor=\"middle\" font-family=\"DejaVu Sans\" font-weight=\"bold\" font-size=\"40\" fill=\"#ffffff\">{}</text></svg>",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\"><circle cx=\"50\" cy=\"50\" r=\"46\" fill=\"{}\" stroke=\"#111111\" stroke-width=\"5\"/><text x=\"50\" y=\"{}\" text-anchor=\"middle\" font-family=\"DejaVu Sans\" font-weight=\"bold\" font-size=\"{size}\" fill=\"#ffffff\">{}</text></svg>",
         p.colour,
-        esc(&initials)
+        50 + size * 7 / 20,
+        esc(&p.label)
     )
 }
 
@@ -623,7 +746,7 @@ pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, w
             notes.push((format!("{} {}", rv.id, rv.name), templates.render("udonarium-room.j2", &ctx)?));
             if let Some(r) = m.rooms.iter().find(|r| r.id.to_string() == rv.id) {
                 let mut ps = myk_pieces(r, rv, tables);
-                ps.extend(myk_marker(r, rv, tables));
+                ps.extend(myk_marker(m, r, rv, tables, s.court.size));
                 pieces.push((rv.id.clone(), ps));
             }
         }

@@ -221,14 +221,14 @@ pub(super) fn stat_line(m: &crate::tables::myk::Monster) -> String {
 }
 
 fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::model::PlacedTrap) -> String {
+    if let Some((ability, n, plus)) = rec.and_then(|r| crate::myk::traps::disarm_check(r, placed)) {
+        return match plus {
+            Some(p) => format!("{} check, difficulty {n} + {p}", ability.label()),
+            None => format!("{} check, difficulty {n}", ability.label()),
+        };
+    }
     match rec.map(|r| &r.disarm) {
-        Some(d @ Disarm::Check { ability, plus, .. }) => {
-            let n = d.difficulty(placed.level.saturating_sub(if placed.converted { 3 } else { 0 })).unwrap_or(0);
-            match plus {
-                Some(p) => format!("{} check, difficulty {n} + {p}", ability.label()),
-                None => format!("{} check, difficulty {n}", ability.label()),
-            }
-        }
+        Some(Disarm::Check { .. }) => "check".into(),
         Some(Disarm::Discovery) => "by discovering it".into(),
         Some(Disarm::Impossible) => "cannot be disarmed".into(),
         Some(Disarm::Special(s)) => s.clone(),

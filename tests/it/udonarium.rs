@@ -287,7 +287,17 @@ fn myk_udonarium_rooms_split_the_players_map_from_the_gms_pieces_and_notes() {
                 + u64::from(!r["ruler"].is_null())
         })
         .sum();
-    let markers = rooms.iter().filter(|r| !r["traps"].as_array().unwrap().is_empty()).count();
+    // A room's marker holds its traps and those of the corridors the booklet lists under it.
+    let corridor_trap = |m: &Value, id: &Value| {
+        m["corridors"].as_array().unwrap().iter().any(|c| c["a"] == *id && !c["trap"].is_null())
+    };
+    let markers: usize = maps
+        .iter()
+        .flat_map(|m| m["rooms"].as_array().unwrap().iter().map(move |r| (m, r)))
+        .filter(|(m, r)| {
+            r["used"] == true && (!r["traps"].as_array().unwrap().is_empty() || corridor_trap(m, &r["id"]))
+        })
+        .count();
     assert_eq!(chars, monsters as usize + markers, "one piece per monster and ruler, a marker per trapped room");
     assert_eq!(hp, monsters as usize, "every monster has its own HP");
     assert_eq!(notes, rooms.len() + 1, "a note per used room and one for the scenario");
@@ -380,5 +390,237 @@ fn names_with_markup_are_escaped_in_udonarium_and_pdf() {
     assert!(titles.contains(&evil), "the title reads back unchanged: {titles:?}");
     let pdf = std::fs::read(out.join("myk-8.pdf")).unwrap();
     assert!(pdf.starts_with(b"%PDF-"), "a PDF");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every piece on the table: (name, cell x, cell y, token image, chat palette lines).
+fn table_sheets(room: &Room) -> Vec<(String, f64, f64, String, Vec<String>)> {
+    let doc = Document::parse(&room.xml).unwrap();
+    children(doc.root_element())
+        .into_iter()
+        .filter(|n| n.has_tag_name("character") && n.attribute("location.name") == Some("table"))
+        .map(|n| {
+            let root = data(n, "character");
+            let name = data(data(root, "common"), "name").text().unwrap_or("").to_string();
+            let image = data(data(root, "image"), "imageIdentifier").text().unwrap_or("").to_string();
+            let palette = children(n).into_iter().find(|c| c.has_tag_name("chat-palette")).unwrap();
+            let lines = palette.text().unwrap_or("").lines().map(str::to_string).collect();
+            (name, number(n, "location.x"), number(n, "location.y"), image, lines)
+        })
+        .collect()
+}
+
+#[test]
+fn pieces_of_one_room_have_tokens_that_tell_them_apart() {
+    // Udonarium draws a piece as its picture: the four skeletons of myk seed 1 or the four
+    // cranes of fortress seed 7 each need their own (their number on it), and the markers of
+    // A1 and A2 (or of areas 1 and 10) theirs.
+    let dir = temp("udon-tokens");
+    let d = dir.to_str().unwrap();
+    assert_eq!(run(&["myk", "--seed", "1", "--format", "json,udonarium", "--out", d]).0, 0);
+    assert_eq!(run(&["fortress", "--seed", "7", "--areas", "30", "--format", "json,udonarium", "--out", d]).0, 0);
+    let myk: dungeonsmith::myk::Scenario =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("myk-1.json")).unwrap()).unwrap();
+    let nw3: dungeonsmith::nw3::Fortress =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("fortress-7.json")).unwrap()).unwrap();
+    let rooms = [
+        ("myk-1-udonarium-gm.zip", dungeonsmith::render::plan::myk_plan(&myk.maps[0])),
+        ("fortress-7-udonarium-gm.zip", dungeonsmith::render::udonarium::fortress_gm_plan(&nw3)),
+    ];
+    for (zip, plan) in rooms {
+        let pieces = table_sheets(&unzip(&std::fs::read(dir.join(zip)).unwrap()));
+        let mut crowded = 0;
+        for r in &plan.rooms {
+            let (x0, y0) = (f64::from(r.x) * 50.0, f64::from(r.y) * 50.0);
+            let (x1, y1) = (x0 + f64::from(r.w) * 50.0, y0 + f64::from(r.h) * 50.0);
+            let here: Vec<_> = pieces.iter().filter(|p| p.1 >= x0 && p.1 < x1 && p.2 >= y0 && p.2 < y1).collect();
+            crowded += usize::from(here.len() >= 4);
+            for (i, a) in here.iter().enumerate() {
+                for b in &here[i + 1..] {
+                    assert_ne!(a.3, b.3, "{zip} room {}: {} and {} look alike", r.key, a.0, b.0);
+                }
+            }
+        }
+        assert!(crowded > 0, "{zip}: a room with four pieces or more was tried");
+        let markers: Vec<&String> = pieces.iter().filter(|p| p.0.starts_with("GM ")).map(|p| &p.3).collect();
+        let mut distinct = markers.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), markers.len(), "{zip}: every GM marker shows its own room");
+    }
+    assert_eq!(dungeonsmith::render::udonarium::token_label("Crane Swarm 3"), "CS3");
+    assert_eq!(dungeonsmith::render::udonarium::token_label("Hollow Commuter Mob 12"), "HC12");
+    assert_eq!(dungeonsmith::render::udonarium::token_label("Demonic Steel"), "DS");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Whether a chat-palette line starts with a command BCDice's `MeikyuKingdom` rolls (as the
+/// system reads it: `nMK+m` with an optional `>=N`, `xDy+m`, a table such as `NT`), and the
+/// command's target when it has one.
+fn myk_command(line: &str) -> Option<Option<u32>> {
+    let c = line.split(' ').next().unwrap_or("");
+    let (roll, target) = match c.split_once(">=") {
+        Some((r, t)) => (r, Some(t.parse::<u32>().ok()?)),
+        None => (c, None),
+    };
+    let dice = |s: &str, sep: &str| {
+        let (n, rest) = s.split_once(sep)?;
+        let (sides, plus) = rest.split_once('+').unwrap_or((rest, "0"));
+        (n.parse::<u32>().is_ok() && (sep == "MK" || sides.parse::<u32>().is_ok()) && plus.parse::<u32>().is_ok())
+            .then_some(())
+    };
+    let mk = roll.strip_suffix("MK").map(|n| n.parse::<u32>().is_ok()).unwrap_or(false)
+        || roll.contains("MK+") && dice(roll, "MK").is_some();
+    (mk || dice(roll, "D").is_some() || roll == "NT").then_some(target)
+}
+
+#[test]
+fn myk_trap_judges_roll_in_the_gms_palettes_with_the_scenarios_difficulties() {
+    // Seed 003 l.1929: a Search (Wit or Quest) finds a room's, a corridor's or an object's traps
+    // against court + 7; l.5599: a Check trap is disarmed against its listed difficulty (+ its
+    // level where the book says so). Both are `2MK>=N` lines on the trapped room's marker.
+    let (mut found, mut disarmed) = (0, 0);
+    for (seed, court) in [("1", 4u32), ("42", 4), ("5", 6)] {
+        let dir = temp(&format!("udon-traps-{seed}"));
+        let d = dir.to_str().unwrap();
+        let (code, _, err) = run(&[
+            "myk",
+            "--seed",
+            seed,
+            "--maps",
+            "2",
+            "--court-size",
+            &court.to_string(),
+            "--format",
+            "json,udonarium",
+            "--out",
+            d,
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let s: Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("myk-{seed}.json"))).unwrap()).unwrap();
+        let gm = unzip(&std::fs::read(dir.join(format!("myk-{seed}-udonarium-gm.zip"))).unwrap());
+        let doc = Document::parse(&gm.xml).unwrap();
+        // Every piece's palette as Udonarium sends it, pieces on the table and in the inventory alike.
+        let lines: Vec<String> = evaluated_palettes(&doc).into_iter().flatten().collect();
+        let mut traps: Vec<&Value> = Vec::new();
+        for m in s["maps"].as_array().unwrap() {
+            for r in m["rooms"].as_array().unwrap().iter().filter(|r| r["used"] == true) {
+                traps.extend(r["traps"].as_array().unwrap());
+            }
+            traps
+                .extend(m["corridors"].as_array().unwrap().iter().filter(|c| !c["trap"].is_null()).map(|c| &c["trap"]));
+        }
+        assert!(traps.len() >= 4, "seed {seed}: traps to judge");
+        for t in traps {
+            let name = t["name"].as_str().unwrap();
+            let mine: Vec<&String> = lines
+                .iter()
+                .filter(|l| l.contains(&format!(" {name}: ")) || l.starts_with(&format!("{name}: ")))
+                .collect();
+            let find = mine.iter().find(|l| l.contains("find it"));
+            if t["placement"] == "area" {
+                assert!(find.is_none(), "seed {seed}: no Search finds the combat trap {name}");
+            } else {
+                let find = find.unwrap_or_else(|| panic!("seed {seed}: no Search line for {name}: {mine:?}"));
+                assert_eq!(myk_command(find), Some(Some(court + 7)), "seed {seed}: {find}");
+                found += 1;
+            }
+            let disarm = t["disarm"].as_str().unwrap();
+            let check = disarm.split_once(" / ").filter(|(a, _)| ["Wit", "Quest", "Charisma", "Warfare"].contains(a));
+            let line =
+                mine.iter().find(|l| l.contains("disarm")).unwrap_or_else(|| panic!("no disarm line for {name}"));
+            match check {
+                Some((_, n)) if !n.contains('(') => {
+                    let base: u32 = n.split(' ').next().unwrap().parse().unwrap();
+                    let level = t["level"].as_u64().unwrap() as u32 - if t["converted"] == true { 3 } else { 0 };
+                    let want = base + if n.ends_with("+ trap level") { level } else { 0 };
+                    assert_eq!(myk_command(line), Some(Some(want)), "seed {seed}: {line} for {disarm}");
+                    disarmed += 1;
+                }
+                // Discovery, Impossible, a described removal or a number the scenario cannot know:
+                // a line of text that BCDice leaves alone.
+                _ => assert_eq!(myk_command(line), None, "seed {seed}: {line} is no roll for {disarm}"),
+            }
+        }
+        for l in &lines {
+            let c = l.split(' ').next().unwrap_or("");
+            if c.contains("MK") || c.contains(">=") {
+                assert!(myk_command(l).is_some(), "seed {seed}: {l:?} is not a command MeikyuKingdom reads");
+            }
+        }
+        std::fs::remove_dir_all(&dir).ok();
+    }
+    assert!(found >= 10 && disarmed >= 2, "{found} searches, {disarmed} disarm checks tried");
+}
+
+/// Each piece's chat-palette lines as Udonarium sends them: every `{name}` replaced by the value
+/// of the piece's data element of that name (ChatPalette.evaluate; an unknown name panics here,
+/// where Udonarium would send an empty string).
+fn evaluated_palettes(doc: &Document) -> Vec<Vec<String>> {
+    doc.descendants()
+        .filter(|n| n.has_tag_name("character"))
+        .map(|c| {
+            let palette = children(c).into_iter().find(|p| p.has_tag_name("chat-palette")).expect("a palette");
+            palette
+                .text()
+                .unwrap_or("")
+                .lines()
+                .map(|line| {
+                    let mut out = String::new();
+                    let mut rest = line;
+                    while let Some(i) = rest.find('{') {
+                        let j = rest[i..].find('}').map(|j| i + j).unwrap_or_else(|| panic!("unclosed {{ in {line:?}"));
+                        let name = rest[i + 1..j].trim();
+                        let field = c
+                            .descendants()
+                            .find(|d| d.has_tag_name("data") && d.attribute("name") == Some(name))
+                            .unwrap_or_else(|| panic!("{line:?} reads {name:?}, which the piece's sheet lacks"));
+                        out.push_str(&rest[..i]);
+                        out.push_str(field.text().unwrap_or("").trim());
+                        rest = &rest[j + 1..];
+                    }
+                    out + rest
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn judges_read_the_rollers_score_from_the_pieces_own_sheet() {
+    // A judge a PC rolls (Search, disarm, trap detection and removal, Danger Sense) names the
+    // roller's score by a sheet field (`{PC Perception}NW>=12`), so that the line rolls with the
+    // score the GM types there, not with none; every field a line reads is on its piece's sheet.
+    let dir = temp("udon-judges");
+    let d = dir.to_str().unwrap();
+    assert_eq!(run(&["myk", "--seed", "1", "--format", "udonarium", "--out", d]).0, 0);
+    assert_eq!(run(&["fortress", "--seed", "1", "--areas", "10", "--format", "udonarium", "--out", d]).0, 0);
+    for (zip, judge) in [("myk-1-udonarium-gm.zip", ">="), ("fortress-1-udonarium-gm.zip", "NW>=")] {
+        let room = unzip(&std::fs::read(dir.join(zip)).unwrap());
+        let doc = Document::parse(&room.xml).unwrap();
+        let raw: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("chat-palette"))
+            .flat_map(|n| n.text().unwrap_or("").lines())
+            .collect();
+        let judges: Vec<&&str> = raw.iter().filter(|l| l.contains(judge)).collect();
+        assert!(judges.len() >= 3, "{zip}: judges {judges:?}");
+        for l in &judges {
+            let c = l.split(' ').next().unwrap();
+            assert!(l.starts_with('{') || c.contains("+{"), "{zip}: {l:?} rolls without the roller's score");
+        }
+        let evaluated: Vec<String> = evaluated_palettes(&doc).into_iter().flatten().collect();
+        for l in evaluated.iter().filter(|l| l.contains(">=")) {
+            let c = l.split(' ').next().unwrap();
+            let (roll, target) = c.split_once(">=").unwrap();
+            assert!(target.parse::<u32>().is_ok(), "{zip}: {l:?}");
+            let ok = match roll.split_once("NW") {
+                Some((base, "")) => base.parse::<u32>().is_ok(),
+                _ => roll.strip_prefix("2MK+").is_some_and(|n| n.parse::<u32>().is_ok()),
+            };
+            assert!(ok, "{zip}: {l:?} is not a judge its BCDice system reads");
+        }
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
