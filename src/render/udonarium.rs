@@ -38,6 +38,7 @@ use crate::render::plan::{Plan, PlanRoom};
 use crate::render::text::Templates;
 use crate::render::{Copy, view};
 use crate::tables::Tables;
+use crate::tables::myk::Activation;
 
 /// Udonarium's grid cell in pixels.
 const GRID: u32 = 50;
@@ -247,8 +248,21 @@ fn myk_trap_lines(t: &PlacedTrap, place: &str, tables: &Tables, court: u32) -> V
             _ => format!("{name}: disarm {}", t.disarm),
         }),
     }
-    v.push(format!("{name}: set off by {}", t.activation.label()));
+    v.push(format!("{name}: {}", goes_off(t.activation)));
     v
+}
+
+/// When a trap of each activation goes off, for a palette line the GM reads at the table (the
+/// booklet's glossary says the same at more length).
+fn goes_off(a: Activation) -> &'static str {
+    match a {
+        Activation::Passage => "goes off when someone enters (Passage)",
+        Activation::Rest => "goes off when the court rests here (Rest)",
+        Activation::Discovery => "goes off when it is found (Discovery)",
+        Activation::Automatic => "in force all the time (Automatic)",
+        Activation::Undiscovered => "goes off when the Camp step ends unless a Search here found it (Undiscovered)",
+        Activation::Touch => "goes off when its object is used or spoken to before it is found (Touch)",
+    }
 }
 
 /// The combat stats of a bestiary record, as far as it knows them.

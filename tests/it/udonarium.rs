@@ -542,6 +542,13 @@ fn myk_trap_judges_roll_in_the_gms_palettes_with_the_scenarios_difficulties() {
                 // a line of text that BCDice leaves alone.
                 _ => assert_eq!(myk_command(line), None, "seed {seed}: {line} is no roll for {disarm}"),
             }
+            // And when it goes off, in words with the book's name of its activation after them.
+            let activation = t["activation"].as_str().unwrap();
+            let when = format!("({})", activation[..1].to_uppercase() + &activation[1..]);
+            assert!(
+                mine.iter().any(|l| l.starts_with(&format!("{name}: ")) && l.ends_with(&when)),
+                "seed {seed}: no line says when {name} goes off ({activation}): {mine:?}"
+            );
         }
         for l in &lines {
             let c = l.split(' ').next().unwrap_or("");
