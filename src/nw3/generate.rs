@@ -350,67 +350,87 @@ impl Plan {
         }
     }
 
+    /// Rolls every gate on stream `dice`, in a fixed order that the draws depend on: the spine
+    /// from the Entrance down, then the branches, then the loops. Each stage reads what the
+    /// earlier ones settled (devices keep their paths normal; loops land only where the spine
+    /// and branches let a party reach the Core again).
     fn roll(s: &Shape, dice: &mut Dice) -> Plan {
         let mut p = Plan::base(s);
-        let m = s.edges.len();
-        let mut forced = vec![false; m];
+        let forced = p.roll_spine(s, dice);
+        p.roll_branches(s, dice, &forced);
+        let lands = p.safe_landings(s);
+        p.roll_loops(s, dice, &lands);
+        p
+    }
+
+    /// Spine gates, from the Entrance down. Returns, per edge, whether the gate must stay normal
+    /// (it lies on the way from the spine to a Gate Release Device, which must be reachable).
+    fn roll_spine(&mut self, s: &Shape, dice: &mut Dice) -> Vec<bool> {
+        let mut forced = vec![false; s.edges.len()];
         let mut cands: Vec<usize> = Vec::with_capacity(s.n);
-        // Spine gates, from the Entrance down.
+        // The spine index of the last one-way gate's far end: a party cannot walk back above it,
+        // so a device for a later closed gate must hang at or below it.
         let mut landing = 0;
         for i in 0..s.spine - 1 {
             let e = s.up[i + 1].expect("spine areas after the Entrance have a parent");
-            let r = dice.below(100);
             let into_core = i + 1 == s.core();
-            let kind = if into_core {
-                match r {
-                    0..45 => GateKind::Closed,
-                    45..60 => GateKind::OneWay,
-                    _ => GateKind::Normal,
-                }
-            } else {
-                match r {
-                    0..18 => GateKind::OneWay,
-                    18..45 => GateKind::Closed,
-                    _ => GateKind::Normal,
-                }
-            };
-            match kind {
+            match spine_gate_kind(dice.below(100), into_core) {
                 GateKind::OneWay => {
-                    p.kind[e] = GateKind::OneWay;
+                    self.kind[e] = GateKind::OneWay;
                     landing = i + 1;
                 }
                 GateKind::Closed if into_core => {
-                    p.kind[e] = GateKind::Closed;
-                    p.open[e] = Some(Open::Event(s.ruler()));
+                    // The Ruler's encounter, just before the Core, opens the way in.
+                    self.kind[e] = GateKind::Closed;
+                    self.open[e] = Some(Open::Event(s.ruler()));
                 }
                 GateKind::Closed => {
-                    // A device in a branch hanging between the last landing and this gate.
-                    cands.clear();
-                    cands.extend(
-                        (s.spine..s.n).filter(|&x| p.role[x] == Role::Plain && (landing..=i).contains(&s.attach[x])),
-                    );
+                    self.device_spots(s, landing..=i, &mut cands);
+                    // The gate out of the Entrance has no event to open it: a device or nothing.
                     let device = !cands.is_empty() && (i == 0 || dice.chance(2, 3));
                     if device {
                         let x = *dice.choose(&cands).expect("not empty");
-                        p.role[x] = Role::Device(e);
-                        p.kind[e] = GateKind::Closed;
-                        p.open[e] = Some(Open::Device(x));
-                        // Keep the way from the spine to the device plain.
-                        let mut y = x;
-                        while y >= s.spine {
-                            forced[s.up[y].expect("branch")] = true;
-                            y = s.parent[y].expect("branch");
-                        }
-                    } else if i > 0 && p.can_hold_event(i) {
-                        p.set_event(i);
-                        p.kind[e] = GateKind::Closed;
-                        p.open[e] = Some(Open::Event(i));
+                        self.place_device(s, e, x, &mut forced);
+                    } else if i > 0 && self.can_hold_event(i) {
+                        self.close_by_event(e, i);
                     }
                 }
                 _ => {}
             }
         }
-        // Branch gates.
+        forced
+    }
+
+    /// Fills `cands` with the plain branch areas that hang on the spine within `spine` (between
+    /// the last landing and a closed gate), in node order: where a device for it may go.
+    fn device_spots(&self, s: &Shape, spine: std::ops::RangeInclusive<usize>, cands: &mut Vec<usize>) {
+        cands.clear();
+        cands.extend((s.spine..s.n).filter(|&x| self.role[x] == Role::Plain && spine.contains(&s.attach[x])));
+    }
+
+    /// Closes spine gate `e` with a device in area `x`, and forces the branch gates from the
+    /// spine down to `x` to stay normal so the device can always be fetched.
+    fn place_device(&mut self, s: &Shape, e: usize, x: usize, forced: &mut [bool]) {
+        self.role[x] = Role::Device(e);
+        self.kind[e] = GateKind::Closed;
+        self.open[e] = Some(Open::Device(x));
+        let mut y = x;
+        while y >= s.spine {
+            forced[s.up[y].expect("branch")] = true;
+            y = s.parent[y].expect("branch");
+        }
+    }
+
+    /// Closes gate `e` with the event of area `node` (which becomes an Event area if plain).
+    fn close_by_event(&mut self, e: usize, node: usize) {
+        self.set_event(node);
+        self.kind[e] = GateKind::Closed;
+        self.open[e] = Some(Open::Event(node));
+    }
+
+    /// Branch gates, in node order, except those `forced` normal: mostly normal, some closed by
+    /// the event of the area before them, the rest secret.
+    fn roll_branches(&mut self, s: &Shape, dice: &mut Dice, forced: &[bool]) {
         for c in s.spine..s.n {
             let e = s.up[c].expect("branch areas have a parent");
             if forced[e] {
@@ -420,46 +440,57 @@ impl Plan {
             match dice.below(100) {
                 0..62 => {}
                 62..77 => {
-                    if p.can_hold_event(par) {
-                        p.set_event(par);
-                        p.kind[e] = GateKind::Closed;
-                        p.open[e] = Some(Open::Event(par));
+                    if self.can_hold_event(par) {
+                        self.close_by_event(e, par);
                     }
                 }
-                _ => {
-                    p.kind[e] = GateKind::Secret;
-                    let has_event = matches!(p.role[par], Role::EventOpener | Role::Ruler);
-                    let make_event = p.role[par] == Role::Plain && par != 0 && dice.chance(1, 2);
-                    if has_event || make_event {
-                        p.set_event(par);
-                        p.open[e] = Some(Open::Event(par));
-                    } else {
-                        p.open[e] = Some(Open::Sense);
-                    }
-                }
+                _ => self.hide_branch_gate(e, par, dice),
             }
         }
-        // Where a party dropped by a one-way or used-up damaged loop can still reach the Core:
-        // the branch path up to the spine is all normal gates, and every closed spine gate below
-        // that point opens with something found below it too.
+    }
+
+    /// Makes branch gate `e` secret: revealed by the event of `par` if it has (or now gets) one,
+    /// else only by Danger Sense, which makes what lies behind optional. The Entrance never gets
+    /// an event.
+    fn hide_branch_gate(&mut self, e: usize, par: usize, dice: &mut Dice) {
+        self.kind[e] = GateKind::Secret;
+        let has_event = matches!(self.role[par], Role::EventOpener | Role::Ruler);
+        let make_event = self.role[par] == Role::Plain && par != 0 && dice.chance(1, 2);
+        if has_event || make_event {
+            self.set_event(par);
+            self.open[e] = Some(Open::Event(par));
+        } else {
+            self.open[e] = Some(Open::Sense);
+        }
+    }
+
+    /// Per node, whether a party dropped there by a one-way or used-up damaged loop can still
+    /// reach the Core: the branch path up to the spine is all normal gates, and every closed
+    /// spine gate below that point opens with something found below it too.
+    fn safe_landings(&self, s: &Shape) -> Vec<bool> {
         let mut clear = vec![true; s.n];
         for x in s.spine..s.n {
             let (par, e) = (s.parent[x].expect("branch"), s.up[x].expect("branch"));
-            clear[x] = clear[par] && p.kind[e] == GateKind::Normal;
+            clear[x] = clear[par] && self.kind[e] == GateKind::Normal;
         }
-        let mut spine_ok = vec![true; s.spine];
-        for (m, ok) in spine_ok.iter_mut().enumerate() {
-            *ok = (m..s.spine - 1).all(|j| {
-                let e = s.up[j + 1].expect("spine");
-                match p.open[e] {
-                    Some(Open::Device(x)) => s.attach[x] >= m,
-                    _ => true,
-                }
-            });
-        }
-        let lands = |x: usize| clear[x] && spine_ok[s.attach[x]];
-        // Loop gates. At most one damaged gate per area: two zigzags into one circle would run
-        // side by side, touching, on the map.
+        let spine_ok: Vec<bool> = (0..s.spine)
+            .map(|m| {
+                (m..s.spine - 1).all(|j| {
+                    let e = s.up[j + 1].expect("spine");
+                    match self.open[e] {
+                        Some(Open::Device(x)) => s.attach[x] >= m,
+                        _ => true,
+                    }
+                })
+            })
+            .collect();
+        (0..s.n).map(|x| clear[x] && spine_ok[s.attach[x]]).collect()
+    }
+
+    /// Loop gates, in edge order. A one-way or usable damaged loop only goes where `lands` says
+    /// a party can still reach the Core. At most one damaged gate per area: two zigzags into one
+    /// circle would run side by side, touching, on the map.
+    fn roll_loops(&mut self, s: &Shape, dice: &mut Dice, lands: &[bool]) {
         let mut zigzag = vec![false; s.n];
         for (e, edge) in s.edges.iter().enumerate() {
             if edge.tree {
@@ -470,30 +501,52 @@ impl Plan {
             match roll {
                 0..35 => {}
                 35..55 => {
-                    p.kind[e] = GateKind::Secret;
-                    let ev = matches!(p.role[edge.a], Role::EventOpener | Role::Ruler) && dice.chance(1, 2);
-                    p.open[e] = Some(if ev { Open::Event(edge.a) } else { Open::Sense });
+                    self.kind[e] = GateKind::Secret;
+                    let ev = matches!(self.role[edge.a], Role::EventOpener | Role::Ruler) && dice.chance(1, 2);
+                    self.open[e] = Some(if ev { Open::Event(edge.a) } else { Open::Sense });
                 }
                 55..85 if !damaged_ok => {}
                 55..85 => {
                     zigzag[edge.a] = true;
                     zigzag[edge.b] = true;
-                    p.kind[e] = GateKind::Damaged;
-                    if dice.chance(1, 2) && lands(edge.a) && lands(edge.b) {
-                        p.uses[e] = Some(dice.between(1, 3));
+                    self.kind[e] = GateKind::Damaged;
+                    if dice.chance(1, 2) && lands[edge.a] && lands[edge.b] {
+                        self.uses[e] = Some(dice.between(1, 3));
                     }
                 }
-                _ => {
-                    if lands(edge.b) {
-                        p.kind[e] = GateKind::OneWay;
-                    } else if s.depth[edge.a] == s.depth[edge.b] && lands(edge.a) {
-                        p.kind[e] = GateKind::OneWay;
-                        p.flip[e] = true;
-                    }
-                }
+                _ => self.one_way_loop(s, e, *edge, lands),
             }
         }
-        p
+    }
+
+    /// Makes loop `e` one-way if it can land safely: forward (down a row) when its deeper end is
+    /// a safe landing, else backward between two areas of one depth (flipped) if that end is.
+    fn one_way_loop(&mut self, s: &Shape, e: usize, edge: Edge, lands: &[bool]) {
+        if lands[edge.b] {
+            self.kind[e] = GateKind::OneWay;
+        } else if s.depth[edge.a] == s.depth[edge.b] && lands[edge.a] {
+            self.kind[e] = GateKind::OneWay;
+            self.flip[e] = true;
+        }
+    }
+}
+
+/// A spine gate's kind from a d100 `r` (0-99). The gate into the Core is often closed, as the
+/// Ruler encounter before it can always open it; other closed spine gates need a device or an
+/// event, so they are rarer there.
+fn spine_gate_kind(r: u32, into_core: bool) -> GateKind {
+    if into_core {
+        match r {
+            0..45 => GateKind::Closed,
+            45..60 => GateKind::OneWay,
+            _ => GateKind::Normal,
+        }
+    } else {
+        match r {
+            0..18 => GateKind::OneWay,
+            18..45 => GateKind::Closed,
+            _ => GateKind::Normal,
+        }
     }
 }
 
