@@ -645,17 +645,32 @@ impl<'t> Ctx<'t> {
     }
 }
 
+/// Builds the fortress a gate plan describes: gates and areas in area ids, each area typed and
+/// stocked, and the frame around them. Draws come from `nw3/kinds` (in id order) and from each
+/// area's own `nw3/area/ID` stream, so an area's content does not depend on its neighbours'.
 fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
-    let Ctx { tables, d, chart, ref root, ref params, seed } = *ctx;
-    let (cl, party) = (params.cl, params.party);
-    // Node per id.
-    let mut node_of = vec![0usize; s.n];
-    for (node, &id) in s.id.iter().enumerate() {
-        node_of[id as usize - 1] = node;
+    let node_of = s.nodes_by_id();
+    let mut gates = gates_in_ids(s, plan);
+    let kinds = area_kinds(ctx, plan, &node_of);
+    let areas = stock_areas(ctx, s, plan, common, &node_of, &kinds, &gates);
+    gates.sort_by_key(|g| (g.from, g.to));
+    fortress(ctx, common, areas, gates, s.id[s.ruler()])
+}
+
+impl Shape {
+    /// The node of each area id (index `id - 1`).
+    fn nodes_by_id(&self) -> Vec<usize> {
+        let mut node_of = vec![0usize; self.n];
+        for (node, &id) in self.id.iter().enumerate() {
+            node_of[id as usize - 1] = node;
+        }
+        node_of
     }
-    // Gates in area ids.
-    let mut gates: Vec<Gate> = s
-        .edges
+}
+
+/// The plan's gates in area ids, in edge order (a flipped one-way loop runs from its deeper end).
+fn gates_in_ids(s: &Shape, plan: &Plan) -> Vec<Gate> {
+    s.edges
         .iter()
         .enumerate()
         .map(|(e, edge)| {
@@ -667,23 +682,22 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             });
             Gate { from: s.id[from], to: s.id[to], kind: plan.kind[e], opened_by, uses: plan.uses[e] }
         })
-        .collect();
-    let gate_ref = |e: usize| GateRef { from: gates[e].from, to: gates[e].to };
-    let device_refs: Vec<Option<GateRef>> =
-        (0..s.n).map(|x| if let Role::Device(e) = plan.role[x] { Some(gate_ref(e)) } else { None }).collect();
+        .collect()
+}
 
-    // Kinds for areas without a role.
-    let mut kinds = root.child("nw3/kinds");
-    let mut kind_of = vec![AreaKind::Normal; s.n];
-    for &node in &node_of {
-        kind_of[node] = match plan.role[node] {
+/// Each area's kind, by id - 1: fixed by its role, else weighted by `[[nw3.area_kind]]` on
+/// stream `nw3/kinds` (one draw per plain area, in id order).
+fn area_kinds(ctx: &Ctx, plan: &Plan, node_of: &[usize]) -> Vec<AreaKind> {
+    let mut kinds = ctx.root.child("nw3/kinds");
+    node_of
+        .iter()
+        .map(|&node| match plan.role[node] {
             Role::Entrance => AreaKind::Entrance,
             Role::Core => AreaKind::Core,
             Role::Ruler | Role::EventOpener => AreaKind::Event,
             Role::Device(_) => AreaKind::Object,
             Role::Plain => {
-                let k = kinds.weighted(&d.area_kinds, |k| k.weight).map_or(RandomKind::Normal, |k| k.kind);
-                match k {
+                match kinds.weighted(&ctx.d.area_kinds, |k| k.weight).map_or(RandomKind::Normal, |k| k.kind) {
                     RandomKind::Normal => AreaKind::Normal,
                     RandomKind::Object => AreaKind::Object,
                     RandomKind::Trap => AreaKind::Trap,
@@ -691,64 +705,93 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
                     RandomKind::Enemy => AreaKind::Enemy,
                 }
             }
-        };
-    }
+        })
+        .collect()
+}
 
+/// Every area, in id order, named and stocked (with `stock.rs`, as the workbench rerolls) on
+/// its own stream. `gates` are in edge order: a device names the gate it opens by its ends.
+fn stock_areas(
+    ctx: &Ctx,
+    s: &Shape,
+    plan: &Plan,
+    common: &Common,
+    node_of: &[usize],
+    kinds: &[AreaKind],
+    gates: &[Gate],
+) -> Vec<Area> {
+    let (d, params) = (ctx.d, &ctx.params);
+    let device_of = |node: usize| match plan.role[node] {
+        Role::Device(e) => Some(GateRef { from: gates[e].from, to: gates[e].to }),
+        _ => None,
+    };
     let mut used = Used::new(d);
     let ids: Vec<u32> = (1..=s.n as u32).collect();
-    let before = Net::of(&ids, &gates).before_ruler(s.id[0], s.id[s.ruler()]);
-    let stocking =
-        Stocking { d, chart, cl, party, foes: combat::PartyModel::of(params), late: late_areas(&ids, before.as_ref()) };
-    let ruler = common.ruler;
-    let mut areas: Vec<Area> = Vec::with_capacity(s.n);
+    // An area reached only after the Ruler's fight holds nothing that helps against the Ruler.
+    let before = Net::of(&ids, gates).before_ruler(s.id[0], s.id[s.ruler()]);
+    let stocking = Stocking {
+        d,
+        chart: ctx.chart,
+        cl: params.cl,
+        party: params.party,
+        foes: combat::PartyModel::of(params),
+        late: late_areas(&ids, before.as_ref()),
+    };
     let mut stream = String::with_capacity(16);
+    let mut areas: Vec<Area> = Vec::with_capacity(s.n);
     for (pos, &node) in node_of.iter().enumerate() {
         let id = pos as u32 + 1;
-        let loc_slot = pos % common.names.len();
-        let loc = &d.areas[common.names[loc_slot]];
-        let round = pos / common.names.len();
-        let name = if round == 0 {
-            loc.name.clone()
-        } else {
-            format!("{}{}", loc.name, NUMERALS[round.min(NUMERALS.len() - 1)])
-        };
-        let kind = kind_of[node];
-        let mut dice = root.child(area_stream(&mut stream, id));
-        let mut area = Area {
-            id,
-            name,
-            kind,
-            appearance_difficulty: 0,
-            optional: false,
-            description: loc.description.clone(),
-            event: None,
-            trap: None,
-            enemies: Vec::new(),
-            objects: Vec::new(),
-            danger_sense: None,
-            notes: String::new(),
-            locked: false,
-        };
-        let ruler_here = (plan.role[node] == Role::Ruler).then_some(ruler);
-        stock(&stocking, &mut area, device_refs[node], ruler_here, &mut dice, &mut used);
+        let mut area = blank_area(d, common, pos, kinds[pos]);
+        let mut dice = ctx.root.child(area_stream(&mut stream, id));
+        let ruler_here = (plan.role[node] == Role::Ruler).then_some(common.ruler);
+        stock(&stocking, &mut area, device_of(node), ruler_here, &mut dice, &mut used);
         areas.push(area);
     }
+    areas
+}
 
-    gates.sort_by_key(|g| (g.from, g.to));
+/// Area `pos + 1` before stocking: named from the shuffled locations, which are dealt again
+/// with a numeral ("II", "III", ...) once every location has been used.
+fn blank_area(d: &Nw3Data, common: &Common, pos: usize, kind: AreaKind) -> Area {
+    let loc = &d.areas[common.names[pos % common.names.len()]];
+    let round = pos / common.names.len();
+    let name =
+        if round == 0 { loc.name.clone() } else { format!("{}{}", loc.name, NUMERALS[round.min(NUMERALS.len() - 1)]) };
+    Area {
+        id: pos as u32 + 1,
+        name,
+        kind,
+        appearance_difficulty: 0,
+        optional: false,
+        description: loc.description.clone(),
+        event: None,
+        trap: None,
+        enemies: Vec::new(),
+        objects: Vec::new(),
+        danger_sense: None,
+        notes: String::new(),
+        locked: false,
+    }
+}
+
+/// The finished fortress around its areas and (sorted) gates: the frame named after the
+/// Entrance, the generator's stamp, and the derived paths.
+fn fortress(ctx: &Ctx, common: &Common, areas: Vec<Area>, gates: Vec<Gate>, ruler_area: u32) -> Fortress {
+    let params = &ctx.params;
     let place = areas[0].name.clone();
-    let frame = frame(d, common, &place, combat::PartyModel::of(params), s.id[s.ruler()]);
+    let frame = frame(ctx.d, common, &place, combat::PartyModel::of(params), ruler_area);
     let mut f = Fortress {
         system: System::Nw3,
         format: crate::format::CURRENT,
-        seed,
+        seed: ctx.seed,
         generator: Generator {
             name: env!("CARGO_PKG_NAME").into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            tables: tables.version.to_string(),
+            tables: ctx.tables.version.to_string(),
         },
         params: *params,
         paper: Default::default(),
-        party: Party { size: party, cl },
+        party: Party { size: params.party, cl: params.cl },
         title: frame.title,
         trailer: frame.trailer,
         ruler: frame.ruler,
