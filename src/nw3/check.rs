@@ -229,106 +229,109 @@ fn is_release(d: &Nw3Data, name: &str) -> bool {
     d.object(name).is_some_and(|o| o.release)
 }
 
+/// The per-gate rules, gate by gate in file order: which fields a kind may carry, then what
+/// reveals a secret gate, opens a closed one, or how often a damaged one can be used.
 fn check_gates(f: &Fortress, by_id: &ById, tables: &Tables, v: &mut Vec<Violation>) {
-    let d = &tables.nw3;
     for g in &f.gates {
-        let place = gate_place(g);
-        let label = Label(g.from, g.to);
-        let opener_ok =
-            !matches!(g.kind, GateKind::Normal | GateKind::OneWay | GateKind::Damaged) || g.opened_by.is_none();
-        if !opener_ok {
-            v.push(Violation::new(
-                place,
-                "gate.fields",
-                format!("{} {label} cannot have `opened_by` (only secret and closed gates do)", g.kind.label()),
-            ));
-        }
-        if g.kind != GateKind::Damaged && g.uses.is_some() {
-            v.push(Violation::new(
-                place,
-                "gate.fields",
-                format!("{} {label} cannot have `uses` (only damaged gates do)", g.kind.label()),
-            ));
-        }
+        check_gate_fields(g, v);
         match g.kind {
-            GateKind::Secret => match g.opened_by {
-                None => v.push(Violation::new(
-                    place,
-                    "gate.secret.reveal",
-                    format!("secret gate {label} says nothing reveals it (an event in area {} or {}, or Danger Sense {DANGER_SENSE})", g.from, g.to),
-                )),
-                Some(Opener::DangerSense(n)) if n != DANGER_SENSE => v.push(Violation::new(
-                    place,
-                    "gate.secret.reveal",
-                    format!("secret gate {label} is found by Danger Sense {n}; the rules set difficulty {DANGER_SENSE}"),
-                )),
-                Some(Opener::DangerSense(_)) => {}
-                Some(Opener::Event(id)) => {
-                    if id != g.from && id != g.to {
-                        v.push(Violation::new(
-                            place,
-                            "gate.secret.reveal",
-                            format!("secret gate {label} is revealed by the event of area {id}, which is not one of its areas"),
-                        ));
-                    } else if !by_id.find(f, id).is_some_and(clearable) {
-                        v.push(Violation::new(
-                            place,
-                            "gate.secret.reveal",
-                            format!("secret gate {label} is revealed by the event of area {id}, which is not an Event Area with an event"),
-                        ));
-                    }
-                }
-                Some(Opener::Device(id)) => v.push(Violation::new(
-                    place,
-                    "gate.secret.reveal",
-                    format!("secret gate {label} names a release device (area {id}); a secret gate is revealed by an event or Danger Sense"),
-                )),
-            },
-            GateKind::Closed => match g.opened_by {
-                None | Some(Opener::DangerSense(_)) => v.push(Violation::new(
-                    place,
-                    "gate.closed.opener",
-                    format!("closed gate {label} does not name the event or Gate Release Device that opens it"),
-                )),
-                Some(Opener::Event(id)) => {
-                    if !by_id.find(f, id).is_some_and(clearable) {
-                        v.push(Violation::new(
-                            place,
-                            "gate.closed.opener",
-                            format!("closed gate {label} opens with the event of area {id}, which is not an Event Area with an event"),
-                        ));
-                    }
-                }
-                Some(Opener::Device(id)) => {
-                    if id == g.from || id == g.to {
-                        v.push(Violation::new(
-                            place,
-                            "gate.closed.opener",
-                            format!("closed gate {label} has its Gate Release Device in area {id}; the device stands in another area"),
-                        ));
-                    }
-                    let holds = by_id.find(f, id).is_some_and(|a| {
-                        a.objects.iter().any(|o| is_release(d, &o.name) && o.opens == Some(g.gate_ref()))
-                    });
-                    if !holds {
-                        v.push(Violation::new(
-                            place,
-                            "gate.closed.opener",
-                            format!("closed gate {label} opens with a Gate Release Device in area {id}, but no device there names this gate"),
-                        ));
-                    }
-                }
-            },
+            GateKind::Secret => check_secret_gate(f, by_id, g, v),
+            GateKind::Closed => check_closed_gate(f, by_id, &tables.nw3, g, v),
             GateKind::Damaged => {
                 if g.uses == Some(0) {
                     v.push(Violation::new(
-                        place,
+                        gate_place(g),
                         "gate.damaged.uses",
-                        format!("damaged gate {label} has 0 uses; write `uses: null` for a gate that cannot be used"),
+                        format!(
+                            "damaged gate {} has 0 uses; write `uses: null` for a gate that cannot be used",
+                            Label(g.from, g.to)
+                        ),
                     ));
                 }
             }
             GateKind::Normal | GateKind::OneWay => {}
+        }
+    }
+}
+
+/// `gate.fields`: `opened_by` belongs to secret and closed gates only, `uses` to damaged ones,
+/// so that an edit changing a gate's kind does not leave a field that no longer means anything.
+fn check_gate_fields(g: &Gate, v: &mut Vec<Violation>) {
+    let label = Label(g.from, g.to);
+    let opener_ok = !matches!(g.kind, GateKind::Normal | GateKind::OneWay | GateKind::Damaged) || g.opened_by.is_none();
+    if !opener_ok {
+        v.push(Violation::new(
+            gate_place(g),
+            "gate.fields",
+            format!("{} {label} cannot have `opened_by` (only secret and closed gates do)", g.kind.label()),
+        ));
+    }
+    if g.kind != GateKind::Damaged && g.uses.is_some() {
+        v.push(Violation::new(
+            gate_place(g),
+            "gate.fields",
+            format!("{} {label} cannot have `uses` (only damaged gates do)", g.kind.label()),
+        ));
+    }
+}
+
+/// `gate.secret.reveal`: a secret gate is revealed by the event of an Event area at one of its
+/// ends, or found by Danger Sense at the rules' difficulty; never by a device.
+fn check_secret_gate(f: &Fortress, by_id: &ById, g: &Gate, v: &mut Vec<Violation>) {
+    let label = Label(g.from, g.to);
+    let message = match g.opened_by {
+        None => format!(
+            "secret gate {label} says nothing reveals it (an event in area {} or {}, or Danger Sense {DANGER_SENSE})",
+            g.from, g.to
+        ),
+        Some(Opener::DangerSense(n)) if n != DANGER_SENSE => {
+            format!("secret gate {label} is found by Danger Sense {n}; the rules set difficulty {DANGER_SENSE}")
+        }
+        Some(Opener::DangerSense(_)) => return,
+        Some(Opener::Event(id)) if id != g.from && id != g.to => {
+            format!("secret gate {label} is revealed by the event of area {id}, which is not one of its areas")
+        }
+        Some(Opener::Event(id)) if !by_id.find(f, id).is_some_and(clearable) => format!(
+            "secret gate {label} is revealed by the event of area {id}, which is not an Event Area with an event"
+        ),
+        Some(Opener::Event(_)) => return,
+        Some(Opener::Device(id)) => format!(
+            "secret gate {label} names a release device (area {id}); a secret gate is revealed by an event or Danger Sense"
+        ),
+    };
+    v.push(Violation::new(gate_place(g), "gate.secret.reveal", message));
+}
+
+/// `gate.closed.opener`: a closed gate opens with the event of an Event area, or with a Gate
+/// Release Device that names it, standing in an area other than the gate's own two.
+fn check_closed_gate(f: &Fortress, by_id: &ById, d: &Nw3Data, g: &Gate, v: &mut Vec<Violation>) {
+    let label = Label(g.from, g.to);
+    let mut report = |message: String| v.push(Violation::new(gate_place(g), "gate.closed.opener", message));
+    match g.opened_by {
+        None | Some(Opener::DangerSense(_)) => {
+            report(format!("closed gate {label} does not name the event or Gate Release Device that opens it"))
+        }
+        Some(Opener::Event(id)) => {
+            if !by_id.find(f, id).is_some_and(clearable) {
+                report(format!(
+                    "closed gate {label} opens with the event of area {id}, which is not an Event Area with an event"
+                ));
+            }
+        }
+        Some(Opener::Device(id)) => {
+            if id == g.from || id == g.to {
+                report(format!(
+                    "closed gate {label} has its Gate Release Device in area {id}; the device stands in another area"
+                ));
+            }
+            let holds = by_id
+                .find(f, id)
+                .is_some_and(|a| a.objects.iter().any(|o| is_release(d, &o.name) && o.opens == Some(g.gate_ref())));
+            if !holds {
+                report(format!(
+                    "closed gate {label} opens with a Gate Release Device in area {id}, but no device there names this gate"
+                ));
+            }
         }
     }
 }
