@@ -41,11 +41,11 @@
 
 use crate::check::Violation;
 use crate::dice::DiceKind;
-use crate::nw3::model::{Area, AreaKind, Event, EventKind, Fortress, Gate, GateKind, Opener, Trap};
+use crate::nw3::model::{Area, AreaKind, Enemy, EnemyGroup, Event, EventKind, Fortress, Gate, GateKind, Opener, Trap};
 use crate::nw3::net::{GUARANTEED, Mode, NONE, Net, OPTIMISTIC, Rows, STRANDED, Set, Without, has};
 use crate::nw3::params::{AREAS, CL, PARTY};
 use crate::tables::Tables;
-use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data};
+use crate::tables::nw3::{AREA_EVENT_TABLE, EnemyRecord, Nw3Data};
 use crate::tables::roll::{RollTable, Row};
 
 pub use crate::nw3::rules::DANGER_SENSE;
@@ -525,95 +525,107 @@ fn check_trap(a: &Area, t: &Trap, d: &Nw3Data, cl: u32, v: &mut Vec<Violation>) 
 }
 
 /// Each enemy group is a record's, its members listed once as the record has them, with the
-/// initiative Any Seven gives.
+/// initiative Any Seven gives; a group not in the tables is the GM's own and checked for what
+/// the rules say of every group.
 fn check_enemies(a: &Area, d: &Nw3Data, v: &mut Vec<Violation>) {
     let place = area_place(a.id);
     for g in &a.enemies {
-        let Some(r) = d.enemy(&g.name) else {
-            // An enemy of the GM's own (seed 000 ~l.1015-1085 leaves making enemies to the GM):
-            // accepted when its members carry rank and SPD, checked as far as the rules reach.
-            v.push(Violation::advice(
-                place,
-                "enemy.own",
-                format!(
-                    "enemy group `{}` is not in the NW3 tables: the GM's own, checked for counts and initiative",
-                    g.name
-                ),
-            ));
-            if g.members.is_empty() {
-                v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
-            }
-            own_members(g, place, v);
-            continue;
-        };
-        // The tables give a group's members and their counts for the party; a GM may leave
-        // members out and change counts, but each member is one of the record's, as the record
-        // has it (rank, SPD), listed once and at least one strong.
-        if g.members.is_empty() {
-            v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
-        }
-        for (i, m) in g.members.iter().enumerate() {
-            match r.members.iter().find(|rm| rm.name == m.name) {
-                None => v.push(Violation::new(
-                    place,
-                    "enemy.members",
-                    format!(
-                        "`{}` is not a member of enemy group `{}` (its members: {})",
-                        m.name,
-                        g.name,
-                        r.members.iter().map(|rm| rm.name.as_str()).collect::<Vec<_>>().join(", ")
-                    ),
-                )),
-                Some(rm) if rm.rank != m.rank || rm.spd != m.spd => v.push(Violation::new(
-                    place,
-                    "enemy.members",
-                    format!(
-                        "{} of enemy group `{}` is a {} of SPD {} in the tables, not a {} of SPD {}",
-                        m.name,
-                        g.name,
-                        rm.rank.label(),
-                        rm.spd,
-                        m.rank.label(),
-                        m.spd
-                    ),
-                )),
-                Some(_) => {}
-            }
-            if g.members[..i].iter().any(|o| o.name == m.name) {
-                v.push(Violation::new(
-                    place,
-                    "enemy.members",
-                    format!("{} is listed twice in enemy group `{}`; give one count", m.name, g.name),
-                ));
-            }
-            if m.count == 0 {
-                v.push(Violation::new(
-                    place,
-                    "enemy.count",
-                    format!("{} of enemy group `{}` has a count of 0; remove the member instead", m.name, g.name),
-                ));
-            }
-        }
-        for m in &g.members {
-            if m.initiative != m.spd.saturating_add(ANY_SEVEN) {
-                v.push(Violation::new(
-                    place,
-                    "enemy.initiative",
-                    format!(
-                        "{} has initiative {}, but Any Seven gives SPD {} + 7 = {}",
-                        m.name,
-                        m.initiative,
-                        m.spd,
-                        m.spd.saturating_add(ANY_SEVEN)
-                    ),
-                ));
-            }
+        match d.enemy(&g.name) {
+            Some(r) => check_table_group(g, r, place, v),
+            None => check_own_group(g, place, v),
         }
     }
 }
 
+/// An enemy of the GM's own (seed 000 ~l.1015-1085 leaves making enemies to the GM): accepted
+/// (with advice) when its members carry rank and SPD, checked as far as the rules reach.
+fn check_own_group(g: &EnemyGroup, place: AreaAt, v: &mut Vec<Violation>) {
+    v.push(Violation::advice(
+        place,
+        "enemy.own",
+        format!("enemy group `{}` is not in the NW3 tables: the GM's own, checked for counts and initiative", g.name),
+    ));
+    if g.members.is_empty() {
+        v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
+    }
+    own_members(g, place, v);
+}
+
+/// A group from the tables. The tables give a group's members and their counts for the party;
+/// a GM may leave members out and change counts, but each member is one of the record's, as the
+/// record has it (rank, SPD), listed once and at least one strong. Initiatives are checked
+/// after every member's other rules, so their violations come last.
+fn check_table_group(g: &EnemyGroup, r: &EnemyRecord, place: AreaAt, v: &mut Vec<Violation>) {
+    if g.members.is_empty() {
+        v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
+    }
+    for (i, m) in g.members.iter().enumerate() {
+        check_member_record(g, m, r, place, v);
+        if g.members[..i].iter().any(|o| o.name == m.name) {
+            v.push(Violation::new(
+                place,
+                "enemy.members",
+                format!("{} is listed twice in enemy group `{}`; give one count", m.name, g.name),
+            ));
+        }
+        if m.count == 0 {
+            v.push(Violation::new(
+                place,
+                "enemy.count",
+                format!("{} of enemy group `{}` has a count of 0; remove the member instead", m.name, g.name),
+            ));
+        }
+    }
+    for m in &g.members {
+        if m.initiative != m.spd.saturating_add(ANY_SEVEN) {
+            v.push(Violation::new(
+                place,
+                "enemy.initiative",
+                format!(
+                    "{} has initiative {}, but Any Seven gives SPD {} + 7 = {}",
+                    m.name,
+                    m.initiative,
+                    m.spd,
+                    m.spd.saturating_add(ANY_SEVEN)
+                ),
+            ));
+        }
+    }
+}
+
+/// `enemy.members`: member `m` of group `g` is one of record `r`'s, with the record's rank and
+/// SPD.
+fn check_member_record(g: &EnemyGroup, m: &Enemy, r: &EnemyRecord, place: AreaAt, v: &mut Vec<Violation>) {
+    match r.members.iter().find(|rm| rm.name == m.name) {
+        None => v.push(Violation::new(
+            place,
+            "enemy.members",
+            format!(
+                "`{}` is not a member of enemy group `{}` (its members: {})",
+                m.name,
+                g.name,
+                r.members.iter().map(|rm| rm.name.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        )),
+        Some(rm) if rm.rank != m.rank || rm.spd != m.spd => v.push(Violation::new(
+            place,
+            "enemy.members",
+            format!(
+                "{} of enemy group `{}` is a {} of SPD {} in the tables, not a {} of SPD {}",
+                m.name,
+                g.name,
+                rm.rank.label(),
+                rm.spd,
+                m.rank.label(),
+                m.spd
+            ),
+        )),
+        Some(_) => {}
+    }
+}
+
 /// The rules every member meets, whoever made the group: a count, and Any Seven's initiative.
-fn own_members(g: &crate::nw3::model::EnemyGroup, place: AreaAt, v: &mut Vec<Violation>) {
+fn own_members(g: &EnemyGroup, place: AreaAt, v: &mut Vec<Violation>) {
     for m in &g.members {
         if m.count == 0 {
             v.push(Violation::new(
