@@ -691,8 +691,22 @@ fn check_objects(f: &Fortress, a: &Area, d: &Nw3Data, v: &mut Vec<Violation>) {
     }
 }
 
-/// The Ruler, the Logics, the Core.
+/// The Ruler, the Logics, the Core, in that order.
 fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
+    check_ruler_record(f, d, v);
+    check_ruler_encounter(f, v);
+    check_logics(f, d, v);
+    if d.core(&f.core.name).is_none() {
+        v.push(Violation::new(
+            "core",
+            "core.unknown",
+            format!("Fortress Core `{}` is not in the NW3 tables", f.core.name),
+        ));
+    }
+}
+
+/// The Ruler is the tables' (with their SPD) and takes initiative by Any Seven.
+fn check_ruler_record(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
     match d.ruler(&f.ruler.name) {
         None => v.push(Violation::new(
             "ruler",
@@ -721,6 +735,10 @@ fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
             ),
         ));
     }
+}
+
+/// The Ruler is met once, in the Event area its `area` names, which holds the Ruler encounter.
+fn check_ruler_encounter(f: &Fortress, v: &mut Vec<Violation>) {
     let ruler_area = find(f, f.ruler.area);
     if !ruler_area
         .is_some_and(|a| a.kind == AreaKind::Event && a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler))
@@ -742,8 +760,12 @@ fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
             format!("the Ruler is met in {encounters} areas; it has one encounter"),
         ));
     }
-    // The book lets the GM adopt, change or write Logics (seed 000 ~l.1011): one or two is its
-    // usual number, advice only.
+}
+
+/// The Logics: the tables' or the GM's own (which must then say what it does), each listed once.
+/// The book lets the GM adopt, change or write Logics (seed 000 ~l.1011): one or two is its
+/// usual number, advice only.
+fn check_logics(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
     if !(1..=2).contains(&f.logic.len()) {
         v.push(Violation::advice(
             "logic",
@@ -770,13 +792,6 @@ fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
         if f.logic[..i].iter().any(|o| o.name == l.name) {
             v.push(Violation::new("logic", "logic.duplicate", format!("Logic `{}` is listed twice", l.name)));
         }
-    }
-    if d.core(&f.core.name).is_none() {
-        v.push(Violation::new(
-            "core",
-            "core.unknown",
-            format!("Fortress Core `{}` is not in the NW3 tables", f.core.name),
-        ));
     }
 }
 
