@@ -121,81 +121,17 @@ fn isqrt(n: usize) -> usize {
 }
 
 impl Shape {
+    /// Grows the shape on `dice` (stream `nw3/graph`): the spine's length, then the branches,
+    /// then the loops, and the ids from the drawing; the draws come in that order.
     fn build(dice: &mut Dice, n: usize) -> Shape {
-        let spine = if n <= 4 {
-            3
-        } else {
-            let extra = dice.between(0, 1) as usize + dice.between(0, (n / 10) as u32) as usize;
-            (1 + isqrt(2 * n) + extra).clamp(3, n - 1)
-        };
+        let spine = spine_length(dice, n);
         let core = spine - 1;
-        let core_depth = core as u32;
-        // Gates per node and areas per depth (a row of the drawing), kept by hand while the tree
-        // grows; the finished shape is then asked about its drawing (see `loops`).
-        let mut degree = vec![0usize; n];
-        let mut width = vec![0usize; spine];
-        let mut parent = vec![None; n];
-        let mut depth = vec![0u32; n];
-        let mut attach = vec![0usize; n];
-        let mut up = vec![None; n];
-        let mut edges = Vec::with_capacity(n + n / 4 + 2);
-        width[0] = 1;
-        for i in 1..spine {
-            parent[i] = Some(i - 1);
-            depth[i] = i as u32;
-            attach[i] = i;
-            up[i] = Some(edges.len());
-            edges.push(Edge { a: i - 1, b: i, tree: true });
-            degree[i - 1] += 1;
-            degree[i] += 1;
-            width[i] += 1;
-        }
-        // Where a branch may hang: every earlier node that is not the Core, lies above the Core's
-        // depth, has a gate to spare and a row below it with room, in node order. Kept up to date
-        // as nodes join (rather than rebuilt per node), so the list and hence each draw are those
-        // of a fresh scan.
-        let fits = |j: usize, depth: &[u32]| j != core && depth[j] < core_depth;
-        let room = |j: usize, depth: &[u32], width: &[usize]| width[depth[j] as usize + 1] < MAX_WIDTH;
-        let mut open: Vec<usize> =
-            (0..spine).filter(|&j| fits(j, &depth) && degree[j] < MAX_DEGREE && room(j, &depth, &width)).collect();
-        let mut cands: Vec<usize> = Vec::new();
-        for i in spine..n {
-            let p = if open.is_empty() {
-                // Every node is full: hang it on any that fits, in a row with room if any has.
-                cands.clear();
-                cands.extend((0..i).filter(|&j| fits(j, &depth) && room(j, &depth, &width)));
-                if cands.is_empty() {
-                    cands.extend((0..i).filter(|&j| fits(j, &depth)));
-                }
-                *dice.choose(&cands).expect("the Entrance always fits")
-            } else {
-                *dice.choose(&open).expect("not empty")
-            };
-            parent[i] = Some(p);
-            depth[i] = depth[p] + 1;
-            attach[i] = attach[p];
-            up[i] = Some(edges.len());
-            edges.push(Edge { a: p, b: i, tree: true });
-            degree[p] += 1;
-            degree[i] += 1;
-            width[depth[i] as usize] += 1;
-            if degree[p] == MAX_DEGREE || !room(p, &depth, &width) {
-                open.retain(|&j| degree[j] < MAX_DEGREE && room(j, &depth, &width));
-            }
-            if fits(i, &depth) && degree[i] < MAX_DEGREE && room(i, &depth, &width) {
-                open.push(i);
-            }
-        }
-        let pos = drawing_order(&parent, spine);
-        Shape::add_loops(dice, &mut edges, &mut degree, (&parent, &depth, &pos), core);
-        // Ids: by depth, then left to right in the drawing (the Core, at the right end of the
-        // spine, is last among its depth).
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (depth[i], pos[i]));
-        let mut id = vec![0u32; n];
-        for (k, &i) in order.iter().enumerate() {
-            id[i] = k as u32 + 1;
-        }
+        let mut t = Tree::spine(n, spine);
+        t.hang_branches(dice, spine);
+        let pos = drawing_order(&t.parent, spine);
+        Shape::add_loops(dice, &mut t.edges, &mut t.degree, (&t.parent, &t.depth, &pos), core);
+        let id = ids_by_drawing(&t.depth, &pos);
+        let Tree { parent, depth, attach, up, edges, .. } = t;
         Shape { n, spine, parent, depth, attach, up, edges, id }
     }
 
@@ -258,6 +194,125 @@ impl Shape {
 
     fn ruler(&self) -> usize {
         self.spine - 2
+    }
+}
+
+/// Areas on the spine, Entrance to Core: `1 + isqrt(2n)` plus a little (one draw of 0-1 and one
+/// of 0 to n/10), so the route grows with the square root of the size and the other areas go
+/// into branches. Three for the smallest fortresses (Entrance, the Ruler's area, the Core),
+/// with no draw.
+fn spine_length(dice: &mut Dice, n: usize) -> usize {
+    if n <= 4 {
+        3
+    } else {
+        let extra = dice.between(0, 1) as usize + dice.between(0, (n / 10) as u32) as usize;
+        (1 + isqrt(2 * n) + extra).clamp(3, n - 1)
+    }
+}
+
+/// Ids: by depth, then left to right in the drawing (the Core, at the right end of the spine,
+/// is last among its depth).
+fn ids_by_drawing(depth: &[u32], pos: &[usize]) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..depth.len()).collect();
+    order.sort_by_key(|&i| (depth[i], pos[i]));
+    let mut id = vec![0u32; depth.len()];
+    for (k, &i) in order.iter().enumerate() {
+        id[i] = k as u32 + 1;
+    }
+    id
+}
+
+/// The spanning tree of a shape while it grows, with the gates per node and the areas per depth
+/// (a row of the drawing) kept by hand as nodes join; the finished shape is then asked about
+/// its drawing (see `Shape::add_loops`).
+struct Tree {
+    /// The Core's node (`spine - 1`): nothing hangs on it, nor on a node at its depth, so no
+    /// area is deeper than the Core.
+    core: usize,
+    degree: Vec<usize>,
+    /// Areas per depth, `spine` rows (no area is deeper than the Core).
+    width: Vec<usize>,
+    parent: Vec<Option<usize>>,
+    depth: Vec<u32>,
+    attach: Vec<usize>,
+    up: Vec<Option<usize>>,
+    edges: Vec<Edge>,
+}
+
+impl Tree {
+    /// The tree of `n` nodes with only the spine joined: nodes `0..spine` in a line.
+    fn spine(n: usize, spine: usize) -> Tree {
+        let mut t = Tree {
+            core: spine - 1,
+            degree: vec![0; n],
+            width: vec![0; spine],
+            parent: vec![None; n],
+            depth: vec![0; n],
+            attach: vec![0; n],
+            up: vec![None; n],
+            edges: Vec::with_capacity(n + n / 4 + 2),
+        };
+        t.width[0] = 1;
+        for i in 1..spine {
+            t.join(i, i - 1);
+            t.attach[i] = i;
+        }
+        t
+    }
+
+    /// Joins node `child` to `parent` with a tree gate.
+    fn join(&mut self, child: usize, parent: usize) {
+        self.parent[child] = Some(parent);
+        self.depth[child] = self.depth[parent] + 1;
+        self.attach[child] = self.attach[parent];
+        self.up[child] = Some(self.edges.len());
+        self.edges.push(Edge { a: parent, b: child, tree: true });
+        self.degree[parent] += 1;
+        self.degree[child] += 1;
+        self.width[self.depth[child] as usize] += 1;
+    }
+
+    /// A branch may hang on `j`: not the Core, and above the Core's depth.
+    fn fits(&self, j: usize) -> bool {
+        j != self.core && self.depth[j] < self.core as u32
+    }
+
+    /// The row below `j` has room (only asked of nodes that fit, whose row below exists).
+    fn room(&self, j: usize) -> bool {
+        self.width[self.depth[j] as usize + 1] < MAX_WIDTH
+    }
+
+    /// A branch may hang on `j` without passing the degree or width limits.
+    fn open(&self, j: usize) -> bool {
+        self.fits(j) && self.degree[j] < MAX_DEGREE && self.room(j)
+    }
+
+    /// Hangs nodes `spine..n` one by one, each on a node drawn from the open ones.
+    fn hang_branches(&mut self, dice: &mut Dice, spine: usize) {
+        // The open nodes, in node order, kept up to date as nodes join (rather than rebuilt per
+        // node), so the list and hence each draw are those of a fresh scan.
+        let mut open: Vec<usize> = (0..spine).filter(|&j| self.open(j)).collect();
+        let mut cands: Vec<usize> = Vec::new();
+        for i in spine..self.parent.len() {
+            let p = if open.is_empty() {
+                // Every node is full: hang it on any that fits, in a row with room if any has.
+                cands.clear();
+                cands.extend((0..i).filter(|&j| self.fits(j) && self.room(j)));
+                if cands.is_empty() {
+                    cands.extend((0..i).filter(|&j| self.fits(j)));
+                }
+                *dice.choose(&cands).expect("the Entrance always fits")
+            } else {
+                *dice.choose(&open).expect("not empty")
+            };
+            self.join(i, p);
+            if self.degree[p] == MAX_DEGREE || !self.room(p) {
+                open.retain(|&j| self.degree[j] < MAX_DEGREE && self.room(j));
+            }
+            if self.open(i) {
+                open.push(i);
+            }
+        }
     }
 }
 
