@@ -41,11 +41,11 @@
 
 use crate::check::Violation;
 use crate::dice::DiceKind;
-use crate::nw3::model::{Area, AreaKind, Event, EventKind, Fortress, Gate, GateKind, Opener, Trap};
+use crate::nw3::model::{Area, AreaKind, Enemy, EnemyGroup, Event, EventKind, Fortress, Gate, GateKind, Opener, Trap};
 use crate::nw3::net::{GUARANTEED, Mode, NONE, Net, OPTIMISTIC, Rows, STRANDED, Set, Without, has};
 use crate::nw3::params::{AREAS, CL, PARTY};
 use crate::tables::Tables;
-use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data};
+use crate::tables::nw3::{AREA_EVENT_TABLE, EnemyRecord, Nw3Data};
 use crate::tables::roll::{RollTable, Row};
 
 pub use crate::nw3::rules::DANGER_SENSE;
@@ -229,106 +229,109 @@ fn is_release(d: &Nw3Data, name: &str) -> bool {
     d.object(name).is_some_and(|o| o.release)
 }
 
+/// The per-gate rules, gate by gate in file order: which fields a kind may carry, then what
+/// reveals a secret gate, opens a closed one, or how often a damaged one can be used.
 fn check_gates(f: &Fortress, by_id: &ById, tables: &Tables, v: &mut Vec<Violation>) {
-    let d = &tables.nw3;
     for g in &f.gates {
-        let place = gate_place(g);
-        let label = Label(g.from, g.to);
-        let opener_ok =
-            !matches!(g.kind, GateKind::Normal | GateKind::OneWay | GateKind::Damaged) || g.opened_by.is_none();
-        if !opener_ok {
-            v.push(Violation::new(
-                place,
-                "gate.fields",
-                format!("{} {label} cannot have `opened_by` (only secret and closed gates do)", g.kind.label()),
-            ));
-        }
-        if g.kind != GateKind::Damaged && g.uses.is_some() {
-            v.push(Violation::new(
-                place,
-                "gate.fields",
-                format!("{} {label} cannot have `uses` (only damaged gates do)", g.kind.label()),
-            ));
-        }
+        check_gate_fields(g, v);
         match g.kind {
-            GateKind::Secret => match g.opened_by {
-                None => v.push(Violation::new(
-                    place,
-                    "gate.secret.reveal",
-                    format!("secret gate {label} says nothing reveals it (an event in area {} or {}, or Danger Sense {DANGER_SENSE})", g.from, g.to),
-                )),
-                Some(Opener::DangerSense(n)) if n != DANGER_SENSE => v.push(Violation::new(
-                    place,
-                    "gate.secret.reveal",
-                    format!("secret gate {label} is found by Danger Sense {n}; the rules set difficulty {DANGER_SENSE}"),
-                )),
-                Some(Opener::DangerSense(_)) => {}
-                Some(Opener::Event(id)) => {
-                    if id != g.from && id != g.to {
-                        v.push(Violation::new(
-                            place,
-                            "gate.secret.reveal",
-                            format!("secret gate {label} is revealed by the event of area {id}, which is not one of its areas"),
-                        ));
-                    } else if !by_id.find(f, id).is_some_and(clearable) {
-                        v.push(Violation::new(
-                            place,
-                            "gate.secret.reveal",
-                            format!("secret gate {label} is revealed by the event of area {id}, which is not an Event Area with an event"),
-                        ));
-                    }
-                }
-                Some(Opener::Device(id)) => v.push(Violation::new(
-                    place,
-                    "gate.secret.reveal",
-                    format!("secret gate {label} names a release device (area {id}); a secret gate is revealed by an event or Danger Sense"),
-                )),
-            },
-            GateKind::Closed => match g.opened_by {
-                None | Some(Opener::DangerSense(_)) => v.push(Violation::new(
-                    place,
-                    "gate.closed.opener",
-                    format!("closed gate {label} does not name the event or Gate Release Device that opens it"),
-                )),
-                Some(Opener::Event(id)) => {
-                    if !by_id.find(f, id).is_some_and(clearable) {
-                        v.push(Violation::new(
-                            place,
-                            "gate.closed.opener",
-                            format!("closed gate {label} opens with the event of area {id}, which is not an Event Area with an event"),
-                        ));
-                    }
-                }
-                Some(Opener::Device(id)) => {
-                    if id == g.from || id == g.to {
-                        v.push(Violation::new(
-                            place,
-                            "gate.closed.opener",
-                            format!("closed gate {label} has its Gate Release Device in area {id}; the device stands in another area"),
-                        ));
-                    }
-                    let holds = by_id.find(f, id).is_some_and(|a| {
-                        a.objects.iter().any(|o| is_release(d, &o.name) && o.opens == Some(g.gate_ref()))
-                    });
-                    if !holds {
-                        v.push(Violation::new(
-                            place,
-                            "gate.closed.opener",
-                            format!("closed gate {label} opens with a Gate Release Device in area {id}, but no device there names this gate"),
-                        ));
-                    }
-                }
-            },
+            GateKind::Secret => check_secret_gate(f, by_id, g, v),
+            GateKind::Closed => check_closed_gate(f, by_id, &tables.nw3, g, v),
             GateKind::Damaged => {
                 if g.uses == Some(0) {
                     v.push(Violation::new(
-                        place,
+                        gate_place(g),
                         "gate.damaged.uses",
-                        format!("damaged gate {label} has 0 uses; write `uses: null` for a gate that cannot be used"),
+                        format!(
+                            "damaged gate {} has 0 uses; write `uses: null` for a gate that cannot be used",
+                            Label(g.from, g.to)
+                        ),
                     ));
                 }
             }
             GateKind::Normal | GateKind::OneWay => {}
+        }
+    }
+}
+
+/// `gate.fields`: `opened_by` belongs to secret and closed gates only, `uses` to damaged ones,
+/// so that an edit changing a gate's kind does not leave a field that no longer means anything.
+fn check_gate_fields(g: &Gate, v: &mut Vec<Violation>) {
+    let label = Label(g.from, g.to);
+    let opener_ok = !matches!(g.kind, GateKind::Normal | GateKind::OneWay | GateKind::Damaged) || g.opened_by.is_none();
+    if !opener_ok {
+        v.push(Violation::new(
+            gate_place(g),
+            "gate.fields",
+            format!("{} {label} cannot have `opened_by` (only secret and closed gates do)", g.kind.label()),
+        ));
+    }
+    if g.kind != GateKind::Damaged && g.uses.is_some() {
+        v.push(Violation::new(
+            gate_place(g),
+            "gate.fields",
+            format!("{} {label} cannot have `uses` (only damaged gates do)", g.kind.label()),
+        ));
+    }
+}
+
+/// `gate.secret.reveal`: a secret gate is revealed by the event of an Event area at one of its
+/// ends, or found by Danger Sense at the rules' difficulty; never by a device.
+fn check_secret_gate(f: &Fortress, by_id: &ById, g: &Gate, v: &mut Vec<Violation>) {
+    let label = Label(g.from, g.to);
+    let message = match g.opened_by {
+        None => format!(
+            "secret gate {label} says nothing reveals it (an event in area {} or {}, or Danger Sense {DANGER_SENSE})",
+            g.from, g.to
+        ),
+        Some(Opener::DangerSense(n)) if n != DANGER_SENSE => {
+            format!("secret gate {label} is found by Danger Sense {n}; the rules set difficulty {DANGER_SENSE}")
+        }
+        Some(Opener::DangerSense(_)) => return,
+        Some(Opener::Event(id)) if id != g.from && id != g.to => {
+            format!("secret gate {label} is revealed by the event of area {id}, which is not one of its areas")
+        }
+        Some(Opener::Event(id)) if !by_id.find(f, id).is_some_and(clearable) => format!(
+            "secret gate {label} is revealed by the event of area {id}, which is not an Event Area with an event"
+        ),
+        Some(Opener::Event(_)) => return,
+        Some(Opener::Device(id)) => format!(
+            "secret gate {label} names a release device (area {id}); a secret gate is revealed by an event or Danger Sense"
+        ),
+    };
+    v.push(Violation::new(gate_place(g), "gate.secret.reveal", message));
+}
+
+/// `gate.closed.opener`: a closed gate opens with the event of an Event area, or with a Gate
+/// Release Device that names it, standing in an area other than the gate's own two.
+fn check_closed_gate(f: &Fortress, by_id: &ById, d: &Nw3Data, g: &Gate, v: &mut Vec<Violation>) {
+    let label = Label(g.from, g.to);
+    let mut report = |message: String| v.push(Violation::new(gate_place(g), "gate.closed.opener", message));
+    match g.opened_by {
+        None | Some(Opener::DangerSense(_)) => {
+            report(format!("closed gate {label} does not name the event or Gate Release Device that opens it"))
+        }
+        Some(Opener::Event(id)) => {
+            if !by_id.find(f, id).is_some_and(clearable) {
+                report(format!(
+                    "closed gate {label} opens with the event of area {id}, which is not an Event Area with an event"
+                ));
+            }
+        }
+        Some(Opener::Device(id)) => {
+            if id == g.from || id == g.to {
+                report(format!(
+                    "closed gate {label} has its Gate Release Device in area {id}; the device stands in another area"
+                ));
+            }
+            let holds = by_id
+                .find(f, id)
+                .is_some_and(|a| a.objects.iter().any(|o| is_release(d, &o.name) && o.opens == Some(g.gate_ref())));
+            if !holds {
+                report(format!(
+                    "closed gate {label} opens with a Gate Release Device in area {id}, but no device there names this gate"
+                ));
+            }
         }
     }
 }
@@ -522,95 +525,107 @@ fn check_trap(a: &Area, t: &Trap, d: &Nw3Data, cl: u32, v: &mut Vec<Violation>) 
 }
 
 /// Each enemy group is a record's, its members listed once as the record has them, with the
-/// initiative Any Seven gives.
+/// initiative Any Seven gives; a group not in the tables is the GM's own and checked for what
+/// the rules say of every group.
 fn check_enemies(a: &Area, d: &Nw3Data, v: &mut Vec<Violation>) {
     let place = area_place(a.id);
     for g in &a.enemies {
-        let Some(r) = d.enemy(&g.name) else {
-            // An enemy of the GM's own (seed 000 ~l.1015-1085 leaves making enemies to the GM):
-            // accepted when its members carry rank and SPD, checked as far as the rules reach.
-            v.push(Violation::advice(
-                place,
-                "enemy.own",
-                format!(
-                    "enemy group `{}` is not in the NW3 tables: the GM's own, checked for counts and initiative",
-                    g.name
-                ),
-            ));
-            if g.members.is_empty() {
-                v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
-            }
-            own_members(g, place, v);
-            continue;
-        };
-        // The tables give a group's members and their counts for the party; a GM may leave
-        // members out and change counts, but each member is one of the record's, as the record
-        // has it (rank, SPD), listed once and at least one strong.
-        if g.members.is_empty() {
-            v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
-        }
-        for (i, m) in g.members.iter().enumerate() {
-            match r.members.iter().find(|rm| rm.name == m.name) {
-                None => v.push(Violation::new(
-                    place,
-                    "enemy.members",
-                    format!(
-                        "`{}` is not a member of enemy group `{}` (its members: {})",
-                        m.name,
-                        g.name,
-                        r.members.iter().map(|rm| rm.name.as_str()).collect::<Vec<_>>().join(", ")
-                    ),
-                )),
-                Some(rm) if rm.rank != m.rank || rm.spd != m.spd => v.push(Violation::new(
-                    place,
-                    "enemy.members",
-                    format!(
-                        "{} of enemy group `{}` is a {} of SPD {} in the tables, not a {} of SPD {}",
-                        m.name,
-                        g.name,
-                        rm.rank.label(),
-                        rm.spd,
-                        m.rank.label(),
-                        m.spd
-                    ),
-                )),
-                Some(_) => {}
-            }
-            if g.members[..i].iter().any(|o| o.name == m.name) {
-                v.push(Violation::new(
-                    place,
-                    "enemy.members",
-                    format!("{} is listed twice in enemy group `{}`; give one count", m.name, g.name),
-                ));
-            }
-            if m.count == 0 {
-                v.push(Violation::new(
-                    place,
-                    "enemy.count",
-                    format!("{} of enemy group `{}` has a count of 0; remove the member instead", m.name, g.name),
-                ));
-            }
-        }
-        for m in &g.members {
-            if m.initiative != m.spd.saturating_add(ANY_SEVEN) {
-                v.push(Violation::new(
-                    place,
-                    "enemy.initiative",
-                    format!(
-                        "{} has initiative {}, but Any Seven gives SPD {} + 7 = {}",
-                        m.name,
-                        m.initiative,
-                        m.spd,
-                        m.spd.saturating_add(ANY_SEVEN)
-                    ),
-                ));
-            }
+        match d.enemy(&g.name) {
+            Some(r) => check_table_group(g, r, place, v),
+            None => check_own_group(g, place, v),
         }
     }
 }
 
+/// An enemy of the GM's own (seed 000 ~l.1015-1085 leaves making enemies to the GM): accepted
+/// (with advice) when its members carry rank and SPD, checked as far as the rules reach.
+fn check_own_group(g: &EnemyGroup, place: AreaAt, v: &mut Vec<Violation>) {
+    v.push(Violation::advice(
+        place,
+        "enemy.own",
+        format!("enemy group `{}` is not in the NW3 tables: the GM's own, checked for counts and initiative", g.name),
+    ));
+    if g.members.is_empty() {
+        v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
+    }
+    own_members(g, place, v);
+}
+
+/// A group from the tables. The tables give a group's members and their counts for the party;
+/// a GM may leave members out and change counts, but each member is one of the record's, as the
+/// record has it (rank, SPD), listed once and at least one strong. Initiatives are checked
+/// after every member's other rules, so their violations come last.
+fn check_table_group(g: &EnemyGroup, r: &EnemyRecord, place: AreaAt, v: &mut Vec<Violation>) {
+    if g.members.is_empty() {
+        v.push(Violation::new(place, "enemy.members", format!("enemy group `{}` has no members", g.name)));
+    }
+    for (i, m) in g.members.iter().enumerate() {
+        check_member_record(g, m, r, place, v);
+        if g.members[..i].iter().any(|o| o.name == m.name) {
+            v.push(Violation::new(
+                place,
+                "enemy.members",
+                format!("{} is listed twice in enemy group `{}`; give one count", m.name, g.name),
+            ));
+        }
+        if m.count == 0 {
+            v.push(Violation::new(
+                place,
+                "enemy.count",
+                format!("{} of enemy group `{}` has a count of 0; remove the member instead", m.name, g.name),
+            ));
+        }
+    }
+    for m in &g.members {
+        if m.initiative != m.spd.saturating_add(ANY_SEVEN) {
+            v.push(Violation::new(
+                place,
+                "enemy.initiative",
+                format!(
+                    "{} has initiative {}, but Any Seven gives SPD {} + 7 = {}",
+                    m.name,
+                    m.initiative,
+                    m.spd,
+                    m.spd.saturating_add(ANY_SEVEN)
+                ),
+            ));
+        }
+    }
+}
+
+/// `enemy.members`: member `m` of group `g` is one of record `r`'s, with the record's rank and
+/// SPD.
+fn check_member_record(g: &EnemyGroup, m: &Enemy, r: &EnemyRecord, place: AreaAt, v: &mut Vec<Violation>) {
+    match r.members.iter().find(|rm| rm.name == m.name) {
+        None => v.push(Violation::new(
+            place,
+            "enemy.members",
+            format!(
+                "`{}` is not a member of enemy group `{}` (its members: {})",
+                m.name,
+                g.name,
+                r.members.iter().map(|rm| rm.name.as_str()).collect::<Vec<_>>().join(", ")
+            ),
+        )),
+        Some(rm) if rm.rank != m.rank || rm.spd != m.spd => v.push(Violation::new(
+            place,
+            "enemy.members",
+            format!(
+                "{} of enemy group `{}` is a {} of SPD {} in the tables, not a {} of SPD {}",
+                m.name,
+                g.name,
+                rm.rank.label(),
+                rm.spd,
+                m.rank.label(),
+                m.spd
+            ),
+        )),
+        Some(_) => {}
+    }
+}
+
 /// The rules every member meets, whoever made the group: a count, and Any Seven's initiative.
-fn own_members(g: &crate::nw3::model::EnemyGroup, place: AreaAt, v: &mut Vec<Violation>) {
+fn own_members(g: &EnemyGroup, place: AreaAt, v: &mut Vec<Violation>) {
     for m in &g.members {
         if m.count == 0 {
             v.push(Violation::new(
@@ -676,8 +691,22 @@ fn check_objects(f: &Fortress, a: &Area, d: &Nw3Data, v: &mut Vec<Violation>) {
     }
 }
 
-/// The Ruler, the Logics, the Core.
+/// The Ruler, the Logics, the Core, in that order.
 fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
+    check_ruler_record(f, d, v);
+    check_ruler_encounter(f, v);
+    check_logics(f, d, v);
+    if d.core(&f.core.name).is_none() {
+        v.push(Violation::new(
+            "core",
+            "core.unknown",
+            format!("Fortress Core `{}` is not in the NW3 tables", f.core.name),
+        ));
+    }
+}
+
+/// The Ruler is the tables' (with their SPD) and takes initiative by Any Seven.
+fn check_ruler_record(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
     match d.ruler(&f.ruler.name) {
         None => v.push(Violation::new(
             "ruler",
@@ -706,6 +735,10 @@ fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
             ),
         ));
     }
+}
+
+/// The Ruler is met once, in the Event area its `area` names, which holds the Ruler encounter.
+fn check_ruler_encounter(f: &Fortress, v: &mut Vec<Violation>) {
     let ruler_area = find(f, f.ruler.area);
     if !ruler_area
         .is_some_and(|a| a.kind == AreaKind::Event && a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler))
@@ -727,8 +760,12 @@ fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
             format!("the Ruler is met in {encounters} areas; it has one encounter"),
         ));
     }
-    // The book lets the GM adopt, change or write Logics (seed 000 ~l.1011): one or two is its
-    // usual number, advice only.
+}
+
+/// The Logics: the tables' or the GM's own (which must then say what it does), each listed once.
+/// The book lets the GM adopt, change or write Logics (seed 000 ~l.1011): one or two is its
+/// usual number, advice only.
+fn check_logics(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
     if !(1..=2).contains(&f.logic.len()) {
         v.push(Violation::advice(
             "logic",
@@ -755,13 +792,6 @@ fn check_ruler_logic_core(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
         if f.logic[..i].iter().any(|o| o.name == l.name) {
             v.push(Violation::new("logic", "logic.duplicate", format!("Logic `{}` is listed twice", l.name)));
         }
-    }
-    if d.core(&f.core.name).is_none() {
-        v.push(Violation::new(
-            "core",
-            "core.unknown",
-            format!("Fortress Core `{}` is not in the NW3 tables", f.core.name),
-        ));
     }
 }
 

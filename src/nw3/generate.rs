@@ -121,81 +121,17 @@ fn isqrt(n: usize) -> usize {
 }
 
 impl Shape {
+    /// Grows the shape on `dice` (stream `nw3/graph`): the spine's length, then the branches,
+    /// then the loops, and the ids from the drawing; the draws come in that order.
     fn build(dice: &mut Dice, n: usize) -> Shape {
-        let spine = if n <= 4 {
-            3
-        } else {
-            let extra = dice.between(0, 1) as usize + dice.between(0, (n / 10) as u32) as usize;
-            (1 + isqrt(2 * n) + extra).clamp(3, n - 1)
-        };
+        let spine = spine_length(dice, n);
         let core = spine - 1;
-        let core_depth = core as u32;
-        // Gates per node and areas per depth (a row of the drawing), kept by hand while the tree
-        // grows; the finished shape is then asked about its drawing (see `loops`).
-        let mut degree = vec![0usize; n];
-        let mut width = vec![0usize; spine];
-        let mut parent = vec![None; n];
-        let mut depth = vec![0u32; n];
-        let mut attach = vec![0usize; n];
-        let mut up = vec![None; n];
-        let mut edges = Vec::with_capacity(n + n / 4 + 2);
-        width[0] = 1;
-        for i in 1..spine {
-            parent[i] = Some(i - 1);
-            depth[i] = i as u32;
-            attach[i] = i;
-            up[i] = Some(edges.len());
-            edges.push(Edge { a: i - 1, b: i, tree: true });
-            degree[i - 1] += 1;
-            degree[i] += 1;
-            width[i] += 1;
-        }
-        // Where a branch may hang: every earlier node that is not the Core, lies above the Core's
-        // depth, has a gate to spare and a row below it with room, in node order. Kept up to date
-        // as nodes join (rather than rebuilt per node), so the list and hence each draw are those
-        // of a fresh scan.
-        let fits = |j: usize, depth: &[u32]| j != core && depth[j] < core_depth;
-        let room = |j: usize, depth: &[u32], width: &[usize]| width[depth[j] as usize + 1] < MAX_WIDTH;
-        let mut open: Vec<usize> =
-            (0..spine).filter(|&j| fits(j, &depth) && degree[j] < MAX_DEGREE && room(j, &depth, &width)).collect();
-        let mut cands: Vec<usize> = Vec::new();
-        for i in spine..n {
-            let p = if open.is_empty() {
-                // Every node is full: hang it on any that fits, in a row with room if any has.
-                cands.clear();
-                cands.extend((0..i).filter(|&j| fits(j, &depth) && room(j, &depth, &width)));
-                if cands.is_empty() {
-                    cands.extend((0..i).filter(|&j| fits(j, &depth)));
-                }
-                *dice.choose(&cands).expect("the Entrance always fits")
-            } else {
-                *dice.choose(&open).expect("not empty")
-            };
-            parent[i] = Some(p);
-            depth[i] = depth[p] + 1;
-            attach[i] = attach[p];
-            up[i] = Some(edges.len());
-            edges.push(Edge { a: p, b: i, tree: true });
-            degree[p] += 1;
-            degree[i] += 1;
-            width[depth[i] as usize] += 1;
-            if degree[p] == MAX_DEGREE || !room(p, &depth, &width) {
-                open.retain(|&j| degree[j] < MAX_DEGREE && room(j, &depth, &width));
-            }
-            if fits(i, &depth) && degree[i] < MAX_DEGREE && room(i, &depth, &width) {
-                open.push(i);
-            }
-        }
-        let pos = drawing_order(&parent, spine);
-        Shape::add_loops(dice, &mut edges, &mut degree, (&parent, &depth, &pos), core);
-        // Ids: by depth, then left to right in the drawing (the Core, at the right end of the
-        // spine, is last among its depth).
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by_key(|&i| (depth[i], pos[i]));
-        let mut id = vec![0u32; n];
-        for (k, &i) in order.iter().enumerate() {
-            id[i] = k as u32 + 1;
-        }
+        let mut t = Tree::spine(n, spine);
+        t.hang_branches(dice, spine);
+        let pos = drawing_order(&t.parent, spine);
+        Shape::add_loops(dice, &mut t.edges, &mut t.degree, (&t.parent, &t.depth, &pos), core);
+        let id = ids_by_drawing(&t.depth, &pos);
+        let Tree { parent, depth, attach, up, edges, .. } = t;
         Shape { n, spine, parent, depth, attach, up, edges, id }
     }
 
@@ -258,6 +194,125 @@ impl Shape {
 
     fn ruler(&self) -> usize {
         self.spine - 2
+    }
+}
+
+/// Areas on the spine, Entrance to Core: `1 + isqrt(2n)` plus a little (one draw of 0-1 and one
+/// of 0 to n/10), so the route grows with the square root of the size and the other areas go
+/// into branches. Three for the smallest fortresses (Entrance, the Ruler's area, the Core),
+/// with no draw.
+fn spine_length(dice: &mut Dice, n: usize) -> usize {
+    if n <= 4 {
+        3
+    } else {
+        let extra = dice.between(0, 1) as usize + dice.between(0, (n / 10) as u32) as usize;
+        (1 + isqrt(2 * n) + extra).clamp(3, n - 1)
+    }
+}
+
+/// Ids: by depth, then left to right in the drawing (the Core, at the right end of the spine,
+/// is last among its depth).
+fn ids_by_drawing(depth: &[u32], pos: &[usize]) -> Vec<u32> {
+    let mut order: Vec<usize> = (0..depth.len()).collect();
+    order.sort_by_key(|&i| (depth[i], pos[i]));
+    let mut id = vec![0u32; depth.len()];
+    for (k, &i) in order.iter().enumerate() {
+        id[i] = k as u32 + 1;
+    }
+    id
+}
+
+/// The spanning tree of a shape while it grows, with the gates per node and the areas per depth
+/// (a row of the drawing) kept by hand as nodes join; the finished shape is then asked about
+/// its drawing (see `Shape::add_loops`).
+struct Tree {
+    /// The Core's node (`spine - 1`): nothing hangs on it, nor on a node at its depth, so no
+    /// area is deeper than the Core.
+    core: usize,
+    degree: Vec<usize>,
+    /// Areas per depth, `spine` rows (no area is deeper than the Core).
+    width: Vec<usize>,
+    parent: Vec<Option<usize>>,
+    depth: Vec<u32>,
+    attach: Vec<usize>,
+    up: Vec<Option<usize>>,
+    edges: Vec<Edge>,
+}
+
+impl Tree {
+    /// The tree of `n` nodes with only the spine joined: nodes `0..spine` in a line.
+    fn spine(n: usize, spine: usize) -> Tree {
+        let mut t = Tree {
+            core: spine - 1,
+            degree: vec![0; n],
+            width: vec![0; spine],
+            parent: vec![None; n],
+            depth: vec![0; n],
+            attach: vec![0; n],
+            up: vec![None; n],
+            edges: Vec::with_capacity(n + n / 4 + 2),
+        };
+        t.width[0] = 1;
+        for i in 1..spine {
+            t.join(i, i - 1);
+            t.attach[i] = i;
+        }
+        t
+    }
+
+    /// Joins node `child` to `parent` with a tree gate.
+    fn join(&mut self, child: usize, parent: usize) {
+        self.parent[child] = Some(parent);
+        self.depth[child] = self.depth[parent] + 1;
+        self.attach[child] = self.attach[parent];
+        self.up[child] = Some(self.edges.len());
+        self.edges.push(Edge { a: parent, b: child, tree: true });
+        self.degree[parent] += 1;
+        self.degree[child] += 1;
+        self.width[self.depth[child] as usize] += 1;
+    }
+
+    /// A branch may hang on `j`: not the Core, and above the Core's depth.
+    fn fits(&self, j: usize) -> bool {
+        j != self.core && self.depth[j] < self.core as u32
+    }
+
+    /// The row below `j` has room (only asked of nodes that fit, whose row below exists).
+    fn room(&self, j: usize) -> bool {
+        self.width[self.depth[j] as usize + 1] < MAX_WIDTH
+    }
+
+    /// A branch may hang on `j` without passing the degree or width limits.
+    fn open(&self, j: usize) -> bool {
+        self.fits(j) && self.degree[j] < MAX_DEGREE && self.room(j)
+    }
+
+    /// Hangs nodes `spine..n` one by one, each on a node drawn from the open ones.
+    fn hang_branches(&mut self, dice: &mut Dice, spine: usize) {
+        // The open nodes, in node order, kept up to date as nodes join (rather than rebuilt per
+        // node), so the list and hence each draw are those of a fresh scan.
+        let mut open: Vec<usize> = (0..spine).filter(|&j| self.open(j)).collect();
+        let mut cands: Vec<usize> = Vec::new();
+        for i in spine..self.parent.len() {
+            let p = if open.is_empty() {
+                // Every node is full: hang it on any that fits, in a row with room if any has.
+                cands.clear();
+                cands.extend((0..i).filter(|&j| self.fits(j) && self.room(j)));
+                if cands.is_empty() {
+                    cands.extend((0..i).filter(|&j| self.fits(j)));
+                }
+                *dice.choose(&cands).expect("the Entrance always fits")
+            } else {
+                *dice.choose(&open).expect("not empty")
+            };
+            self.join(i, p);
+            if self.degree[p] == MAX_DEGREE || !self.room(p) {
+                open.retain(|&j| self.degree[j] < MAX_DEGREE && self.room(j));
+            }
+            if self.open(i) {
+                open.push(i);
+            }
+        }
     }
 }
 
@@ -350,67 +405,87 @@ impl Plan {
         }
     }
 
+    /// Rolls every gate on stream `dice`, in a fixed order that the draws depend on: the spine
+    /// from the Entrance down, then the branches, then the loops. Each stage reads what the
+    /// earlier ones settled (devices keep their paths normal; loops land only where the spine
+    /// and branches let a party reach the Core again).
     fn roll(s: &Shape, dice: &mut Dice) -> Plan {
         let mut p = Plan::base(s);
-        let m = s.edges.len();
-        let mut forced = vec![false; m];
+        let forced = p.roll_spine(s, dice);
+        p.roll_branches(s, dice, &forced);
+        let lands = p.safe_landings(s);
+        p.roll_loops(s, dice, &lands);
+        p
+    }
+
+    /// Spine gates, from the Entrance down. Returns, per edge, whether the gate must stay normal
+    /// (it lies on the way from the spine to a Gate Release Device, which must be reachable).
+    fn roll_spine(&mut self, s: &Shape, dice: &mut Dice) -> Vec<bool> {
+        let mut forced = vec![false; s.edges.len()];
         let mut cands: Vec<usize> = Vec::with_capacity(s.n);
-        // Spine gates, from the Entrance down.
+        // The spine index of the last one-way gate's far end: a party cannot walk back above it,
+        // so a device for a later closed gate must hang at or below it.
         let mut landing = 0;
         for i in 0..s.spine - 1 {
             let e = s.up[i + 1].expect("spine areas after the Entrance have a parent");
-            let r = dice.below(100);
             let into_core = i + 1 == s.core();
-            let kind = if into_core {
-                match r {
-                    0..45 => GateKind::Closed,
-                    45..60 => GateKind::OneWay,
-                    _ => GateKind::Normal,
-                }
-            } else {
-                match r {
-                    0..18 => GateKind::OneWay,
-                    18..45 => GateKind::Closed,
-                    _ => GateKind::Normal,
-                }
-            };
-            match kind {
+            match spine_gate_kind(dice.below(100), into_core) {
                 GateKind::OneWay => {
-                    p.kind[e] = GateKind::OneWay;
+                    self.kind[e] = GateKind::OneWay;
                     landing = i + 1;
                 }
                 GateKind::Closed if into_core => {
-                    p.kind[e] = GateKind::Closed;
-                    p.open[e] = Some(Open::Event(s.ruler()));
+                    // The Ruler's encounter, just before the Core, opens the way in.
+                    self.kind[e] = GateKind::Closed;
+                    self.open[e] = Some(Open::Event(s.ruler()));
                 }
                 GateKind::Closed => {
-                    // A device in a branch hanging between the last landing and this gate.
-                    cands.clear();
-                    cands.extend(
-                        (s.spine..s.n).filter(|&x| p.role[x] == Role::Plain && (landing..=i).contains(&s.attach[x])),
-                    );
+                    self.device_spots(s, landing..=i, &mut cands);
+                    // The gate out of the Entrance has no event to open it: a device or nothing.
                     let device = !cands.is_empty() && (i == 0 || dice.chance(2, 3));
                     if device {
                         let x = *dice.choose(&cands).expect("not empty");
-                        p.role[x] = Role::Device(e);
-                        p.kind[e] = GateKind::Closed;
-                        p.open[e] = Some(Open::Device(x));
-                        // Keep the way from the spine to the device plain.
-                        let mut y = x;
-                        while y >= s.spine {
-                            forced[s.up[y].expect("branch")] = true;
-                            y = s.parent[y].expect("branch");
-                        }
-                    } else if i > 0 && p.can_hold_event(i) {
-                        p.set_event(i);
-                        p.kind[e] = GateKind::Closed;
-                        p.open[e] = Some(Open::Event(i));
+                        self.place_device(s, e, x, &mut forced);
+                    } else if i > 0 && self.can_hold_event(i) {
+                        self.close_by_event(e, i);
                     }
                 }
                 _ => {}
             }
         }
-        // Branch gates.
+        forced
+    }
+
+    /// Fills `cands` with the plain branch areas that hang on the spine within `spine` (between
+    /// the last landing and a closed gate), in node order: where a device for it may go.
+    fn device_spots(&self, s: &Shape, spine: std::ops::RangeInclusive<usize>, cands: &mut Vec<usize>) {
+        cands.clear();
+        cands.extend((s.spine..s.n).filter(|&x| self.role[x] == Role::Plain && spine.contains(&s.attach[x])));
+    }
+
+    /// Closes spine gate `e` with a device in area `x`, and forces the branch gates from the
+    /// spine down to `x` to stay normal so the device can always be fetched.
+    fn place_device(&mut self, s: &Shape, e: usize, x: usize, forced: &mut [bool]) {
+        self.role[x] = Role::Device(e);
+        self.kind[e] = GateKind::Closed;
+        self.open[e] = Some(Open::Device(x));
+        let mut y = x;
+        while y >= s.spine {
+            forced[s.up[y].expect("branch")] = true;
+            y = s.parent[y].expect("branch");
+        }
+    }
+
+    /// Closes gate `e` with the event of area `node` (which becomes an Event area if plain).
+    fn close_by_event(&mut self, e: usize, node: usize) {
+        self.set_event(node);
+        self.kind[e] = GateKind::Closed;
+        self.open[e] = Some(Open::Event(node));
+    }
+
+    /// Branch gates, in node order, except those `forced` normal: mostly normal, some closed by
+    /// the event of the area before them, the rest secret.
+    fn roll_branches(&mut self, s: &Shape, dice: &mut Dice, forced: &[bool]) {
         for c in s.spine..s.n {
             let e = s.up[c].expect("branch areas have a parent");
             if forced[e] {
@@ -420,46 +495,57 @@ impl Plan {
             match dice.below(100) {
                 0..62 => {}
                 62..77 => {
-                    if p.can_hold_event(par) {
-                        p.set_event(par);
-                        p.kind[e] = GateKind::Closed;
-                        p.open[e] = Some(Open::Event(par));
+                    if self.can_hold_event(par) {
+                        self.close_by_event(e, par);
                     }
                 }
-                _ => {
-                    p.kind[e] = GateKind::Secret;
-                    let has_event = matches!(p.role[par], Role::EventOpener | Role::Ruler);
-                    let make_event = p.role[par] == Role::Plain && par != 0 && dice.chance(1, 2);
-                    if has_event || make_event {
-                        p.set_event(par);
-                        p.open[e] = Some(Open::Event(par));
-                    } else {
-                        p.open[e] = Some(Open::Sense);
-                    }
-                }
+                _ => self.hide_branch_gate(e, par, dice),
             }
         }
-        // Where a party dropped by a one-way or used-up damaged loop can still reach the Core:
-        // the branch path up to the spine is all normal gates, and every closed spine gate below
-        // that point opens with something found below it too.
+    }
+
+    /// Makes branch gate `e` secret: revealed by the event of `par` if it has (or now gets) one,
+    /// else only by Danger Sense, which makes what lies behind optional. The Entrance never gets
+    /// an event.
+    fn hide_branch_gate(&mut self, e: usize, par: usize, dice: &mut Dice) {
+        self.kind[e] = GateKind::Secret;
+        let has_event = matches!(self.role[par], Role::EventOpener | Role::Ruler);
+        let make_event = self.role[par] == Role::Plain && par != 0 && dice.chance(1, 2);
+        if has_event || make_event {
+            self.set_event(par);
+            self.open[e] = Some(Open::Event(par));
+        } else {
+            self.open[e] = Some(Open::Sense);
+        }
+    }
+
+    /// Per node, whether a party dropped there by a one-way or used-up damaged loop can still
+    /// reach the Core: the branch path up to the spine is all normal gates, and every closed
+    /// spine gate below that point opens with something found below it too.
+    fn safe_landings(&self, s: &Shape) -> Vec<bool> {
         let mut clear = vec![true; s.n];
         for x in s.spine..s.n {
             let (par, e) = (s.parent[x].expect("branch"), s.up[x].expect("branch"));
-            clear[x] = clear[par] && p.kind[e] == GateKind::Normal;
+            clear[x] = clear[par] && self.kind[e] == GateKind::Normal;
         }
-        let mut spine_ok = vec![true; s.spine];
-        for (m, ok) in spine_ok.iter_mut().enumerate() {
-            *ok = (m..s.spine - 1).all(|j| {
-                let e = s.up[j + 1].expect("spine");
-                match p.open[e] {
-                    Some(Open::Device(x)) => s.attach[x] >= m,
-                    _ => true,
-                }
-            });
-        }
-        let lands = |x: usize| clear[x] && spine_ok[s.attach[x]];
-        // Loop gates. At most one damaged gate per area: two zigzags into one circle would run
-        // side by side, touching, on the map.
+        let spine_ok: Vec<bool> = (0..s.spine)
+            .map(|m| {
+                (m..s.spine - 1).all(|j| {
+                    let e = s.up[j + 1].expect("spine");
+                    match self.open[e] {
+                        Some(Open::Device(x)) => s.attach[x] >= m,
+                        _ => true,
+                    }
+                })
+            })
+            .collect();
+        (0..s.n).map(|x| clear[x] && spine_ok[s.attach[x]]).collect()
+    }
+
+    /// Loop gates, in edge order. A one-way or usable damaged loop only goes where `lands` says
+    /// a party can still reach the Core. At most one damaged gate per area: two zigzags into one
+    /// circle would run side by side, touching, on the map.
+    fn roll_loops(&mut self, s: &Shape, dice: &mut Dice, lands: &[bool]) {
         let mut zigzag = vec![false; s.n];
         for (e, edge) in s.edges.iter().enumerate() {
             if edge.tree {
@@ -470,30 +556,52 @@ impl Plan {
             match roll {
                 0..35 => {}
                 35..55 => {
-                    p.kind[e] = GateKind::Secret;
-                    let ev = matches!(p.role[edge.a], Role::EventOpener | Role::Ruler) && dice.chance(1, 2);
-                    p.open[e] = Some(if ev { Open::Event(edge.a) } else { Open::Sense });
+                    self.kind[e] = GateKind::Secret;
+                    let ev = matches!(self.role[edge.a], Role::EventOpener | Role::Ruler) && dice.chance(1, 2);
+                    self.open[e] = Some(if ev { Open::Event(edge.a) } else { Open::Sense });
                 }
                 55..85 if !damaged_ok => {}
                 55..85 => {
                     zigzag[edge.a] = true;
                     zigzag[edge.b] = true;
-                    p.kind[e] = GateKind::Damaged;
-                    if dice.chance(1, 2) && lands(edge.a) && lands(edge.b) {
-                        p.uses[e] = Some(dice.between(1, 3));
+                    self.kind[e] = GateKind::Damaged;
+                    if dice.chance(1, 2) && lands[edge.a] && lands[edge.b] {
+                        self.uses[e] = Some(dice.between(1, 3));
                     }
                 }
-                _ => {
-                    if lands(edge.b) {
-                        p.kind[e] = GateKind::OneWay;
-                    } else if s.depth[edge.a] == s.depth[edge.b] && lands(edge.a) {
-                        p.kind[e] = GateKind::OneWay;
-                        p.flip[e] = true;
-                    }
-                }
+                _ => self.one_way_loop(s, e, *edge, lands),
             }
         }
-        p
+    }
+
+    /// Makes loop `e` one-way if it can land safely: forward (down a row) when its deeper end is
+    /// a safe landing, else backward between two areas of one depth (flipped) if that end is.
+    fn one_way_loop(&mut self, s: &Shape, e: usize, edge: Edge, lands: &[bool]) {
+        if lands[edge.b] {
+            self.kind[e] = GateKind::OneWay;
+        } else if s.depth[edge.a] == s.depth[edge.b] && lands[edge.a] {
+            self.kind[e] = GateKind::OneWay;
+            self.flip[e] = true;
+        }
+    }
+}
+
+/// A spine gate's kind from a d100 `r` (0-99). The gate into the Core is often closed, as the
+/// Ruler encounter before it can always open it; other closed spine gates need a device or an
+/// event, so they are rarer there.
+fn spine_gate_kind(r: u32, into_core: bool) -> GateKind {
+    if into_core {
+        match r {
+            0..45 => GateKind::Closed,
+            45..60 => GateKind::OneWay,
+            _ => GateKind::Normal,
+        }
+    } else {
+        match r {
+            0..18 => GateKind::OneWay,
+            18..45 => GateKind::Closed,
+            _ => GateKind::Normal,
+        }
     }
 }
 
@@ -592,17 +700,32 @@ impl<'t> Ctx<'t> {
     }
 }
 
+/// Builds the fortress a gate plan describes: gates and areas in area ids, each area typed and
+/// stocked, and the frame around them. Draws come from `nw3/kinds` (in id order) and from each
+/// area's own `nw3/area/ID` stream, so an area's content does not depend on its neighbours'.
 fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
-    let Ctx { tables, d, chart, ref root, ref params, seed } = *ctx;
-    let (cl, party) = (params.cl, params.party);
-    // Node per id.
-    let mut node_of = vec![0usize; s.n];
-    for (node, &id) in s.id.iter().enumerate() {
-        node_of[id as usize - 1] = node;
+    let node_of = s.nodes_by_id();
+    let mut gates = gates_in_ids(s, plan);
+    let kinds = area_kinds(ctx, plan, &node_of);
+    let areas = stock_areas(ctx, s, plan, common, &node_of, &kinds, &gates);
+    gates.sort_by_key(|g| (g.from, g.to));
+    fortress(ctx, common, areas, gates, s.id[s.ruler()])
+}
+
+impl Shape {
+    /// The node of each area id (index `id - 1`).
+    fn nodes_by_id(&self) -> Vec<usize> {
+        let mut node_of = vec![0usize; self.n];
+        for (node, &id) in self.id.iter().enumerate() {
+            node_of[id as usize - 1] = node;
+        }
+        node_of
     }
-    // Gates in area ids.
-    let mut gates: Vec<Gate> = s
-        .edges
+}
+
+/// The plan's gates in area ids, in edge order (a flipped one-way loop runs from its deeper end).
+fn gates_in_ids(s: &Shape, plan: &Plan) -> Vec<Gate> {
+    s.edges
         .iter()
         .enumerate()
         .map(|(e, edge)| {
@@ -614,23 +737,22 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
             });
             Gate { from: s.id[from], to: s.id[to], kind: plan.kind[e], opened_by, uses: plan.uses[e] }
         })
-        .collect();
-    let gate_ref = |e: usize| GateRef { from: gates[e].from, to: gates[e].to };
-    let device_refs: Vec<Option<GateRef>> =
-        (0..s.n).map(|x| if let Role::Device(e) = plan.role[x] { Some(gate_ref(e)) } else { None }).collect();
+        .collect()
+}
 
-    // Kinds for areas without a role.
-    let mut kinds = root.child("nw3/kinds");
-    let mut kind_of = vec![AreaKind::Normal; s.n];
-    for &node in &node_of {
-        kind_of[node] = match plan.role[node] {
+/// Each area's kind, by id - 1: fixed by its role, else weighted by `[[nw3.area_kind]]` on
+/// stream `nw3/kinds` (one draw per plain area, in id order).
+fn area_kinds(ctx: &Ctx, plan: &Plan, node_of: &[usize]) -> Vec<AreaKind> {
+    let mut kinds = ctx.root.child("nw3/kinds");
+    node_of
+        .iter()
+        .map(|&node| match plan.role[node] {
             Role::Entrance => AreaKind::Entrance,
             Role::Core => AreaKind::Core,
             Role::Ruler | Role::EventOpener => AreaKind::Event,
             Role::Device(_) => AreaKind::Object,
             Role::Plain => {
-                let k = kinds.weighted(&d.area_kinds, |k| k.weight).map_or(RandomKind::Normal, |k| k.kind);
-                match k {
+                match kinds.weighted(&ctx.d.area_kinds, |k| k.weight).map_or(RandomKind::Normal, |k| k.kind) {
                     RandomKind::Normal => AreaKind::Normal,
                     RandomKind::Object => AreaKind::Object,
                     RandomKind::Trap => AreaKind::Trap,
@@ -638,64 +760,93 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
                     RandomKind::Enemy => AreaKind::Enemy,
                 }
             }
-        };
-    }
+        })
+        .collect()
+}
 
+/// Every area, in id order, named and stocked (with `stock.rs`, as the workbench rerolls) on
+/// its own stream. `gates` are in edge order: a device names the gate it opens by its ends.
+fn stock_areas(
+    ctx: &Ctx,
+    s: &Shape,
+    plan: &Plan,
+    common: &Common,
+    node_of: &[usize],
+    kinds: &[AreaKind],
+    gates: &[Gate],
+) -> Vec<Area> {
+    let (d, params) = (ctx.d, &ctx.params);
+    let device_of = |node: usize| match plan.role[node] {
+        Role::Device(e) => Some(GateRef { from: gates[e].from, to: gates[e].to }),
+        _ => None,
+    };
     let mut used = Used::new(d);
     let ids: Vec<u32> = (1..=s.n as u32).collect();
-    let before = Net::of(&ids, &gates).before_ruler(s.id[0], s.id[s.ruler()]);
-    let stocking =
-        Stocking { d, chart, cl, party, foes: combat::PartyModel::of(params), late: late_areas(&ids, before.as_ref()) };
-    let ruler = common.ruler;
-    let mut areas: Vec<Area> = Vec::with_capacity(s.n);
+    // An area reached only after the Ruler's fight holds nothing that helps against the Ruler.
+    let before = Net::of(&ids, gates).before_ruler(s.id[0], s.id[s.ruler()]);
+    let stocking = Stocking {
+        d,
+        chart: ctx.chart,
+        cl: params.cl,
+        party: params.party,
+        foes: combat::PartyModel::of(params),
+        late: late_areas(&ids, before.as_ref()),
+    };
     let mut stream = String::with_capacity(16);
+    let mut areas: Vec<Area> = Vec::with_capacity(s.n);
     for (pos, &node) in node_of.iter().enumerate() {
         let id = pos as u32 + 1;
-        let loc_slot = pos % common.names.len();
-        let loc = &d.areas[common.names[loc_slot]];
-        let round = pos / common.names.len();
-        let name = if round == 0 {
-            loc.name.clone()
-        } else {
-            format!("{}{}", loc.name, NUMERALS[round.min(NUMERALS.len() - 1)])
-        };
-        let kind = kind_of[node];
-        let mut dice = root.child(area_stream(&mut stream, id));
-        let mut area = Area {
-            id,
-            name,
-            kind,
-            appearance_difficulty: 0,
-            optional: false,
-            description: loc.description.clone(),
-            event: None,
-            trap: None,
-            enemies: Vec::new(),
-            objects: Vec::new(),
-            danger_sense: None,
-            notes: String::new(),
-            locked: false,
-        };
-        let ruler_here = (plan.role[node] == Role::Ruler).then_some(ruler);
-        stock(&stocking, &mut area, device_refs[node], ruler_here, &mut dice, &mut used);
+        let mut area = blank_area(d, common, pos, kinds[pos]);
+        let mut dice = ctx.root.child(area_stream(&mut stream, id));
+        let ruler_here = (plan.role[node] == Role::Ruler).then_some(common.ruler);
+        stock(&stocking, &mut area, device_of(node), ruler_here, &mut dice, &mut used);
         areas.push(area);
     }
+    areas
+}
 
-    gates.sort_by_key(|g| (g.from, g.to));
+/// Area `pos + 1` before stocking: named from the shuffled locations, which are dealt again
+/// with a numeral ("II", "III", ...) once every location has been used.
+fn blank_area(d: &Nw3Data, common: &Common, pos: usize, kind: AreaKind) -> Area {
+    let loc = &d.areas[common.names[pos % common.names.len()]];
+    let round = pos / common.names.len();
+    let name =
+        if round == 0 { loc.name.clone() } else { format!("{}{}", loc.name, NUMERALS[round.min(NUMERALS.len() - 1)]) };
+    Area {
+        id: pos as u32 + 1,
+        name,
+        kind,
+        appearance_difficulty: 0,
+        optional: false,
+        description: loc.description.clone(),
+        event: None,
+        trap: None,
+        enemies: Vec::new(),
+        objects: Vec::new(),
+        danger_sense: None,
+        notes: String::new(),
+        locked: false,
+    }
+}
+
+/// The finished fortress around its areas and (sorted) gates: the frame named after the
+/// Entrance, the generator's stamp, and the derived paths.
+fn fortress(ctx: &Ctx, common: &Common, areas: Vec<Area>, gates: Vec<Gate>, ruler_area: u32) -> Fortress {
+    let params = &ctx.params;
     let place = areas[0].name.clone();
-    let frame = frame(d, common, &place, combat::PartyModel::of(params), s.id[s.ruler()]);
+    let frame = frame(ctx.d, common, &place, combat::PartyModel::of(params), ruler_area);
     let mut f = Fortress {
         system: System::Nw3,
         format: crate::format::CURRENT,
-        seed,
+        seed: ctx.seed,
         generator: Generator {
             name: env!("CARGO_PKG_NAME").into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            tables: tables.version.to_string(),
+            tables: ctx.tables.version.to_string(),
         },
         params: *params,
         paper: Default::default(),
-        party: Party { size: party, cl },
+        party: Party { size: params.party, cl: params.cl },
         title: frame.title,
         trailer: frame.trailer,
         ruler: frame.ruler,

@@ -113,93 +113,126 @@ fn count_crossings(edges: &[(usize, usize)], rank: &[u32], slot: &[usize]) -> (u
     (crossings, detours)
 }
 
-/// Lays out the areas of a fortress.
+/// Lays out the areas of a fortress: ranks from the Entrance, rows in id order, untangled by
+/// barycenter sweeps only when that order is not already a drawing without crossings.
 pub fn layout(f: &Fortress) -> Layout {
     let n = f.areas.len();
     if n == 0 {
         return Layout { layers: 0, width: 0, nodes: Vec::new(), crossings: 0, detours: 0 };
     }
-    let net = Net::new(f);
-    // Ranks.
-    let start = f.areas.iter().position(|a| a.kind == AreaKind::Entrance).unwrap_or(0);
-    let dist = net.distances(start);
-    let deepest = dist.iter().flatten().copied().max().unwrap_or(0);
-    let rank: Vec<u32> = dist.iter().map(|d| d.unwrap_or(deepest + 1)).collect();
-    let layers = rank.iter().copied().max().unwrap_or(0) + 1;
-
-    // Neighbours over every gate, whatever its kind: the graph's forward steps, one per gate.
-    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut edges: Vec<(usize, usize)> = Vec::with_capacity(net.arcs.len());
-    for e in net.graph.edge_references().filter(|e| !e.weight().back) {
-        let (a, b) = (e.source().index(), e.target().index());
-        adj[a].push(b);
-        adj[b].push(a);
-        edges.push((a, b));
-    }
-
-    // Layers in id order.
-    let mut rows: Vec<Vec<usize>> = vec![Vec::new(); layers as usize];
-    let mut by_id: Vec<usize> = (0..n).collect();
-    by_id.sort_by_key(|&i| (f.areas[i].id, i));
-    for i in by_id {
-        rows[rank[i] as usize].push(i);
-    }
+    let g = Layered::of(f);
+    let mut rows = g.rows_by_id(f);
     let mut slot = vec![0usize; n];
-    let renumber = |rows: &[Vec<usize>], slot: &mut [usize]| {
-        for row in rows {
-            for (s, &i) in row.iter().enumerate() {
-                slot[i] = s;
-            }
-        }
-    };
     renumber(&rows, &mut slot);
-    let mut best = count_crossings(&edges, &rank, &slot);
+    let mut best = count_crossings(&g.edges, &g.rank, &slot);
     if best.0 > 0 || best.1 > 0 {
-        // Not drawable as numbered: barycenter sweeps, keeping the best order seen.
-        let mut best_rows = rows.clone();
-        let sort_row = |row: &mut Vec<usize>, reference: u32, slot: &[usize]| {
-            // Barycenter in thousandths of a slot; areas without neighbours there keep their place.
-            let key = |i: usize| -> u64 {
-                let (sum, count) = adj[i]
-                    .iter()
-                    .filter(|&&j| rank[j] == reference)
-                    .fold((0u64, 0u64), |(s, c), &j| (s + slot[j] as u64, c + 1));
-                (sum * 1000).checked_div(count).unwrap_or(slot[i] as u64 * 1000)
-            };
-            let mut keyed: Vec<(u64, u32, usize)> = row.iter().map(|&i| (key(i), f.areas[i].id, i)).collect();
-            keyed.sort_unstable();
-            row.clear();
-            row.extend(keyed.into_iter().map(|k| k.2));
-        };
-        for _ in 0..SWEEPS {
-            for l in 1..rows.len() {
-                sort_row(&mut rows[l], l as u32 - 1, &slot);
-                renumber(&rows[l..=l], &mut slot);
-            }
-            for l in (0..rows.len().saturating_sub(1)).rev() {
-                sort_row(&mut rows[l], l as u32 + 1, &slot);
-                renumber(&rows[l..=l], &mut slot);
-            }
-            let now = count_crossings(&edges, &rank, &slot);
-            if now.0 < best.0 {
-                best = now;
-                best_rows.clone_from(&rows);
-            }
-        }
-        rows = best_rows;
-        renumber(&rows, &mut slot);
+        best = g.untangle(f, &mut rows, &mut slot, best);
     }
-
     let width = rows.iter().map(Vec::len).max().unwrap_or(0) as u32;
     let nodes = (0..n)
         .map(|i| {
-            let layer = rank[i];
+            let layer = g.rank[i];
             let len = rows[layer as usize].len() as u32;
             let s = slot[i] as u32;
             Placement { id: f.areas[i].id, layer, slot: s, x: 2 * s + (width - len), y: 2 * layer }
         })
         .collect();
-    Layout { layers, width, nodes, crossings: best.0, detours: best.1 }
+    Layout { layers: g.layers, width, nodes, crossings: best.0, detours: best.1 }
+}
+
+/// The area graph as the layout sees it, by area position: ranks, and neighbours over every
+/// gate whatever its kind (a one-way or secret gate is still a line on the map).
+struct Layered {
+    /// Fewest gates from the Entrance; unreachable areas one past the deepest.
+    rank: Vec<u32>,
+    layers: u32,
+    adj: Vec<Vec<usize>>,
+    /// Each gate once, as the graph's forward step.
+    edges: Vec<(usize, usize)>,
+}
+
+impl Layered {
+    fn of(f: &Fortress) -> Layered {
+        let n = f.areas.len();
+        let net = Net::new(f);
+        let start = f.areas.iter().position(|a| a.kind == AreaKind::Entrance).unwrap_or(0);
+        let dist = net.distances(start);
+        let deepest = dist.iter().flatten().copied().max().unwrap_or(0);
+        let rank: Vec<u32> = dist.iter().map(|d| d.unwrap_or(deepest + 1)).collect();
+        let layers = rank.iter().copied().max().unwrap_or(0) + 1;
+        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut edges: Vec<(usize, usize)> = Vec::with_capacity(net.arcs.len());
+        for e in net.graph.edge_references().filter(|e| !e.weight().back) {
+            let (a, b) = (e.source().index(), e.target().index());
+            adj[a].push(b);
+            adj[b].push(a);
+            edges.push((a, b));
+        }
+        Layered { rank, layers, adj, edges }
+    }
+
+    /// The rows with each in id order (ties by position), which is how a generated fortress
+    /// draws without crossings.
+    fn rows_by_id(&self, f: &Fortress) -> Vec<Vec<usize>> {
+        let mut rows: Vec<Vec<usize>> = vec![Vec::new(); self.layers as usize];
+        let mut by_id: Vec<usize> = (0..f.areas.len()).collect();
+        by_id.sort_by_key(|&i| (f.areas[i].id, i));
+        for i in by_id {
+            rows[self.rank[i] as usize].push(i);
+        }
+        rows
+    }
+
+    /// Barycenter sweeps down and up, [`SWEEPS`] times, keeping the order with the fewest
+    /// crossings seen (the first such, so ties keep the earlier order); leaves `rows` and `slot`
+    /// at that order and returns its (crossings, detours).
+    fn untangle(&self, f: &Fortress, rows: &mut [Vec<usize>], slot: &mut [usize], mut best: (u32, u32)) -> (u32, u32) {
+        let mut best_rows = rows.to_vec();
+        for _ in 0..SWEEPS {
+            for l in 1..rows.len() {
+                self.sort_row(f, &mut rows[l], l as u32 - 1, slot);
+                renumber(&rows[l..=l], slot);
+            }
+            for l in (0..rows.len().saturating_sub(1)).rev() {
+                self.sort_row(f, &mut rows[l], l as u32 + 1, slot);
+                renumber(&rows[l..=l], slot);
+            }
+            let now = count_crossings(&self.edges, &self.rank, slot);
+            if now.0 < best.0 {
+                best = now;
+                best_rows.clone_from_slice(rows);
+            }
+        }
+        rows.clone_from_slice(&best_rows);
+        renumber(rows, slot);
+        best
+    }
+
+    /// Orders `row` by the mean slot of each area's neighbours in layer `reference`, ties by id.
+    /// The mean is kept in thousandths of a slot (integers, so the order is the same everywhere);
+    /// an area without neighbours there keeps its own place.
+    fn sort_row(&self, f: &Fortress, row: &mut Vec<usize>, reference: u32, slot: &[usize]) {
+        let key = |i: usize| -> u64 {
+            let (sum, count) = self.adj[i]
+                .iter()
+                .filter(|&&j| self.rank[j] == reference)
+                .fold((0u64, 0u64), |(s, c), &j| (s + slot[j] as u64, c + 1));
+            (sum * 1000).checked_div(count).unwrap_or(slot[i] as u64 * 1000)
+        };
+        let mut keyed: Vec<(u64, u32, usize)> = row.iter().map(|&i| (key(i), f.areas[i].id, i)).collect();
+        keyed.sort_unstable();
+        row.clear();
+        row.extend(keyed.into_iter().map(|k| k.2));
+    }
+}
+
+/// Sets each area's slot to its place in its row.
+fn renumber(rows: &[Vec<usize>], slot: &mut [usize]) {
+    for row in rows {
+        for (s, &i) in row.iter().enumerate() {
+            slot[i] = s;
+        }
+    }
 }
 
 #[cfg(test)]
