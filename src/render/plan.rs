@@ -82,6 +82,9 @@ pub const ROCK: &str = "#4a4540";
 pub const FLOOR: &str = "#f2ede2";
 pub const WALL: &str = "#111111";
 pub const DOOR: &str = "#9a6431";
+/// A secret corridor's floor and doors in the GM's view.
+pub const SECRET_FLOOR: &str = "#c9b68c";
+pub const SECRET_DOOR: &str = "#b0392b";
 
 impl Plan {
     fn new(w: u32, h: u32) -> Plan {
@@ -141,11 +144,17 @@ impl Plan {
 
     /// The grid edges where `inside` changes, joined into straight runs.
     fn edges(&self, inside: impl Fn(i64, i64) -> bool) -> Vec<Segment> {
+        self.runs(|x, y| inside(x, y - 1) != inside(x, y), |x, y| inside(x - 1, y) != inside(x, y))
+    }
+
+    /// The horizontal grid edges above cell (x, y) where `across(x, y)`, and the vertical ones
+    /// left of it where `down(x, y)`, joined into the longest straight runs.
+    fn runs(&self, across: impl Fn(i64, i64) -> bool, down: impl Fn(i64, i64) -> bool) -> Vec<Segment> {
         let mut out = Vec::new();
         for y in 0..=self.h {
             let mut start: Option<u32> = None;
             for x in 0..=self.w {
-                let wall = x < self.w && inside(i64::from(x), i64::from(y) - 1) != inside(i64::from(x), i64::from(y));
+                let wall = x < self.w && across(i64::from(x), i64::from(y));
                 match (wall, start) {
                     (true, None) => start = Some(x),
                     (false, Some(s)) => {
@@ -159,7 +168,7 @@ impl Plan {
         for x in 0..=self.w {
             let mut start: Option<u32> = None;
             for y in 0..=self.h {
-                let wall = y < self.h && inside(i64::from(x) - 1, i64::from(y)) != inside(i64::from(x), i64::from(y));
+                let wall = y < self.h && down(i64::from(x), i64::from(y));
                 match (wall, start) {
                     (true, None) => start = Some(y),
                     (false, Some(s)) => {
@@ -173,6 +182,13 @@ impl Plan {
         out
     }
 
+    /// The grid edges inside `inside`'s region (a shown cell on both sides), joined into
+    /// straight runs (rows first, then columns).
+    fn edges_between(&self, inside: impl Fn(i64, i64) -> bool) -> Vec<Segment> {
+        let both = |a: (i64, i64), b: (i64, i64)| inside(a.0, a.1) && inside(b.0, b.1);
+        self.runs(|x, y| both((x, y - 1), (x, y)), |x, y| both((x - 1, y), (x, y)))
+    }
+
     /// The players' view as SVG, `ppg` pixels per grid cell: rock, floor, a faint grid, walls,
     /// doors (a secret door is drawn as wall) and the room labels. User text is escaped.
     pub fn svg(&self, ppg: u32) -> String {
@@ -181,6 +197,17 @@ impl Plan {
 
     /// [`Plan::svg`] with `extra` blank columns on the right (room for notes on a tabletop).
     pub fn svg_with(&self, ppg: u32, extra: u32) -> String {
+        self.draw(ppg, extra, false)
+    }
+
+    /// The GM's view: [`Plan::svg_with`] with the secret corridors drawn in [`SECRET_FLOOR`]
+    /// and walled, their doors in [`SECRET_DOOR`].
+    pub fn svg_gm(&self, ppg: u32, extra: u32) -> String {
+        self.draw(ppg, extra, true)
+    }
+
+    fn draw(&self, ppg: u32, extra: u32, secrets: bool) -> String {
+        let seen = |x: i64, y: i64| if secrets { self.is_floor(x, y) } else { self.is_shown(x, y) };
         let mut s = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">\n",
             (self.w + extra) * ppg,
@@ -192,42 +219,29 @@ impl Plan {
             s += &format!("<rect x=\"{}\" width=\"{extra}\" height=\"{}\" fill=\"#d9d4c8\"/>\n", self.w, self.h);
         }
         s += &format!("<rect width=\"{}\" height=\"{}\" fill=\"{ROCK}\"/>\n", self.w, self.h);
-        // Floor: one rectangle per run of floor cells in a row.
-        let mut d = String::new();
-        for y in 0..self.h {
-            let mut x = 0;
-            while x < self.w {
-                if self.is_shown(i64::from(x), i64::from(y)) {
-                    let s0 = x;
-                    while x < self.w && self.is_shown(i64::from(x), i64::from(y)) {
-                        x += 1;
-                    }
-                    d += &format!("M{s0} {y}h{}v1h-{}z", x - s0, x - s0);
-                } else {
-                    x += 1;
-                }
-            }
+        s += &self.floor(FLOOR, |x, y| self.is_shown(x, y));
+        if secrets {
+            s += &self.floor(SECRET_FLOOR, |x, y| self.is_floor(x, y) && !self.is_shown(x, y));
         }
-        s += &format!("<path fill=\"{FLOOR}\" d=\"{d}\"/>\n");
+        // The grid over the floor only (the rock needs none, and a whole-picture grid was a
+        // third of the drawing time): each grid line's runs between shown cells.
         let mut g = String::new();
-        for x in 1..self.w + extra {
-            g += &format!("M{x} 0V{}", self.h);
-        }
-        for y in 1..self.h {
-            g += &format!("M0 {y}H{}", self.w + extra);
+        for seg in self.edges_between(seen) {
+            g += &format!("M{} {}L{} {}", seg.a.0, seg.a.1, seg.b.0, seg.b.1);
         }
         s += &format!(
             "<path fill=\"none\" stroke=\"#000000\" stroke-opacity=\"0.15\" stroke-width=\"0.03\" d=\"{g}\"/>\n"
         );
         // The walls the players see: around shown floor only (a secret door is wall).
         let mut wd = String::new();
-        for w in self.edges(|x, y| self.is_shown(x, y)) {
+        for w in self.edges(seen) {
             wd += &format!("M{} {}L{} {}", w.a.0, w.a.1, w.b.0, w.b.1);
         }
         s += &format!(
             "<path fill=\"none\" stroke=\"{WALL}\" stroke-width=\"0.16\" stroke-linecap=\"square\" d=\"{wd}\"/>\n"
         );
-        for door in self.doors.iter().filter(|d| !d.secret) {
+        for door in self.doors.iter().filter(|d| secrets || !d.secret) {
+            let fill = if door.secret { SECRET_DOOR } else { DOOR };
             let (x0, y0) = (door.a.0.min(door.b.0), door.a.1.min(door.b.1));
             let (x1, y1) = (door.a.0.max(door.b.0), door.a.1.max(door.b.1));
             let (x, y, w, h) = if y0 == y1 {
@@ -236,7 +250,7 @@ impl Plan {
                 (f64::from(x0) - 0.14, f64::from(y0) + 0.1, 0.28, f64::from(y1 - y0) - 0.2)
             };
             s += &format!(
-                "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{h:.2}\" fill=\"{DOOR}\" stroke=\"{WALL}\" stroke-width=\"0.05\"/>\n"
+                "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{h:.2}\" fill=\"{fill}\" stroke=\"{WALL}\" stroke-width=\"0.05\"/>\n"
             );
         }
         for r in &self.rooms {
@@ -259,6 +273,26 @@ impl Plan {
         s
     }
 
+    /// A path filling every run of cells where `inside` holds, row by row, in `fill`.
+    fn floor(&self, fill: &str, inside: impl Fn(i64, i64) -> bool) -> String {
+        let mut d = String::new();
+        for y in 0..self.h {
+            let mut x = 0;
+            while x < self.w {
+                if inside(i64::from(x), i64::from(y)) {
+                    let s0 = x;
+                    while x < self.w && inside(i64::from(x), i64::from(y)) {
+                        x += 1;
+                    }
+                    d += &format!("M{s0} {y}h{}v1h-{}z", x - s0, x - s0);
+                } else {
+                    x += 1;
+                }
+            }
+        }
+        format!("<path fill=\"{fill}\" d=\"{d}\"/>\n")
+    }
+
     /// The players' view as PNG bytes, `ppg` pixels per grid cell.
     pub fn png(&self, ppg: u32, what: &str) -> Result<Vec<u8>> {
         crate::render::raster::png(&self.svg(ppg), self.w * ppg, what)
@@ -272,6 +306,7 @@ impl Plan {
 
 use crate::render::svgkit::xml_escape as escape;
 
+mod channel;
 mod route;
 
 // ---------------------------------------------------------------------------------------------
@@ -354,10 +389,12 @@ const GAPS: [u32; 3] = [6, 10, 16];
 const MAX_AREA: u32 = 12;
 
 /// The plan of a fortress: every area placed by the area map's layers and order within them,
-/// every gate a corridor routed on the grid with a door at both areas (see [`route`]: corridors
-/// never touch one another nor a third area), the empty rock between them compacted away. A
-/// secret gate's corridor is secret floor with secret doors. A gate that cannot be routed
-/// without touching another corridor gets a stub at each end, marked with the area it leads to.
+/// every gate a corridor with a door at both areas (corridors never touch one another nor a
+/// third area), the empty rock between them compacted away. A secret gate's corridor is secret
+/// floor with secret doors. A fortress the area map draws clean (every generated one) is routed
+/// in channels between its rows, one straight-piece corridor per gate ([`channel`]); any other
+/// graph by a search on the grid ([`route`]), where a gate that cannot be routed without
+/// touching another corridor gets a stub at each end, marked with the area it leads to.
 pub fn fortress_plan(f: &Fortress) -> Plan {
     fortress_plan_sized(f, AREA)
 }
@@ -375,13 +412,23 @@ pub fn fortress_plan_sized(f: &Fortress, area: u32) -> Plan {
         .filter(|g| g.from != g.to)
         .filter_map(|g| Some((index(g.from)?, index(g.to)?, g.kind == GateKind::Secret)))
         .collect();
-    // Each gap with each routing order; the first gap where some order routes every gate wins
-    // (its smallest plan), else the plan with the fewest stubs.
+    if lay.clean()
+        && let Some((grid, corridors)) = channel::route(&placed, &gates, area)
+    {
+        return finish(&placed, &grid, &corridors, &[], (0, 0));
+    }
+    searched(&placed, &gates, area)
+}
+
+/// The plan of a graph the area map cannot draw clean: each gap with each routing order; the
+/// first gap where some order routes every gate wins (its smallest plan), else the plan with
+/// the fewest stubs.
+fn searched(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], area: u32) -> Plan {
     let mut best: Option<Plan> = None;
     let key = |p: &Plan| (p.unplaced, p.stubbed, p.w * p.h);
     for &gap in &GAPS {
         for order in [Order::ShortFirst, Order::LongFirst, Order::AsWritten] {
-            let p = routed(&placed, &gates, area, gap, order);
+            let p = routed(placed, gates, area, gap, order);
             if best.as_ref().is_none_or(|b| key(&p) < key(b)) {
                 best = Some(p);
             }
@@ -392,7 +439,7 @@ pub fn fortress_plan_sized(f: &Fortress, area: u32) -> Plan {
     }
     match best {
         // An area walled in on every side has no room for a stub's door: larger areas.
-        Some(b) if b.unplaced > 0 && area < MAX_AREA => fortress_plan_sized(f, area + 1),
+        Some(b) if b.unplaced > 0 && area < MAX_AREA => searched(placed, gates, area + 1),
         b => b.unwrap_or_else(|| Plan::new(1, 1)),
     }
 }
@@ -405,6 +452,9 @@ enum Order {
     LongFirst,
     AsWritten,
 }
+
+/// A stub: its cell, the area it opens on, the area it leads to, secret.
+type Stub = (usize, u32, u32, bool);
 
 /// One attempt at the fortress plan with `gap` free cells around each area, routing in `order`;
 /// a gate that does not route gets stubs.
@@ -430,10 +480,9 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
         Order::LongFirst => order.sort_by_key(|&k| (-length(k), k)),
         Order::AsWritten => {}
     }
-    // (corridor cells, owner, its area at each end, secret); stubs: (cell, area, leads to).
-    let mut corridors: Vec<(Vec<usize>, u32, [u32; 2], bool)> = Vec::new();
-    let mut stubs: Vec<(usize, u32, u32, bool)> = Vec::new();
-    let (mut p_stubbed, mut unplaced) = (0, 0);
+    let mut corridors: Vec<channel::Corridor> = Vec::new();
+    let mut stubs: Vec<Stub> = Vec::new();
+    let (mut stubbed, mut unplaced) = (0, 0);
     for &k in &order {
         let (a, b, secret) = gates[k];
         let o = n + 1 + k as u32;
@@ -443,7 +492,7 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
                 corridors.push((path, o, [a, b], secret));
             }
             None => {
-                p_stubbed += 1;
+                stubbed += 1;
                 for (from, to) in [(a, b), (b, a)] {
                     match g.doorsteps(from, &[]).first() {
                         Some(&(c, _)) => {
@@ -456,10 +505,22 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
             }
         }
     }
+    finish(placed, &g, &corridors, &stubs, (stubbed, unplaced))
+}
+
+/// The plan of a routed grid: compacted, its areas labelled, a door where each corridor and
+/// stub meets its area, secret corridors hidden, stubs marked with where they lead.
+fn finish(
+    placed: &[(u32, u32, u32)],
+    g: &route::Grid,
+    corridors: &[channel::Corridor],
+    stubs: &[Stub],
+    (stubbed, unplaced): (usize, usize),
+) -> Plan {
     let (c, cell) = g.compact();
     let mut p = Plan::new(c.w, c.h);
     p.owner = c.owner.clone();
-    p.stubbed = p_stubbed;
+    p.stubbed = stubbed;
     p.unplaced = unplaced;
     for (i, &(x, y, w, h)) in c.areas.iter().enumerate() {
         let label = placed[i].0.to_string();
@@ -477,14 +538,14 @@ fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap
         };
         p.door(Door { a, b, secret });
     };
-    for (path, o, ends, secret) in &corridors {
+    for (path, o, ends, secret) in corridors {
         if *secret {
             p.hidden.push(*o);
         }
         door(&mut p, cell(path[0]), ends[0], *secret);
         door(&mut p, cell(*path.last().unwrap_or(&path[0])), ends[1], *secret);
     }
-    for &(at, from, to, secret) in &stubs {
+    for &(at, from, to, secret) in stubs {
         let at = cell(at);
         if secret {
             p.hidden.push(c.owner[at]);
@@ -502,6 +563,55 @@ mod tests {
     use super::*;
     use crate::myk::{MykParams, generate};
     use crate::tables::Tables;
+
+    #[test]
+    fn the_gm_sees_the_secret_corridor_the_players_do_not() {
+        // myk --seed 1: a Secret Door hides the A2-B2 corridor.
+        let t = Tables::embedded().unwrap();
+        let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: crate::myk::model::Layout::Mixed };
+        let s = generate(&t, &params, 1).unwrap();
+        let p = myk_plan(&s.maps[0]);
+        assert!(p.doors.iter().any(|d| d.secret), "seed 1 has a secret corridor");
+        let (players, gm) = (p.svg_with(10, 0), p.svg_gm(10, 0));
+        assert!(!players.contains(SECRET_FLOOR) && !players.contains(SECRET_DOOR));
+        assert!(gm.contains(SECRET_FLOOR) && gm.contains(SECRET_DOOR));
+        // The corridor's middle, drawn: rock for the players, the secret floor for the GM.
+        let (x, y) = (0..p.h)
+            .flat_map(|y| (0..p.w).map(move |x| (x, y)))
+            .find(|&(x, y)| p.is_floor(i64::from(x), i64::from(y)) && !p.is_shown(i64::from(x), i64::from(y)))
+            .unwrap();
+        let colour = |svg: &str| {
+            let png = crate::render::raster::png(svg, p.w * 10, "plan").unwrap();
+            let pix = resvg::tiny_skia::Pixmap::decode_png(&png).unwrap();
+            let c = pix.pixel(x * 10 + 5, y * 10 + 5).unwrap();
+            format!("#{:02x}{:02x}{:02x}", c.red(), c.green(), c.blue())
+        };
+        assert_eq!(colour(&players), ROCK);
+        assert_eq!(colour(&gm), SECRET_FLOOR);
+    }
+
+    #[test]
+    fn generated_fortresses_route_every_gate_in_channels_without_a_stub() {
+        let t = Tables::embedded().unwrap();
+        for areas in 3..=40 {
+            for seed in 1..=8 {
+                let p = crate::nw3::FortressParams { areas, ..Default::default() };
+                let f = crate::nw3::generate(&t, &p, seed).unwrap();
+                let lay = crate::nw3::layout::layout(&f);
+                let placed: Vec<(u32, u32, u32)> =
+                    f.areas.iter().map(|a| lay.get(a.id).map(|n| (a.id, n.layer, n.x)).unwrap()).collect();
+                let index = |id: u32| placed.iter().position(|p| p.0 == id).unwrap() as u32 + 1;
+                let gates: Vec<(u32, u32, bool)> =
+                    f.gates.iter().map(|g| (index(g.from), index(g.to), false)).collect();
+                let (_, corridors) = channel::route(&placed, &gates, AREA)
+                    .unwrap_or_else(|| panic!("seed {seed} areas {areas}: fell back to the search"));
+                assert_eq!(corridors.len(), f.gates.len());
+                let plan = fortress_plan(&f);
+                assert_eq!((plan.stubbed, plan.marks.len()), (0, 0), "seed {seed} areas {areas}");
+                assert_eq!(plan.doors.len(), 2 * f.gates.len(), "seed {seed} areas {areas}: a door at each end");
+            }
+        }
+    }
 
     #[test]
     fn every_stub_finds_room_beside_its_area() {

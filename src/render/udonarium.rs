@@ -727,7 +727,7 @@ fn both(
     let mut pics = draw_all(
         &[
             (plan.svg_with(GRID, few), (plan.w + few) * GRID),
-            (plan.svg_with(GRID, all), (plan.w + all) * GRID),
+            (plan.svg_gm(GRID, all), (plan.w + all) * GRID),
             (part.sheet, sheet_cells(paper).0 * GRID),
         ],
         what,

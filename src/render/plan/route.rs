@@ -14,10 +14,11 @@
 //! Nothing here is a general graph-drawing library: no crate routes orthogonal corridors with a
 //! clearance on an occupancy grid, and the search is forty lines.
 //!
-//! Compaction then deletes every row that repeats the row above it cell for cell (area cells
-//! count as different in each of their rows, so areas keep their size), and the same for
-//! columns. Deleting a repeated row keeps every adjacency, diagonal ones included, so the
-//! routed topology survives exactly while the empty rock between lanes goes.
+//! Compaction then deletes every row that holds no area cell and where each corridor only runs
+//! straight across (from the row above to the row below), when the rows on either side of it
+//! would not bring two owners' floor together, even diagonally; and the same for columns, again
+//! until nothing more goes. So every adjacency survives exactly, areas keep their size, and
+//! the empty rock between lanes goes. Both routers (this one and [`super::channel`]) share it.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -210,22 +211,66 @@ impl Grid {
         self.xy(c)
     }
 
-    /// The row index each old row maps to after deleting the rows that repeat the row above
-    /// (area cells differ by their row within the area), and the new height.
+    /// Whether corridor `cells` (owner `o`, from area `ends[0]` to area `ends[1]`) keeps the
+    /// clearance rule: every cell inside the rim touches only rock and `o`, the first cell
+    /// also its own first area, across an edge, and the last its second.
+    pub fn keeps_clear(&self, cells: &[usize], o: u32, ends: [u32; 2]) -> bool {
+        let last = cells.len().saturating_sub(1);
+        let met = |c: Option<&usize>, a: u32| c.is_some_and(|&c| self.touches(c, a).is_some());
+        met(cells.first(), ends[0])
+            && met(cells.last(), ends[1])
+            && cells.iter().enumerate().all(|(i, &c)| {
+                let (x, y) = self.xy(c);
+                let mut allow = vec![0, o];
+                if i == 0 {
+                    allow.push(ends[0]);
+                }
+                if i == last {
+                    allow.push(ends[1]);
+                }
+                x >= 1
+                    && y >= 1
+                    && x + 1 < self.w
+                    && y + 1 < self.h
+                    && (y - 1..=y + 1).all(|yy| (x - 1..=x + 1).all(|xx| allow.contains(&self.owner[self.at(xx, yy)])))
+            })
+    }
+
+    fn is_area(&self, o: u32) -> bool {
+        o != 0 && o as usize <= self.areas.len()
+    }
+
+    /// Whether row `y` can go with row `up` (the nearest kept row above) and row `y + 1` then
+    /// meeting: it holds no area cell, each of its corridor cells has its own corridor right
+    /// above and below (a vertical run, which only gets shorter), and no floor of `up` would
+    /// touch another owner's floor in `y + 1`, even diagonally.
+    fn row_can_go(&self, up: u32, y: u32) -> bool {
+        let o = |x: u32, y: u32| self.owner[self.at(x, y)];
+        let passes = (0..self.w).all(|x| {
+            let c = o(x, y);
+            c == 0 || (!self.is_area(c) && o(x, up) == c && o(x, y + 1) == c)
+        });
+        passes
+            && (0..self.w).all(|x| {
+                let a = o(x, up);
+                a == 0
+                    || (x.saturating_sub(1)..=(x + 1).min(self.w - 1)).all(|xx| {
+                        let b = o(xx, y + 1);
+                        b == 0 || b == a
+                    })
+            })
+    }
+
+    /// The row index each old row maps to after deleting, top to bottom, every row that can go
+    /// ([`Grid::row_can_go`]; the first and last rows stay as the rim), and the new height. A
+    /// deleted row maps to the kept row above it.
     fn rows_kept(&self) -> (Vec<u32>, u32) {
-        let key = |x: u32, y: u32| -> (u32, u32) {
-            let o = self.owner[self.at(x, y)];
-            match o {
-                0 => (0, 0),
-                o if (o as usize) <= self.areas.len() => (o, y - self.areas[o as usize - 1].1),
-                o => (o, 0),
-            }
-        };
         let mut map = Vec::with_capacity(self.h as usize);
-        let mut n = 0;
+        let (mut n, mut up) = (0, 0);
         for y in 0..self.h {
-            if y == 0 || (0..self.w).any(|x| key(x, y) != key(x, y - 1)) {
+            if y == 0 || y + 1 == self.h || !self.row_can_go(up, y) {
                 n += 1;
+                up = y;
             }
             map.push(n - 1);
         }
@@ -243,9 +288,13 @@ impl Grid {
         Grid { w: self.h, h: self.w, owner, areas: self.areas.iter().map(|&(x, y, w, h)| (y, x, h, w)).collect(), near }
     }
 
+    /// The grid with only the kept rows of `map` (each kept row is the first mapped to its index).
     fn drop_rows(&self, map: &[u32], n: u32) -> Grid {
         let mut owner = vec![0; (self.w * n) as usize];
         for y in 0..self.h {
+            if y > 0 && map[y as usize] == map[y as usize - 1] {
+                continue;
+            }
             for x in 0..self.w {
                 owner[(map[y as usize] * self.w + x) as usize] = self.owner[self.at(x, y)];
             }
@@ -255,19 +304,32 @@ impl Grid {
         Grid { w: self.w, h: n, owner, areas, near }
     }
 
-    /// The grid without repeated rows and columns, and where each old cell went.
+    /// The grid with every row and column that can go deleted (rows, then columns, again until
+    /// nothing more goes: a shorter corridor can free a line across), and where each old cell
+    /// went.
     pub fn compact(&self) -> (Grid, impl Fn(usize) -> usize + use<>) {
-        let (rows, nh) = self.rows_kept();
-        let g = self.drop_rows(&rows, nh);
-        let t = g.transpose();
-        let (cols, nw) = t.rows_kept();
-        let out = t.drop_rows(&cols, nw).transpose();
-        let w = self.w;
+        let mut rows: Vec<u32> = (0..self.h).collect();
+        let mut cols: Vec<u32> = (0..self.w).collect();
+        let mut g = self.clone();
+        loop {
+            let (map, nh) = g.rows_kept();
+            let down = g.drop_rows(&map, nh).transpose();
+            let (cmap, nw) = down.rows_kept();
+            let next = down.drop_rows(&cmap, nw).transpose();
+            rows.iter_mut().for_each(|r| *r = map[*r as usize]);
+            cols.iter_mut().for_each(|c| *c = cmap[*c as usize]);
+            let done = next.w == g.w && next.h == g.h;
+            g = next;
+            if done {
+                break;
+            }
+        }
+        let (w, nw) = (self.w, g.w);
         let cell = move |c: usize| {
             let (x, y) = (c as u32 % w, c as u32 / w);
             (rows[y as usize] * nw + cols[x as usize]) as usize
         };
-        (out, cell)
+        (g, cell)
     }
 }
 
