@@ -1,7 +1,6 @@
 //! The PNG pictures in a folder of written files, read as a VTT or Udonarium would: the `image`
 //! of each `.dd2vtt` (base64 in JSON) and each `.png` in a `.zip`, named by file (and zip entry),
-//! in file-name order. Shared by `png.rs` and `examples/deflate_floor.rs` (which includes this
-//! file by path), so it uses nothing of the test crate.
+//! in file-name order.
 
 use std::io::Read;
 use std::path::Path;
