@@ -17,9 +17,15 @@
 //! clearance from everything else ([`route`] explains the rule, the fallback for a graph that
 //! cannot be drawn without crossings, and the compaction that removes the empty rock).
 
+use std::fmt::Write as _;
+
+use svg::Document;
+use svg::node::element::{Path, Rectangle, Text};
+
 use crate::error::Result;
 use crate::myk::model::{CorridorId, Map, RoomId, Wall};
 use crate::nw3::model::{Fortress, GateKind};
+use crate::render::svgkit::xml_chars;
 
 /// A point on the grid lines, in cells.
 pub type Pt = (u32, u32);
@@ -189,8 +195,9 @@ impl Plan {
         self.runs(|x, y| both((x, y - 1), (x, y)), |x, y| both((x - 1, y), (x, y)))
     }
 
-    /// The players' view as SVG, `ppg` pixels per grid cell: rock, floor, a faint grid, walls,
-    /// doors (a secret door is drawn as wall) and the room labels. User text is escaped.
+    /// The players' view as SVG (written by the `svg` crate), `ppg` pixels per grid cell: rock,
+    /// floor, a faint grid, walls, doors (a secret door is drawn as wall) and the room labels.
+    /// User text is escaped.
     pub fn svg(&self, ppg: u32) -> String {
         self.svg_with(ppg, 0)
     }
@@ -208,40 +215,40 @@ impl Plan {
 
     fn draw(&self, ppg: u32, extra: u32, secrets: bool) -> String {
         let seen = |x: i64, y: i64| if secrets { self.is_floor(x, y) } else { self.is_shown(x, y) };
-        let mut s = format!(
-            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\">\n",
-            (self.w + extra) * ppg,
-            self.h * ppg,
-            self.w + extra,
-            self.h
-        );
+        let mut doc = Document::new()
+            .set("width", (self.w + extra) * ppg)
+            .set("height", self.h * ppg)
+            .set("viewBox", (0, 0, self.w + extra, self.h));
         if extra > 0 {
-            s += &format!("<rect x=\"{}\" width=\"{extra}\" height=\"{}\" fill=\"#d9d4c8\"/>\n", self.w, self.h);
+            doc = doc.add(
+                Rectangle::new().set("x", self.w).set("width", extra).set("height", self.h).set("fill", "#d9d4c8"),
+            );
         }
-        s += &format!("<rect width=\"{}\" height=\"{}\" fill=\"{ROCK}\"/>\n", self.w, self.h);
-        s += &self.floor(FLOOR, |x, y| self.is_shown(x, y));
+        doc = doc.add(Rectangle::new().set("width", self.w).set("height", self.h).set("fill", ROCK));
+        doc = doc.add(self.floor(FLOOR, |x, y| self.is_shown(x, y)));
         if secrets {
-            s += &self.floor(SECRET_FLOOR, |x, y| self.is_floor(x, y) && !self.is_shown(x, y));
+            doc = doc.add(self.floor(SECRET_FLOOR, |x, y| self.is_floor(x, y) && !self.is_shown(x, y)));
         }
         // The grid over the floor only (the rock needs none, and a whole-picture grid was a
-        // third of the drawing time): each grid line's runs between shown cells.
-        let mut g = String::new();
-        for seg in self.edges_between(seen) {
-            g += &format!("M{} {}L{} {}", seg.a.0, seg.a.1, seg.b.0, seg.b.1);
-        }
-        s += &format!(
-            "<path fill=\"none\" stroke=\"#000000\" stroke-opacity=\"0.15\" stroke-width=\"0.03\" d=\"{g}\"/>\n"
+        // third of the drawing time), then the walls around the floor drawn (for the players a
+        // secret door is wall).
+        doc = doc.add(
+            Path::new()
+                .set("fill", "none")
+                .set("stroke", "#000000")
+                .set("stroke-opacity", 0.15)
+                .set("stroke-width", 0.03)
+                .set("d", lines(&self.edges_between(seen))),
         );
-        // The walls the players see: around shown floor only (a secret door is wall).
-        let mut wd = String::new();
-        for w in self.edges(seen) {
-            wd += &format!("M{} {}L{} {}", w.a.0, w.a.1, w.b.0, w.b.1);
-        }
-        s += &format!(
-            "<path fill=\"none\" stroke=\"{WALL}\" stroke-width=\"0.16\" stroke-linecap=\"square\" d=\"{wd}\"/>\n"
+        doc = doc.add(
+            Path::new()
+                .set("fill", "none")
+                .set("stroke", WALL)
+                .set("stroke-width", 0.16)
+                .set("stroke-linecap", "square")
+                .set("d", lines(&self.edges(seen))),
         );
         for door in self.doors.iter().filter(|d| secrets || !d.secret) {
-            let fill = if door.secret { SECRET_DOOR } else { DOOR };
             let (x0, y0) = (door.a.0.min(door.b.0), door.a.1.min(door.b.1));
             let (x1, y1) = (door.a.0.max(door.b.0), door.a.1.max(door.b.1));
             let (x, y, w, h) = if y0 == y1 {
@@ -249,32 +256,38 @@ impl Plan {
             } else {
                 (f64::from(x0) - 0.14, f64::from(y0) + 0.1, 0.28, f64::from(y1 - y0) - 0.2)
             };
-            s += &format!(
-                "<rect x=\"{x:.2}\" y=\"{y:.2}\" width=\"{w:.2}\" height=\"{h:.2}\" fill=\"{fill}\" stroke=\"{WALL}\" stroke-width=\"0.05\"/>\n"
+            doc = doc.add(
+                Rectangle::new()
+                    .set("x", format!("{x:.2}"))
+                    .set("y", format!("{y:.2}"))
+                    .set("width", format!("{w:.2}"))
+                    .set("height", format!("{h:.2}"))
+                    .set("fill", if door.secret { SECRET_DOOR } else { DOOR })
+                    .set("stroke", WALL)
+                    .set("stroke-width", 0.05),
             );
         }
+        let label = |x: String, y: String, size: f64, text: &str| {
+            Text::new(xml_chars(text))
+                .set("x", x)
+                .set("y", y)
+                .set("font-family", "DejaVu Sans")
+                .set("font-weight", "bold")
+                .set("font-size", size)
+                .set("fill", "#6b645a")
+        };
         for r in &self.rooms {
-            s += &format!(
-                "<text x=\"{:.2}\" y=\"{:.2}\" font-family=\"DejaVu Sans\" font-weight=\"bold\" font-size=\"0.8\" fill=\"#6b645a\">{}</text>\n",
-                f64::from(r.x) + 0.35,
-                f64::from(r.y) + 1.05,
-                escape(&r.label)
-            );
+            let (x, y) = (f64::from(r.x) + 0.35, f64::from(r.y) + 1.05);
+            doc = doc.add(label(format!("{x:.2}"), format!("{y:.2}"), 0.8, &r.label));
         }
         for ((x, y), text) in &self.marks {
-            s += &format!(
-                "<text x=\"{}.5\" y=\"{}.62\" text-anchor=\"middle\" font-family=\"DejaVu Sans\" font-weight=\"bold\" font-size=\"0.34\" fill=\"#6b645a\">{}</text>\n",
-                x,
-                y,
-                escape(text)
-            );
+            doc = doc.add(label(format!("{x}.5"), format!("{y}.62"), 0.34, text).set("text-anchor", "middle"));
         }
-        s += "</svg>\n";
-        s
+        doc.to_string()
     }
 
     /// A path filling every run of cells where `inside` holds, row by row, in `fill`.
-    fn floor(&self, fill: &str, inside: impl Fn(i64, i64) -> bool) -> String {
+    fn floor(&self, fill: &str, inside: impl Fn(i64, i64) -> bool) -> Path {
         let mut d = String::new();
         for y in 0..self.h {
             let mut x = 0;
@@ -284,13 +297,13 @@ impl Plan {
                     while x < self.w && inside(i64::from(x), i64::from(y)) {
                         x += 1;
                     }
-                    d += &format!("M{s0} {y}h{}v1h-{}z", x - s0, x - s0);
+                    let _ = write!(d, "M{s0} {y}h{}v1h-{}z", x - s0, x - s0);
                 } else {
                     x += 1;
                 }
             }
         }
-        format!("<path fill=\"{fill}\" d=\"{d}\"/>\n")
+        Path::new().set("fill", fill).set("d", d)
     }
 
     /// The players' view as PNG bytes, `ppg` pixels per grid cell.
@@ -304,7 +317,14 @@ impl Plan {
     }
 }
 
-use crate::render::svgkit::xml_escape as escape;
+/// A path's data for straight segments.
+fn lines(segments: &[Segment]) -> String {
+    let mut d = String::new();
+    for s in segments {
+        let _ = write!(d, "M{} {}L{} {}", s.a.0, s.a.1, s.b.0, s.b.1);
+    }
+    d
+}
 
 mod channel;
 mod route;

@@ -180,8 +180,7 @@ const GAP: f64 = 1.0;
 /// Each area's left column (index 1 up; 0 unused): the rows keep the layout's order, and each
 /// area stands as near as the others allow to a point most of the way from its place in the
 /// layout to the mean of its neighbours in the row above, then in the row below, in turn (a few
-/// sweeps), so that most corridors run straight down or nearly.
-/// Positions are least-squares under the order and the spacing, found by pooling neighbours
+/// sweeps), so that most corridors run straight down or nearly. Positions are least-squares under the order and the spacing, found by pooling neighbours
 /// that push one another (isotonic regression); integers at the end, pushed apart where
 /// rounding brought two too close.
 fn columns(placed: &[(u32, u32, u32)], ends: &[(u32, u32)], widths: &[u32]) -> Vec<u32> {
@@ -195,8 +194,8 @@ fn columns(placed: &[(u32, u32, u32)], ends: &[(u32, u32)], widths: &[u32]) -> V
         row.sort_by_key(|&i| (placed[i - 1].2, i));
     }
     let w = |i: usize| f64::from(widths[i]);
-    // Start from the layout's own positions (half units two cells and a half apart... scaled to
-    // the widest area), centres.
+    // Centres start at the layout's own positions (its units are half a slot; a slot is the
+    // widest area and the gap).
     let widest = widths.iter().copied().max().unwrap_or(0);
     let half = f64::from(widest) / 2.0 + GAP / 2.0;
     let mut centre: Vec<f64> = (0..=n).map(|i| if i == 0 { 0.0 } else { f64::from(placed[i - 1].2) * half }).collect();
