@@ -249,23 +249,7 @@ impl Plan {
                 .set("d", lines(&self.edges(seen))),
         );
         for door in self.doors.iter().filter(|d| secrets || !d.secret) {
-            let (x0, y0) = (door.a.0.min(door.b.0), door.a.1.min(door.b.1));
-            let (x1, y1) = (door.a.0.max(door.b.0), door.a.1.max(door.b.1));
-            let (x, y, w, h) = if y0 == y1 {
-                (f64::from(x0) + 0.1, f64::from(y0) - 0.14, f64::from(x1 - x0) - 0.2, 0.28)
-            } else {
-                (f64::from(x0) - 0.14, f64::from(y0) + 0.1, 0.28, f64::from(y1 - y0) - 0.2)
-            };
-            doc = doc.add(
-                Rectangle::new()
-                    .set("x", format!("{x:.2}"))
-                    .set("y", format!("{y:.2}"))
-                    .set("width", format!("{w:.2}"))
-                    .set("height", format!("{h:.2}"))
-                    .set("fill", if door.secret { SECRET_DOOR } else { DOOR })
-                    .set("stroke", WALL)
-                    .set("stroke-width", 0.05),
-            );
+            doc = doc.add(door_rect(door));
         }
         let label = |x: String, y: String, size: f64, text: &str| {
             Text::new(xml_chars(text))
@@ -315,6 +299,25 @@ impl Plan {
     pub fn room(&self, key: &str) -> Option<&PlanRoom> {
         self.rooms.iter().find(|r| r.key == key)
     }
+}
+
+/// A door drawn across its opening: a thin bar, red when secret (only the GM's view draws those).
+fn door_rect(door: &Door) -> Rectangle {
+    let (x0, y0) = (door.a.0.min(door.b.0), door.a.1.min(door.b.1));
+    let (x1, y1) = (door.a.0.max(door.b.0), door.a.1.max(door.b.1));
+    let (x, y, w, h) = if y0 == y1 {
+        (f64::from(x0) + 0.1, f64::from(y0) - 0.14, f64::from(x1 - x0) - 0.2, 0.28)
+    } else {
+        (f64::from(x0) - 0.14, f64::from(y0) + 0.1, 0.28, f64::from(y1 - y0) - 0.2)
+    };
+    Rectangle::new()
+        .set("x", format!("{x:.2}"))
+        .set("y", format!("{y:.2}"))
+        .set("width", format!("{w:.2}"))
+        .set("height", format!("{h:.2}"))
+        .set("fill", if door.secret { SECRET_DOOR } else { DOOR })
+        .set("stroke", WALL)
+        .set("stroke-width", 0.05)
 }
 
 /// A path's data for straight segments.

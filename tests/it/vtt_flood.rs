@@ -265,3 +265,23 @@ fn myk_maps_flood_into_one_region_per_room_and_per_corridor_and_hide_the_secret_
     std::fs::remove_dir_all(&dir).ok();
     assert!(hidden >= 1 && secret >= 1, "the Secret Door's corridor is a secret region");
 }
+
+#[test]
+fn a_hand_edited_fortress_that_must_cross_floods_true_through_the_search_router() {
+    let tables = dungeonsmith::tables::Tables::load(None).unwrap();
+    let p = dungeonsmith::nw3::FortressParams { areas: 14, ..Default::default() };
+    let f = dungeonsmith::nw3::generate(&tables, &p, 5).unwrap();
+    // A GM's extra gates: the Entrance straight to the Core (across every row), the Core to the
+    // area beside it (within a row), and the first and last areas of a row to each other's
+    // neighbours below (crossing).
+    let mut v = serde_json::to_value(&f).unwrap();
+    let last = f.areas.last().unwrap().id;
+    let gates = v["gates"].as_array_mut().unwrap();
+    for (a, b) in [(1, last), (last, last - 1), (2, last - 2), (3, 4)] {
+        gates.push(serde_json::json!({"from": a, "to": b, "kind": "normal"}));
+    }
+    let edited: dungeonsmith::nw3::Fortress = serde_json::from_value(v).unwrap();
+    assert!(!dungeonsmith::nw3::layout::layout(&edited).clean(), "the edit cannot be drawn clean");
+    let (plan, text, expect) = fortress_case(&edited);
+    flood(&text, &plan, &expect, "hand-edited fortress").unwrap_or_else(|e| panic!("{e}"));
+}

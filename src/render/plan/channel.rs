@@ -272,75 +272,108 @@ fn spaced(want: &[f64], gaps: &[f64]) -> Vec<f64> {
     blocks.iter().flat_map(|&(m, c)| std::iter::repeat_n(m, c)).zip(&shift).map(|(m, s)| m + s).collect()
 }
 
+/// The gates as (upper, lower) areas, and each area's gates below and above it, in the order of
+/// their far ends along the next row: the order of the doors along its walls.
+struct Ends {
+    ends: Vec<(u32, u32)>,
+    below: Vec<Vec<usize>>,
+    above: Vec<Vec<usize>>,
+}
+
+impl Ends {
+    /// `None` when a gate does not join neighbouring layers.
+    fn of(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)]) -> Option<Ends> {
+        let layer = |i: u32| placed[i as usize - 1].1;
+        let half_x = |i: u32| placed[i as usize - 1].2;
+        let mut ends = Vec::with_capacity(gates.len());
+        for &(a, b, _) in gates {
+            let (u, v) = if layer(a) < layer(b) { (a, b) } else { (b, a) };
+            if layer(v) != layer(u) + 1 {
+                return None;
+            }
+            ends.push((u, v));
+        }
+        let mut below: Vec<Vec<usize>> = vec![Vec::new(); placed.len() + 1];
+        let mut above: Vec<Vec<usize>> = vec![Vec::new(); placed.len() + 1];
+        for (k, &(u, v)) in ends.iter().enumerate() {
+            below[u as usize].push(k);
+            above[v as usize].push(k);
+        }
+        for list in below.iter_mut() {
+            list.sort_by_key(|&k| (half_x(ends[k].1), ends[k].1, k));
+        }
+        for list in above.iter_mut() {
+            list.sort_by_key(|&k| (half_x(ends[k].0), ends[k].0, k));
+        }
+        Some(Ends { ends, below, above })
+    }
+
+    /// Each area's width (index 1 up): `side`, or two cells a door on its busier wall.
+    fn widths(&self, side: u32) -> Vec<u32> {
+        let doors = |i: usize| self.below[i].len().max(self.above[i].len()) as u32;
+        (0..self.below.len()).map(|i| if i == 0 { 0 } else { side.max(2 * doors(i)) }).collect()
+    }
+
+    /// Gate `k`'s door on its upper area's bottom wall (`upper`) or its lower area's top wall.
+    fn wall(&self, k: usize, upper: bool, lefts: &[u32], widths: &[u32]) -> Wall {
+        let (area, list) = if upper { (self.ends[k].0, &self.below) } else { (self.ends[k].1, &self.above) };
+        let list = &list[area as usize];
+        let at = list.iter().position(|&g| g == k).unwrap_or(0) as u32;
+        Wall { area, at, doors: list.len() as u32, left: lefts[area as usize], width: widths[area as usize] }
+    }
+}
+
 /// The grid and corridors of a clean layout: `placed` (id, layer, x in the layout's half units),
 /// `gates` (1-based indices into `placed`, secret), areas `side` cells square (wider where doors
 /// need room). `None` when a gate does not join neighbouring layers or corridors cannot be kept
 /// apart.
 pub fn route(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32) -> Option<(Grid, Vec<Corridor>)> {
-    let n = placed.len();
-    let layer = |i: u32| placed[i as usize - 1].1;
-    let half_x = |i: u32| placed[i as usize - 1].2;
-    // Each gate as (upper, lower); each area's doors below and above, in the order of the far ends.
-    let mut ends = Vec::with_capacity(gates.len());
-    for &(a, b, _) in gates {
-        let (u, v) = if layer(a) < layer(b) { (a, b) } else { (b, a) };
-        if layer(v) != layer(u) + 1 {
-            return None;
-        }
-        ends.push((u, v));
-    }
-    let mut below: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-    let mut above: Vec<Vec<usize>> = vec![Vec::new(); n + 1];
-    for (k, &(u, v)) in ends.iter().enumerate() {
-        below[u as usize].push(k);
-        above[v as usize].push(k);
-    }
-    for list in below.iter_mut().skip(1) {
-        list.sort_by_key(|&k| (half_x(ends[k].1), ends[k].1, k));
-    }
-    for list in above.iter_mut().skip(1) {
-        list.sort_by_key(|&k| (half_x(ends[k].0), ends[k].0, k));
-    }
-    let widths: Vec<u32> =
-        (0..=n).map(|i| if i == 0 { 0 } else { side.max((2 * below[i].len().max(above[i].len())) as u32) }).collect();
-    let width = |i: usize| widths[i];
-    let lefts = columns(placed, &ends, &widths);
-    let left = |i: usize| lefts[i];
-    let wall = |k: usize, upper: bool| {
-        let (area, list) = if upper { (ends[k].0, &below) } else { (ends[k].1, &above) };
-        let list = &list[area as usize];
-        let at = list.iter().position(|&g| g == k).unwrap_or(0);
-        Wall { area, at: at as u32, doors: list.len() as u32, left: left(area as usize), width: width(area as usize) }
-    };
+    let ends = Ends::of(placed, gates)?;
+    let widths = ends.widths(side);
+    let lefts = columns(placed, &ends.ends, &widths);
     // The channels, top to bottom: their nets and tracks.
     let layers = placed.iter().map(|p| p.1).max().map_or(0, |l| l + 1);
     let mut channels: Vec<(Vec<Net>, u32)> = Vec::with_capacity(layers as usize);
     for l in 0..layers {
-        let walls: Vec<(usize, Wall, Wall)> =
-            (0..ends.len()).filter(|&k| layer(ends[k].0) == l).map(|k| (k, wall(k, true), wall(k, false))).collect();
+        let walls: Vec<(usize, Wall, Wall)> = (0..ends.ends.len())
+            .filter(|&k| placed[ends.ends[k].0 as usize - 1].1 == l)
+            .map(|k| (k, ends.wall(k, true, &lefts, &widths), ends.wall(k, false, &lefts, &widths)))
+            .collect();
         let mut nets = doors(&walls);
         let tracks = assign_tracks(&mut nets)?;
         channels.push((nets, tracks));
     }
-    // Rows: a layer's areas, then its channel (2 rows a track and one more, at least one).
-    let mut top = vec![0u32; layers as usize + 1];
+    let (grid, corridors) = dig(placed, gates, &ends.ends, &channels, (&lefts, &widths, side));
+    corridors.iter().all(|c| grid.keeps_clear(&c.0, c.1, c.2)).then_some((grid, corridors))
+}
+
+/// The grid: each layer's areas (`lefts`, `widths`, `side` high) in a row, then its channel (two
+/// rows a track and one more), and every net dug as a corridor, owner `areas + 1 + gate`.
+fn dig(
+    placed: &[(u32, u32, u32)],
+    gates: &[(u32, u32, bool)],
+    ends: &[(u32, u32)],
+    channels: &[(Vec<Net>, u32)],
+    (lefts, widths, side): (&[u32], &[u32], u32),
+) -> (Grid, Vec<Corridor>) {
+    let n = placed.len();
+    let mut top = Vec::with_capacity(channels.len());
     let mut y = 1;
-    for (l, (_, tracks)) in channels.iter().enumerate() {
-        top[l] = y;
+    for (_, tracks) in channels {
+        top.push(y);
         y += side + 2 * tracks + 1;
     }
-    top[layers as usize] = y;
-    let w = (1..=n).map(|i| left(i) + width(i)).max().unwrap_or(side) + 1;
-    let h = y;
-    let areas: Vec<Rect> = (1..=n).map(|i| (left(i), top[layer(i as u32) as usize], width(i), side)).collect();
-    let mut grid = Grid::new(w, h, areas);
+    let w = (1..=n).map(|i| lefts[i] + widths[i]).max().unwrap_or(side) + 1;
+    let areas: Vec<Rect> = (1..=n).map(|i| (lefts[i], top[placed[i - 1].1 as usize], widths[i], side)).collect();
+    let mut grid = Grid::new(w, y, areas);
     let mut corridors = Vec::with_capacity(ends.len());
-    for (l, (nets, tracks)) in channels.iter().enumerate() {
-        let y0 = top[l] + side;
-        let bottom = 2 * tracks;
+    for ((nets, tracks), y0) in channels.iter().zip(&top) {
         for net in nets {
-            let cells: Vec<usize> =
-                net.cells(1 + 2 * net.track, bottom).into_iter().map(|(x, yy)| grid.at(x, y0 + yy)).collect();
+            let cells: Vec<usize> = net
+                .cells(1 + 2 * net.track, 2 * tracks)
+                .into_iter()
+                .map(|(x, dy)| grid.at(x, y0 + side + dy))
+                .collect();
             let owner = n as u32 + 1 + net.gate as u32;
             grid.claim(&cells, owner);
             let (u, v) = ends[net.gate];
@@ -348,7 +381,7 @@ pub fn route(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32) 
         }
     }
     corridors.sort_by_key(|c| c.1);
-    corridors.iter().all(|c| grid.keeps_clear(&c.0, c.1, c.2)).then_some((grid, corridors))
+    (grid, corridors)
 }
 
 #[cfg(test)]
