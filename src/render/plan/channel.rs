@@ -67,12 +67,12 @@ fn touch(p: &[(u32, u32)], q: &[(u32, u32)]) -> bool {
     p.iter().any(|&(x, y)| q.iter().any(|&(u, v)| x.abs_diff(u) <= 1 && y.abs_diff(v) <= 1))
 }
 
-/// Tracks for the nets of one channel (sorted along it), or `None` when two cannot be kept
-/// apart. A straight net needs no track; `p` above `q` is tested with `p` on row 1 and `q` on
+/// Tracks for the nets of one channel, and how many there are, or `None` when two cannot be
+/// kept apart. A straight net needs no track; `p` above `q` is tested with `p` on row 1 and `q` on
 /// row 3 (what any greater distance adds is more of the same columns), sharing a track on row 1.
 fn assign_tracks(nets: &mut [Net]) -> Option<u32> {
     let n = nets.len();
-    // must[i][j]: i's track strictly above j's.
+    // (i, j): i's track strictly above j's.
     let mut above: Vec<(usize, usize)> = Vec::new();
     for i in 0..n {
         for j in i + 1..n {
