@@ -18,7 +18,10 @@ pub struct FortressView {
     pub seed: u64,
     pub program: String,
     pub tables_version: String,
+    /// The regenerate line ([`super::regen`]): the seed command, or `render FILE.json`.
     pub command: String,
+    /// No seed command gives this fortress back: the booklet says it was edited by hand.
+    pub edited: bool,
     pub paper: String,
     pub width_mm: f64,
     pub height_mm: f64,
@@ -106,13 +109,10 @@ pub struct AreaView {
     pub notes: String,
 }
 
-/// The command line that gives this fortress again: the seed and options, then every recorded
-/// reroll in order. A fortress with locks may have come from `--from` (kept areas from another
-/// file), which no seed alone gives back, so its command renders the fortress's own file.
-pub fn command(f: &Fortress, paper: crate::model::Paper) -> String {
-    if f.frame_locked || f.areas.iter().any(|a| a.locked) {
-        return format!("dungeonsmith render fortress-{}.json", f.seed);
-    }
+/// The command line that gives this fortress again if nothing in it was changed by hand: the seed
+/// and options, then every recorded reroll in order. Whether it does is
+/// [`super::regen::fortress`]'s question; footers and booklets print what that answers.
+pub fn seed_command(f: &Fortress, paper: crate::model::Paper) -> String {
     let p = &f.params;
     let paper = if paper == crate::model::Paper::Letter { " --paper letter" } else { "" };
     let rerolls: String = f.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
@@ -262,17 +262,24 @@ fn bad_statuses(f: &Fortress) -> Vec<&'static str> {
 }
 
 /// Builds the view; `svg` is the (GM, players) map for inlining in HTML.
-pub fn fortress_view(f: &Fortress, paper: crate::model::Paper, svg: (String, String)) -> FortressView {
+pub fn fortress_view(
+    f: &Fortress,
+    tables: &crate::tables::Tables,
+    paper: crate::model::Paper,
+    svg: (String, String),
+) -> FortressView {
     // Areas in the order a party meets them: by appearance difficulty (gates from the Entrance), then id.
     let mut order: Vec<&Area> = f.areas.iter().collect();
     order.sort_by_key(|a| (a.kind == AreaKind::Core, a.appearance_difficulty, a.id));
     let core_area = f.core_area().map_or(0, |a| a.id);
+    let regen = super::regen::fortress(f, tables, paper);
     FortressView {
         title: f.title.clone(),
         seed: f.seed,
         program: format!("{} {}", f.generator.name, f.generator.version),
         tables_version: f.generator.tables.clone(),
-        command: command(f, paper),
+        command: regen.command,
+        edited: regen.edited,
         paper: paper.label().into(),
         width_mm: paper.size_mm().0,
         height_mm: paper.size_mm().1,

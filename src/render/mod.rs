@@ -9,6 +9,7 @@ pub mod myk_play;
 pub mod pdf;
 pub mod plan;
 pub mod raster;
+pub mod regen;
 pub mod sheet;
 pub mod summary;
 pub mod svgkit;
@@ -250,7 +251,7 @@ pub fn render_fortress(
     }
     let need_md = wants(Format::Md) || wants(Format::Pdf);
     let md = if need_md {
-        let v = fortress_view::fortress_view(f, opts.paper, (String::new(), String::new()));
+        let v = fortress_view::fortress_view(f, tables, opts.paper, (String::new(), String::new()));
         opts.templates.render("fortress.md", &v)?
     } else {
         String::new()
@@ -259,7 +260,7 @@ pub fn render_fortress(
         out.push(Artifact::new(format!("fortress-{seed}.md"), md.clone()));
     }
     if wants(Format::Html) {
-        let v = fortress_view::fortress_view(f, opts.paper, (strip_prolog(&svg.0), strip_prolog(&svg.1)));
+        let v = fortress_view::fortress_view(f, tables, opts.paper, (strip_prolog(&svg.0), strip_prolog(&svg.1)));
         out.push(Artifact::new(format!("fortress-{seed}.html"), opts.templates.render("fortress.html", &v)?));
     }
     if wants(Format::Dot) {

@@ -270,8 +270,9 @@ pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: C
 /// Where each room of `map` sits on its GM sheet: (room, left, top, side) in millimetres, the same
 /// geometry `myk_sheet` draws with. The web workbench lays its click targets over the served copy
 /// with it; the sheet itself is not changed, so the CLI's files stay as they are.
-pub fn room_boxes(s: &Scenario, map: &Map, paper: Paper) -> Vec<(RoomId, f64, f64, f64)> {
-    let footer_h = footer_height(footer(s, map, paper, Copy::Gm).len());
+pub fn room_boxes(s: &Scenario, map: &Map, tables: &Tables, paper: Paper) -> Vec<(RoomId, f64, f64, f64)> {
+    let command = crate::render::regen::myk(s, tables, paper).command;
+    let footer_h = footer_height(footer(s, map, &command, paper, Copy::Gm).len());
     let g = grid(paper, numbered_traps(map).len(), footer_h);
     RoomId::ALL
         .iter()
@@ -300,8 +301,9 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> C
     };
     let mut c = Canvas { w, h, id: format!("m{}-{tag}", map.index), shapes: String::new(), labels: Vec::new() };
     let numbers = numbered_traps(map);
+    let command = crate::render::regen::myk(s, tables, paper).command;
     // The GM's footer sets the geometry of both copies, so they line up.
-    let footer_h = footer_height(footer(s, map, paper, Copy::Gm).len());
+    let footer_h = footer_height(footer(s, map, &command, paper, Copy::Gm).len());
     let g = grid(paper, numbers.len(), footer_h);
     let gm = copy == Copy::Gm;
     draw_title(&mut c, s, map, gm);
@@ -336,7 +338,7 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> C
 
     // Footer: everything needed to regenerate the sheet.
     c.line(MARGIN, footer_top + 1.0, w - MARGIN, footer_top + 1.0, Pen(INK, 0.3, None));
-    for (i, line) in footer(s, map, paper, copy).into_iter().enumerate() {
+    for (i, line) in footer(s, map, &command, paper, copy).into_iter().enumerate() {
         let t = txt(MARGIN, footer_top + 1.8 + ASCENT * FOOT + 0.6 + i as f64 * FOOT_STEP, FOOT, line);
         if i == 0 { t.put(&mut c) } else { t.grey().put(&mut c) }
     }
@@ -414,9 +416,10 @@ fn draw_corridor_guides(c: &mut Canvas, g: &Grid) {
 
 const FOOT_STEP: f64 = 3.3;
 
-/// The footer's lines: what the sheet is, then the program, tables and command that regenerate it
-/// (wrapped, never cut: a long `--levels` list takes a third line).
-fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Copy) -> Vec<String> {
+/// The footer's lines: what the sheet is, then the program, tables and `command` that regenerates
+/// it (the regenerate line, [`crate::render::regen`]; wrapped, never cut: a long `--levels` list
+/// takes a third line).
+fn footer(s: &Scenario, map: &Map, command: &str, paper: Paper, copy: Copy) -> Vec<String> {
     let inner = paper.size_mm().0 - 2.0 * MARGIN;
     let of = s.maps.len();
     let (name, tail, rest) = match copy {
@@ -430,10 +433,7 @@ fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Copy) -> Vec<String> {
                     s.seed,
                     paper.label()
                 ),
-                (
-                    format!("{} {} \u{00b7} tables {} \u{00b7}", g.name, g.version, g.tables),
-                    crate::render::view::command(s, paper),
-                ),
+                (format!("{} {} \u{00b7} tables {} \u{00b7}", g.name, g.version, g.tables), command.to_string()),
             )
         }
         Copy::Players => (
@@ -833,6 +833,11 @@ mod tests {
         generate(tables(), &MykParams { levels: vec![2; 4], maps, rooms, layout }, seed).expect("generates")
     }
 
+    /// The GM footer `draw` writes: with the regenerate line the built-in tables give.
+    fn gm_footer(s: &Scenario, map: &Map, paper: Paper) -> Vec<String> {
+        footer(s, map, &crate::render::regen::myk(s, tables(), paper).command, paper, Copy::Gm)
+    }
+
     #[test]
     fn numbers_are_written_on_a_tenth_of_a_millimetre() {
         assert_eq!(mm(12.34), "12.3");
@@ -903,7 +908,7 @@ mod tests {
             let s = scenario(seed, 1, 9, Layout::Mixed);
             let map = &s.maps[0];
             for paper in [Paper::A4, Paper::Letter] {
-                let g = grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Copy::Gm).len()));
+                let g = grid(paper, numbered_traps(map).len(), footer_height(gm_footer(&s, map, paper).len()));
                 let c = draw(&s, map, tables(), paper, Copy::Gm);
                 for l in &c.labels {
                     let b = l.bbox();
@@ -952,7 +957,7 @@ mod tests {
         let s = stuffed();
         let map = &s.maps[0];
         for paper in [Paper::A4, Paper::Letter] {
-            let g = grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Copy::Gm).len()));
+            let g = grid(paper, numbered_traps(map).len(), footer_height(gm_footer(&s, map, paper).len()));
             let c = draw(&s, map, tables(), paper, Copy::Gm);
             let (x, y) = g.origin(RoomId::ALL[4]);
             let inside: Vec<&Label> = c
@@ -981,25 +986,25 @@ mod tests {
         let p = MykParams { levels, maps: 3, rooms: 9, layout: Layout::Junction };
         let s = generate(tables(), &p, 7).expect("generates");
         for paper in [Paper::A4, Paper::Letter] {
-            let lines = footer(&s, &s.maps[1], paper, Copy::Gm);
+            let lines = gm_footer(&s, &s.maps[1], paper);
             assert!(lines.len() >= 2);
             assert!(lines[0].contains("map 2 of 3") && lines[0].contains("seed 7"), "{lines:?}");
             assert!(lines[0].contains(paper.label()), "{lines:?}");
             assert!(!lines.iter().any(|l| l.contains('\u{2026}')), "nothing cut: {lines:?}");
             assert_eq!(
                 lines[1..].join(" ").split(" \u{00b7} ").last(),
-                Some(crate::render::view::command(&s, paper).as_str())
+                Some(crate::render::view::seed_command(&s, paper).as_str())
             );
             let c = draw(&s, &s.maps[1], tables(), paper, Copy::Gm);
             assert!(c.labels.iter().all(|l| l.bbox().y1 <= c.h));
         }
         assert_eq!(
-            crate::render::view::command(&s, Paper::Letter),
+            crate::render::view::seed_command(&s, Paper::Letter),
             "dungeonsmith myk --seed 7 --levels 10,11,12,13,14,15,16,17,18,19,20,21 --maps 3 --rooms 9 --layout junction --paper letter"
         );
         let s = scenario(42, 1, 9, Layout::Mixed);
         assert_eq!(
-            crate::render::view::command(&s, Paper::A4),
+            crate::render::view::seed_command(&s, Paper::A4),
             "dungeonsmith myk --seed 42 --court-size 4 --level 2 --maps 1 --rooms 9 --layout mixed"
         );
     }

@@ -815,7 +815,7 @@ pub fn fortress_gm_plan(f: &Fortress) -> Plan {
 
 /// The Udonarium zips of a Fortress.
 pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templates, what: &str) -> Result<Rooms> {
-    let v = crate::render::fortress_view::fortress_view(f, paper, (String::new(), String::new()));
+    let v = crate::render::fortress_view::fortress_view(f, tables, paper, (String::new(), String::new()));
     let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
     let mut notes = vec![(f.title.clone(), templates.render("udonarium-fortress.j2", &v)?)];
     let welcome =

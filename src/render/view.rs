@@ -16,7 +16,10 @@ pub struct MykView {
     pub seed: u64,
     pub program: String,
     pub tables_version: String,
+    /// The regenerate line ([`super::regen`]): the seed command, or `render FILE.json`.
     pub command: String,
+    /// No seed command gives this scenario back: the booklet says it was edited by hand.
+    pub edited: bool,
     pub paper: String,
     /// Page size for the print CSS, in millimetres.
     pub width_mm: f64,
@@ -182,14 +185,10 @@ pub struct MonsterView {
 
 pub use crate::render::threats::{AdjustmentView, RulerView};
 
-/// The command line that gives this scenario again: the seed and options, then every recorded
-/// reroll in order. A scenario with locks may have come from `--from` (kept parts from another
-/// file), which no seed alone gives back, so its command renders the scenario's own file.
-pub fn command(s: &Scenario, paper: crate::model::Paper) -> String {
-    let locked = s.frame_locked || s.maps.iter().any(|m| m.locked || m.rooms.iter().any(|r| r.locked));
-    if locked {
-        return format!("dungeonsmith render myk-{}.json", s.seed);
-    }
+/// The command line that gives this scenario again if nothing in it was changed by hand: the seed
+/// and options, then every recorded reroll in order. Whether it does is [`super::regen::myk`]'s
+/// question; footers and booklets print what that answers.
+pub fn seed_command(s: &Scenario, paper: crate::model::Paper) -> String {
     let p = &s.params;
     let court = if p.levels.iter().all(|&l| Some(&l) == p.levels.first()) {
         format!("--court-size {} --level {}", p.court_size, p.levels.first().copied().unwrap_or(1))
@@ -333,12 +332,14 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
         tables,
         &super::myk_items::printed_results(&treasure_tables, negotiation.as_ref(), &encounter_texts),
     );
+    let regen = super::regen::myk(s, tables, paper);
     MykView {
         title: s.title.clone(),
         seed: s.seed,
         program: format!("{} {}", s.generator.name, s.generator.version),
         tables_version: s.generator.tables.to_string(),
-        command: command(s, paper),
+        command: regen.command,
+        edited: regen.edited,
         paper: paper.label().into(),
         width_mm: paper.size_mm().0,
         height_mm: paper.size_mm().1,

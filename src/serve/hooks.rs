@@ -6,6 +6,7 @@ use crate::model::Paper;
 use crate::myk::Scenario;
 use crate::myk::model::Map;
 use crate::nw3::Fortress;
+use crate::tables::Tables;
 
 use crate::render::svgkit::xml_escape as escape;
 
@@ -26,9 +27,9 @@ fn class(locked: bool, extra: &str) -> String {
 }
 
 /// The GM sheet of `map` with a click target on every room.
-pub fn myk_sheet(svg: &str, s: &Scenario, map: &Map, paper: Paper) -> String {
+pub fn myk_sheet(svg: &str, s: &Scenario, map: &Map, tables: &Tables, paper: Paper) -> String {
     let mut g = String::from("<g class=\"ds-hooks\">");
-    for (id, x, y, side) in crate::render::sheet::room_boxes(s, map, paper) {
+    for (id, x, y, side) in crate::render::sheet::room_boxes(s, map, tables, paper) {
         let room = map.room(id);
         let path = format!("map{}/{}", map.index, id.name());
         let label = if room.used { format!("{} {}", id.name(), room.name) } else { format!("{} (unused)", id.name()) };
@@ -45,9 +46,9 @@ pub fn myk_sheet(svg: &str, s: &Scenario, map: &Map, paper: Paper) -> String {
 }
 
 /// The GM's area map with a click target on every area circle.
-pub fn fortress_map(svg: &str, f: &Fortress, paper: Paper) -> String {
+pub fn fortress_map(svg: &str, f: &Fortress, tables: &Tables, paper: Paper) -> String {
     let mut g = String::from("<g class=\"ds-hooks\">");
-    for ((id, cx, cy, r), a) in crate::render::area_map::area_discs(f, paper).into_iter().zip(&f.areas) {
+    for ((id, cx, cy, r), a) in crate::render::area_map::area_discs(f, tables, paper).into_iter().zip(&f.areas) {
         let lock = if a.locked { " (locked)" } else { "" };
         g.push_str(&format!(
             "<circle class=\"{}\" data-area=\"{id}\" cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"{:.1}\" fill=\"transparent\">\

@@ -135,7 +135,7 @@ fn myk_sheets(s: &Scenario, tables: &Tables) -> Vec<Sheet> {
         sheets.push(Sheet {
             label: format!("Map {}: GM sheet", m.index),
             copy: "gm",
-            svg: hooks::myk_sheet(&gm, s, m, paper),
+            svg: hooks::myk_sheet(&gm, s, m, tables, paper),
         });
     }
     for m in &s.maps {
@@ -211,7 +211,7 @@ fn nw3_page(tables: &Tables, req: &Request, f: &Fortress, files: Vec<String>, zi
     let paper = f.paper;
     let gm = area_map::fortress_map(f, tables, paper, Copy::Gm);
     let sheets = vec![
-        Sheet { label: "Area map: GM copy".into(), copy: "gm", svg: hooks::fortress_map(&gm, f, paper) },
+        Sheet { label: "Area map: GM copy".into(), copy: "gm", svg: hooks::fortress_map(&gm, f, tables, paper) },
         Sheet {
             label: "Players' handout".into(),
             copy: "players",

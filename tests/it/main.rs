@@ -22,6 +22,7 @@ mod nw3_rules;
 mod pdf;
 mod pictures;
 mod png;
+mod regen;
 mod render;
 mod reroll;
 mod reroll_nw3;

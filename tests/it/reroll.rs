@@ -472,6 +472,7 @@ fn the_footer_command_of_a_locked_scenario_renders_its_own_file() {
     // Locked parts may have come from another file (`--from`); no seed alone gives them back.
     let mut s = default_scenario(42);
     s.maps[0].rooms[4].locked = true;
-    let command = dungeonsmith::render::view::command(&s, Default::default());
-    assert_eq!(command, "dungeonsmith render myk-42.json");
+    let regen = dungeonsmith::render::regen::myk(&s, tables(), Default::default());
+    assert_eq!(regen.command, "dungeonsmith render myk-42.json");
+    assert!(regen.edited);
 }

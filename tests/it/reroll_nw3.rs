@@ -456,6 +456,7 @@ fn the_footer_command_of_a_locked_fortress_renders_its_own_file() {
     let params = dungeonsmith::nw3::FortressParams { party: 4, cl: 3, areas: 10, ..Default::default() };
     let mut f = dungeonsmith::nw3::generate(&t, &params, 7).unwrap();
     f.areas[2].locked = true;
-    let command = dungeonsmith::render::fortress_view::command(&f, Default::default());
-    assert_eq!(command, "dungeonsmith render fortress-7.json");
+    let regen = dungeonsmith::render::regen::fortress(&f, &t, Default::default());
+    assert_eq!(regen.command, "dungeonsmith render fortress-7.json");
+    assert!(regen.edited);
 }

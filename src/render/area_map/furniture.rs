@@ -18,12 +18,10 @@ use super::{FOOT, FOOT_STEP, GATE_W, LEGEND_COLS, LEGEND_STEP, LEGEND_TEXT, MARG
 // ---------------------------------------------------------------------------------------------
 // Page furniture.
 
-pub(super) use crate::render::fortress_view::command;
-
-/// The footer's lines: what the map is, then the program, tables and command that regenerate it
-/// (wrapped, never cut). The players' copy leaves out the seed and command (they would give the
-/// map away).
-pub(super) fn footer(f: &Fortress, paper: Paper, copy: Copy) -> Vec<String> {
+/// The footer's lines: what the map is, then the program, tables and `command` that regenerates it
+/// (the regenerate line, [`crate::render::regen`]; wrapped, never cut). The players' copy leaves
+/// out the seed and command (they would give the map away).
+pub(super) fn footer(f: &Fortress, command: &str, paper: Paper, copy: Copy) -> Vec<String> {
     let inner = paper.size_mm().0 - 2.0 * MARGIN;
     let g = &f.generator;
     let p = &f.params;
@@ -40,7 +38,7 @@ pub(super) fn footer(f: &Fortress, paper: Paper, copy: Copy) -> Vec<String> {
             format!("{} {} \u{00b7} tables {} \u{00b7}", cap(&g.name), cap(&g.version), cap(&g.tables))
                 .split_whitespace()
                 .map(str::to_string)
-                .chain([command(f, paper)])
+                .chain([command.to_string()])
                 .collect(),
         ),
         Copy::Players => (

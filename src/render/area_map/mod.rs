@@ -131,7 +131,7 @@ fn drawable(f: &Fortress) -> (Vec<(usize, usize, usize)>, Vec<usize>) {
 }
 
 /// The GM's map, laid out with room for `note_rows` rows of notes under the legend.
-fn draw_gm(f: &Fortress, paper: Paper, note_rows: usize) -> Drawn {
+fn draw_gm(f: &Fortress, command: &str, paper: Paper, note_rows: usize) -> Drawn {
     let (w, h) = paper.size_mm();
     let mut c = Canvas { w, h, id: format!("nw3-{}-gm", f.seed), shapes: String::new(), labels: Vec::new() };
     draw_head(
@@ -140,7 +140,7 @@ fn draw_gm(f: &Fortress, paper: Paper, note_rows: usize) -> Drawn {
         &format!("Night Wizard 3rd Edition Fortress \u{00b7} {} areas, {} gates", f.areas.len(), f.gates.len()),
         &format!("GM copy \u{00b7} party of {}, CL {}", f.party.size, f.party.cl),
     );
-    let foot = footer(f, paper, Copy::Gm);
+    let foot = footer(f, command, paper, Copy::Gm);
     let footer_top = h - BOTTOM - footer_height(foot.len());
     let legend_top = footer_top - 2.0 - legend_height(f, note_rows);
     let region = Bbox { x0: MARGIN, y0: TOP + HEAD + 1.0, x1: w - MARGIN, y1: legend_top - 2.0 };
@@ -343,18 +343,19 @@ fn draw_gate_lines(
 }
 
 /// Draws the GM's map, listing under the legend the gate notes that found no room on the map.
-fn gm_map(f: &Fortress, paper: Paper) -> Drawn {
+fn gm_map(f: &Fortress, tables: &Tables, paper: Paper) -> Drawn {
+    let command = crate::render::regen::fortress(f, tables, paper).command;
     // Room under the legend only grows, so this settles; a map that still wants more after a few
     // rounds shows what fits and points to the booklet.
     let mut rows = 0;
-    let mut d = draw_gm(f, paper, rows);
+    let mut d = draw_gm(f, &command, paper, rows);
     for _ in 0..4 {
         let want = furniture::note_rows(&d.listed, paper.size_mm().0).min(MAX_NOTE_ROWS);
         if want <= rows {
             break;
         }
         rows = want;
-        d = draw_gm(f, paper, rows);
+        d = draw_gm(f, &command, paper, rows);
     }
     d
 }
@@ -362,8 +363,8 @@ fn gm_map(f: &Fortress, paper: Paper) -> Drawn {
 /// Every area circle of the GM's map: (area id, cx, cy, r) in millimetres, as `fortress_map` draws
 /// them. The web workbench lays its click targets over the served copy with it; the map itself is
 /// not changed, so the CLI's files stay as they are.
-pub fn area_discs(f: &Fortress, paper: Paper) -> Vec<(u32, f64, f64, f64)> {
-    let d = gm_map(f, paper);
+pub fn area_discs(f: &Fortress, tables: &Tables, paper: Paper) -> Vec<(u32, f64, f64, f64)> {
+    let d = gm_map(f, tables, paper);
     f.areas.iter().zip(d.circles).map(|(a, (cx, cy, r))| (a.id, cx, cy, r)).collect()
 }
 
@@ -371,13 +372,13 @@ pub fn area_discs(f: &Fortress, paper: Paper) -> Vec<(u32, f64, f64, f64)> {
 /// area and gate with a legend and a footer; for the players, the title, the trailer, the Entrance
 /// and room for their own map and notes. Same fortress and paper, same bytes.
 ///
-/// `tables` is not read: everything the map shows is in the fortress (so an edited JSON file
-/// draws as written); it is taken to match the other renderers.
-pub fn fortress_map(f: &Fortress, _tables: &Tables, paper: Paper, copy: Copy) -> String {
+/// Everything the map shows is in the fortress (so an edited JSON file draws as written); `tables`
+/// only decide the footer's regenerate line (whether the seed command gives this fortress back).
+pub fn fortress_map(f: &Fortress, tables: &Tables, paper: Paper, copy: Copy) -> String {
     match copy {
         Copy::Gm => {
             let title = format!("{} \u{2014} area map (GM)", cap(&f.title));
-            gm_map(f, paper).canvas.finish(&title, Vec::new())
+            gm_map(f, tables, paper).canvas.finish(&title, Vec::new())
         }
         Copy::Players => {
             let title = format!("{} \u{2014} area map (players)", cap(&f.title));

@@ -3,8 +3,10 @@
 use super::*;
 use crate::nw3::generate::{FortressParams, generate};
 use crate::nw3::model::{Area, Gate};
+use crate::render::fortress_view::seed_command;
+use crate::render::regen;
 use crate::render::svgkit::Bbox;
-use furniture::{command, gate_legend_text, legend_entries};
+use furniture::{gate_legend_text, legend_entries};
 use geometry::{disc_hits_box, dist};
 use std::sync::OnceLock;
 
@@ -85,7 +87,7 @@ fn maps_keep_circles_text_and_gate_lines_apart_and_on_the_page() {
     for f in cases() {
         for paper in [Paper::A4, Paper::Letter] {
             let what = format!("seed {} areas {} cl {} {paper:?}", f.seed, f.areas.len(), f.party.cl);
-            let d = gm_map(&f, paper);
+            let d = gm_map(&f, tables(), paper);
             check_map(&d, &what, MIN_TEXT);
             assert_eq!(d.routes.len(), f.gates.len(), "{what}: every gate is drawn");
             let (players, _) = draw_players(&f, paper);
@@ -103,7 +105,7 @@ fn the_default_fortress_shows_every_name_kind_and_ad_in_full() {
     for seed in 0..30u64 {
         let f = fortress(seed, 3, 10);
         for paper in [Paper::A4, Paper::Letter] {
-            let d = gm_map(&f, paper);
+            let d = gm_map(&f, tables(), paper);
             assert!(d.listed.is_empty(), "seed {seed} {paper:?}: {:?}", d.listed);
             let text: Vec<&str> = d.canvas.labels.iter().map(|l| l.text.as_str()).collect();
             for a in &f.areas {
@@ -173,16 +175,16 @@ fn the_legend_shows_only_what_the_map_uses() {
 fn the_footer_regenerates_the_map() {
     let f = generate(tables(), &FortressParams { party: 6, cl: 14, areas: 40, ..Default::default() }, 1234).unwrap();
     for paper in [Paper::A4, Paper::Letter] {
-        let lines = footer(&f, paper, Copy::Gm);
+        let lines = footer(&f, &regen::fortress(&f, tables(), paper).command, paper, Copy::Gm);
         let all = lines.join(" ");
         assert!(lines[0].contains("seed 1234") && lines[0].contains("party 6, CL 14, 40 areas"), "{lines:?}");
         assert!(all.contains(&f.generator.version) && all.contains(&f.generator.tables), "{lines:?}");
-        assert!(all.ends_with(&command(&f, paper)), "{lines:?}");
+        assert!(all.ends_with(&seed_command(&f, paper)), "{lines:?}");
         assert!(!all.contains('\u{2026}'), "{lines:?}");
     }
-    assert_eq!(command(&f, Paper::A4), "dungeonsmith fortress --seed 1234 --party 6 --cl 14 --areas 40");
-    assert!(command(&f, Paper::Letter).ends_with(" --paper letter"));
-    let players = footer(&f, Paper::A4, Copy::Players).join(" ");
+    assert_eq!(seed_command(&f, Paper::A4), "dungeonsmith fortress --seed 1234 --party 6 --cl 14 --areas 40");
+    assert!(seed_command(&f, Paper::Letter).ends_with(" --paper letter"));
+    let players = footer(&f, "", Paper::A4, Copy::Players).join(" ");
     assert!(!players.contains("1234") && !players.contains("--seed"), "{players}");
 }
 
@@ -219,7 +221,7 @@ fn hand_edited_fortresses_still_draw_cleanly() {
     f.gates.push(g(3, 3, GateKind::Normal));
     f.gates.push(g(1, 2, GateKind::Closed));
     f.gates.push(g(1, 12, GateKind::Damaged));
-    let d = gm_map(&f, Paper::A4);
+    let d = gm_map(&f, tables(), Paper::A4);
     check_map(&d, "edited", MIN_TEXT);
     // Sixty areas in one file (more than the generator makes).
     let mut big = fortress(9, 3, 40);
@@ -227,14 +229,14 @@ fn hand_edited_fortresses_still_draw_cleanly() {
     let gates: Vec<Gate> = extra.iter().map(|a| g(a.id - 100, a.id, GateKind::Normal)).collect();
     big.areas.extend(extra);
     big.gates.extend(gates);
-    let d = gm_map(&big, Paper::A4);
+    let d = gm_map(&big, tables(), Paper::A4);
     // More than the generator makes: smaller text is allowed, nothing else changes.
     check_map(&d, "sixty areas", 1.0);
     // No areas at all.
     let mut empty = fortress(9, 3, 3);
     empty.areas.clear();
     empty.gates.clear();
-    let d = gm_map(&empty, Paper::Letter);
+    let d = gm_map(&empty, tables(), Paper::Letter);
     check_map(&d, "empty", MIN_TEXT);
     let _ = fortress_map(&empty, tables(), Paper::A4, Copy::Players);
 }
@@ -247,7 +249,7 @@ fn notes_listed_under_the_legend_are_printed_whole() {
     let mut seen = 0;
     for f in cases().iter().chain([fortress(11, 3, 40), fortress(7, 3, 30)].iter()) {
         for paper in [Paper::A4, Paper::Letter] {
-            let d = gm_map(f, paper);
+            let d = gm_map(f, tables(), paper);
             let texts: Vec<&str> = d.canvas.labels.iter().map(|l| l.text.as_str()).collect();
             let shown = furniture::notes_that_fit(&d.listed, MAX_NOTE_ROWS, paper.size_mm().0);
             for note in shown.iter().filter(|n| !n.starts_with("+ ")) {
@@ -274,7 +276,7 @@ fn area_map_sizes() {
                 let (gates, _) = drawable(&f);
                 let (w, h) = paper.size_mm();
                 let _ = w;
-                let d = gm_map(&f, paper);
+                let d = gm_map(&f, tables(), paper);
                 listed += d.listed.len();
                 let region = Bbox { x0: MARGIN, y0: TOP + HEAD + 1.0, x1: w - MARGIN, y1: h - 60.0 };
                 let noted: Vec<bool> = f.gates.iter().map(|g| gate_note(&f, g).is_some()).collect();

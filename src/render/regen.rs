@@ -1,0 +1,72 @@
+//! The regenerate line: what every GM sheet's footer, the booklet and the workbench's sheets tell a
+//! GM to type to get the scenario again.
+//!
+//! The seed command (`dungeonsmith myk --seed 42 ...`, with the recorded rerolls) is printed only
+//! when it gives back exactly this scenario: the scenario is rebuilt from its seed, options and
+//! rerolls with the tables at hand and compared with itself as JSON, the bytes of its file (a
+//! rebuild costs tens of microseconds). A scenario edited by hand, locked, built `--from` another
+//! file or made with other tables gets `dungeonsmith render <file>.json` instead: a GM who shares
+//! the seed command of an edited scenario would otherwise hand on the unedited one.
+
+use crate::model::Paper;
+use crate::myk::model::Scenario;
+use crate::nw3::model::Fortress;
+use crate::tables::Tables;
+
+/// How to get this scenario's files again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Regen {
+    /// The command to print: the seed command, or `dungeonsmith render <file>.json`.
+    pub command: String,
+    /// No seed command gives the scenario back (edited by hand, locked, built `--from` another file).
+    pub edited: bool,
+}
+
+impl Regen {
+    fn new(seed_command: String, rebuilds: bool, file: String) -> Regen {
+        if rebuilds {
+            Regen { command: seed_command, edited: false }
+        } else {
+            Regen { command: format!("dungeonsmith render {file}"), edited: true }
+        }
+    }
+}
+
+/// The regenerate line of a Make You Kingdom scenario drawn on `paper`.
+pub fn myk(s: &Scenario, tables: &Tables, paper: Paper) -> Regen {
+    let rebuilds = myk_rebuild(s, tables, paper).is_some_and(|again| same_json(&again, s));
+    Regen::new(crate::render::view::seed_command(s, paper), rebuilds, format!("myk-{}.json", s.seed))
+}
+
+/// The regenerate line of a Night Wizard 3rd Edition Fortress drawn on `paper`.
+pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper) -> Regen {
+    let rebuilds = fortress_rebuild(f, tables, paper).is_some_and(|again| same_json(&again, f));
+    Regen::new(crate::render::fortress_view::seed_command(f, paper), rebuilds, format!("fortress-{}.json", f.seed))
+}
+
+/// What the seed command printed for `s` makes: its seed and options, then its recorded rerolls
+/// (None when they do not replay: a hand-edited list, options out of range).
+fn myk_rebuild(s: &Scenario, tables: &Tables, paper: Paper) -> Option<Scenario> {
+    let p = &s.params;
+    let params = crate::myk::MykParams { levels: p.levels.clone(), maps: p.maps, rooms: p.rooms, layout: p.layout };
+    let mut again = crate::myk::generate(tables, &params, s.seed).ok()?;
+    crate::edit::myk::replay(tables, &mut again, &s.rerolls).ok()?;
+    again.params.paper = paper;
+    Some(again)
+}
+
+/// What the seed command printed for `f` makes (as [`myk_rebuild`]).
+fn fortress_rebuild(f: &Fortress, tables: &Tables, paper: Paper) -> Option<Fortress> {
+    let mut again = crate::nw3::generate(tables, &f.params, f.seed).ok()?;
+    crate::edit::nw3::replay(tables, &mut again, &f.rerolls).ok()?;
+    again.paper = paper;
+    Some(again)
+}
+
+/// The two serialise to the same file.
+fn same_json<T: serde::Serialize>(a: &T, b: &T) -> bool {
+    match (crate::render::json(a), crate::render::json(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
