@@ -22,6 +22,7 @@ mod nw3_rules;
 mod pdf;
 mod pictures;
 mod png;
+mod readme;
 mod regen;
 mod render;
 mod reroll;
