@@ -3,8 +3,8 @@
 //!
 //! The seed command (`dungeonsmith myk --seed 42 ...`, with the recorded rerolls) is printed only
 //! when it gives back exactly this scenario: the scenario is rebuilt from its seed, options and
-//! rerolls with the tables at hand and compared with itself as JSON, the bytes of its file (a
-//! rebuild costs tens of microseconds). A scenario edited by hand, locked, built `--from` another
+//! rerolls with the tables at hand and compared with itself as JSON, the bytes of its file but its
+//! program and tables record (a rebuild costs tens of microseconds). A scenario edited by hand, locked, built `--from` another
 //! file or made with other tables gets `dungeonsmith render <file>.json` instead: a GM who shares
 //! the seed command of an edited scenario would otherwise hand on the unedited one.
 
@@ -34,32 +34,37 @@ impl Regen {
 
 /// The regenerate line of a Make You Kingdom scenario drawn on `paper`.
 pub fn myk(s: &Scenario, tables: &Tables, paper: Paper) -> Regen {
-    let rebuilds = myk_rebuild(s, tables, paper).is_some_and(|again| same_json(&again, s));
+    let rebuilds = myk_rebuild(s, tables).is_some_and(|again| same_json(&again, s));
     Regen::new(crate::render::view::seed_command(s, paper), rebuilds, format!("myk-{}.json", s.seed))
 }
 
 /// The regenerate line of a Night Wizard 3rd Edition Fortress drawn on `paper`.
 pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper) -> Regen {
-    let rebuilds = fortress_rebuild(f, tables, paper).is_some_and(|again| same_json(&again, f));
+    let rebuilds = fortress_rebuild(f, tables).is_some_and(|again| same_json(&again, f));
     Regen::new(crate::render::fortress_view::seed_command(f, paper), rebuilds, format!("fortress-{}.json", f.seed))
 }
 
 /// What the seed command printed for `s` makes: its seed and options, then its recorded rerolls
-/// (None when they do not replay: a hand-edited list, options out of range).
-fn myk_rebuild(s: &Scenario, tables: &Tables, paper: Paper) -> Option<Scenario> {
+/// (None when they do not replay: a hand-edited list, options out of range). The paper is the
+/// scenario's own (the command names the paper the sheet carrying it is drawn on), and so is the
+/// program and tables record: the footer prints it beside the command, which gives this scenario
+/// back with that program and those tables.
+fn myk_rebuild(s: &Scenario, tables: &Tables) -> Option<Scenario> {
     let p = &s.params;
     let params = crate::myk::MykParams { levels: p.levels.clone(), maps: p.maps, rooms: p.rooms, layout: p.layout };
     let mut again = crate::myk::generate(tables, &params, s.seed).ok()?;
     crate::edit::myk::replay(tables, &mut again, &s.rerolls).ok()?;
-    again.params.paper = paper;
+    again.params.paper = s.params.paper;
+    again.generator = s.generator.clone();
     Some(again)
 }
 
 /// What the seed command printed for `f` makes (as [`myk_rebuild`]).
-fn fortress_rebuild(f: &Fortress, tables: &Tables, paper: Paper) -> Option<Fortress> {
+fn fortress_rebuild(f: &Fortress, tables: &Tables) -> Option<Fortress> {
     let mut again = crate::nw3::generate(tables, &f.params, f.seed).ok()?;
     crate::edit::nw3::replay(tables, &mut again, &f.rerolls).ok()?;
-    again.paper = paper;
+    again.paper = f.paper;
+    again.generator = f.generator.clone();
     Some(again)
 }
 

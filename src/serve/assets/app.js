@@ -77,7 +77,8 @@ function undo() {
 
 function fillForm(query) {
   const p = new URLSearchParams(query);
-  const game = p.get('game') || 'myk';
+  // `nw3` is the game's name in permalinks from before it was called `fortress` everywhere.
+  const game = p.get('game') === 'nw3' ? 'fortress' : p.get('game') || 'myk';
   document.querySelector(`input[name=game][value=${game}]`).checked = true;
   document.body.dataset.game = game;
   for (const name of ['seed', 'court-size', 'level', 'levels', 'maps', 'rooms', 'layout', 'party', 'cl', 'areas',
