@@ -23,7 +23,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| std::hint::black_box(ask("/api/scenario?game=myk&seed=42&op=reroll:map1/B2")))
     });
     c.bench_function("serve: reroll an NW3 area (page JSON)", |b| {
-        b.iter(|| std::hint::black_box(ask("/api/scenario?game=nw3&seed=42&op=reroll:area3")))
+        b.iter(|| std::hint::black_box(ask("/api/scenario?game=fortress&seed=42&op=reroll:area3")))
     });
     c.bench_function("serve: a fresh MYK scenario (page JSON)", |b| {
         b.iter(|| std::hint::black_box(ask("/api/scenario?game=myk&seed=42")))

@@ -213,9 +213,12 @@ impl Request {
         let paper = q.paper()?;
         let game = match q.one("game").unwrap_or("myk") {
             "myk" => Game::Myk(q.myk()?),
-            "nw3" => Game::Nw3(q.nw3()?),
+            // `nw3`: permalinks from before the game was called `fortress` here as on the command line.
+            "fortress" | "nw3" => Game::Nw3(q.nw3()?),
             other => {
-                return Err(ServeError::BadRequest(format!("`game`: `{other}` is not a game; use one of: myk, nw3")));
+                return Err(ServeError::BadRequest(format!(
+                    "`game`: `{other}` is not a game; use one of: myk, fortress"
+                )));
             }
         };
         Ok(Request { game, seed, paper, ops: q.ops()? })
@@ -245,7 +248,7 @@ impl Request {
                 pairs.push(("layout", layout.into()));
             }
             Game::Nw3(p) => {
-                pairs.push(("game", "nw3".into()));
+                pairs.push(("game", "fortress".into()));
                 pairs.push(("seed", self.seed.to_string()));
                 pairs.push(("party", p.party.to_string()));
                 pairs.push(("cl", p.cl.to_string()));

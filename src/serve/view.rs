@@ -235,7 +235,7 @@ fn nw3_page(tables: &Tables, req: &Request, f: &Fortress, files: Vec<String>, zi
     let check = crate::nw3::check(f, tables).iter().map(ToString::to_string).collect();
     PageView {
         query: req.query(),
-        game: "nw3",
+        game: "fortress",
         seed: f.seed,
         title: f.title.clone(),
         sheets,

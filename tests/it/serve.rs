@@ -99,8 +99,8 @@ async fn the_served_gm_sheet_is_the_cli_sheet_plus_click_targets_on_every_room()
 
 #[tokio::test]
 async fn the_served_area_map_is_the_cli_map_plus_click_targets_on_every_area() {
-    let v = get("/api/scenario?game=nw3&seed=7&areas=12").await.json();
-    assert_eq!(v["game"], "nw3");
+    let v = get("/api/scenario?game=fortress&seed=7&areas=12").await.json();
+    assert_eq!(v["game"], "fortress");
     let gm = v["sheets"][0]["svg"].as_str().unwrap();
     for id in 1..=12 {
         assert!(gm.contains(&format!("data-area=\"{id}\"")), "area {id}");
@@ -115,12 +115,23 @@ async fn the_served_area_map_is_the_cli_map_plus_click_targets_on_every_area() {
 }
 
 #[tokio::test]
+async fn an_old_nw3_permalink_opens_the_same_fortress_under_its_one_name() {
+    let old = get("/api/scenario?game=nw3&seed=7&areas=12&op=reroll:area3").await.json();
+    let new = get("/api/scenario?game=fortress&seed=7&areas=12&op=reroll:area3").await.json();
+    assert_eq!(old["game"], "fortress");
+    assert!(old["query"].as_str().unwrap().starts_with("game=fortress&seed=7&"), "{}", old["query"]);
+    assert_eq!(old, new);
+    let refused = get("/api/scenario?game=nw4&seed=7").await;
+    assert!(refused.text().contains("use one of: myk, fortress"), "{}", refused.text());
+}
+
+#[tokio::test]
 async fn limits_usage_and_check_come_with_every_scenario() {
     let v = get("/api/scenario?seed=42").await.json();
     assert_eq!(v["check"].as_array().unwrap().len(), 0, "a generated scenario is legal: {}", v["check"]);
     let limits = v["limits"].as_array().unwrap();
     assert!(limits.iter().any(|l| l["what"].as_str().unwrap().starts_with("Traps, number")), "{limits:?}");
-    let v = get("/api/scenario?game=nw3&seed=42").await.json();
+    let v = get("/api/scenario?game=fortress&seed=42").await.json();
     assert_eq!(v["check"].as_array().unwrap().len(), 0);
     assert_eq!(v["limits"][0]["used"], "10");
 }
@@ -161,9 +172,11 @@ async fn a_lock_marks_the_room_and_a_rename_reaches_the_sheet_escaped() {
 
 #[tokio::test]
 async fn an_nw3_area_and_the_frame_can_be_renamed_and_locked() {
-    let v = get("/api/scenario?game=nw3&seed=5&op=rename:area2:Moon%20Gate&op=lock:area2&op=rename:frame:Night%20Keep")
-        .await
-        .json();
+    let v = get(
+        "/api/scenario?game=fortress&seed=5&op=rename:area2:Moon%20Gate&op=lock:area2&op=rename:frame:Night%20Keep",
+    )
+    .await
+    .json();
     assert_eq!(v["title"], "Night Keep");
     let area = v["parts"].as_array().unwrap().iter().find(|p| p["path"] == "area2").unwrap().clone();
     assert_eq!(area["name"], "Moon Gate");
@@ -189,7 +202,7 @@ async fn downloads_are_the_cli_files_and_the_zip_holds_them_all() {
     names.sort();
     assert_eq!(names, ["myk-42-map1-players.svg", "myk-42-map1.svg", "myk-42.html", "myk-42.json", "myk-42.md"]);
     assert_eq!(get("/download/myk-42.zip?seed=42").await.body, zip.body, "the same zip, byte for byte");
-    let fortress = get("/download/fortress-3.json?game=nw3&seed=3").await;
+    let fortress = get("/download/fortress-3.json?game=fortress&seed=3").await;
     assert_eq!(fortress.status, StatusCode::OK);
     assert_eq!(fortress.json()["system"], "nw3");
     let _ = std::fs::remove_dir_all(dir);
@@ -204,10 +217,10 @@ async fn a_download_the_scenario_does_not_have_is_a_404_naming_it() {
 
 #[tokio::test]
 async fn the_booklet_is_served_to_print() {
-    let a = get("/booklet?game=nw3&seed=11").await;
+    let a = get("/booklet?game=fortress&seed=11").await;
     assert_eq!(a.status, StatusCode::OK);
     assert!(a.content_type.starts_with("text/html"));
-    let title = get("/api/scenario?game=nw3&seed=11").await.json()["title"].as_str().unwrap().to_string();
+    let title = get("/api/scenario?game=fortress&seed=11").await.json()["title"].as_str().unwrap().to_string();
     assert!(a.text().contains(&title));
 }
 
@@ -221,12 +234,12 @@ async fn bad_requests_get_a_400_and_one_line_naming_the_culprit() {
         ("/api/scenario?seed=1&layout=spiral", "`layout`: `spiral` is not a layout"),
         ("/api/scenario?seed=1&game=dnd", "`game`: `dnd` is not a game"),
         ("/api/scenario?seed=1&paper=a3", "`paper`: `a3`"),
-        ("/api/scenario?seed=1&game=nw3&cl=99", "`--cl`"),
+        ("/api/scenario?seed=1&game=fortress&cl=99", "`--cl`"),
         ("/api/scenario?seed=1&colour=red", "unknown field `colour`"),
         ("/api/scenario?seed=1&op=explode:map1", "edit `explode:map1`"),
         ("/api/scenario?seed=1&op=lock:map1/Z9", "edit 1 `lock:map1/Z9`: unknown room `map1/Z9`"),
         ("/api/scenario?seed=1&op=lock:map7", "unknown map `map7`"),
-        ("/api/scenario?seed=1&game=nw3&op=lock:area99", "unknown area `area99`"),
+        ("/api/scenario?seed=1&game=fortress&op=lock:area99", "unknown area `area99`"),
         ("/api/scenario?seed=1&op=rename:map1/B2:%20", "a name cannot be empty"),
         ("/api/scenario?seed=1&op=regen:-3", "`regen`: `-3` is not a seed"),
         ("/download/myk-1.json?seed=x", "`seed`"),
@@ -337,11 +350,11 @@ fn serve_on_a_port_already_taken_says_so_in_one_line() {
 #[tokio::test]
 async fn every_area_part_the_page_offers_can_be_rerolled_and_a_locked_area_refuses() {
     // Every part the page offers for an area can be rerolled.
-    let v = get("/api/scenario?game=nw3&seed=5").await.json();
+    let v = get("/api/scenario?game=fortress&seed=5").await.json();
     for p in v["parts"].as_array().unwrap().iter().filter(|p| p["kind"] == "area") {
         for what in p["rerolls"].as_array().unwrap() {
             let uri = format!(
-                "/api/scenario?game=nw3&seed=5&op=reroll:{}/{}",
+                "/api/scenario?game=fortress&seed=5&op=reroll:{}/{}",
                 p["path"].as_str().unwrap(),
                 what.as_str().unwrap()
             );
@@ -350,10 +363,10 @@ async fn every_area_part_the_page_offers_can_be_rerolled_and_a_locked_area_refus
             assert_eq!(ok.json()["check"].as_array().unwrap().len(), 0, "{uri}");
         }
     }
-    let a = get("/api/scenario?game=nw3&seed=5&op=lock:area4&op=reroll:area4").await;
+    let a = get("/api/scenario?game=fortress&seed=5&op=lock:area4&op=reroll:area4").await;
     assert_eq!(a.status, StatusCode::CONFLICT, "{}", a.text());
     assert!(a.text().starts_with("edit 2 `reroll:area4`: "), "{}", a.text());
-    let a = get("/api/scenario?game=nw3&seed=5&op=reroll:area4/dragons").await;
+    let a = get("/api/scenario?game=fortress&seed=5&op=reroll:area4/dragons").await;
     assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text());
 }
 
@@ -367,14 +380,14 @@ async fn a_permalink_with_more_edits_than_the_server_replays_is_refused() {
 
 #[tokio::test]
 async fn the_workbench_takes_the_partys_own_numbers_and_keeps_them_in_the_file_and_the_booklet() {
-    let q = "game=nw3&seed=3&cl=1&party-attack=3&party-defence=2&party-hp=15";
+    let q = "game=fortress&seed=3&cl=1&party-attack=3&party-defence=2&party-hp=15";
     let fortress = get(&format!("/download/fortress-3.json?{q}")).await;
     assert_eq!(fortress.status, StatusCode::OK, "{}", fortress.text());
     let params = &fortress.json()["params"];
     assert_eq!((params["party_attack"].as_u64(), params["party_hp"].as_u64()), (Some(3), Some(15)));
     let booklet = get(&format!("/booklet?{q}")).await;
     assert!(booklet.text().contains("a PC with attack 3, defence 2, HP 15"), "{}", booklet.text());
-    let bad = get("/api/scenario?game=nw3&seed=3&party-hp=0").await;
+    let bad = get("/api/scenario?game=fortress&seed=3&party-hp=0").await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     assert!(bad.text().contains("`--party-hp`"), "{}", bad.text());
 }

@@ -180,7 +180,7 @@ async fn session(c: Client, base: String, dir: PathBuf) {
 
     // A fortress: reroll one area, only that area changes.
     c.goto(&format!("{base}/?game=nw3&seed=7")).await.unwrap();
-    wait_query(&c, |q| q.starts_with("game=nw3&seed=7&")).await;
+    wait_query(&c, |q| q.starts_with("game=fortress&seed=7&")).await;
     let before = scenario_json(&c).await;
     click(&c, "[data-area=\"3\"]").await;
     click(&c, "#reroll-all").await;
