@@ -55,10 +55,10 @@ pub enum Command {
     /// written even when a rule still breaks (exit 1: resolve what is listed, then fix again); a
     /// name the tables do not know writes nothing and names the field (exit 2).
     Fix(FixArgs),
-    /// List, show and roll the random tables.
+    /// List, show and roll the random tables (alone: list them).
     Tables {
         #[command(subcommand)]
-        action: TablesCommand,
+        action: Option<TablesCommand>,
     },
 }
 
@@ -76,9 +76,15 @@ pub enum TablesCommand {
         /// A table name from `tables list`.
         name: String,
         /// The seed; without it one is picked at random and printed.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = seed_value, allow_negative_numbers = true)]
         seed: Option<u64>,
     },
+}
+
+/// A seed as typed. Negative numbers reach here (not clap's "unexpected argument `-1`") so that
+/// the error says what a seed is.
+fn seed_value(text: &str) -> std::result::Result<u64, String> {
+    text.trim().parse().map_err(|_| format!("must be a number 0 to {}, got {text}", u64::MAX))
 }
 
 /// Where and what to write.
@@ -134,7 +140,7 @@ pub enum LayoutArg {
 #[derive(Debug, Args)]
 pub struct MykArgs {
     /// The seed; without it one is picked at random and printed.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = seed_value, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Members of the court (PCs), 1-12 [default: 4, or the length of --levels].
     #[arg(long, value_name = "N")]
@@ -169,7 +175,7 @@ pub struct MykArgs {
 #[derive(Debug, Args)]
 pub struct FortressArgs {
     /// The seed; without it one is picked at random and printed.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = seed_value, allow_negative_numbers = true)]
     pub seed: Option<u64>,
     /// Party size, 1-8.
     #[arg(long, value_name = "N", default_value_t = 4)]
@@ -219,7 +225,8 @@ pub struct RerollArgs {
     /// Night Wizard 3rd: the area's id.
     #[arg(long, value_name = "N")]
     pub area: Option<u32>,
-    /// The frame: title, objective, hooks, cast and clues (MYK); see the README for NW3.
+    /// The frame: title, objective, hooks, cast and clues (MYK); title, trailer, Ruler, Lunar Casket
+    /// Logics, entrance condition and Fortress Core (NW3).
     #[arg(long)]
     pub frame: bool,
     /// Which part: a MYK room's monsters|traps|bases|name, an NW3 area's enemies|trap|event|objects,
@@ -309,12 +316,28 @@ fn clap_error(e: &clap::Error, stdout: &mut dyn Write, stderr: &mut dyn Write) -
 }
 
 /// Clap's message as one line: its first line, plus what the point is when clap puts that on the
-/// lines below (the missing arguments, the valid values).
+/// lines below (the missing arguments, the valid values, the option meant by a typo); a value our
+/// own parser refused in the wording of every range error (`--seed` must be ..., got -1).
 fn clap_line(e: &clap::Error) -> String {
-    use clap::error::ErrorKind;
+    use clap::error::{ContextKind, ContextValue, ErrorKind};
     let text = e.render().to_string();
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     let first = lines.next().unwrap_or("error: invalid arguments").to_string();
+    let suggested =
+        [ContextKind::SuggestedArg, ContextKind::SuggestedSubcommand].into_iter().find_map(|k| match e.get(k) {
+            Some(ContextValue::String(s)) => Some(s.clone()),
+            Some(ContextValue::Strings(s)) => s.first().cloned(),
+            _ => None,
+        });
+    if let Some(meant) = suggested {
+        return format!("{first}; did you mean `{meant}`?");
+    }
+    let ours = std::error::Error::source(e).map(ToString::to_string).filter(|w| w.starts_with("must be "));
+    if let (ErrorKind::ValueValidation, Some(ContextValue::String(arg)), Some(why)) =
+        (e.kind(), e.get(ContextKind::InvalidArg), ours)
+    {
+        return format!("error: `{}` {why}", arg.split_whitespace().next().unwrap_or(arg));
+    }
     match e.kind() {
         ErrorKind::MissingRequiredArgument => {
             let missing: Vec<&str> = lines.take_while(|l| !l.starts_with("Usage:")).collect();
@@ -358,7 +381,9 @@ type Outcome = std::result::Result<i32, Failure>;
 fn execute(cli: Cli, stdout: &mut dyn Write, stderr: &mut dyn Write) -> Outcome {
     let tables = || -> Result<Tables> { Tables::load(cli.tables.as_deref()) };
     match &cli.command {
-        Command::Tables { action } => tables_command(&tables()?, action, stdout, stderr),
+        Command::Tables { action } => {
+            tables_command(&tables()?, action.as_ref().unwrap_or(&TablesCommand::List), stdout, stderr)
+        }
         Command::Myk(args) => myk_command(&tables()?, args, stdout, stderr),
         Command::Fortress(args) => fortress_command(&tables()?, args, stdout, stderr),
         Command::Check(args) => check_command(&tables()?, args, stdout),

@@ -34,6 +34,7 @@ mod sheet;
 mod tables;
 mod trust;
 mod udonarium;
+mod usage;
 mod vtt;
 mod vtt_flood;
 mod workbench;
