@@ -294,7 +294,7 @@ where
         Ok(code) => code,
         Err(Failure::Pipe) => 0,
         Err(Failure::Error(e)) => {
-            let _ = writeln!(stderr, "error: {}", crate::error::cut_quotes(&e.to_string()));
+            let _ = writeln!(stderr, "error: {}", crate::error::cut_quotes(&e.line_for(crate::error::flag)));
             2
         }
     }

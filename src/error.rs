@@ -38,6 +38,11 @@ pub enum Error {
     #[error("option `{option}`: {message}")]
     Option { option: &'static str, message: String },
 
+    /// A number outside what a rule allows. `field` is the library's name (`areas`, `court_size`);
+    /// the command line and the workbench name it as their users type it ([`Error::line_for`]).
+    #[error("`{field}` must be {range}, got {got}")]
+    Range { field: &'static str, range: String, got: String },
+
     #[error("`{file}`: {message}")]
     Scenario { file: String, message: String },
 
@@ -57,6 +62,33 @@ pub enum Error {
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// `field` must lie in `range`: the one wording of every range error ("`areas` must be 3 to
+    /// 40, got 0"); `unit` follows the range when the number counts something ("1 to 12 levels").
+    pub fn range(field: &'static str, range: &std::ops::RangeInclusive<u32>, unit: &str, got: u32) -> Error {
+        Error::Range { field, range: format!("{} to {}{unit}", range.start(), range.end()), got: got.to_string() }
+    }
+
+    /// The error's line for a user who types a field as `spell` spells it: a range error names
+    /// the field so (`--court-size` on the command line, `court-size` in the workbench's query).
+    pub fn line_for(&self, spell: impl Fn(&str) -> String) -> String {
+        match self {
+            Error::Range { field, range, got } => format!("`{}` must be {range}, got {got}", spell(field)),
+            e => e.to_string(),
+        }
+    }
+}
+
+/// A library field as a command-line option: `court_size` -> `--court-size`.
+pub fn flag(field: &str) -> String {
+    format!("--{}", field.replace('_', "-"))
+}
+
+/// A library field as a workbench query field: `court_size` -> `court-size`.
+pub fn query_field(field: &str) -> String {
+    field.replace('_', "-")
+}
 
 /// The longest value a message quotes whole; a longer one is cut, with its size.
 pub const QUOTE_CHARS: usize = 200;

@@ -32,6 +32,15 @@ static FIXED: std::sync::LazyLock<Fixed> = std::sync::LazyLock::new(|| Fixed {
     version: env!("CARGO_PKG_VERSION").into(),
 });
 
+/// Members of a court (`court_size`, or the length of `levels`).
+pub const COURT_SIZE: std::ops::RangeInclusive<u32> = 1..=12;
+/// A member's level (`level`, each of `levels`).
+pub const LEVEL: std::ops::RangeInclusive<u32> = 1..=30;
+/// Map sheets in a scenario (`maps`).
+pub const MAPS: std::ops::RangeInclusive<u32> = 1..=20;
+/// Rooms used on a 3x3 sheet (`rooms`).
+pub const ROOMS: std::ops::RangeInclusive<u32> = 3..=9;
+
 /// What the GM asked for, validated.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MykParams {
@@ -43,19 +52,21 @@ pub struct MykParams {
 
 /// The court's levels as the options give them: `levels`, one per member, or `court_size` members
 /// (default 4) all at `level` (default 2). The command line and the workbench both read their
-/// options through here, and the errors name the command line's options.
+/// options through here; range errors name the field (`court_size`), each front end spells it.
 pub fn court_levels(court_size: Option<u32>, level: Option<u32>, levels: Option<&[u32]>) -> Result<Vec<u32>> {
     let levels = match levels {
         Some(levels) => {
-            // Blame `--levels` itself, not the `--level`/`--court-size` it stands for.
-            if let Some(l) = levels.iter().find(|l| !(1..=30).contains(*l)) {
-                return Err(Error::Option { option: "--levels", message: format!("level {l}; levels run 1-30") });
+            // Blame `levels` itself, not the `level`/`court_size` it stands for.
+            if let Some(&l) = levels.iter().find(|l| !LEVEL.contains(*l)) {
+                return Err(Error::range("levels", &LEVEL, "", l));
             }
-            if levels.len() > 12 {
-                return Err(Error::Option {
-                    option: "--levels",
-                    message: format!("{} levels; a court has 1-12 members", levels.len()),
-                });
+            if levels.len() > *COURT_SIZE.end() as usize {
+                return Err(Error::range(
+                    "levels",
+                    &COURT_SIZE,
+                    " levels",
+                    u32::try_from(levels.len()).unwrap_or(u32::MAX),
+                ));
             }
             if let Some(size) = court_size
                 && size as usize != levels.len()
@@ -70,17 +81,14 @@ pub fn court_levels(court_size: Option<u32>, level: Option<u32>, levels: Option<
         None => {
             // Checked before the vector is made, so a huge size is refused rather than allocated.
             let size = court_size.unwrap_or(4);
-            if !(1..=12).contains(&size) {
-                return Err(Error::Option {
-                    option: "--court-size",
-                    message: format!("{size}; a court has 1-12 members"),
-                });
+            if !COURT_SIZE.contains(&size) {
+                return Err(Error::range("court_size", &COURT_SIZE, "", size));
             }
             vec![level.unwrap_or(2); size as usize]
         }
     };
     if court_size == Some(0) {
-        return Err(Error::Option { option: "--court-size", message: "0; a court has 1-12 members".into() });
+        return Err(Error::range("court_size", &COURT_SIZE, "", 0));
     }
     Ok(levels)
 }
@@ -89,20 +97,17 @@ impl MykParams {
     /// Checks the options; returns warnings for values the book does not cover.
     pub fn validate(&self) -> Result<Vec<String>> {
         let size = self.levels.len() as u32;
-        if !(1..=12).contains(&size) {
-            return Err(Error::Option { option: "--court-size", message: format!("{size} members; a court has 1-12") });
+        if !COURT_SIZE.contains(&size) {
+            return Err(Error::range("court_size", &COURT_SIZE, "", size));
         }
-        if let Some(l) = self.levels.iter().find(|l| !(1..=30).contains(*l)) {
-            return Err(Error::Option { option: "--level", message: format!("level {l}; levels run 1-30") });
+        if let Some(&l) = self.levels.iter().find(|l| !LEVEL.contains(*l)) {
+            return Err(Error::range("level", &LEVEL, "", l));
         }
-        if !(1..=20).contains(&self.maps) {
-            return Err(Error::Option { option: "--maps", message: format!("{} maps; use 1-20", self.maps) });
+        if !MAPS.contains(&self.maps) {
+            return Err(Error::range("maps", &MAPS, "", self.maps));
         }
-        if !(3..=9).contains(&self.rooms) {
-            return Err(Error::Option {
-                option: "--rooms",
-                message: format!("{} rooms; a 3x3 sheet uses 3-9", self.rooms),
-            });
+        if !ROOMS.contains(&self.rooms) {
+            return Err(Error::range("rooms", &ROOMS, "", self.rooms));
         }
         let mut warnings = Vec::new();
         // The court's average level, without building a court (and copying its levels) to drop.

@@ -943,11 +943,11 @@ mod tests {
     #[test]
     fn out_of_range_options_name_the_option() {
         let p = FortressParams { areas: 41, ..Default::default() };
-        assert_eq!(p.validate().unwrap_err().to_string(), "option `--areas`: must be 3 to 40, got 41");
+        assert_eq!(p.validate().unwrap_err().to_string(), "`areas` must be 3 to 40, got 41");
         let p = FortressParams { party: 0, ..Default::default() };
-        assert_eq!(p.validate().unwrap_err().to_string(), "option `--party`: must be 1 to 8, got 0");
+        assert_eq!(p.validate().unwrap_err().to_string(), "`party` must be 1 to 8, got 0");
         let p = FortressParams { cl: 21, ..Default::default() };
-        assert_eq!(p.validate().unwrap_err().to_string(), "option `--cl`: must be 1 to 20, got 21");
+        assert_eq!(p.validate().unwrap_err().to_string(), "`cl` must be 1 to 20, got 21");
         assert!(FortressParams::default().validate().is_ok());
     }
 

@@ -48,30 +48,22 @@ impl Default for FortressParams {
 }
 
 impl FortressParams {
-    /// An error naming the option when a value is out of range.
+    /// An error naming the field when a value is out of range.
     pub fn validate(&self) -> Result<()> {
-        for (option, value, range) in
-            [("--party", self.party, PARTY), ("--cl", self.cl, CL), ("--areas", self.areas, AREAS)]
-        {
+        for (field, value, range) in [("party", self.party, PARTY), ("cl", self.cl, CL), ("areas", self.areas, AREAS)] {
             if !range.contains(&value) {
-                return Err(Error::Option {
-                    option,
-                    message: format!("must be {} to {}, got {value}", range.start(), range.end()),
-                });
+                return Err(Error::range(field, &range, "", value));
             }
         }
-        for (option, value, range) in [
-            ("--party-attack", self.party_attack, PARTY_STAT),
-            ("--party-defence", self.party_defence, PARTY_STAT),
-            ("--party-hp", self.party_hp, PARTY_HP),
+        for (field, value, range) in [
+            ("party_attack", self.party_attack, PARTY_STAT),
+            ("party_defence", self.party_defence, PARTY_STAT),
+            ("party_hp", self.party_hp, PARTY_HP),
         ] {
             if let Some(value) = value
                 && !range.contains(&value)
             {
-                return Err(Error::Option {
-                    option,
-                    message: format!("must be {} to {}, got `{value}`", range.start(), range.end()),
-                });
+                return Err(Error::range(field, &range, "", value));
             }
         }
         Ok(())

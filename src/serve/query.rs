@@ -156,7 +156,7 @@ impl Fields<'_> {
                 )));
             }
         };
-        let bad = |e: crate::Error| ServeError::BadRequest(e.to_string());
+        let bad = |e: crate::Error| ServeError::BadRequest(e.line_for(crate::error::query_field));
         let level = if levels.is_some() { None } else { self.opt_u32("level")? };
         let levels = court_levels(self.opt_u32("court-size")?, level, levels.as_deref()).map_err(bad)?;
         let params = MykParams {
@@ -180,7 +180,7 @@ impl Fields<'_> {
             party_defence: self.opt_u32("party-defence")?,
             party_hp: self.opt_u32("party-hp")?,
         };
-        params.validate().map_err(|e| ServeError::BadRequest(e.to_string()))?;
+        params.validate().map_err(|e| ServeError::BadRequest(e.line_for(crate::error::query_field)))?;
         Ok(params)
     }
 

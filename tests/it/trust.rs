@@ -351,10 +351,10 @@ fn an_unknown_layout_lists_the_valid_ones() {
 #[test]
 fn bad_levels_blame_the_levels_option() {
     let (code, _, err) = run(&["myk", "--levels", "2,0,3"]);
-    assert_eq!((code, err.as_str()), (2, "error: option `--levels`: level 0; levels run 1-30\n"));
+    assert_eq!((code, err.as_str()), (2, "error: `--levels` must be 1 to 30, got 0\n"));
     let thirteen = ["1"; 13].join(",");
     let (code, _, err) = run(&["myk", "--levels", &thirteen]);
-    assert_eq!((code, err.as_str()), (2, "error: option `--levels`: 13 levels; a court has 1-12 members\n"));
+    assert_eq!((code, err.as_str()), (2, "error: `--levels` must be 1 to 12 levels, got 13\n"));
 }
 
 /// `Tables::from_dir(dir)` on a thread: its error line, or a failure when it is not done in 20 s.
