@@ -146,7 +146,7 @@ pub fn part_from_options(args: &PartOptions) -> Result<MykPart> {
             message: format!("`{file}` is a Make You Kingdom scenario; use `--map N [--room B2]` or `--frame`"),
         });
     }
-    let part = args.part.as_deref();
+    let part = args.part;
     match (args.map, args.room, args.frame) {
         (None, Some(_), _) => {
             Err(Error::Option { option: "--room", message: "needs `--map N`, the map the room is on".into() })

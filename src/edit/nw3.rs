@@ -156,7 +156,7 @@ pub fn part_from_options(args: &PartOptions) -> Result<Nw3Part> {
             message: format!("`{file}` is a Night Wizard fortress; use `--area N` or `--frame`"),
         });
     }
-    let part = args.part.as_deref();
+    let part = args.part;
     match (args.area, args.frame) {
         (Some(_), true) => {
             Err(Error::Option { option: "--frame", message: "rerolls the frame; leave out `--area`".into() })
