@@ -109,23 +109,6 @@ pub struct AreaView {
     pub notes: String,
 }
 
-/// The command line that gives this fortress again if nothing in it was changed by hand: the seed
-/// and options, then every recorded reroll in order. Whether it does is
-/// [`super::regen::fortress`]'s question; footers and booklets print what that answers.
-pub fn seed_command(f: &Fortress, paper: crate::model::Paper) -> String {
-    let p = &f.params;
-    let paper = if paper == crate::model::Paper::Letter { " --paper letter" } else { "" };
-    let rerolls: String = f.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
-    let own = |name: &str, v: Option<u32>| v.map_or(String::new(), |v| format!(" --{name} {v}"));
-    let party =
-        [own("party-attack", p.party_attack), own("party-defence", p.party_defence), own("party-hp", p.party_hp)]
-            .concat();
-    format!(
-        "dungeonsmith fortress --seed {} --party {} --cl {} --areas {}{party}{paper}{rerolls}",
-        f.seed, p.party, p.cl, p.areas
-    )
-}
-
 /// The PC the enemies' numbers assume, in the booklet: the GM's stated numbers, or the model's.
 fn party_model(p: &crate::nw3::FortressParams) -> String {
     let m = crate::nw3::combat::PartyModel::of(p).pc;

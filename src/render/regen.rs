@@ -35,13 +35,50 @@ impl Regen {
 /// The regenerate line of a Make You Kingdom scenario drawn on `paper`.
 pub fn myk(s: &Scenario, tables: &Tables, paper: Paper) -> Regen {
     let rebuilds = myk_rebuild(s, tables).is_some_and(|again| same_json(&again, s));
-    Regen::new(crate::render::view::seed_command(s, paper), rebuilds, format!("myk-{}.json", s.seed))
+    Regen::new(myk_seed_command(s, paper), rebuilds, format!("myk-{}.json", s.seed))
 }
 
 /// The regenerate line of a Night Wizard 3rd Edition Fortress drawn on `paper`.
 pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper) -> Regen {
     let rebuilds = fortress_rebuild(f, tables).is_some_and(|again| same_json(&again, f));
-    Regen::new(crate::render::fortress_view::seed_command(f, paper), rebuilds, format!("fortress-{}.json", f.seed))
+    Regen::new(fortress_seed_command(f, paper), rebuilds, format!("fortress-{}.json", f.seed))
+}
+
+/// The command line that gives this scenario again if nothing in it was changed by hand: the seed
+/// and options, then every recorded reroll in order. Whether it does is [`myk`]'s question.
+pub fn myk_seed_command(s: &Scenario, paper: Paper) -> String {
+    let p = &s.params;
+    let court = if p.levels.iter().all(|&l| Some(&l) == p.levels.first()) {
+        format!("--court-size {} --level {}", p.court_size, p.levels.first().copied().unwrap_or(1))
+    } else {
+        format!("--levels {}", p.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
+    };
+    let paper = if paper == Paper::Letter { " --paper letter" } else { "" };
+    let rerolls: String = s.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
+    format!(
+        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{paper}{rerolls}",
+        s.seed,
+        p.maps,
+        p.rooms,
+        p.layout.label()
+    )
+}
+
+/// The command line that gives this fortress again if nothing in it was changed by hand: the seed
+/// and options, then every recorded reroll in order. Whether it does is [`fortress`]'s
+/// question.
+pub fn fortress_seed_command(f: &Fortress, paper: Paper) -> String {
+    let p = &f.params;
+    let paper = if paper == Paper::Letter { " --paper letter" } else { "" };
+    let rerolls: String = f.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
+    let own = |name: &str, v: Option<u32>| v.map_or(String::new(), |v| format!(" --{name} {v}"));
+    let party =
+        [own("party-attack", p.party_attack), own("party-defence", p.party_defence), own("party-hp", p.party_hp)]
+            .concat();
+    format!(
+        "dungeonsmith fortress --seed {} --party {} --cl {} --areas {}{party}{paper}{rerolls}",
+        f.seed, p.party, p.cl, p.areas
+    )
 }
 
 /// What the seed command printed for `s` makes: its seed and options, then its recorded rerolls

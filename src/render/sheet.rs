@@ -13,7 +13,7 @@ use svg::node::element::{Line, Path, Pattern, Rectangle};
 
 use crate::model::Paper;
 use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, Room, RoomId, Scenario, Wall};
-use crate::render::Copy;
+use crate::render::Audience;
 use crate::render::svgkit::{
     ASCENT, Canvas, DESCENT, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn, icon_trap,
     mm, snap, txt, width, wrap, wrap_words,
@@ -257,10 +257,10 @@ fn grid(paper: Paper, corridor_traps: usize, footer_h: f64) -> Grid {
 }
 
 /// The map sheet of `map` as a standalone SVG document (1 unit = 1 mm), for the GM or the players.
-pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> String {
+pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) -> String {
     let title = match copy {
-        Copy::Gm => format!("{} \u{2014} map {}: {} (GM)", s.title, map.index, map.name),
-        Copy::Players => format!("{} \u{2014} map {} (players)", map.name, map.index),
+        Audience::Gm => format!("{} \u{2014} map {}: {} (GM)", s.title, map.index, map.name),
+        Audience::Players => format!("{} \u{2014} map {} (players)", map.name, map.index),
     };
     let c = draw(s, map, tables, paper, copy);
     let hatch = c.hatch();
@@ -272,7 +272,7 @@ pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: C
 /// with it; the sheet itself is not changed, so the CLI's files stay as they are.
 pub fn room_boxes(s: &Scenario, map: &Map, tables: &Tables, paper: Paper) -> Vec<(RoomId, f64, f64, f64)> {
     let command = crate::render::regen::myk(s, tables, paper).command;
-    let footer_h = footer_height(footer(s, map, &command, paper, Copy::Gm).len());
+    let footer_h = footer_height(footer(s, map, &command, paper, Audience::Gm).len());
     let g = grid(paper, numbered_traps(map).len(), footer_h);
     RoomId::ALL
         .iter()
@@ -293,19 +293,19 @@ fn numbered_traps(map: &Map) -> Vec<(CorridorId, usize)> {
 /// One map sheet: the title block, the 3x3 grid (the GM's copy with everything in it, the
 /// players' with bare rooms and faint corridor guides), the legend or the players' key, and the
 /// footer that regenerates it.
-fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> Canvas {
+fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) -> Canvas {
     let (w, h) = paper.size_mm();
     let tag = match copy {
-        Copy::Gm => "gm",
-        Copy::Players => "pl",
+        Audience::Gm => "gm",
+        Audience::Players => "pl",
     };
     let mut c = Canvas { w, h, id: format!("m{}-{tag}", map.index), shapes: String::new(), labels: Vec::new() };
     let numbers = numbered_traps(map);
     let command = crate::render::regen::myk(s, tables, paper).command;
     // The GM's footer sets the geometry of both copies, so they line up.
-    let footer_h = footer_height(footer(s, map, &command, paper, Copy::Gm).len());
+    let footer_h = footer_height(footer(s, map, &command, paper, Audience::Gm).len());
     let g = grid(paper, numbers.len(), footer_h);
-    let gm = copy == Copy::Gm;
+    let gm = copy == Audience::Gm;
     draw_title(&mut c, s, map, gm);
 
     // Rooms, then corridors over the gaps, then entrances over the walls.
@@ -419,11 +419,11 @@ const FOOT_STEP: f64 = 3.3;
 /// The footer's lines: what the sheet is, then the program, tables and `command` that regenerates
 /// it (the regenerate line, [`crate::render::regen`]; wrapped, never cut: a long `--levels` list
 /// takes a third line).
-fn footer(s: &Scenario, map: &Map, command: &str, paper: Paper, copy: Copy) -> Vec<String> {
+fn footer(s: &Scenario, map: &Map, command: &str, paper: Paper, copy: Audience) -> Vec<String> {
     let inner = paper.size_mm().0 - 2.0 * MARGIN;
     let of = s.maps.len();
     let (name, tail, rest) = match copy {
-        Copy::Gm => {
+        Audience::Gm => {
             let g = &s.generator;
             (
                 s.title.as_str(),
@@ -436,7 +436,7 @@ fn footer(s: &Scenario, map: &Map, command: &str, paper: Paper, copy: Copy) -> V
                 (format!("{} {} \u{00b7} tables {} \u{00b7}", g.name, g.version, g.tables), command.to_string()),
             )
         }
-        Copy::Players => (
+        Audience::Players => (
             map.name.as_str(),
             format!(" \u{00b7} map {} of {of} \u{00b7} players' copy", map.index),
             (format!("{} {}", s.generator.name, s.generator.version), String::new()),
@@ -835,7 +835,7 @@ mod tests {
 
     /// The GM footer `draw` writes: with the regenerate line the built-in tables give.
     fn gm_footer(s: &Scenario, map: &Map, paper: Paper) -> Vec<String> {
-        footer(s, map, &crate::render::regen::myk(s, tables(), paper).command, paper, Copy::Gm)
+        footer(s, map, &crate::render::regen::myk(s, tables(), paper).command, paper, Audience::Gm)
     }
 
     #[test]
@@ -874,7 +874,7 @@ mod tests {
             let s = generate(tables(), &p, seed).expect("generates");
             for map in &s.maps {
                 for paper in [Paper::A4, Paper::Letter] {
-                    for copy in [Copy::Gm, Copy::Players] {
+                    for copy in [Audience::Gm, Audience::Players] {
                         let c = draw(&s, map, tables(), paper, copy);
                         let boxes: Vec<(Bbox, &str)> = c.labels.iter().map(|l| (l.bbox(), l.text.as_str())).collect();
                         for (b, t) in &boxes {
@@ -909,7 +909,7 @@ mod tests {
             let map = &s.maps[0];
             for paper in [Paper::A4, Paper::Letter] {
                 let g = grid(paper, numbered_traps(map).len(), footer_height(gm_footer(&s, map, paper).len()));
-                let c = draw(&s, map, tables(), paper, Copy::Gm);
+                let c = draw(&s, map, tables(), paper, Audience::Gm);
                 for l in &c.labels {
                     let b = l.bbox();
                     let inside = RoomId::ALL.iter().any(|&r| {
@@ -958,7 +958,7 @@ mod tests {
         let map = &s.maps[0];
         for paper in [Paper::A4, Paper::Letter] {
             let g = grid(paper, numbered_traps(map).len(), footer_height(gm_footer(&s, map, paper).len()));
-            let c = draw(&s, map, tables(), paper, Copy::Gm);
+            let c = draw(&s, map, tables(), paper, Audience::Gm);
             let (x, y) = g.origin(RoomId::ALL[4]);
             let inside: Vec<&Label> = c
                 .labels
@@ -993,18 +993,18 @@ mod tests {
             assert!(!lines.iter().any(|l| l.contains('\u{2026}')), "nothing cut: {lines:?}");
             assert_eq!(
                 lines[1..].join(" ").split(" \u{00b7} ").last(),
-                Some(crate::render::view::seed_command(&s, paper).as_str())
+                Some(crate::render::regen::myk_seed_command(&s, paper).as_str())
             );
-            let c = draw(&s, &s.maps[1], tables(), paper, Copy::Gm);
+            let c = draw(&s, &s.maps[1], tables(), paper, Audience::Gm);
             assert!(c.labels.iter().all(|l| l.bbox().y1 <= c.h));
         }
         assert_eq!(
-            crate::render::view::seed_command(&s, Paper::Letter),
+            crate::render::regen::myk_seed_command(&s, Paper::Letter),
             "dungeonsmith myk --seed 7 --levels 10,11,12,13,14,15,16,17,18,19,20,21 --maps 3 --rooms 9 --layout junction --paper letter"
         );
         let s = scenario(42, 1, 9, Layout::Mixed);
         assert_eq!(
-            crate::render::view::seed_command(&s, Paper::A4),
+            crate::render::regen::myk_seed_command(&s, Paper::A4),
             "dungeonsmith myk --seed 42 --court-size 4 --level 2 --maps 1 --rooms 9 --layout mixed"
         );
     }
@@ -1013,7 +1013,7 @@ mod tests {
     fn the_players_copy_shows_no_threats_or_room_names() {
         let s = scenario(42, 1, 9, Layout::Mixed);
         let map = &s.maps[0];
-        let svg = myk_sheet(&s, map, tables(), Paper::A4, Copy::Players);
+        let svg = myk_sheet(&s, map, tables(), Paper::A4, Audience::Players);
         for r in map.used_rooms() {
             assert!(!svg.contains(r.name.as_str()) || r.name == map.name, "room name {} on the players' copy", r.name);
             for m in &r.monsters {

@@ -185,40 +185,6 @@ pub struct MonsterView {
 
 pub use crate::render::threats::{AdjustmentView, RulerView};
 
-/// The command line that gives this scenario again if nothing in it was changed by hand: the seed
-/// and options, then every recorded reroll in order. Whether it does is [`super::regen::myk`]'s
-/// question; footers and booklets print what that answers.
-pub fn seed_command(s: &Scenario, paper: crate::model::Paper) -> String {
-    let p = &s.params;
-    let court = if p.levels.iter().all(|&l| Some(&l) == p.levels.first()) {
-        format!("--court-size {} --level {}", p.court_size, p.levels.first().copied().unwrap_or(1))
-    } else {
-        format!("--levels {}", p.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(","))
-    };
-    let paper = if paper == crate::model::Paper::Letter { " --paper letter" } else { "" };
-    let rerolls: String = s.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
-    format!(
-        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{paper}{rerolls}",
-        s.seed,
-        p.maps,
-        p.rooms,
-        p.layout.label()
-    )
-}
-
-pub(super) fn stat_line(m: &crate::tables::myk::Monster) -> String {
-    let n = |v: Option<u32>| v.map_or("?".to_string(), |x| x.to_string());
-    format!(
-        "Warfare {} / Range {} / Damage {} / Defense {} / HP {} / {}",
-        n(m.warfare),
-        n(m.range),
-        m.damage.map_or("?".into(), |d| d.to_string()),
-        n(m.defense),
-        n(m.hp),
-        m.personality.map_or("?", |p| p.label())
-    )
-}
-
 fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::model::PlacedTrap) -> String {
     if let Some((ability, n, plus)) = rec.and_then(|r| crate::myk::traps::disarm_check(r, placed)) {
         return match plus {
@@ -581,7 +547,7 @@ fn monster_view(g: &MonsterGroup, r: &Room, m: &Map, tables: &Tables) -> Monster
         level: g.level,
         effective_level: g.effective_level,
         category: rec.map_or("", |x| x.category.label()).into(),
-        stats: rec.map(stat_line).unwrap_or_default(),
+        stats: rec.map(super::myk_play::stat_line).unwrap_or_default(),
         skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
         materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
         treasure: super::myk_play::treasure_line(tables, g.level, g.count),
