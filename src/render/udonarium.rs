@@ -293,7 +293,14 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
             name: r.name.clone(),
             hp: r.stats.map(|x| x.body),
             stats,
-            note: nw3_note(&r.name, "Boss", &stat_pairs(r.stats.as_ref(), r.spd, r.initiative), &r.attacks, &r.skills),
+            note: nw3_note(
+                &r.name,
+                "Boss",
+                r.stats.as_ref(),
+                &stat_pairs(r.stats.as_ref(), r.spd, r.initiative),
+                &r.attacks,
+                &r.skills,
+            ),
             colour: "#b8860b",
             label: token_label(&r.name),
             palette: nw3_palette(&r.name, r.stats.as_ref(), &r.attacks),
@@ -315,6 +322,7 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
                     note: nw3_note(
                         &e.name,
                         e.rank.label(),
+                        e.stats.as_ref(),
                         &stat_pairs(e.stats.as_ref(), e.spd, e.initiative),
                         &e.attacks,
                         &e.skills,
@@ -385,11 +393,18 @@ fn combat_stats(s: Option<&Stats>, spd: u32, initiative: u32) -> Vec<(String, St
 }
 
 /// The whole stat block as one text: stats, attacks and skills.
-fn nw3_note(name: &str, rank: &str, pairs: &[(String, String)], attacks: &[Attack], skills: &[Skill]) -> String {
+fn nw3_note(
+    name: &str,
+    rank: &str,
+    stats: Option<&Stats>,
+    pairs: &[(String, String)],
+    attacks: &[Attack],
+    skills: &[Skill],
+) -> String {
     let line: Vec<String> = pairs.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let mut n = format!("{name} ({rank}): {}.", line.join(" / "));
     for a in attacks {
-        n.push_str(&format!("\nAttack: {}", attack_line(a)));
+        n.push_str(&format!("\nAttack: {}", attack_line(a, stats)));
     }
     for k in skills {
         n.push_str(&format!("\nSkill: {}: {}", k.name, k.effect));

@@ -1,0 +1,96 @@
+//! The booklet at a glance (issue 33): each number said once and shown with what makes it.
+
+use std::path::PathBuf;
+
+use crate::run;
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("dungeonsmith-glance-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("a temp folder");
+    d
+}
+
+/// Generates into `dir` and returns the written file with extension `ext`.
+fn written(dir: &std::path::Path, args: &[&str], stem: &str, ext: &str) -> String {
+    let d = dir.to_str().expect("a UTF-8 path");
+    let mut all = args.to_vec();
+    all.extend(["--out", d]);
+    let (code, _, err) = run(&all);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    std::fs::read_to_string(dir.join(format!("{stem}.{ext}"))).expect("written")
+}
+
+/// A ruler's stat increase shows in its stat line (as "base +N") and once as an adjustment with
+/// its levels, never a second time in a line of its own.
+#[test]
+fn a_rulers_stat_increase_is_printed_once() {
+    let dir = temp("increase");
+    let mut seen = 0;
+    for seed in 1..=30u64 {
+        let s = seed.to_string();
+        let args = ["myk", "--seed", &s, "--level", "10", "--format", "md,html"];
+        let md = written(&dir, &args, &format!("myk-{seed}"), "md");
+        let html = written(&dir, &args, &format!("myk-{seed}"), "html");
+        // The ruler's room: from its heading to the next (an item elsewhere may read "Defense +3").
+        let room = |text: &str, start: &str, end: &str| -> String {
+            let at = text.find("Ruler:").expect("a ruler");
+            let from = text[..at].rfind(start).unwrap_or(0);
+            let to = text[at..].find(end).map_or(text.len(), |e| at + e);
+            text[from..to].to_string()
+        };
+        let (md_room, html_room) = (room(&md, "\n### ", "\n### "), room(&html, "<h3", "<h3"));
+        for line in md_room.lines().filter(|l| l.contains(" (stat increase)")) {
+            let what = line.trim().trim_start_matches("- ").split(" (stat increase)").next().expect("a head");
+            seen += 1;
+            assert_eq!(
+                md_room.matches(what).count(),
+                1,
+                "seed {seed}: `{what}` is said more than once in the Markdown"
+            );
+            assert_eq!(html_room.matches(what).count(), 1, "seed {seed}: `{what}` is said more than once in the HTML");
+        }
+        assert!(!md.contains("Increases") && !html.contains("Increases"), "seed {seed}: a separate increases line");
+    }
+    assert!(seen > 3, "the seeds hold stat increases ({seen})");
+}
+
+/// An NW3 attack's hit and damage numbers show the stat they come from and the attack's own
+/// modifier, and add up: "hit 2D6+11 (PACC 12 + attack -1)".
+#[test]
+fn an_nw3_attack_line_shows_how_its_numbers_are_made() {
+    let dir = temp("attack");
+    let mut modified = 0;
+    for (seed, areas) in [(4711u64, 10u32), (321, 30), (55, 40)] {
+        let (s, a) = (seed.to_string(), areas.to_string());
+        let md = written(
+            &dir,
+            &["fortress", "--seed", &s, "--areas", &a, "--format", "md"],
+            &format!("fortress-{seed}"),
+            "md",
+        );
+        for (word, stats) in [("hit 2D6+", ["PACC", "MACC"]), ("damage 2D6+", ["PATK", "MATK"])] {
+            for part in md.split(word).skip(1) {
+                let total: i64 = part.split(' ').next().and_then(|n| n.parse().ok()).expect("a number");
+                let made = part.split_once(" (").map(|p| p.1).and_then(|r| r.split_once(')')).map(|r| r.0);
+                let made =
+                    made.unwrap_or_else(|| panic!("seed {seed}: `{word}{total}` says nothing of how it is made"));
+                let mut it = made.split(' ');
+                let (stat, base) = (it.next().expect("a stat"), it.next().and_then(|n| n.parse::<i64>().ok()));
+                assert!(stats.contains(&stat), "seed {seed}: `{made}` names its stat");
+                let tweak = match (it.next(), it.next(), it.next()) {
+                    (Some("+"), Some("attack"), Some(k)) => k.parse::<i64>().expect("a modifier"),
+                    (None, ..) => 0,
+                    other => panic!("seed {seed}: `{made}` reads oddly: {other:?}"),
+                };
+                modified += usize::from(tweak != 0);
+                assert_eq!(
+                    base.expect("the stat's value") + tweak,
+                    total,
+                    "seed {seed}: `{word}{total} ({made})` adds up"
+                );
+            }
+        }
+    }
+    assert!(modified > 0, "the seeds hold an attack with its own modifier");
+}
