@@ -24,6 +24,8 @@ pub struct RulerView {
     /// Which Treasure Table the ruler rolls on when defeated.
     pub treasure: String,
     pub adjustments: Vec<AdjustmentView>,
+    /// How far the ruler's bestiary level goes past the court's ruler limit (none: within it).
+    pub danger: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -166,6 +168,7 @@ pub fn ruler_view(ru: &Ruler, s: &Scenario, map: &Map, tables: &Tables) -> Ruler
             .join(", ")
     });
     RulerView {
+        danger: crate::myk::danger::ruler(ru, &s.limits),
         name: ru.name.clone(),
         level: ru.level,
         effective_level: ru.effective_level,

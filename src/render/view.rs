@@ -32,6 +32,9 @@ pub struct MykView {
     pub encounters: EncountersView,
     pub maps: Vec<MapView>,
     pub warnings: Vec<String>,
+    /// Where the book's tables let a threat past the court's limits, and by how much (one line
+    /// each, for the summary under the limits).
+    pub dangers: Vec<String>,
     /// Every skill of every monster in the scenario, once, sorted ("Skills in this scenario").
     pub skills: Vec<super::myk_play::SkillView>,
     /// The Treasure Tables the scenario's monsters and rulers roll on.
@@ -89,6 +92,8 @@ pub struct EncountersView {
 pub struct EncounterRowView {
     pub roll: u32,
     pub text: String,
+    /// How far the row goes past the court's limits (none: within them).
+    pub danger: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -178,6 +183,8 @@ pub struct MonsterView {
     pub core: Option<String>,
     /// The GM's own notes from the file (empty: none).
     pub notes: String,
+    /// How far the group goes past the court's limits (only a hand edit places one so).
+    pub danger: Option<String>,
 }
 
 pub use crate::render::threats::{AdjustmentView, RulerView};
@@ -372,6 +379,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
         encounters,
         maps,
         warnings: s.warnings.clone(),
+        dangers: crate::myk::danger::scenario(s, tables),
         skills: super::myk_play::skills(s, tables),
         treasure_tables,
         negotiation,
@@ -522,7 +530,7 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
             .filter_map(|c| c.trap.as_ref().map(|t| trap_view(t, tables, format!("in the corridor {}", c.id())))),
     );
     let bases = r.bases.iter().map(|b| base_view(b, &tables.myk)).collect();
-    let monsters = r.monsters.iter().map(|g| monster_view(g, r, m, tables)).collect();
+    let monsters = r.monsters.iter().map(|g| monster_view(g, r, m, &s.limits, tables)).collect();
     let ruler = r.ruler.as_ref().map(|ru| crate::render::threats::ruler_view(ru, s, m, tables));
     let clues: Vec<usize> = s
         .clues
@@ -570,10 +578,11 @@ fn base_view(b: &PlacedBase, data: &crate::tables::myk::MykData) -> BaseView {
 }
 
 /// A monster group as the booklet lists it, with its record's stats and what it carries.
-fn monster_view(g: &MonsterGroup, r: &Room, m: &Map, tables: &Tables) -> MonsterView {
+fn monster_view(g: &MonsterGroup, r: &Room, m: &Map, lim: &Limits, tables: &Tables) -> MonsterView {
     let data = &tables.myk;
     let rec = data.monster(&g.name);
     MonsterView {
+        danger: crate::myk::danger::group(g, lim),
         name: g.name.clone(),
         count: g.count,
         reaction: g.reaction.label().into(),
@@ -601,6 +610,7 @@ fn encounters_view(s: &Scenario, tables: &Tables) -> EncountersView {
             .iter()
             .map(|r| EncounterRowView {
                 roll: r.roll,
+                danger: crate::myk::danger::encounter_row(r, &s.limits, tables),
                 text: {
                     // A monster whose stats are unknown never reaches the table, even from an
                     // older file.

@@ -94,3 +94,67 @@ fn an_nw3_attack_line_shows_how_its_numbers_are_made() {
     }
     assert!(modified > 0, "the seeds hold an attack with its own modifier");
 }
+
+/// Beside every encounter-table row, and every ruler, that goes past what the court's limits allow
+/// a room, the booklet says so and by how much; within the limits it says nothing; the summary
+/// under the limits lists each one.
+#[test]
+fn a_danger_note_stands_beside_every_threat_over_the_courts_limits() {
+    use dungeonsmith::myk::MykParams;
+    use dungeonsmith::myk::model::Layout;
+    let t = dungeonsmith::tables::Tables::embedded().expect("embedded tables");
+    let dir = temp("danger");
+    let (mut rows_over, mut rulers_over) = (0, 0);
+    for (seed, level) in [(1u64, 2u32), (2, 2), (3, 1), (4, 3), (5, 10), (6, 6), (7, 12), (8, 4)] {
+        let p = MykParams { levels: vec![level; 4], maps: 1, rooms: 9, layout: Layout::Mixed };
+        let s = dungeonsmith::myk::generate(&t, &p, seed).expect("generates");
+        let (sd, lv) = (seed.to_string(), level.to_string());
+        let md = written(&dir, &["myk", "--seed", &sd, "--level", &lv, "--format", "md"], &format!("myk-{seed}"), "md");
+        let lim = &s.limits;
+        let table = md.split("### Random encounter table").nth(1).expect("the encounter table");
+        for row in s.encounters.rows.iter() {
+            let levels: Vec<(u32, u32)> = row
+                .groups
+                .iter()
+                .filter_map(|g| t.myk.monster(&g.name).and_then(|m| m.level).map(|l| (l, g.count)))
+                .collect();
+            let top = levels.iter().map(|x| x.0).max().unwrap_or(0);
+            let total: u32 = levels.iter().map(|(l, n)| l * n).sum();
+            let over = top > lim.monster_level || total > lim.room_total_neutral;
+            rows_over += usize::from(over);
+            let line = table.lines().find(|l| l.starts_with(&format!("| {} |", row.roll))).expect("the row");
+            assert_eq!(line.contains("**danger:**"), over, "seed {seed} roll {}: {line}", row.roll);
+            if top > lim.monster_level {
+                let by = format!(
+                    "is level {top}, {} over the monster limit of {}",
+                    top - lim.monster_level,
+                    lim.monster_level
+                );
+                assert!(line.contains(&by), "seed {seed}: `{by}` in {line}");
+            }
+            let summary = format!("encounter table, roll {}:", row.roll);
+            assert_eq!(md.contains(&summary), over, "seed {seed}: the summary lists roll {}", row.roll);
+        }
+        for ru in s.maps.iter().flat_map(|m| &m.rooms).filter_map(|r| r.ruler.as_ref()) {
+            let over = ru.level > lim.ruler_level;
+            rulers_over += usize::from(over);
+            let note = format!("**Danger:** {} is level {}", ru.name, ru.level);
+            assert_eq!(
+                md.contains(&note),
+                over,
+                "seed {seed}: ruler {} level {} limit {}",
+                ru.name,
+                ru.level,
+                lim.ruler_level
+            );
+            if over {
+                assert!(md.contains(&format!(
+                    "{} over the ruler limit of {}",
+                    ru.level - lim.ruler_level,
+                    lim.ruler_level
+                )));
+            }
+        }
+    }
+    assert!(rows_over > 2 && rulers_over > 0, "the seeds go over the limits ({rows_over} rows, {rulers_over} rulers)");
+}
