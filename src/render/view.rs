@@ -40,6 +40,8 @@ pub struct MykView {
     /// The Treasure Tables the scenario's monsters and rulers roll on.
     pub treasure_tables: Vec<super::myk_play::TableView>,
     pub negotiation: Option<super::myk_play::TableView>,
+    /// The book's tables the booklet's texts cite and print nowhere else (Birth, Weakness...).
+    pub cited_tables: Vec<super::myk_play::TableView>,
     /// The item and word tables (and items) those results send the GM to, and no other.
     pub items: super::myk_items::ItemTablesView,
     /// The GM's own notes from the file (empty: none).
@@ -340,7 +342,8 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
         tables,
         &super::myk_items::printed_results(&treasure_tables, negotiation.as_ref(), &encounter_texts),
     );
-    MykView {
+    let mut v = MykView {
+        cited_tables: Vec::new(),
         title: s.title.clone(),
         seed: s.seed,
         program: format!("{} {}", s.generator.name, s.generator.version),
@@ -385,7 +388,20 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
         negotiation,
         items,
         notes: s.notes.clone(),
-    }
+    };
+    v.cited_tables = cited_in(&v, tables);
+    v
+}
+
+/// The tables `v`'s texts cite that it does not print already (see [`super::myk_play::cited_tables`]).
+fn cited_in(v: &MykView, tables: &Tables) -> Vec<super::myk_play::TableView> {
+    let text = serde_json::to_string(v).unwrap_or_default();
+    let mut printed: Vec<&str> = v.treasure_tables.iter().map(|t| t.title.as_str()).collect();
+    printed.extend(v.negotiation.iter().map(|t| t.title.as_str()));
+    printed.extend(v.items.word_tables.iter().map(|t| t.title.as_str()));
+    printed.extend(v.items.item_tables.iter().map(|t| t.title.as_str()));
+    printed.extend(v.items.word_grid.iter().flat_map(|g| g.titles.iter().map(String::as_str)));
+    super::myk_play::cited_tables(&text, &printed, tables)
 }
 
 /// The book's limits for this court, each with what the scenario uses of it: (what, formula,

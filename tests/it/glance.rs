@@ -158,3 +158,111 @@ fn a_danger_note_stands_beside_every_threat_over_the_courts_limits() {
     }
     assert!(rows_over > 2 && rulers_over > 0, "the seeds go over the limits ({rows_over} rows, {rulers_over} rulers)");
 }
+
+/// The rulebook's own play tables (the Camp step's Rest and Happening Tables, the Kingdom phase's
+/// tables, the Crushing Blow and Arrival Tables) that item and skill texts name and the built-in
+/// tables do not hold yet, so no booklet can print them: the gap this test still lets through,
+/// each to leave this list when its table is added to tables/myk.
+const NOT_YET_IN_THE_TABLES: &[&str] = &[
+    "Rest Table",
+    "Happening Table",
+    "Wandering Table",
+    "Kingdom Change Table",
+    "Kingdom Change Failure Table",
+    "Kingdom Disaster Table",
+    "Crushing Blow Table",
+    "Arrival Table",
+];
+
+/// Every capitalised "X Table" name in `text`: the run of capitalised words (or numbers and
+/// ranges such as "1-5") before "Table".
+fn table_names(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || "*|()[],.;:\"".contains(c)).collect();
+    for (i, w) in words.iter().enumerate() {
+        if *w != "Table" {
+            continue;
+        }
+        let mut start = i;
+        while start > 0 {
+            let p = words[start - 1];
+            let capital = p.chars().next().is_some_and(|c| c.is_ascii_uppercase() || c.is_ascii_digit());
+            if p.is_empty() || !capital {
+                break;
+            }
+            start -= 1;
+        }
+        if start < i {
+            out.push(words[start..=i].join(" "));
+        }
+    }
+    out
+}
+
+/// Whether `md` defines table `name`: a heading, a table row or a bold label holding it (a
+/// heading may drop the word "Table": "### Negotiation").
+fn defines_table(md: &str, name: &str) -> bool {
+    // "Level 1-5 Treasure Table" is printed as "Treasure Table: Individual Level 1-5 / Total
+    // Levels 1-9", "Total 10-15 ..." by its total.
+    if let Some(range) = name.strip_suffix(" Treasure Table") {
+        let key = match range.split_once(' ') {
+            Some(("Level", r)) => format!("Individual Level {r} "),
+            Some(("Total", r)) => format!("Total Levels {r} "),
+            _ => range.to_string(),
+        };
+        return md.lines().any(|l| l.starts_with("**Treasure Table:") && l.contains(&key));
+    }
+    let short = name.trim_end_matches(" Table");
+    md.lines().any(|l| {
+        let l = l.trim_start();
+        // Headings may be in sentence case ("### Random encounter table (level 2, 1D6)").
+        let heading = l.to_lowercase();
+        (l.starts_with('#') && (heading.contains(&name.to_lowercase()) || l.trim_start_matches('#').trim() == short))
+            || (l.starts_with('|') && l.contains(name))
+            || l.contains(&format!("**{name}"))
+    })
+}
+
+/// Over many MYK booklets: every Bad Status a text names and every monster personality a stat
+/// line gives is in the glossary, and every table named by its capitalised name is printed (but
+/// for the rulebook's play tables not yet in the built-in tables, listed above).
+#[test]
+fn a_booklet_names_no_status_personality_or_table_it_does_not_give() {
+    let dir = temp("names");
+    let mut counted = (0, 0, 0);
+    for seed in 1..=120u64 {
+        let (s, level, maps) = (seed.to_string(), (seed % 12 + 1).to_string(), (seed % 3 + 1).to_string());
+        let args = ["myk", "--seed", &s, "--level", &level, "--maps", &maps, "--format", "md"];
+        let md = written(&dir, &args, &format!("myk-{seed}"), "md");
+        let glossary = md.split("## Glossary").nth(1).expect("a glossary");
+        let statuses = glossary.split("### Bad Statuses").nth(1).expect("the Bad Statuses");
+        let personalities = glossary.split("### Monster personalities").nth(1).expect("the personalities");
+        let defined = |list: &str, name: &str| {
+            list.lines().any(|l| l.starts_with(&format!("- **{name}**")) || l.starts_with(&format!("- **{name} (")))
+                || list.contains(&format!("({name})**"))
+        };
+        for part in md.split(" Bad Status").skip(1).zip(md.split(" Bad Status")) {
+            let name = part.1.rsplit(' ').next().unwrap_or_default();
+            if name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && name != "A" && name != "The" {
+                counted.0 += 1;
+                assert!(defined(statuses, name), "seed {seed}: the {name} Bad Status is not in the glossary");
+            }
+        }
+        for line in md.lines().filter(|l| l.contains("Warfare ") && l.contains(" / HP ")) {
+            let stats = line.split(" — ").nth(1).unwrap_or(line);
+            let Some(p) = stats.split(" / ").nth(5).and_then(|p| p.split(|c: char| !c.is_alphabetic()).next()) else {
+                continue;
+            };
+            counted.1 += 1;
+            assert!(defined(personalities, p), "seed {seed}: the personality {p} is not in the glossary: {line}");
+        }
+        for name in table_names(&md) {
+            if name == "Table" || NOT_YET_IN_THE_TABLES.contains(&name.as_str()) {
+                continue;
+            }
+            counted.2 += 1;
+            assert!(defines_table(&md, &name), "seed {seed}: the booklet names the {name} but does not print it");
+        }
+    }
+    assert!(counted.0 > 10 && counted.1 > 100 && counted.2 > 100, "the booklets name things: {counted:?}");
+}
