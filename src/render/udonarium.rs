@@ -761,8 +761,10 @@ pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, w
     let v = view::myk_view(s, tables, paper, &[]);
     let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
     let intro = templates.render("udonarium-myk.j2", &v)?;
-    let welcome =
-        (s.title.clone(), templates.render("udonarium-players.j2", &serde_json::json!({ "title": s.title }))?);
+    let welcome = (
+        s.title.clone(),
+        templates.render("udonarium-players.j2", &serde_json::json!({ "title": s.title, "game": "myk" }))?,
+    );
     for (i, (m, mv)) in s.maps.iter().zip(&v.maps).enumerate() {
         let plan = crate::render::plan::myk_plan(m);
         let mut notes = Vec::new();
@@ -833,8 +835,10 @@ pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templat
     let v = crate::render::fortress_view::fortress_view(f, paper, (String::new(), String::new()));
     let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
     let mut notes = vec![(f.title.clone(), templates.render("udonarium-fortress.j2", &v)?)];
-    let welcome =
-        (f.title.clone(), templates.render("udonarium-players.j2", &serde_json::json!({ "title": f.title }))?);
+    let welcome = (
+        f.title.clone(),
+        templates.render("udonarium-players.j2", &serde_json::json!({ "title": f.title, "game": "nw3" }))?,
+    );
     for av in &v.areas {
         let ctx = serde_json::json!({ "a": av });
         notes.push((format!("{}. {}", av.id, av.name), templates.render("udonarium-area.j2", &ctx)?));

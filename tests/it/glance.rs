@@ -266,3 +266,50 @@ fn a_booklet_names_no_status_personality_or_table_it_does_not_give() {
     }
     assert!(counted.0 > 10 && counted.1 > 100 && counted.2 > 100, "the booklets name things: {counted:?}");
 }
+
+/// The texts of every written file (and of every text file in a zip), by name.
+fn texts_in(dir: &std::path::Path) -> Vec<(String, String)> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    let mut paths: Vec<PathBuf> =
+        std::fs::read_dir(dir).expect("the folder").map(|e| e.expect("entry").path()).collect();
+    paths.sort();
+    for p in paths {
+        let name = p.file_name().expect("a name").to_string_lossy().to_string();
+        if name.ends_with(".zip") {
+            let mut z = zip::ZipArchive::new(std::fs::File::open(&p).expect("readable")).expect("a zip");
+            for i in 0..z.len() {
+                let mut f = z.by_index(i).expect("an entry");
+                let entry = f.name().expect("an entry name").to_string();
+                if entry.ends_with(".xml") {
+                    let mut s = String::new();
+                    f.read_to_string(&mut s).expect("UTF-8");
+                    out.push((format!("{name}/{entry}"), s));
+                }
+            }
+        } else if let Ok(s) = std::fs::read_to_string(&p) {
+            out.push((name, s));
+        }
+    }
+    out
+}
+
+/// No format prints a data structure as text (a Python-style `{'key': ...` or `[{...` dump): every
+/// note, key and booklet is written from the views as sentences. The JSON file is the data itself
+/// and is not written.
+#[test]
+fn no_format_prints_a_data_structure_as_text() {
+    for (game, seed, extra) in [("fortress", "7", "--areas=10"), ("myk", "1", "--maps=2")] {
+        let dir = temp(&format!("dump-{game}"));
+        let d = dir.to_str().expect("a UTF-8 path");
+        let (code, _, err) = run(&[game, "--seed", seed, extra, "--format", "md,html,dot,svg,udonarium", "--out", d]);
+        assert_eq!(code, 0, "{err}");
+        let texts = texts_in(&dir);
+        assert!(texts.iter().any(|(n, _)| n.ends_with("data.xml")), "{game}: a Udonarium room was written");
+        for (name, text) in texts {
+            for dump in ["{'", "[{", "': '", "{\"", "\": \""] {
+                assert!(!text.contains(dump), "{game} {name} prints a data structure (`{dump}`)");
+            }
+        }
+    }
+}
