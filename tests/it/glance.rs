@@ -313,3 +313,39 @@ fn no_format_prints_a_data_structure_as_text() {
         }
     }
 }
+
+/// Two gates one deed opens carry told-apart labels on the GM's area map ("event 13 (a)", "(b)"),
+/// so a GM can say which label is whose.
+#[test]
+fn gates_one_deed_opens_are_labelled_apart_on_the_area_map() {
+    use dungeonsmith::model::Paper;
+    use dungeonsmith::nw3::{FortressParams, GateKind};
+    use dungeonsmith::render::Copy;
+    let t = dungeonsmith::tables::Tables::embedded().expect("embedded tables");
+    let mut shared = 0;
+    for seed in [55u64, 1, 2, 3, 4, 5] {
+        let f = dungeonsmith::nw3::generate(&t, &FortressParams { areas: 40, ..Default::default() }, seed)
+            .expect("generates");
+        let svg = dungeonsmith::render::area_map::fortress_map(&f, &t, Paper::A4, Copy::Gm);
+        let opened: Vec<_> = f
+            .gates
+            .iter()
+            .filter(|g| matches!(g.kind, GateKind::Closed | GateKind::Secret))
+            .filter_map(|g| g.opened_by)
+            .collect();
+        for o in &opened {
+            let n = opened.iter().filter(|p| *p == o).count();
+            if n > 1 && !matches!(o, dungeonsmith::nw3::model::Opener::DangerSense(_)) {
+                shared += 1;
+                let words = dungeonsmith::nw3::opener::opener_words(&f, *o);
+                for tag in ['a', 'b'] {
+                    // On the map by its gate, or in the list of notes that found no room there.
+                    let (short, long) = (format!("{} ({tag})", words.short), format!("{} ({tag})", words.deed));
+                    let (short, long) = (short.replace('&', "&amp;"), long.replace('&', "&amp;"));
+                    assert!(svg.contains(&short) || svg.contains(&long), "seed {seed}: `{short}` on the map");
+                }
+            }
+        }
+    }
+    assert!(shared > 0, "the seeds hold gates one deed opens");
+}
