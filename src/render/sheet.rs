@@ -13,7 +13,7 @@ use svg::node::element::{Line, Path, Pattern, Rectangle};
 
 use crate::model::Paper;
 use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, Room, RoomId, Scenario, Wall};
-use crate::render::Copy;
+use crate::render::Audience;
 use crate::render::svgkit::{
     ASCENT, Canvas, DESCENT, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn, icon_trap,
     mm, snap, txt, width, wrap, wrap_words,
@@ -281,10 +281,10 @@ fn grid(paper: Paper, corridor_traps: usize, footer_h: f64) -> Grid {
 }
 
 /// The map sheet of `map` as a standalone SVG document (1 unit = 1 mm), for the GM or the players.
-pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> String {
+pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) -> String {
     let title = match copy {
-        Copy::Gm => format!("{} \u{2014} map {}: {} (GM)", s.title, map.index, map.name),
-        Copy::Players => format!("{} \u{2014} map {} (players)", map.name, map.index),
+        Audience::Gm => format!("{} \u{2014} map {}: {} (GM)", s.title, map.index, map.name),
+        Audience::Players => format!("{} \u{2014} map {} (players)", map.name, map.index),
     };
     let c = draw(s, map, tables, paper, copy);
     let hatch = c.hatch();
@@ -295,7 +295,7 @@ pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: C
 /// geometry `myk_sheet` draws with. The web workbench lays its click targets over the served copy
 /// with it; the sheet itself is not changed, so the CLI's files stay as they are.
 pub fn room_boxes(s: &Scenario, map: &Map, paper: Paper) -> Vec<(RoomId, f64, f64, f64)> {
-    let footer_h = footer_height(footer(s, map, paper, Copy::Gm).len());
+    let footer_h = footer_height(footer(s, map, paper, Audience::Gm).len());
     let g = grid(paper, numbered_traps(map).len(), footer_h);
     RoomId::ALL
         .iter()
@@ -316,18 +316,18 @@ fn numbered_traps(map: &Map) -> Vec<(CorridorId, usize)> {
 /// One map sheet: the title block, the 3x3 grid (the GM's copy with everything in it, the
 /// players' with bare rooms and faint corridor guides), the legend or the players' key, and the
 /// footer that regenerates it.
-fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> Canvas {
+fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) -> Canvas {
     let (w, h) = paper.size_mm();
     let tag = match copy {
-        Copy::Gm => "gm",
-        Copy::Players => "pl",
+        Audience::Gm => "gm",
+        Audience::Players => "pl",
     };
     let mut c = Canvas { w, h, id: format!("m{}-{tag}", map.index), shapes: String::new(), labels: Vec::new() };
     let numbers = numbered_traps(map);
     // The GM's footer sets the geometry of both copies, so they line up.
-    let footer_h = footer_height(footer(s, map, paper, Copy::Gm).len());
+    let footer_h = footer_height(footer(s, map, paper, Audience::Gm).len());
     let g = grid(paper, numbers.len(), footer_h);
-    let gm = copy == Copy::Gm;
+    let gm = copy == Audience::Gm;
     draw_title(&mut c, s, map, gm);
 
     // Rock, rooms on it, then corridors cut through it, then entrances over the walls.
@@ -435,11 +435,11 @@ const FOOT_STEP: f64 = 3.3;
 
 /// The footer's lines: what the sheet is, then the program, tables and command that regenerate it
 /// (wrapped, never cut: a long `--levels` list takes a third line).
-fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Copy) -> Vec<String> {
+fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Audience) -> Vec<String> {
     let inner = paper.size_mm().0 - 2.0 * MARGIN;
     let of = s.maps.len();
     let (name, tail, rest) = match copy {
-        Copy::Gm => {
+        Audience::Gm => {
             let g = &s.generator;
             (
                 s.title.as_str(),
@@ -455,7 +455,7 @@ fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Copy) -> Vec<String> {
                 ),
             )
         }
-        Copy::Players => (
+        Audience::Players => (
             map.name.as_str(),
             format!(" \u{00b7} map {} of {of} \u{00b7} players' copy", map.index),
             (format!("{} {}", s.generator.name, s.generator.version), String::new()),
@@ -684,7 +684,7 @@ fn room_blocks(entries: &[(Icon, Vec<(String, String)>)], max: f64, cap: usize) 
 /// from outside: filled, pointing in; to another map: outlined, pointing out) and a label beyond
 /// it. The players' copy calls a passage to another map an exit: where it leads is found by
 /// going through.
-fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance, copy: Copy) {
+fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance, copy: Audience) {
     let (x, y) = g.origin(e.room);
     let r = g.room;
     let (wx, wy, nx, ny): (f64, f64, f64, f64) = match e.wall {
@@ -722,8 +722,8 @@ fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance, copy: Copy) {
         Some(p) => {
             arrow(c, ix, iy, ox, oy, false);
             match copy {
-                Copy::Gm => format!("to map {}, {}", p.map, p.room),
-                Copy::Players => "exit".to_string(),
+                Audience::Gm => format!("to map {}, {}", p.map, p.room),
+                Audience::Players => "exit".to_string(),
             }
         }
     };
@@ -899,7 +899,7 @@ mod tests {
             let s = generate(tables(), &p, seed).expect("generates");
             for map in &s.maps {
                 for paper in [Paper::A4, Paper::Letter] {
-                    for copy in [Copy::Gm, Copy::Players] {
+                    for copy in [Audience::Gm, Audience::Players] {
                         let c = draw(&s, map, tables(), paper, copy);
                         let boxes: Vec<(Bbox, &str)> = c.labels.iter().map(|l| (l.bbox(), l.text.as_str())).collect();
                         for (b, t) in &boxes {
@@ -933,8 +933,9 @@ mod tests {
             let s = scenario(seed, 1, 9, Layout::Mixed);
             let map = &s.maps[0];
             for paper in [Paper::A4, Paper::Letter] {
-                let g = grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Copy::Gm).len()));
-                let c = draw(&s, map, tables(), paper, Copy::Gm);
+                let g =
+                    grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Audience::Gm).len()));
+                let c = draw(&s, map, tables(), paper, Audience::Gm);
                 for l in &c.labels {
                     let b = l.bbox();
                     let inside = RoomId::ALL.iter().any(|&r| {
@@ -982,8 +983,8 @@ mod tests {
         let s = stuffed();
         let map = &s.maps[0];
         for paper in [Paper::A4, Paper::Letter] {
-            let g = grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Copy::Gm).len()));
-            let c = draw(&s, map, tables(), paper, Copy::Gm);
+            let g = grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Audience::Gm).len()));
+            let c = draw(&s, map, tables(), paper, Audience::Gm);
             let (x, y) = g.origin(RoomId::ALL[4]);
             let inside: Vec<&Label> = c
                 .labels
@@ -1011,7 +1012,7 @@ mod tests {
         let p = MykParams { levels, maps: 3, rooms: 9, layout: Layout::Junction };
         let s = generate(tables(), &p, 7).expect("generates");
         for paper in [Paper::A4, Paper::Letter] {
-            let lines = footer(&s, &s.maps[1], paper, Copy::Gm);
+            let lines = footer(&s, &s.maps[1], paper, Audience::Gm);
             assert!(lines.len() >= 2);
             assert!(lines[0].contains("map 2 of 3") && lines[0].contains("seed 7"), "{lines:?}");
             assert!(lines[0].contains(paper.label()), "{lines:?}");
@@ -1020,7 +1021,7 @@ mod tests {
                 lines[1..].join(" ").split(" \u{00b7} ").last(),
                 Some(crate::render::view::command(&s, paper).as_str())
             );
-            let c = draw(&s, &s.maps[1], tables(), paper, Copy::Gm);
+            let c = draw(&s, &s.maps[1], tables(), paper, Audience::Gm);
             assert!(c.labels.iter().all(|l| l.bbox().y1 <= c.h));
         }
         assert_eq!(
@@ -1038,7 +1039,7 @@ mod tests {
     fn the_players_copy_shows_no_threats_or_room_names() {
         let s = scenario(42, 1, 9, Layout::Mixed);
         let map = &s.maps[0];
-        let svg = myk_sheet(&s, map, tables(), Paper::A4, Copy::Players);
+        let svg = myk_sheet(&s, map, tables(), Paper::A4, Audience::Players);
         for r in map.used_rooms() {
             assert!(!svg.contains(r.name.as_str()) || r.name == map.name, "room name {} on the players' copy", r.name);
             for m in &r.monsters {

@@ -320,13 +320,13 @@ fn no_format_prints_a_data_structure_as_text() {
 fn gates_one_deed_opens_are_labelled_apart_on_the_area_map() {
     use dungeonsmith::model::Paper;
     use dungeonsmith::nw3::{FortressParams, GateKind};
-    use dungeonsmith::render::Copy;
+    use dungeonsmith::render::Audience;
     let t = dungeonsmith::tables::Tables::embedded().expect("embedded tables");
     let mut shared = 0;
     for seed in [55u64, 1, 2, 3, 4, 5] {
         let f = dungeonsmith::nw3::generate(&t, &FortressParams { areas: 40, ..Default::default() }, seed)
             .expect("generates");
-        let svg = dungeonsmith::render::area_map::fortress_map(&f, &t, Paper::A4, Copy::Gm);
+        let svg = dungeonsmith::render::area_map::fortress_map(&f, &t, Paper::A4, Audience::Gm);
         let opened: Vec<_> = f
             .gates
             .iter()
