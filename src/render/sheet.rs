@@ -769,10 +769,7 @@ fn draw_legend(c: &mut Canvas, map: &Map, tables: &Tables, top: f64, numbers: &[
         let (sx, sy) = (x, cy);
         let t = 3.4;
         let look = Look::default();
-        if i < 5 {
-            // Corridors are shown cut through rock, as on the map.
-            c.rect(sx - 0.5, sy - t * 0.65 - 0.9, sample_w + 1.0, t * 1.3 + 1.8, ROCK, None);
-        }
+        rock_swatch(c, i < 5, sx, sy, sample_w, t);
         match i {
             0 => band(c, true, sx, sx + sample_w, sy, t, look),
             1 => band(c, true, sx, sx + sample_w, sy, t, Look { hidden: true, ..look }),
@@ -819,6 +816,13 @@ fn draw_legend(c: &mut Canvas, map: &Map, tables: &Tables, top: f64, numbers: &[
         badge(c, x + 2.5, cy, *n, 4.6);
         let text = ellipsize(&corridor_trap_text(map, k, t, tables), col_w - 8.0, SMALL, false);
         txt(x + 6.0, cy + SMALL * 0.35, SMALL, text).put(c);
+    }
+}
+
+/// The rock a legend's corridor sample (`corridor`) is cut through, as on the map.
+fn rock_swatch(c: &mut Canvas, corridor: bool, sx: f64, sy: f64, w: f64, t: f64) {
+    if corridor {
+        c.rect(sx - 0.5, sy - t * 0.65 - 0.9, w + 1.0, t * 1.3 + 1.8, ROCK, None);
     }
 }
 
