@@ -165,6 +165,9 @@ impl Wiring<'_> {
     }
 }
 
+/// A way of [`Reach::ways`]: from node, to node, the corridor (map position, id) or `None`, plain.
+pub type Way = (usize, usize, Option<(usize, CorridorId)>, bool);
+
 /// Every node a breadth-first search of `g` reaches from `start`.
 fn bfs_set<G>(g: G, start: NodeIndex) -> Nodes
 where
@@ -176,7 +179,8 @@ where
 }
 
 impl Reach {
-    fn node(map_pos: usize, r: RoomId) -> usize {
+    /// The node of room `r` on the map at position `map_pos` (see [`Reach::place`]).
+    pub fn node(map_pos: usize, r: RoomId) -> usize {
         map_pos * 9 + r.index()
     }
     fn outside(&self) -> NodeIndex {
@@ -283,44 +287,28 @@ impl Reach {
         list.contains(Reach::node(map_pos, r))
     }
 
-    /// The graph as GraphViz DOT: a node per room in use and outside (`quote` escapes text for
-    /// DOT), an edge per way, dashed unless plain; petgraph's writer over a copy of the graph
-    /// holding each statement's attributes.
-    pub fn dot(&self, s: &Scenario, quote: &dyn Fn(&str) -> String) -> String {
-        use petgraph::dot::{Config, Dot};
+    /// Every way the court can move, in the graph's order: (from node, to node, the corridor it
+    /// runs through as (map position, corridor) or `None` for entrances and teleports, plain).
+    /// Nodes are read with [`Reach::place`]. The DOT export draws the graph from these.
+    pub fn ways(&self) -> Vec<Way> {
         use petgraph::visit::EdgeRef;
-        let outside = self.outside().index();
-        let room =
-            |x: usize| s.maps.get(x / 9).and_then(|m| m.rooms.iter().find(|r| r.id.index() == x % 9).map(|r| (m, r)));
-        let mut shown: DiGraph<String, String, u32> = DiGraph::new();
-        let mut at: Vec<Option<NodeIndex>> = vec![None; self.graph.node_count()];
-        for (x, slot) in at.iter_mut().enumerate() {
-            let label = match room(x) {
-                _ if x == outside => "outside".to_string(),
-                Some((m, r)) if r.used && r.name.is_empty() => format!("map {} {}", m.index, r.id),
-                Some((m, r)) if r.used => format!("map {} {}\\n{}", m.index, r.id, quote(&r.name)),
-                _ => continue,
-            };
-            *slot = Some(shown.add_node(format!("label = \"{label}\"")));
-        }
-        for e in self.graph.edge_references() {
-            let (Some(a), Some(b)) = (at[e.source().index()], at[e.target().index()]) else { continue };
-            let w = e.weight();
-            let what = match (w.via, w.plain) {
-                (0, true) => "entrance",
-                (0, false) => "teleport",
-                (_, true) => "corridor",
-                (_, false) => "corridor (hidden, locked or redirected)",
-            };
-            let style = if w.plain { "" } else { " style = dashed" };
-            shown.add_edge(a, b, format!("label = \"{what}\"{style}"));
-        }
-        let dot = Dot::with_attr_getters(
-            &shown,
-            &[Config::NodeNoLabel, Config::EdgeNoLabel],
-            &|_, e| e.weight().clone(),
-            &|_, n| n.1.clone(),
-        );
-        format!("{dot}")
+        let corridor = |v: usize| {
+            let v = v.checked_sub(1)?;
+            Some((v / 81, CorridorId(RoomId::ALL[v % 81 / 9], RoomId::ALL[v % 9])))
+        };
+        self.graph
+            .edge_references()
+            .map(|e| (e.source().index(), e.target().index(), corridor(e.weight().via), e.weight().plain))
+            .collect()
+    }
+
+    /// What a node of [`Reach::ways`] is: a room as (map position, room), or `None` for outside.
+    pub fn place(&self, node: usize) -> Option<(usize, RoomId)> {
+        (node < self.maps * 9).then(|| (node / 9, RoomId::ALL[node % 9]))
+    }
+
+    /// The number of nodes: nine per map, then outside.
+    pub fn nodes(&self) -> usize {
+        self.maps * 9 + 1
     }
 }

@@ -178,19 +178,31 @@ pub(crate) fn stat_pairs(s: Option<&Stats>, spd: u32, initiative: u32) -> Vec<(S
     v
 }
 
-pub(crate) fn attack_line(a: &Attack) -> String {
-    let def = match a.kind {
-        AttackKind::Physical => "PDEF",
-        AttackKind::Magical => "MDEF",
+/// An attack's line, each number with what makes it: "hit 2D6+11 (PACC 12 + attack -1)" when the
+/// stat block is known, so the GM sees the attack's own modifier is already in the number.
+pub(crate) fn attack_line(a: &Attack, stats: Option<&Stats>) -> String {
+    let (def, acc, atk) = match a.kind {
+        AttackKind::Physical => ("PDEF", "PACC", "PATK"),
+        AttackKind::Magical => ("MDEF", "MACC", "MATK"),
     };
+    let stat = |s: &Stats| match a.kind {
+        AttackKind::Physical => (s.pacc, s.patk),
+        AttackKind::Magical => (s.macc, s.matk),
+    };
+    let made = |total: u32, name: &str, base: Option<u32>| match base {
+        Some(b) if b == total => format!("2D6+{total} ({name} {b})"),
+        Some(b) => format!("2D6+{total} ({name} {b} + attack {:+})", i64::from(total) - i64::from(b)),
+        None => format!("2D6+{total}"),
+    };
+    let (hit_base, dmg_base) = stats.map(stat).unzip();
     format!(
-        "{} — {}, range {}, {}: hit 2D6+{} vs the target's 2D6+EVA; damage 2D6+{} minus the target's 2D6+{def}",
+        "{} — {}, range {}, {}: hit {} vs the target's 2D6+EVA; damage {} minus the target's 2D6+{def}",
         a.name,
         a.kind.label(),
         a.range.label(),
         a.target.label(),
-        a.accuracy,
-        a.damage
+        made(a.accuracy, acc, hit_base),
+        made(a.damage, atk, dmg_base)
     )
 }
 
@@ -216,7 +228,7 @@ fn fighter_view(
         name,
         rank,
         stats: stat_pairs(stats, spd, initiative),
-        attacks: attacks.iter().map(attack_line).collect(),
+        attacks: attacks.iter().map(|a| attack_line(a, stats)).collect(),
         skills: skills.iter().map(skill_line).collect(),
     }
 }

@@ -227,6 +227,23 @@ pub fn negotiation(tables: &Tables) -> Option<TableView> {
     tables.roll_table("myk.negotiation").map(table_view)
 }
 
+/// The book's roll tables the booklet's texts cite by title ("roll on the Birth Table", "a
+/// Weakness Table item") and print nowhere else (`printed`: titles the booklet already carries),
+/// by title, so each table a result, trap or weak point sends the GM to is in the booklet.
+pub fn cited_tables(text: &str, printed: &[&str], tables: &Tables) -> Vec<TableView> {
+    let mut out: Vec<TableView> = tables
+        .rolls
+        .iter()
+        .map(|r| &r.item)
+        .filter(|t| t.name.starts_with("myk.") && t.title.ends_with(" Table"))
+        .filter(|t| !printed.contains(&t.title.as_str()) && text.contains(t.title.as_str()))
+        .map(table_view)
+        .collect();
+    out.sort_by(|a, b| a.title.cmp(&b.title));
+    out.dedup_by(|a, b| a.title == b.title);
+    out
+}
+
 /// Every monster of the scenario's random encounter table with known stats, once, in table order.
 pub fn encounter_monsters(s: &Scenario, tables: &Tables) -> Vec<EncounterMonsterView> {
     let mut out: Vec<EncounterMonsterView> = Vec::new();

@@ -31,6 +31,13 @@ const BAND: f64 = 12.0;
 /// Gap between rooms (where corridors are drawn) and the corridor band's thickness.
 const GAP: f64 = 12.0;
 const CORRIDOR: f64 = 8.0;
+/// The rock between the rooms: a light grey that prints on any laser printer and stays apart from
+/// the white floor on screen, so only rooms and the corridors cut through it read as open ground.
+/// It reaches `ROCK_RIM` past the outer walls, so an entrance is a gap cut through it.
+const ROCK: &str = "#d4d4d4";
+const ROCK_RIM: f64 = 3.0;
+/// A corridor trap's badge on its corridor: small enough to leave floor on both sides of it.
+const BADGE: f64 = 5.0;
 
 /// Text sizes (mm): room names stay at 3.5 mm or more.
 const ID_SIZE: f64 = 5.0;
@@ -126,7 +133,10 @@ struct Look {
     trap: Option<usize>,
 }
 
-/// A corridor band from `a` to `b` along x (`horizontal`) or y, centred on `mid` across, `t` thick.
+/// A corridor band from `a` to `b` along x (`horizontal`) or y, centred on `mid` across, `t` thick:
+/// white floor from door to door (it blanks the room walls it meets), its walls, its route mark
+/// and its trap's badge. With both, the mark moves to the first half and the badge to the second,
+/// so each keeps floor around it.
 fn band(c: &mut Canvas, horizontal: bool, a: f64, b: f64, mid: f64, t: f64, look: Look) {
     let dash = look.hidden.then_some("1.2 0.8");
     let (w, half) = (0.4, t / 2.0);
@@ -139,9 +149,16 @@ fn band(c: &mut Canvas, horizontal: bool, a: f64, b: f64, mid: f64, t: f64, look
         c.line(mid - half, a - 0.3, mid - half, b + 0.3, Pen(INK, w, dash));
         c.line(mid + half, a - 0.3, mid + half, b + 0.3, Pen(INK, w, dash));
     }
-    let m = (a + b) / 2.0;
-    // (along, across) -> page point.
+    let marked = look.closed || look.locked || look.one_way != 0;
+    let (mark_at, badge_at) = match (marked, look.trap.is_some()) {
+        (true, true) => (-(b - a) * 0.22, (b - a) * 0.24),
+        _ => (0.0, 0.0),
+    };
+    let m = (a + b) / 2.0 + mark_at;
+    // (along, across) -> page point, along measured from the route mark's place.
     let p = |along: f64, across: f64| if horizontal { (m + along, mid + across) } else { (mid + across, m + along) };
+    // The marks shrink a little when they share the corridor with a badge.
+    let t = if look.trap.is_some() && marked { t * 0.8 } else { t };
     if look.closed {
         let k = t * 0.38;
         let (x0, y0) = p(-k, -k);
@@ -158,25 +175,32 @@ fn band(c: &mut Canvas, horizontal: bool, a: f64, b: f64, mid: f64, t: f64, look
         c.poly(&pts, INK, None);
     }
     if look.locked {
-        // A padlock: shackle and body.
-        let (cx, cy) = p(0.0, 0.0);
-        let (bw, bh) = (t * 0.42, t * 0.34);
-        let r = bw * 0.3;
-        let top = cy - bh * 0.2;
-        let d = format!(
-            "M{} {} V{} A{} {} 0 0 1 {} {} V{}",
-            mm(cx - r),
-            mm(top),
-            mm(top - r * 0.8),
-            mm(r),
-            mm(r),
-            mm(cx + r),
-            mm(top - r * 0.8),
-            mm(top)
-        );
-        c.add(Path::new().set("d", d).set("fill", "none").set("stroke", INK).set("stroke-width", "0.4"));
-        c.rect(cx - bw / 2.0, top, bw, bh, INK, None);
+        padlock(c, p(0.0, 0.0), t);
     }
+    if let Some(n) = look.trap {
+        let (x, y) = p(badge_at - mark_at, 0.0);
+        badge(c, x, y, n, BADGE.min(t * 0.7));
+    }
+}
+
+/// A padlock centred on `(cx, cy)` for a corridor `t` thick: shackle and body.
+fn padlock(c: &mut Canvas, (cx, cy): (f64, f64), t: f64) {
+    let (bw, bh) = (t * 0.42, t * 0.34);
+    let r = bw * 0.3;
+    let top = cy - bh * 0.2;
+    let d = format!(
+        "M{} {} V{} A{} {} 0 0 1 {} {} V{}",
+        mm(cx - r),
+        mm(top),
+        mm(top - r * 0.8),
+        mm(r),
+        mm(r),
+        mm(cx + r),
+        mm(top - r * 0.8),
+        mm(top)
+    );
+    c.add(Path::new().set("d", d).set("fill", "none").set("stroke", INK).set("stroke-width", "0.4"));
+    c.rect(cx - bw / 2.0, top, bw, bh, INK, None);
 }
 
 /// The look of every corridor, from its trap's route and the room traps that hide it.
@@ -308,7 +332,9 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) 
     let gm = copy == Audience::Gm;
     draw_title(&mut c, s, map, gm);
 
-    // Rooms, then corridors over the gaps, then entrances over the walls.
+    // Rock, rooms on it, then corridors cut through it, then entrances over the walls.
+    let rim = g.side() + 2.0 * ROCK_RIM;
+    c.rect(g.x - ROCK_RIM, g.y - ROCK_RIM, rim, rim, ROCK, None);
     for room in &map.rooms {
         let (x, y) = g.origin(room.id);
         let r = g.room;
@@ -325,7 +351,7 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) 
         draw_corridor_guides(&mut c, &g);
     }
     for e in &map.entrances {
-        draw_entrance(&mut c, &g, e);
+        draw_entrance(&mut c, &g, e, copy);
     }
 
     // Below the grid: the legend (and corridor traps), or the players' key and notes.
@@ -373,8 +399,9 @@ fn draw_title(c: &mut Canvas, s: &Scenario, map: &Map, gm: bool) {
     c.line(MARGIN, TOP + 16.5, w - MARGIN, TOP + 16.5, Pen(INK, 0.5, None));
 }
 
-/// The GM's corridors as bands across the gaps between rooms, drawn as their look says (open,
-/// one-way, secret...), a numbered badge beside each corridor trap (the legend lists them).
+/// The GM's corridors as floor cut through the rock from door to door, drawn as their look says
+/// (open, one-way, secret...), each corridor trap's numbered badge on its own corridor (the legend
+/// lists them).
 fn draw_corridors(c: &mut Canvas, map: &Map, tables: &Tables, g: &Grid, numbers: &[(CorridorId, usize)]) {
     for k in &map.corridors {
         let no = numbers.iter().find(|(id, _)| *id == k.id()).map(|(_, n)| *n);
@@ -383,17 +410,9 @@ fn draw_corridors(c: &mut Canvas, map: &Map, tables: &Tables, g: &Grid, numbers:
         let (x, y) = g.origin(id.0);
         let r = g.room;
         if id.0.row() == id.1.row() {
-            let (a, b, mid) = (x + r, x + r + GAP, y + r / 2.0);
-            band(c, true, a, b, mid, CORRIDOR, look);
-            if let Some(n) = no {
-                badge(c, (a + b) / 2.0, mid - CORRIDOR / 2.0 - 4.5, n, 7.0);
-            }
+            band(c, true, x + r, x + r + GAP, y + r / 2.0, CORRIDOR, look);
         } else {
-            let (a, b, mid) = (y + r, y + r + GAP, x + r / 2.0);
-            band(c, false, a, b, mid, CORRIDOR, look);
-            if let Some(n) = no {
-                badge(c, mid - CORRIDOR / 2.0 - 5.5, (a + b) / 2.0, n, 7.0);
-            }
+            band(c, false, y + r, y + r + GAP, x + r / 2.0, CORRIDOR, look);
         }
     }
 }
@@ -661,9 +680,11 @@ fn room_blocks(entries: &[(Icon, Vec<(String, String)>)], max: f64, cap: usize) 
     blocks.into_iter().map(|(icon, lines, _)| (icon, lines)).collect()
 }
 
-/// An entrance: a doorway in the wall, an arrow in the band (in from outside: filled, pointing in;
-/// to another map: outlined, pointing out) and a label beyond it.
-fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance) {
+/// An entrance: a doorway in the wall and a gap through the rock's rim, an arrow in the band (in
+/// from outside: filled, pointing in; to another map: outlined, pointing out) and a label beyond
+/// it. The players' copy calls a passage to another map an exit: where it leads is found by
+/// going through.
+fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance, copy: Audience) {
     let (x, y) = g.origin(e.room);
     let r = g.room;
     let (wx, wy, nx, ny): (f64, f64, f64, f64) = match e.wall {
@@ -686,6 +707,8 @@ fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance) {
         WHITE,
         None,
     );
+    let (gx, gy) = (ax.min(bx) + nx.min(0.0) * ROCK_RIM, ay.min(by) + ny.min(0.0) * ROCK_RIM);
+    c.rect(gx, gy, (bx - ax) + nx.abs() * ROCK_RIM, (by - ay) + ny.abs() * ROCK_RIM, WHITE, None);
     c.line(ax - nx * 0.3, ay - ny * 0.3, ax + nx * t1, ay + ny * t1, Pen(INK, 0.6, None));
     c.line(bx - nx * 0.3, by - ny * 0.3, bx + nx * t1, by + ny * t1, Pen(INK, 0.6, None));
     let (outer, inner) = (6.4, 0.6);
@@ -698,7 +721,10 @@ fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance) {
         }
         Some(p) => {
             arrow(c, ix, iy, ox, oy, false);
-            format!("to map {}, {}", p.map, p.room)
+            match copy {
+                Audience::Gm => format!("to map {}, {}", p.map, p.room),
+                Audience::Players => "exit".to_string(),
+            }
         }
     };
     let size = LINE_SIZE;
@@ -720,7 +746,7 @@ fn draw_legend(c: &mut Canvas, map: &Map, tables: &Tables, top: f64, numbers: &[
     let sample_w = 12.0;
     let row0 = top + 5.2;
     let entries: [&str; 15] = [
-        "corridor",
+        "corridor through rock (grey)",
         "secret corridor (Secret Door)",
         "locked corridor (Lock)",
         "one-way corridor (Moving Floor)",
@@ -743,6 +769,7 @@ fn draw_legend(c: &mut Canvas, map: &Map, tables: &Tables, top: f64, numbers: &[
         let (sx, sy) = (x, cy);
         let t = 3.4;
         let look = Look::default();
+        rock_swatch(c, i < 5, sx, sy, sample_w, t);
         match i {
             0 => band(c, true, sx, sx + sample_w, sy, t, look),
             1 => band(c, true, sx, sx + sample_w, sy, t, Look { hidden: true, ..look }),
@@ -792,6 +819,13 @@ fn draw_legend(c: &mut Canvas, map: &Map, tables: &Tables, top: f64, numbers: &[
     }
 }
 
+/// The rock a legend's corridor sample (`corridor`) is cut through, as on the map.
+fn rock_swatch(c: &mut Canvas, corridor: bool, sx: f64, sy: f64, w: f64, t: f64) {
+    if corridor {
+        c.rect(sx - 0.5, sy - t * 0.65 - 0.9, w + 1.0, t * 1.3 + 1.8, ROCK, None);
+    }
+}
+
 /// The players' key (entrances only) and a ruled notes area.
 fn draw_players_key(c: &mut Canvas, top: f64, footer_top: f64) {
     let inner = c.w - 2.0 * MARGIN;
@@ -800,7 +834,7 @@ fn draw_players_key(c: &mut Canvas, top: f64, footer_top: f64) {
     arrow(c, MARGIN + 1.0, cy, MARGIN + 11.0, cy, true);
     txt(MARGIN + 13.5, cy + SMALL * 0.35, SMALL, "entrance from outside").put(c);
     arrow(c, MARGIN + col_w + 1.0, cy, MARGIN + col_w + 11.0, cy, false);
-    txt(MARGIN + col_w + 13.5, cy + SMALL * 0.35, SMALL, "passage to another map").put(c);
+    txt(MARGIN + col_w + 13.5, cy + SMALL * 0.35, SMALL, "exit to another map").put(c);
     txt(
         MARGIN + 2.0 * col_w,
         cy + SMALL * 0.35,

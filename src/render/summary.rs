@@ -76,3 +76,15 @@ pub fn myk_summary(s: &Scenario) -> String {
     }
     o
 }
+
+/// The summary's danger lines ("danger: the level-2 encounter table, roll 2: Wight is level 7, 1
+/// over the monster limit of 6 (A + 4)"), one per threat the book's tables let past the court's
+/// limits; for the command to print under [`myk_summary`] (which has no tables to read levels
+/// from).
+pub fn myk_danger_lines(s: &Scenario, tables: &crate::tables::Tables) -> String {
+    let mut o = String::new();
+    for d in crate::myk::danger::scenario(s, tables) {
+        let _ = writeln!(o, "danger: {d}");
+    }
+    o
+}

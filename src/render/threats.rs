@@ -16,15 +16,16 @@ pub struct RulerView {
     pub level: u32,
     pub effective_level: u32,
     pub category: String,
-    /// The final stat line, each raised stat followed by its base value and increase.
+    /// The final stat line, each raised stat followed by its base value and increase (the
+    /// increase's levels are in `adjustments`: each is said once).
     pub stats: String,
-    /// The stat increases alone, e.g. "Warfare +2 (+2 levels)".
-    pub increases: Vec<String>,
     pub skills: String,
     pub materials: String,
     /// Which Treasure Table the ruler rolls on when defeated.
     pub treasure: String,
     pub adjustments: Vec<AdjustmentView>,
+    /// How far the ruler's bestiary level goes past the court's ruler limit (none: within it).
+    pub danger: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -167,17 +168,12 @@ pub fn ruler_view(ru: &Ruler, s: &Scenario, map: &Map, tables: &Tables) -> Ruler
             .join(", ")
     });
     RulerView {
+        danger: crate::myk::danger::ruler(ru, &s.limits),
         name: ru.name.clone(),
         level: ru.level,
         effective_level: ru.effective_level,
         category: rec.map_or("", |x| x.category.label()).into(),
         stats: rec.map(|r| stat_line(r, ru)).unwrap_or_default(),
-        increases: ru
-            .adjustments
-            .iter()
-            .filter(|a| a.kind == AdjustmentKind::Increase)
-            .map(|a| format!("{} ({:+} level(s))", increase_text(a, ru.level), a.levels))
-            .collect(),
         skills,
         materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
         treasure: crate::render::myk_play::treasure_line(tables, ru.level, 1),

@@ -293,7 +293,14 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
             name: r.name.clone(),
             hp: r.stats.map(|x| x.body),
             stats,
-            note: nw3_note(&r.name, "Boss", &stat_pairs(r.stats.as_ref(), r.spd, r.initiative), &r.attacks, &r.skills),
+            note: nw3_note(
+                &r.name,
+                "Boss",
+                r.stats.as_ref(),
+                &stat_pairs(r.stats.as_ref(), r.spd, r.initiative),
+                &r.attacks,
+                &r.skills,
+            ),
             colour: "#b8860b",
             label: token_label(&r.name),
             palette: nw3_palette(&r.name, r.stats.as_ref(), &r.attacks),
@@ -315,6 +322,7 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
                     note: nw3_note(
                         &e.name,
                         e.rank.label(),
+                        e.stats.as_ref(),
                         &stat_pairs(e.stats.as_ref(), e.spd, e.initiative),
                         &e.attacks,
                         &e.skills,
@@ -385,11 +393,18 @@ fn combat_stats(s: Option<&Stats>, spd: u32, initiative: u32) -> Vec<(String, St
 }
 
 /// The whole stat block as one text: stats, attacks and skills.
-fn nw3_note(name: &str, rank: &str, pairs: &[(String, String)], attacks: &[Attack], skills: &[Skill]) -> String {
+fn nw3_note(
+    name: &str,
+    rank: &str,
+    stats: Option<&Stats>,
+    pairs: &[(String, String)],
+    attacks: &[Attack],
+    skills: &[Skill],
+) -> String {
     let line: Vec<String> = pairs.iter().map(|(k, v)| format!("{k} {v}")).collect();
     let mut n = format!("{name} ({rank}): {}.", line.join(" / "));
     for a in attacks {
-        n.push_str(&format!("\nAttack: {}", attack_line(a)));
+        n.push_str(&format!("\nAttack: {}", attack_line(a, stats)));
     }
     for k in skills {
         n.push_str(&format!("\nSkill: {}: {}", k.name, k.effect));
@@ -746,8 +761,10 @@ pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, w
     let v = view::myk_view(s, tables, paper, &[]);
     let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
     let intro = templates.render("udonarium-myk.j2", &v)?;
-    let welcome =
-        (s.title.clone(), templates.render("udonarium-players.j2", &serde_json::json!({ "title": s.title }))?);
+    let welcome = (
+        s.title.clone(),
+        templates.render("udonarium-players.j2", &serde_json::json!({ "title": s.title, "game": "myk" }))?,
+    );
     for (i, (m, mv)) in s.maps.iter().zip(&v.maps).enumerate() {
         let plan = crate::render::plan::myk_plan(m);
         let mut notes = Vec::new();
@@ -818,8 +835,10 @@ pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templat
     let v = crate::render::fortress_view::fortress_view(f, tables, paper, (String::new(), String::new()));
     let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
     let mut notes = vec![(f.title.clone(), templates.render("udonarium-fortress.j2", &v)?)];
-    let welcome =
-        (f.title.clone(), templates.render("udonarium-players.j2", &serde_json::json!({ "title": f.title }))?);
+    let welcome = (
+        f.title.clone(),
+        templates.render("udonarium-players.j2", &serde_json::json!({ "title": f.title, "game": "nw3" }))?,
+    );
     for av in &v.areas {
         let ctx = serde_json::json!({ "a": av });
         notes.push((format!("{}. {}", av.id, av.name), templates.render("udonarium-area.j2", &ctx)?));

@@ -35,11 +35,16 @@ pub struct MykView {
     pub encounters: EncountersView,
     pub maps: Vec<MapView>,
     pub warnings: Vec<String>,
+    /// Where the book's tables let a threat past the court's limits, and by how much (one line
+    /// each, for the summary under the limits).
+    pub dangers: Vec<String>,
     /// Every skill of every monster in the scenario, once, sorted ("Skills in this scenario").
     pub skills: Vec<super::myk_play::SkillView>,
     /// The Treasure Tables the scenario's monsters and rulers roll on.
     pub treasure_tables: Vec<super::myk_play::TableView>,
     pub negotiation: Option<super::myk_play::TableView>,
+    /// The book's tables the booklet's texts cite and print nowhere else (Birth, Weakness...).
+    pub cited_tables: Vec<super::myk_play::TableView>,
     /// The item and word tables (and items) those results send the GM to, and no other.
     pub items: super::myk_items::ItemTablesView,
     /// The GM's own notes from the file (empty: none).
@@ -92,6 +97,8 @@ pub struct EncountersView {
 pub struct EncounterRowView {
     pub roll: u32,
     pub text: String,
+    /// How far the row goes past the court's limits (none: within them).
+    pub danger: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -181,6 +188,8 @@ pub struct MonsterView {
     pub core: Option<String>,
     /// The GM's own notes from the file (empty: none).
     pub notes: String,
+    /// How far the group goes past the court's limits (only a hand edit places one so).
+    pub danger: Option<String>,
 }
 
 pub use crate::render::threats::{AdjustmentView, RulerView};
@@ -299,7 +308,8 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
         &super::myk_items::printed_results(&treasure_tables, negotiation.as_ref(), &encounter_texts),
     );
     let regen = super::regen::myk(s, tables, paper);
-    MykView {
+    let mut v = MykView {
+        cited_tables: Vec::new(),
         title: s.title.clone(),
         seed: s.seed,
         program: format!("{} {}", s.generator.name, s.generator.version),
@@ -339,12 +349,26 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
         encounters,
         maps,
         warnings: s.warnings.clone(),
+        dangers: crate::myk::danger::scenario(s, tables),
         skills: super::myk_play::skills(s, tables),
         treasure_tables,
         negotiation,
         items,
         notes: s.notes.clone(),
-    }
+    };
+    v.cited_tables = cited_in(&v, tables);
+    v
+}
+
+/// The tables `v`'s texts cite that it does not print already (see [`super::myk_play::cited_tables`]).
+fn cited_in(v: &MykView, tables: &Tables) -> Vec<super::myk_play::TableView> {
+    let text = serde_json::to_string(v).unwrap_or_default();
+    let mut printed: Vec<&str> = v.treasure_tables.iter().map(|t| t.title.as_str()).collect();
+    printed.extend(v.negotiation.iter().map(|t| t.title.as_str()));
+    printed.extend(v.items.word_tables.iter().map(|t| t.title.as_str()));
+    printed.extend(v.items.item_tables.iter().map(|t| t.title.as_str()));
+    printed.extend(v.items.word_grid.iter().flat_map(|g| g.titles.iter().map(String::as_str)));
+    super::myk_play::cited_tables(&text, &printed, tables)
 }
 
 /// The book's limits for this court, each with what the scenario uses of it: (what, formula,
@@ -489,7 +513,7 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
             .filter_map(|c| c.trap.as_ref().map(|t| trap_view(t, tables, format!("in the corridor {}", c.id())))),
     );
     let bases = r.bases.iter().map(|b| base_view(b, &tables.myk)).collect();
-    let monsters = r.monsters.iter().map(|g| monster_view(g, r, m, tables)).collect();
+    let monsters = r.monsters.iter().map(|g| monster_view(g, r, m, &s.limits, tables)).collect();
     let ruler = r.ruler.as_ref().map(|ru| crate::render::threats::ruler_view(ru, s, m, tables));
     let clues: Vec<usize> = s
         .clues
@@ -537,10 +561,11 @@ fn base_view(b: &PlacedBase, data: &crate::tables::myk::MykData) -> BaseView {
 }
 
 /// A monster group as the booklet lists it, with its record's stats and what it carries.
-fn monster_view(g: &MonsterGroup, r: &Room, m: &Map, tables: &Tables) -> MonsterView {
+fn monster_view(g: &MonsterGroup, r: &Room, m: &Map, lim: &Limits, tables: &Tables) -> MonsterView {
     let data = &tables.myk;
     let rec = data.monster(&g.name);
     MonsterView {
+        danger: crate::myk::danger::group(g, lim),
         name: g.name.clone(),
         count: g.count,
         reaction: g.reaction.label().into(),
@@ -568,6 +593,7 @@ fn encounters_view(s: &Scenario, tables: &Tables) -> EncountersView {
             .iter()
             .map(|r| EncounterRowView {
                 roll: r.roll,
+                danger: crate::myk::danger::encounter_row(r, &s.limits, tables),
                 text: {
                     // A monster whose stats are unknown never reaches the table, even from an
                     // older file.

@@ -12,9 +12,9 @@ fn tables() -> Tables {
 }
 
 /// A node statement's id and attributes.
-type Node = (usize, String);
+type Node = (String, String);
 /// An edge statement's two ids and attributes.
-type Link = (usize, usize, String);
+type Link = (String, String, String);
 
 /// The node and edge statements of a DOT digraph (one statement per line, as petgraph writes).
 fn statements(dot: &str) -> (Vec<Node>, Vec<Link>) {
@@ -24,8 +24,8 @@ fn statements(dot: &str) -> (Vec<Node>, Vec<Link>) {
         let Some((head, attrs)) = line.trim().split_once(" [ ") else { continue };
         let attrs = attrs.strip_suffix(']').expect("a closed attribute list").trim_end().to_string();
         match head.split_once(" -> ") {
-            Some((a, b)) => edges.push((a.parse().expect("an id"), b.parse().expect("an id"), attrs)),
-            None => nodes.push((head.parse().expect("an id"), attrs)),
+            Some((a, b)) => edges.push((a.to_string(), b.to_string(), attrs)),
+            None => nodes.push((head.to_string(), attrs)),
         }
     }
     (nodes, edges)
@@ -38,13 +38,13 @@ fn a_fortress_as_dot_has_a_node_per_area_and_an_edge_per_gate_one_way_gates_dire
         let f = generate(&t, &FortressParams { areas, ..Default::default() }, seed).expect("generates");
         let (nodes, edges) = statements(&fortress_dot(&f));
         assert_eq!((nodes.len(), edges.len()), (f.areas.len(), f.gates.len()), "seed {seed}");
-        for (k, (a, (i, attrs))) in f.areas.iter().zip(&nodes).enumerate() {
-            assert_eq!(*i, k);
+        for (a, (id, attrs)) in f.areas.iter().zip(&nodes) {
+            assert_eq!(*id, a.id.to_string(), "node ids are area ids");
             let label = format!("label = \"{} {}\\n{}\"", a.id, a.name, a.kind.label());
             assert!(attrs.starts_with(&label), "{attrs} / {label}");
         }
         for (g, (from, to, attrs)) in f.gates.iter().zip(&edges) {
-            assert_eq!((f.areas[*from].id, f.areas[*to].id), (g.from, g.to));
+            assert_eq!((from.clone(), to.clone()), (g.from.to_string(), g.to.to_string()), "edges join area ids");
             assert!(attrs.contains(g.kind.label()), "{attrs}");
             assert_eq!(attrs.contains("dir = none"), g.kind != GateKind::OneWay, "{attrs}");
             if matches!(g.kind, GateKind::Closed | GateKind::Secret) {
@@ -73,8 +73,71 @@ fn a_myk_scenario_as_dot_is_its_movement_graph() {
     let (nodes, edges) = statements(&myk_dot(&s, &t));
     let used: usize = s.maps.iter().map(|m| m.used_rooms().count()).sum();
     assert_eq!(nodes.len(), used + 1, "a node per room in use, and outside");
-    assert!(nodes.iter().any(|n| n.1 == "label = \"outside\""));
+    assert!(nodes.iter().any(|n| n.0 == "\"outside\"" && n.1 == "label = \"outside\""));
+    for m in &s.maps {
+        for r in m.used_rooms() {
+            assert!(
+                nodes.iter().any(|n| n.0 == format!("\"map{}/{}\"", m.index, r.id)),
+                "room ids as --reroll names them"
+            );
+        }
+    }
     assert!(edges.iter().any(|e| e.2.contains("entrance")) && edges.iter().any(|e| e.2.contains("corridor")));
-    let ids: Vec<usize> = nodes.iter().map(|n| n.0).collect();
+    let ids: Vec<String> = nodes.iter().map(|n| n.0.clone()).collect();
     assert!(edges.iter().all(|e| ids.contains(&e.0) && ids.contains(&e.1)), "edges join shown nodes");
+}
+
+/// A two-way corridor is one undirected edge, a one-way corridor one arrow, and the label says what
+/// stands in the corridor: the hiding, locking or moving trap by name, a redirect with where it
+/// leads.
+#[test]
+fn a_myk_corridor_is_one_edge_that_names_its_kind() {
+    let t = tables();
+    let (mut named, mut one_way) = (0, 0);
+    for seed in 0..30u64 {
+        let p = MykParams { levels: vec![2; 4], maps: 2, rooms: 9, layout: Layout::Mixed };
+        let s = dungeonsmith::myk::generate(&t, &p, seed).expect("generates");
+        let (_, edges) = statements(&myk_dot(&s, &t));
+        for m in &s.maps {
+            for k in &m.corridors {
+                let (a, b) = (format!("\"map{}/{}\"", m.index, k.a), format!("\"map{}/{}\"", m.index, k.b));
+                let between: Vec<&Link> = edges
+                    .iter()
+                    .filter(|e| (e.0 == a && e.1 == b) || (e.0 == b && e.1 == a))
+                    .filter(|e| !e.2.contains("\"teleport\""))
+                    .collect();
+                let route = k.trap.as_ref().and_then(|x| t.myk.trap(&x.name)).and_then(|x| x.route);
+                if route == Some(dungeonsmith::tables::myk::Route::Closed) {
+                    assert!(between.is_empty(), "seed {seed}: an impassable corridor is no way");
+                    continue;
+                }
+                assert_eq!(
+                    between.len(),
+                    1,
+                    "seed {seed} map {} {}: one edge per corridor: {between:?}",
+                    m.index,
+                    k.id()
+                );
+                let attrs = &between[0].2;
+                assert_eq!(attrs.contains("dir = none"), k.one_way.is_none(), "seed {seed}: {attrs}");
+                if let Some(d) = k.one_way {
+                    one_way += 1;
+                    assert_eq!(between[0].0, format!("\"map{}/{}\"", m.index, d.from), "the arrow points the way");
+                }
+                let hiders = m.rooms.iter().flat_map(|r| &r.traps).filter(|x| x.corridor == Some(k.id()));
+                for name in hiders.map(|x| x.name.to_string()).chain(k.trap.iter().map(|x| x.name.to_string())) {
+                    named += 1;
+                    assert!(attrs.contains(&name), "seed {seed}: the edge names {name}: {attrs}");
+                }
+                assert!(!attrs.contains("hidden, locked or redirected"), "{attrs}");
+            }
+        }
+        for e in edges.iter().filter(|e| e.2.contains("towards")) {
+            assert!(
+                e.2.contains("style = dashed") && !e.2.contains("dir = none"),
+                "a redirect is a dashed arrow: {e:?}"
+            );
+        }
+    }
+    assert!(named > 10 && one_way > 3, "the seeds hold named corridors ({named}) and one-way ones ({one_way})");
 }

@@ -8,6 +8,7 @@ mod cli;
 mod dot;
 mod fix;
 mod fuzz;
+mod glance;
 mod limits;
 mod myk;
 mod myk_clues;

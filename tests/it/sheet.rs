@@ -4,10 +4,11 @@
 use std::sync::{Arc, OnceLock};
 
 use dungeonsmith::model::Paper;
+use dungeonsmith::myk::model::{CorridorId, RoomId};
 use dungeonsmith::myk::model::{Layout, Scenario};
 use dungeonsmith::myk::{MykParams, generate};
 use dungeonsmith::render::Audience;
-use dungeonsmith::render::sheet::myk_sheet;
+use dungeonsmith::render::sheet::{myk_sheet, room_boxes};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 
@@ -227,4 +228,109 @@ pub(crate) fn assert_text_fits(tree: &resvg::usvg::Tree, paper: Paper, what: &st
             assert!(apart, "{what}: `{}` overlaps `{}`", p.4, q.4);
         }
     }
+}
+
+/// Pixels per millimetre for the pixel tests: a 0.4 mm wall is more than one pixel.
+const PX: f32 = 4.0;
+
+/// Open floor: white, as rooms and corridors are drawn (the rock is a grey).
+fn is_floor(pix: &Pixmap, x: u32, y: u32) -> bool {
+    let p = pix.pixel(x, y).expect("on the picture");
+    p.red().min(p.green()).min(p.blue()) >= 250
+}
+
+/// Whether white floor runs from room `a` to its right or lower neighbour `b` through the gap
+/// between them, staying inside the strip that holds the gap (1.5 mm into each room): a flood
+/// fill from the floor just inside `a`'s wall that reaches the floor just inside `b`'s.
+fn floor_joins(pix: &Pixmap, boxes: &[(RoomId, f64, f64, f64)], a: RoomId, b: RoomId) -> bool {
+    let at = |r: RoomId| boxes.iter().find(|x| x.0 == r).map(|x| (x.1, x.2, x.3)).expect("a room box");
+    let ((ax, ay, side), (bx, by, _)) = (at(a), at(b));
+    let px = |v: f64| (v * f64::from(PX)).round() as u32;
+    let across = a.row() == b.row();
+    // The strip as (along0, along1, across0, across1) in pixels; along runs from a to b.
+    let (l0, l1, c0, c1) =
+        if across { (ax + side - 1.5, bx + 1.5, ay, ay + side) } else { (ay + side - 1.5, by + 1.5, ax, ax + side) };
+    let (l0, l1, c0, c1) = (px(l0), px(l1), px(c0), px(c1));
+    let xy = |l: u32, c: u32| if across { (l, c) } else { (c, l) };
+    let mut seen = vec![false; ((l1 - l0 + 1) * (c1 - c0 + 1)) as usize];
+    let idx = |l: u32, c: u32| ((l - l0) * (c1 - c0 + 1) + (c - c0)) as usize;
+    let mut todo: Vec<(u32, u32)> = (c0..=c1)
+        .map(|c| (l0, c))
+        .filter(|&(l, c)| {
+            let (x, y) = xy(l, c);
+            is_floor(pix, x, y)
+        })
+        .collect();
+    for &(l, c) in &todo {
+        seen[idx(l, c)] = true;
+    }
+    while let Some((l, c)) = todo.pop() {
+        if l == l1 {
+            return true;
+        }
+        let next = [(l + 1, c), (l.wrapping_sub(1), c), (l, c + 1), (l, c.wrapping_sub(1))];
+        for (nl, nc) in next {
+            if nl < l0 || nl > l1 || nc < c0 || nc > c1 || seen[idx(nl, nc)] {
+                continue;
+            }
+            seen[idx(nl, nc)] = true;
+            let (x, y) = xy(nl, nc);
+            if is_floor(pix, x, y) {
+                todo.push((nl, nc));
+            }
+        }
+    }
+    false
+}
+
+/// The middle of the gap between neighbours `a` and `b` (where their corridor would run), in pixels.
+fn gap_middle(boxes: &[(RoomId, f64, f64, f64)], a: RoomId, b: RoomId) -> (u32, u32) {
+    let at = |r: RoomId| boxes.iter().find(|x| x.0 == r).map(|x| (x.1, x.2, x.3)).expect("a room box");
+    let ((ax, ay, side), (bx, by, _)) = (at(a), at(b));
+    let (x, y) = if a.row() == b.row() {
+        ((ax + side + bx) / 2.0, ay + side / 2.0)
+    } else {
+        (ax + side / 2.0, (ay + side + by) / 2.0)
+    };
+    ((x * f64::from(PX)).round() as u32, (y * f64::from(PX)).round() as u32)
+}
+
+#[test]
+fn rock_is_shaded_apart_from_floor_and_each_corridor_joins_its_two_rooms() {
+    let mut all = vec![scenario(99, 1, 9, Layout::Mixed), scenario(808, 3, 9, Layout::Mixed)];
+    all.push(scenario(5, 2, 5, Layout::Straight));
+    let (mut joined, mut apart) = (0, 0);
+    for s in &all {
+        for map in &s.maps {
+            let pix = render(&parse(&myk_sheet(s, map, tables(), Paper::A4, Audience::Gm)), Paper::A4, PX);
+            let boxes = room_boxes(s, map, Paper::A4);
+            for a in RoomId::ALL {
+                for b in a.neighbours().filter(|b| *b > a) {
+                    let corridor = map.corridors.iter().any(|k| k.id() == CorridorId::new(a, b));
+                    let what = format!("seed {} map {} {a}-{b}", s.seed, map.index);
+                    assert_eq!(floor_joins(&pix, &boxes, a, b), corridor, "{what}: floor joins the rooms");
+                    if corridor {
+                        joined += 1;
+                        continue;
+                    }
+                    apart += 1;
+                    let (x, y) = gap_middle(&boxes, a, b);
+                    let rock = pix.pixel(x, y).expect("on the picture");
+                    assert!(!is_floor(&pix, x, y), "{what}: the rock between unconnected rooms is floor-white");
+                    let (fx, fy) = boxes.iter().find(|r| r.0 == a).map(|r| (r.1, r.2)).expect("a room box");
+                    // The floor just inside the room's top-left wall, past the id's left edge.
+                    let floor =
+                        pix.pixel(((fx + 0.8) * 4.0) as u32, ((fy + 0.8) * 4.0) as u32).expect("on the picture");
+                    if map.room(a).used {
+                        assert_ne!(
+                            (rock.red(), rock.green(), rock.blue()),
+                            (floor.red(), floor.green(), floor.blue()),
+                            "{what}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    assert!(joined > 10 && apart > 5, "the cases hold both kinds ({joined} joined, {apart} apart)");
 }

@@ -235,7 +235,22 @@ pub(super) fn gate_note(f: &Fortress, g: &Gate) -> Option<(String, String)> {
     match g.kind {
         GateKind::Normal | GateKind::OneWay => None,
         GateKind::Closed | GateKind::Secret => {
-            opener_text(f, g.opened_by).or_else(|| Some(("no opener".to_string(), "none".to_string())))
+            let (long, short) =
+                opener_text(f, g.opened_by).unwrap_or_else(|| ("no opener".to_string(), "none".to_string()));
+            // Gates one deed (an event, a device) opens are told apart on the map: "event 13 (a)",
+            // "event 13 (b)". A Danger Sense judge is each gate's own, so it needs no tag.
+            let same: Vec<&Gate> = f
+                .gates
+                .iter()
+                .filter(|h| matches!(h.kind, GateKind::Closed | GateKind::Secret) && h.opened_by == g.opened_by)
+                .collect();
+            match same.iter().position(|h| (h.from, h.to) == (g.from, g.to)) {
+                Some(i) if same.len() > 1 && matches!(g.opened_by, Some(Opener::Event(_) | Opener::Device(_))) => {
+                    let tag = char::from(b'a' + (i % 26) as u8);
+                    Some((format!("{long} ({tag})"), format!("{short} ({tag})")))
+                }
+                _ => Some((long, short)),
+            }
         }
         GateKind::Damaged => Some(match g.uses {
             Some(n) => (format!("\u{00d7}{n}"), format!("\u{00d7}{n}")),

@@ -118,6 +118,17 @@ impl Text {
     fn lines(&self) -> usize {
         self.tops.len() - 1
     }
+
+    /// The width of the laid-out text: its longest line's advance.
+    fn width(&self) -> f32 {
+        self.layout.width()
+    }
+}
+
+/// Where a list marker starts: right-aligned a third of the body size before its item's text at
+/// `text_x`, so "12." and "1." both stand clear of it ("1. Rokea", never "1.Rokea").
+fn marker_x(text_x: f32, marker: &Text, body_pt: f32) -> f32 {
+    text_x - body_pt / 3.0 - marker.width()
 }
 
 /// One thing placed on a page.
@@ -516,7 +527,7 @@ impl Typeset {
             match &self.items[p.index].item {
                 Item::Text { x, text, marker, .. } => {
                     if let Some(mk) = marker.as_ref().filter(|_| p.lines.start == 0) {
-                        draw_text(surface, fonts, mk, 0..1, self.left + x - s.list_indent_pt * 0.8, p.y, 0);
+                        draw_text(surface, fonts, mk, 0..1, marker_x(self.left + x, mk, s.body_pt), p.y, 0);
                     }
                     draw_text(surface, fonts, text, p.lines.clone(), self.left + x, p.y, 0);
                 }
@@ -567,6 +578,22 @@ mod tests {
     }
 
     const A4: (f32, f32) = (210.0 * PT, 297.0 * PT);
+
+    #[test]
+    fn a_list_number_stands_a_gap_before_its_items_text() {
+        let md: String = (1..=12).map(|i| format!("{i}. Rokea the {i}th\n")).collect();
+        let st = style();
+        let t = typeset(&md, "Title", A4, &st, &mut Fonts::new());
+        let mut seen = 0;
+        for f in &t.items {
+            let Item::Text { x, marker: Some(mk), .. } = &f.item else { continue };
+            seen += 1;
+            let right = marker_x(*x, mk, st.body_pt) + mk.width();
+            assert!(*x - right >= st.body_pt / 4.0, "`{}` ends {} pt before its text", mk.text, *x - right);
+            assert!(mk.width() > 0.0, "the marker `{}` has ink", mk.text);
+        }
+        assert_eq!(seen, 12, "every item has its number");
+    }
 
     #[test]
     fn a_section_that_fits_on_a_page_is_never_split() {
