@@ -4,9 +4,10 @@
 use crate::check::Violation;
 use crate::myk::limits;
 use crate::myk::model::{CorridorId, Map, Place, PlacedTrap, Reaction, Room, RoomId, Scenario};
+use crate::myk::objects::Fit;
 pub use crate::myk::reach::Reach;
 use crate::tables::Tables;
-use crate::tables::myk::{Installation, Placement, Route, Trap};
+use crate::tables::myk::{Installation, MykData, Placement, Route, Trap};
 
 /// All violations of the scenario, in document order.
 pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
@@ -240,7 +241,7 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
         for t in &r.traps {
             // One look-up by name serves every rule about the trap.
             let rec = data.trap(&t.name);
-            trap(t, rec, Some(r), None, m, &at, v);
+            trap(t, rec, (Some(r), None), m, data, &at, v);
             crate::myk::traps::gate_keeper_of(s, t, rec, lim, data, &at, v);
         }
         bases(r, data, &at, v);
@@ -261,7 +262,7 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
         let mut moving = false;
         if let Some(t) = &c.trap {
             let rec = data.trap(&t.name);
-            trap(t, rec, None, Some(c.id()), m, &at, v);
+            trap(t, rec, (None, Some(c.id())), m, data, &at, v);
             crate::myk::traps::gate_keeper_of(s, t, rec, lim, data, &at, v);
             moving = rec.is_some_and(|t| t.route == Some(Route::OneWay));
         }
@@ -285,9 +286,9 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
 fn trap(
     t: &crate::myk::model::PlacedTrap,
     rec: Option<&crate::tables::myk::Trap>,
-    room: Option<&Room>,
-    corridor: Option<CorridorId>,
+    (room, corridor): (Option<&Room>, Option<CorridorId>),
     m: &Map,
+    data: &MykData,
     at: &str,
     v: &mut Vec<Violation>,
 ) {
@@ -296,7 +297,7 @@ fn trap(
         return;
     };
     let placement = trap_record(t, rec, at, v);
-    trap_spot(t, rec, placement, room, corridor, m, at, v);
+    trap_spot(t, rec, placement, (room, corridor), (m, data), at, v);
     trap_corridor(t, rec, room, m, at, v);
     trap_destination(t, rec, m, at, v);
 }
@@ -342,9 +343,8 @@ fn trap_spot(
     t: &PlacedTrap,
     rec: &Trap,
     placement: Placement,
-    room: Option<&Room>,
-    corridor: Option<CorridorId>,
-    m: &Map,
+    (room, corridor): (Option<&Room>, Option<CorridorId>),
+    (m, data): (&Map, &MykData),
     at: &str,
     v: &mut Vec<Violation>,
 ) {
@@ -374,18 +374,15 @@ fn trap_spot(
     if placement == Placement::Event {
         match &t.object {
             None => v.push(Violation::new(at, "trap.object", format!("Event trap `{name}` names no object"))),
-            Some(o) if !rec.open_objects && !rec.objects.is_empty() && !rec.objects.iter().any(|x| x == o) => {
-                v.push(Violation::new(
-                    at,
-                    "trap.object",
-                    format!("`{name}` cannot sit on `{o}` (it fits: {})", rec.objects.join(", ")),
-                ))
-            }
-            _ => {}
+            Some(o) => match crate::myk::objects::fits(data, rec, o) {
+                Fit::Fits => {}
+                Fit::Own(why) => v.push(Violation::advice(at, "trap.object-own", why)),
+                Fit::No(why) => v.push(Violation::new(at, "trap.object", why)),
+            },
         }
     }
     if let Some(r) = room
-        && let Some((rule, msg)) = crate::myk::traps::fits_room(rec, t.object.as_deref(), r, m)
+        && let Some((rule, msg)) = crate::myk::traps::fits_room(rec, t.object.as_deref(), r, m, data)
     {
         v.push(Violation::new(at, rule, msg));
     }
@@ -440,7 +437,7 @@ fn trap_destination(t: &PlacedTrap, rec: &Trap, m: &Map, at: &str, v: &mut Vec<V
 
 /// Whether an Event trap may stand in a corridor: its objects name one.
 pub(crate) fn in_corridor_allowed(rec: &crate::tables::myk::Trap) -> bool {
-    rec.placement == Placement::Event && rec.objects.iter().any(|o| o == "corridor")
+    rec.placement == Placement::Event && rec.objects.iter().any(|o| o.eq_ignore_ascii_case("corridor"))
 }
 
 fn bases(r: &Room, data: &crate::tables::myk::MykData, at: &str, v: &mut Vec<Violation>) {

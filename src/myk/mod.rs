@@ -8,6 +8,7 @@ pub mod layout;
 pub mod limits;
 pub mod model;
 pub mod monsters;
+pub mod objects;
 pub mod reach;
 pub mod ruler;
 pub mod traps;

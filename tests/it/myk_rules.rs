@@ -45,9 +45,22 @@ pub fn broken_book_rule(s: &Scenario, tables: &Tables) -> Option<String> {
                         return Some(format!("{at}: the Secret Door's corridor {c} is the room's only way in"));
                     }
                 }
-                let on_monster = t.object.as_deref() == Some("monster");
+                let object = t.object.as_deref().unwrap_or_default().to_ascii_lowercase();
+                let on_monster = object == "monster" || object.ends_with(" monster");
                 if (rec.bearer || on_monster) && r.monsters.is_empty() && r.ruler.is_none() {
                     return Some(format!("{at}: `{}` sits on a creature, but the room has none", t.name));
+                }
+                let of_kind = |n: &str| {
+                    tables
+                        .myk
+                        .monster(n)
+                        .is_some_and(|m| object == format!("{} monster", m.category.label().to_ascii_lowercase()))
+                };
+                if object.ends_with(" monster")
+                    && !r.monsters.iter().any(|g| of_kind(&g.name))
+                    && !r.ruler.as_ref().is_some_and(|ru| of_kind(&ru.name))
+                {
+                    return Some(format!("{at}: `{}` sits on a {object}, but the room has none", t.name));
                 }
                 if t.object.as_deref() == Some("ruler's spoils") && !has_ruler {
                     return Some(format!("{at}: `{}` on a ruler's spoils, but the map has no ruler", t.name));
@@ -413,4 +426,102 @@ fn a_weak_point_of_the_gms_own_with_its_levels_and_clue_is_a_warning() {
     ruler.adjustments.last_mut().unwrap().levels = 0;
     ruler.effective_level += 2;
     assert!(rules(&s).contains(&"weak-point.unknown"), "{:?}", rules(&s));
+}
+
+// ---- Object kinds (issue 34): an open list takes its kind and nothing else, a GM's own object
+// ---- is a warning naming the nearest kinds, a monster of a type must stand there, case never matters.
+
+/// The rules `check` reports for one Event trap on `object` in room `at` of map 1 (errors and warnings).
+fn rules_with(s0: &Scenario, at: RoomId, name: &str, object: &str) -> Vec<&'static str> {
+    let mut s = s0.clone();
+    s.maps[0].rooms[at.index()].traps.push(trap(crate::myk::tables(), name, Some(object)));
+    rules(&s)
+}
+
+#[test]
+fn an_open_object_list_takes_only_objects_of_its_kind_trap_object() {
+    let s0 = bare(1, |s| quiet_and_busy(s).is_some());
+    let (quiet, _) = quiet_and_busy(&s0).unwrap();
+    // Seed 003 l.5681 (a work of art depicting a living being), l.5711 (a container), l.6077 (an
+    // object related to movement): another kind of object is refused, another of the kind taken.
+    for (name, wrong, right) in
+        [("Living Statue", "door", "portrait"), ("Mimic", "river", "barrel"), ("Teleporter", "corpse", "cart")]
+    {
+        assert!(rules_with(&s0, quiet, name, wrong).contains(&"trap.object"), "{name} on {wrong}");
+        let ok = rules_with(&s0, quiet, name, right);
+        assert!(!ok.contains(&"trap.object") && !ok.contains(&"trap.object-own"), "{name} on {right}: {ok:?}");
+    }
+}
+
+#[test]
+fn a_gms_own_object_on_an_open_list_is_a_warning_naming_the_nearest_kinds_trap_object_own() {
+    let tables = crate::myk::tables();
+    let s0 = bare(1, |s| quiet_and_busy(s).is_some());
+    let (quiet, _) = quiet_and_busy(&s0).unwrap();
+    let mut s = s0.clone();
+    s.maps[0].rooms[quiet.index()].traps.push(trap(tables, "Mimic", Some("gilded casket")));
+    let v = dungeonsmith::myk::check(&s, tables);
+    let own: Vec<_> = v.iter().filter(|v| v.rule == "trap.object-own").collect();
+    assert_eq!(own.len(), 1, "{v:?}");
+    assert!(!own[0].is_error() && own[0].message.contains("container"), "{}", own[0].message);
+    assert_eq!(dungeonsmith::check::errors(&v, false), 0, "{v:?}");
+    // On a closed list (Horror: a corpse or a monster) the GM's own object stays an error.
+    assert!(rules_with(&s0, quiet, "Horror", "gilded casket").contains(&"trap.object"));
+}
+
+#[test]
+fn poltergeist_on_a_construct_monster_needs_a_construct_in_the_room_trap_bearer() {
+    let tables = crate::myk::tables();
+    let s0 = bare(1, |s| quiet_and_busy(s).is_some());
+    let (quiet, busy) = quiet_and_busy(&s0).unwrap();
+    // Seed 003 l.5924 asks for a Construct Monster: "construct" alone is no object of the book's.
+    assert!(rules_with(&s0, quiet, "Poltergeist", "construct").contains(&"trap.object"));
+    assert!(rules_with(&s0, quiet, "Poltergeist", "Construct Monster").contains(&"trap.bearer"));
+    let busy_has_construct = s0.maps[0].room(busy).monsters.iter().any(|g| {
+        tables.myk.monster(&g.name).is_some_and(|m| m.category == dungeonsmith::tables::myk::MonsterCategory::Construct)
+    });
+    assert!(!busy_has_construct);
+    assert!(rules_with(&s0, busy, "Poltergeist", "construct monster").contains(&"trap.bearer"));
+    // The same room with its group swapped for a Construct of no higher level: legal.
+    let mut s = s0.clone();
+    let g = &mut s.maps[0].rooms[busy.index()].monsters[0];
+    let clay = tables.myk.monster("Clay Figure").expect("a Construct of the bestiary");
+    assert!(clay.level.unwrap() <= g.level);
+    (g.name, g.level, g.effective_level) = (clay.name.clone(), clay.level.unwrap(), clay.level.unwrap());
+    assert_eq!(rules(&s), Vec::<&str>::new());
+    assert_eq!(rules_with(&s, busy, "Poltergeist", "construct monster"), Vec::<&str>::new());
+}
+
+#[test]
+fn object_names_compare_in_any_letter_case() {
+    let s0 = bare(1, |s| quiet_and_busy(s).is_some());
+    let (quiet, busy) = quiet_and_busy(&s0).unwrap();
+    // Horror on "Monster", as the book capitalises it (l.5910): taken beside monsters ...
+    assert_eq!(rules_with(&s0, busy, "Horror", "Monster"), Vec::<&str>::new());
+    // ... and, in any case, still needs one in the room.
+    assert!(rules_with(&s0, quiet, "Horror", "MONSTER").contains(&"trap.bearer"));
+    assert_eq!(rules_with(&s0, quiet, "Mimic", "Treasure Chest"), Vec::<&str>::new());
+}
+
+#[test]
+fn dead_angle_over_the_hostile_total_is_advice_for_any_number_and_gate_keeper_stays_an_error() {
+    let tables = crate::myk::tables();
+    let s0 = bare(1, |s| quiet_and_busy(s).is_some());
+    let (quiet, busy) = quiet_and_busy(&s0).unwrap();
+    let mut g = s0.maps[0].room(busy).monsters[0].clone();
+    g.reaction = dungeonsmith::myk::model::Reaction::Hostile;
+    // Far past 2S + T: the book says "choose any number of Monsters" (seed 003 l.5892).
+    g.count = 1 + s0.limits.room_total_hostile / g.effective_level.max(1);
+    let mut s = s0.clone();
+    s.maps[0].rooms[quiet.index()]
+        .traps
+        .push(dungeonsmith::myk::model::PlacedTrap { monsters: vec![g.clone()], ..trap(tables, "Dead Angle", None) });
+    let v = dungeonsmith::myk::check(&s, tables);
+    assert!(v.iter().any(|v| v.rule == "trap.ambush-total" && !v.is_error()), "{v:?}");
+    assert_eq!(dungeonsmith::check::errors(&v, false), 0, "{v:?}");
+    // The Gate Keeper's ambush keeps the limit as a rule.
+    let mut s = s0.clone();
+    s.maps[0].corridors[0].trap =
+        Some(dungeonsmith::myk::model::PlacedTrap { monsters: vec![g], ..trap(tables, "Gate Keeper", None) });
+    assert!(rules(&s).contains(&"trap.gate-keeper"), "{:?}", rules(&s));
 }
