@@ -529,6 +529,10 @@ impl Loaded {
                         let mut f: Box<crate::nw3::Fortress> =
                             serde_json::from_value(value).map_err(|e| upgraded_error(&file, version, &e))?;
                         crate::nw3::combat::fill_from_tables(&mut f, tables);
+                        if version < crate::format::NW3_FORMULAS {
+                            crate::fix::nw3::rederive(&mut f, tables);
+                            eprintln!("{}", crate::format::rederived_note(&file, version));
+                        }
                         Ok(Loaded::Nw3(f))
                     }
                 };

@@ -326,6 +326,33 @@ fn a_search_clue_of_another_difficulty_fails_with_clue_search_difficulty() {
 }
 
 #[test]
+fn a_search_clues_difficulty_is_a_number_court_size_plus_7_whatever_its_wording() {
+    use dungeonsmith::myk::model::ClueMethod;
+    let s0 = bare(1, |s| {
+        s.clues.iter().any(|c| c.method == ClueMethod::Search) && s.clues.iter().any(|c| c.method != ClueMethod::Search)
+    });
+    let want = s0.court.size + 7;
+    let search = s0.clues.iter().position(|c| c.method == ClueMethod::Search).unwrap();
+    let other = s0.clues.iter().position(|c| c.method != ClueMethod::Search).unwrap();
+    // Generated: the number is recorded (seed 003 l.1925).
+    assert!(s0.clues.iter().all(|c| c.difficulty == (c.method == ClueMethod::Search).then_some(want)));
+    let broken = |edit: &dyn Fn(&mut Scenario)| {
+        let mut s = s0.clone();
+        edit(&mut s);
+        rules(&s).contains(&"clue.search-difficulty")
+    };
+    assert!(broken(&|s| s.clues[search].difficulty = Some(want + 1)), "another number");
+    // No number (a method changed by hand): the book's number holds, and `fix` writes it.
+    assert!(!broken(&|s| s.clues[search].difficulty = None), "no number");
+    // Wordings the old check read past: every number they name is compared.
+    assert!(broken(&|s| s.clues[search].how = "a search, difficulty of 9".into()));
+    assert!(broken(&|s| s.clues[search].how = "Wit or Quest / 9".into()));
+    assert!(broken(&|s| s.clues[other].difficulty = Some(want)), "a difficulty on another method");
+    // A wording of the GM's own without another number is theirs to choose.
+    assert!(!broken(&|s| s.clues[search].how = "search under the loose flagstone".into()));
+}
+
+#[test]
 fn guillotine_in_a_corridor_and_poison_needle_on_another_object_are_allowed() {
     let tables = crate::myk::tables();
     let mut s = bare(1, |s| quiet_and_busy(s).is_some());
