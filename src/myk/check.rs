@@ -611,7 +611,9 @@ pub(crate) fn movement(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Vio
 
 /// The random encounter table is the book's for the court's average level, resolved for its size
 /// (seed 003 l.2907): a table of another level, count or monster is not the court's. The rows are
-/// compared when the scenario names the tables in use (`generator.tables`).
+/// compared with the tables the scenario names (`generator.tables`) whenever they are known (the
+/// tables in use or the built-in ones); a tag naming neither is a warning that names it, with the
+/// first row that differs from the tables in use.
 fn encounters(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
     let want = crate::myk::generate::encounter_table(tables, &s.court);
     if s.encounters.level != want.level {
@@ -623,19 +625,42 @@ fn encounters(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
                 s.encounters.level, s.court.average_level, want.level
             ),
         ));
-    } else if s.generator.tables == tables.version && *s.encounters.rows != *want.rows {
+    } else {
         // Rows are compared with the tables the scenario was made from: another version of the
         // tables (an older file, a GM's --tables) may word a row otherwise.
-        let row = s.encounters.rows.iter().zip(want.rows.iter()).position(|(a, b)| a != b);
-        let which = row.map_or("the rows".to_string(), |i| format!("row {}", i + 1));
-        v.push(Violation::new(
-            "encounters",
-            "encounters.table",
-            format!(
-                "{which} differs from the level {} table for a court of {} (monsters and counts come from the table)",
-                want.level, s.court.size
-            ),
-        ));
+        let tag = s.generator.tables.as_str();
+        let embedded = (tag != tables.version.as_str() && tag == crate::tables::EMBEDDED_TABLES_VERSION)
+            .then(crate::tables::Tables::embedded)
+            .and_then(Result::ok);
+        let named = if tag == tables.version.as_str() { Some(tables) } else { embedded.as_ref() };
+        let differs = |t: &Tables| {
+            let want = crate::myk::generate::encounter_table(t, &s.court);
+            let row = s.encounters.rows.iter().zip(want.rows.iter()).position(|(a, b)| a != b);
+            let row = row
+                .or((s.encounters.rows.len() != want.rows.len())
+                    .then_some(want.rows.len().min(s.encounters.rows.len())));
+            row.map(|i| {
+                format!("row {} differs from the level {} table for a court of {}", i + 1, want.level, s.court.size)
+            })
+        };
+        match named {
+            Some(t) => {
+                if let Some(which) = differs(t) {
+                    let msg = format!("{which} (monsters and counts come from the table)");
+                    v.push(Violation::new("encounters", "encounters.table", msg));
+                }
+            }
+            None => {
+                let rows = differs(tables)
+                    .map_or("its rows match these tables".to_string(), |w| format!("in these tables {w}"));
+                let msg = format!(
+                    "the file names tables `{tag}`, neither these (`{}`) nor the built-in ones, so its encounter table \
+                     cannot be compared with the tables it was made from; {rows}",
+                    tables.version
+                );
+                v.push(Violation::advice("encounters", "encounters.tables-unknown", msg));
+            }
+        }
     }
 }
 

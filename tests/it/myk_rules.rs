@@ -315,6 +315,30 @@ fn an_encounter_table_of_another_level_count_or_monster_fails_with_encounters_ta
 }
 
 #[test]
+fn the_encounter_table_is_compared_whenever_its_tables_are_known_and_an_unknown_tag_is_a_warning_naming_it() {
+    let tables = crate::myk::tables();
+    let s0 = bare(1, |_| true);
+    let mut edited = s0.clone();
+    let row = edited.encounters.rows.iter().position(|r| !r.groups.is_empty()).unwrap();
+    edited.encounters.rows[row].groups[0].count += 1;
+    // The built-in tables are known even when another folder is in use: the rows are compared.
+    assert_eq!(edited.generator.tables.as_str(), dungeonsmith::tables::EMBEDDED_TABLES_VERSION);
+    assert!(rules(&edited).contains(&"encounters.table"));
+    // A hand edit that also changes the tag: a warning naming the tag and the row that differs.
+    edited.generator.tables = "0123456789ab".into();
+    let v = dungeonsmith::myk::check(&edited, tables);
+    let w: Vec<_> = v.iter().filter(|v| v.rule == "encounters.tables-unknown").collect();
+    assert_eq!(w.len(), 1, "{v:?}");
+    assert!(!w[0].is_error(), "{}", w[0]);
+    assert!(w[0].message.contains("`0123456789ab`") && w[0].message.contains(&format!("row {}", row + 1)), "{}", w[0]);
+    // Unedited rows under an unknown tag: still the warning, saying they match.
+    let mut tag_only = s0.clone();
+    tag_only.generator.tables = "0123456789ab".into();
+    let v = dungeonsmith::myk::check(&tag_only, tables);
+    assert!(v.iter().any(|v| v.rule == "encounters.tables-unknown" && v.message.contains("match")), "{v:?}");
+}
+
+#[test]
 fn a_search_clue_of_another_difficulty_fails_with_clue_search_difficulty() {
     use dungeonsmith::myk::model::ClueMethod;
     let mut s = bare(1, |s| s.clues.iter().any(|c| c.method == ClueMethod::Search));
