@@ -328,6 +328,14 @@ fn trap_record(t: &PlacedTrap, rec: &Trap, at: &str, v: &mut Vec<Violation>) -> 
             format!("`{name}` is placed as {}, its table says {}", t.placement.label(), expected_placement.label()),
         ));
     }
+    // The disarm is the table's (seed 003 l.5585-5601): how the court removes the trap is no choice.
+    if !t.disarm.trim().eq_ignore_ascii_case(rec.disarm_text.trim()) {
+        v.push(Violation::new(
+            at,
+            "trap.disarm",
+            format!("`{name}` is disarmed by `{}`, its table says `{}`", t.disarm, rec.disarm_text),
+        ));
+    }
     let ok_level = crate::myk::traps::level_for(rec, t.converted, t.level) == t.level;
     if !ok_level {
         let want = if t.converted { format!("{} + 3", rec.level) } else { rec.level.to_string() };

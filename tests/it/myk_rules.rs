@@ -449,23 +449,7 @@ fn five_clues_are_a_warning_clues_count_not_an_error() {
 #[test]
 fn a_weak_point_of_the_gms_own_with_its_levels_and_clue_is_a_warning() {
     use dungeonsmith::check::Severity;
-    use dungeonsmith::myk::model::{Adjustment, AdjustmentKind};
-    let mut s = bare(1, |s| {
-        let m = &s.maps[0];
-        m.rooms.iter().any(|r| r.ruler.as_ref().is_some_and(|ru| ru.adjustments.is_empty()))
-            && s.clues.len() < 4
-            && s.clues.iter().any(|c| {
-                m.rooms.iter().any(|r| r.ruler.is_some() && c.reveals == Reveals::Room(Place { map: 1, room: r.id }))
-            })
-    });
-    let room = s.maps[0].rooms.iter().position(|r| r.ruler.is_some()).unwrap();
-    let ruler = s.maps[0].rooms[room].ruler.as_mut().unwrap();
-    ruler.adjustments.push(Adjustment::new(AdjustmentKind::WeakPoint, "Fear of Mirrors", 1, -2));
-    ruler.effective_level -= 2;
-    let told = Reveals::Room(Place { map: 1, room: s.maps[0].rooms[room].id });
-    let mut clue = s.clues.iter().find(|c| c.reveals == told).unwrap().clone();
-    clue.text = format!("{} Its weak point is Fear of Mirrors.", clue.text);
-    s.clues.push(clue);
+    let (mut s, room) = own_weak_point(2);
     let v = dungeonsmith::myk::check(&s, crate::myk::tables());
     assert_eq!(
         v.iter().map(|v| (v.rule, v.severity)).collect::<Vec<_>>(),
@@ -477,6 +461,135 @@ fn a_weak_point_of_the_gms_own_with_its_levels_and_clue_is_a_warning() {
     ruler.adjustments.last_mut().unwrap().levels = 0;
     ruler.effective_level += 2;
     assert!(rules(&s).contains(&"weak-point.unknown"), "{:?}", rules(&s));
+}
+
+/// A legal scenario whose map-1 ruler has a weak point of the GM's own, "Fear of Mirrors", taking
+/// `levels` off (its effective level lowered to match), told by a clue; and the ruler's room index.
+fn own_weak_point(levels: u32) -> (Scenario, usize) {
+    use dungeonsmith::myk::model::{Adjustment, AdjustmentKind};
+    let mut s = bare(1, |s| {
+        let m = &s.maps[0];
+        m.rooms.iter().any(|r| r.ruler.as_ref().is_some_and(|ru| ru.adjustments.is_empty()))
+            && s.clues.len() < 4
+            && s.clues.iter().any(|c| {
+                m.rooms.iter().any(|r| r.ruler.is_some() && c.reveals == Reveals::Room(Place { map: 1, room: r.id }))
+            })
+    });
+    let room = s.maps[0].rooms.iter().position(|r| r.ruler.is_some()).unwrap();
+    let ruler = s.maps[0].rooms[room].ruler.as_mut().unwrap();
+    ruler.adjustments.push(Adjustment::new(AdjustmentKind::WeakPoint, "Fear of Mirrors", 1, -(levels as i32)));
+    ruler.effective_level = ruler.effective_level.saturating_sub(levels);
+    let told = Reveals::Room(Place { map: 1, room: s.maps[0].rooms[room].id });
+    let mut clue = s.clues.iter().find(|c| c.reveals == told).unwrap().clone();
+    clue.text = format!("{} Its weak point is Fear of Mirrors.", clue.text);
+    s.clues.push(clue);
+    (s, room)
+}
+
+#[test]
+fn a_gms_own_weak_point_takes_off_no_more_than_the_books_largest_weak_point_own_discount() {
+    let tables = crate::myk::tables();
+    // Time Limit's 8 is the largest the book's list gives (seed 003 l.6797-6870).
+    assert_eq!(dungeonsmith::myk::weak_points::largest_listed(&tables.myk), 8);
+    let (s, _) = own_weak_point(8);
+    let v = dungeonsmith::myk::check(&s, tables);
+    assert_eq!(dungeonsmith::check::errors(&v, false), 0, "{v:?}");
+    let (s, _) = own_weak_point(9);
+    assert!(rules(&s).contains(&"weak-point.own-discount"), "{:?}", rules(&s));
+}
+
+#[test]
+fn split_core_needs_two_or_more_holders_weak_point_split_core() {
+    use dungeonsmith::myk::model::AdjustmentKind;
+    let tables = crate::myk::tables();
+    let split = |s: &Scenario| {
+        s.maps
+            .iter()
+            .flat_map(|m| &m.rooms)
+            .flat_map(|r| &r.ruler)
+            .any(|ru| ru.adjustments.iter().any(|a| a.what == "Split Core"))
+    };
+    let p = dungeonsmith::myk::MykParams {
+        levels: vec![10; 6],
+        maps: 1,
+        rooms: 7,
+        layout: dungeonsmith::myk::model::Layout::Junction,
+    };
+    let mut s =
+        (0..3000).map(|seed| dungeonsmith::myk::generate(tables, &p, seed).unwrap()).find(split).expect("a Split Core");
+    assert_eq!(dungeonsmith::check::errors(&dungeonsmith::myk::check(&s, tables), false), 0);
+    let a = s.maps[0]
+        .rooms
+        .iter_mut()
+        .flat_map(|r| r.ruler.as_mut())
+        .flat_map(|ru| ru.adjustments.iter_mut())
+        .find(|a| a.kind == AdjustmentKind::WeakPoint && a.what == "Split Core")
+        .unwrap();
+    // One holder: the book says "several" (l.6843).
+    a.cores.truncate(1);
+    a.cores[0].count = 1;
+    assert!(rules(&s).contains(&"weak-point.split-core"), "{:?}", rules(&s));
+}
+
+#[test]
+fn public_enemy_is_never_sealed_and_a_sealed_one_fails_weak_point_sealed() {
+    use dungeonsmith::myk::model::{Adjustment, AdjustmentKind};
+    let tables = crate::myk::tables();
+    // Generated: over many rulers with Sealed, never Public Enemy (l.6570: it cannot be prevented).
+    let p = dungeonsmith::myk::MykParams {
+        levels: vec![12; 6],
+        maps: 3,
+        rooms: 7,
+        layout: dungeonsmith::myk::model::Layout::Junction,
+    };
+    let mut sealed = 0;
+    let has_public_enemy =
+        |name: &str| tables.myk.monster(name).is_some_and(|m| m.skills.iter().any(|k| k.starts_with("Public Enemy")));
+    let mut with_public_enemy = None;
+    for seed in 0..150 {
+        let s = dungeonsmith::myk::generate(tables, &p, seed).unwrap();
+        if with_public_enemy.is_none()
+            && s.maps.iter().flat_map(|m| &m.rooms).flat_map(|r| &r.ruler).any(|ru| has_public_enemy(&ru.name))
+        {
+            with_public_enemy = Some(s.clone());
+        }
+        for a in s.maps.iter().flat_map(|m| &m.rooms).flat_map(|r| &r.ruler).flat_map(|ru| &ru.adjustments) {
+            sealed += a.sealed.len();
+            assert!(!a.sealed.iter().any(|k| k.starts_with("Public Enemy")), "seed {seed}: {a:?}");
+        }
+    }
+    assert!(sealed > 0, "no sealed skill in 150 scenarios");
+    assert!(!dungeonsmith::myk::weak_points::sealable(tables, "Public Enemy (Monster)"));
+    assert!(dungeonsmith::myk::weak_points::sealable(tables, "Breath (Monster)"));
+    // A GM who seals it by hand: refused.
+    let mut s = with_public_enemy.expect("a ruler with Public Enemy in 150 scenarios");
+    let ru = s
+        .maps
+        .iter_mut()
+        .flat_map(|m| &mut m.rooms)
+        .flat_map(|r| r.ruler.as_mut())
+        .find(|ru| has_public_enemy(&ru.name))
+        .unwrap();
+    let mut a = Adjustment::new(AdjustmentKind::WeakPoint, "Sealed", 1, -4);
+    a.sealed = vec!["Public Enemy (Monster)".into()];
+    ru.adjustments.push(a);
+    let v = dungeonsmith::myk::check(&s, tables);
+    assert!(v.iter().any(|v| v.rule == "weak-point.sealed" && v.message.contains("cannot be prevented")), "{v:?}");
+}
+
+#[test]
+fn a_traps_disarm_is_its_tables_trap_disarm() {
+    let tables = crate::myk::tables();
+    let s0 = bare(1, |s| quiet_and_busy(s).is_some());
+    let (quiet, _) = quiet_and_busy(&s0).unwrap();
+    let mut s = s0.clone();
+    s.maps[0].rooms[quiet.index()].traps.push(trap(tables, "Drop Ceiling", None));
+    assert_eq!(rules(&s), Vec::<&str>::new());
+    s.maps[0].rooms[quiet.index()].traps[0].disarm = "Quest / 5".into();
+    assert!(rules(&s).contains(&"trap.disarm"), "{:?}", rules(&s));
+    // Letter case is no change of rule.
+    s.maps[0].rooms[quiet.index()].traps[0].disarm = "QUEST / 9".into();
+    assert_eq!(rules(&s), Vec::<&str>::new());
 }
 
 // ---- Object kinds (issue 34): an open list takes its kind and nothing else, a GM's own object
