@@ -95,38 +95,7 @@ pub fn check(seat: &Seat, tables: &Tables, at: &str, v: &mut Vec<Violation>) {
         }
         seen.push(&a.what);
         let Some(rec) = data.weak_point(&a.what) else {
-            // A weak point of the GM's own: what the rules need of it is the levels it takes off
-            // the ruler (they count toward its effective level) and a clue naming it (checked
-            // with the others); the rest is the GM's.
-            let most = largest_listed(data);
-            if a.levels < -(most as i32) && a.times == 1 {
-                v.push(Violation::new(
-                    at,
-                    "weak-point.own-discount",
-                    format!(
-                        "weak point `{}` is the GM's own, taking {} levels off; the book's weak points take at most {most} (seed 003 l.6797)",
-                        a.what, -a.levels
-                    ),
-                ));
-            } else if a.levels < 0 && a.times == 1 {
-                v.push(Violation::advice(
-                    at,
-                    "weak-point.own",
-                    format!(
-                        "weak point `{}` is the GM's own (not in the tables), taking {} levels off",
-                        a.what, -a.levels
-                    ),
-                ));
-            } else {
-                v.push(Violation::new(
-                    at,
-                    "weak-point.unknown",
-                    format!(
-                        "weak point `{}` is not in the tables; a weak point of the GM's own takes levels off (`levels` below 0, `times` 1)",
-                        a.what
-                    ),
-                ));
-            }
+            own(data, a, at, v);
             continue;
         };
         let want = levels(rec, a);
@@ -147,6 +116,27 @@ pub fn check(seat: &Seat, tables: &Tables, at: &str, v: &mut Vec<Violation>) {
         }
         details(seat, tables, rec, a, at, v);
     }
+}
+
+/// A weak point of the GM's own: what the rules need of it is the levels it takes off the ruler
+/// (they count toward its effective level, at most the book's largest) and a clue naming it
+/// (checked with the others); the rest is the GM's.
+fn own(data: &MykData, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
+    let (name, off, most) = (&a.what, -a.levels, largest_listed(data));
+    v.push(if a.levels >= 0 || a.times != 1 {
+        let why = "a weak point of the GM's own takes levels off (`levels` below 0, `times` 1)";
+        Violation::new(at, "weak-point.unknown", format!("weak point `{name}` is not in the tables; {why}"))
+    } else if off > most as i32 {
+        let why = format!("the book's weak points take at most {most} (seed 003 l.6797)");
+        Violation::new(
+            at,
+            "weak-point.own-discount",
+            format!("weak point `{name}` is the GM's own, taking {off} levels off; {why}"),
+        )
+    } else {
+        let msg = format!("weak point `{name}` is the GM's own (not in the tables), taking {off} levels off");
+        Violation::advice(at, "weak-point.own", msg)
+    });
 }
 
 /// The choice each weak point asks for, and no other detail.
