@@ -338,7 +338,11 @@ fn trap_record(t: &PlacedTrap, rec: &Trap, at: &str, v: &mut Vec<Violation>) -> 
     }
     let ok_level = crate::myk::traps::level_for(rec, t.converted, t.level) == t.level;
     if !ok_level {
-        let want = if t.converted { format!("{} + 3", rec.level) } else { rec.level.to_string() };
+        let want = if t.converted {
+            format!("{} + {}", rec.level, crate::myk::traps::CONVERSION_LEVELS)
+        } else {
+            rec.level.to_string()
+        };
         v.push(Violation::new(at, "trap.level", format!("`{name}` has level {}, its table says {want}", t.level)));
     }
     expected_placement
@@ -623,7 +627,7 @@ pub(crate) fn movement(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Vio
 /// tables in use or the built-in ones); a tag naming neither is a warning that names it, with the
 /// first row that differs from the tables in use.
 fn encounters(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
-    let want = crate::myk::generate::encounter_table(tables, &s.court);
+    let want = crate::myk::limits::encounter_table(tables, &s.court);
     if s.encounters.level != want.level {
         v.push(Violation::new(
             "encounters",
@@ -642,7 +646,7 @@ fn encounters(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
             .and_then(Result::ok);
         let named = if tag == tables.version.as_str() { Some(tables) } else { embedded.as_ref() };
         let differs = |t: &Tables| {
-            let want = crate::myk::generate::encounter_table(t, &s.court);
+            let want = crate::myk::limits::encounter_table(t, &s.court);
             let row = s.encounters.rows.iter().zip(want.rows.iter()).position(|(a, b)| a != b);
             let row = row
                 .or((s.encounters.rows.len() != want.rows.len())

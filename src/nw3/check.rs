@@ -43,7 +43,7 @@
 use crate::check::Violation;
 use crate::dice::DiceKind;
 use crate::nw3::model::{Area, AreaKind, Enemy, EnemyGroup, Event, EventKind, Fortress, Gate, GateKind, Opener, Trap};
-use crate::nw3::net::{Arc, GUARANTEED, Mode, NONE, Net, OPTIMISTIC, Rows, STRANDED, Set, Without, has};
+use crate::nw3::net::{GUARANTEED, Link, Mode, NONE, Net, OPTIMISTIC, Rows, STRANDED, Set, Without, has};
 use crate::nw3::params::{AREAS, CL, PARTY};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, EnemyRecord, Nw3Data};
@@ -1027,7 +1027,7 @@ fn check_strands(f: &Fortress, net: &Net, what_ifs: &WhatIfs, p: &Paths, v: &mut
 /// when some sequence of moves within the uses leaves it where the Core cannot be reached even
 /// with the uses left: so 2 uses into a dead end (in and back out) are legal, 1 or 3 are not.
 /// `Some(why)` names the crossings and the area; `None` when no sequence strands it.
-fn damaged_strands(f: &Fortress, net: &Net, arc: &Arc, what_ifs: &WhatIfs, held: &[Set], p: &Paths) -> Option<String> {
+fn damaged_strands(f: &Fortress, net: &Net, arc: &Link, what_ifs: &WhatIfs, held: &[Set], p: &Paths) -> Option<String> {
     // Past a few uses only their parity changes what is reachable: fewer states, same answer.
     let uses = arc.uses.unwrap_or(0);
     let uses = if uses > 16 { 16 + uses % 2 } else { uses } as usize;
