@@ -218,6 +218,11 @@ impl Document {
             Game::Nw3 => {
                 let mut f: Box<Fortress> = serde_json::from_value(value).map_err(upgraded)?;
                 crate::nw3::combat::fill_from_tables(&mut f, tables);
+                if version < crate::format::NW3_FORMULAS {
+                    // Made under older formulas: the derived numbers are today's, said once.
+                    crate::fix::nw3::rederive(&mut f, tables);
+                    eprintln!("{}", crate::format::rederived_note(file, version));
+                }
                 Document::Nw3(f)
             }
         })

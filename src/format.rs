@@ -9,7 +9,22 @@
 use serde_json::Value;
 
 /// The format this program writes, for both systems.
-pub const CURRENT: u32 = 2;
+pub const CURRENT: u32 = 3;
+
+/// The first format whose NW3 derived numbers (enemy stat blocks and the rest `fix` computes)
+/// follow this program's formulas. A fortress of an older format has them recomputed on read
+/// ([`crate::fix::nw3::rederive`]), so `check` never fails it only because a formula changed.
+/// Raise it with [`CURRENT`] whenever a derived number's formula changes.
+pub const NW3_FORMULAS: u32 = 3;
+
+/// The one note printed when an older fortress's derived numbers were recomputed on read.
+pub fn rederived_note(file: &str, version: u32) -> String {
+    format!(
+        "{file}: note: written in format {version}, before this version's formulas; its derived numbers \
+         (stat blocks, initiatives, trap values, difficulties, Danger Sense) are recomputed from the tables \
+         as `fix` does (run `fix` to save them)"
+    )
+}
 
 /// Upgrades a parsed scenario document in place to [`CURRENT`], or says why it cannot.
 /// Returns the version the file had.
@@ -32,6 +47,8 @@ pub fn upgrade(system: &str, doc: &mut Value) -> Result<u32, String> {
         match (system, v) {
             ("myk", 1) => myk_1_to_2(doc),
             ("nw3", 1) => nw3_1_to_2(doc),
+            ("myk", 2) => myk_2_to_3(doc),
+            ("nw3", 2) => nw3_2_to_3(doc),
             _ => return Err(format!("no upgrade from format {v} for system `{system}`")),
         }
         v += 1;
@@ -156,9 +173,50 @@ fn infer_reveals(maps: &Value, text: &str, own: u64) -> Option<Value> {
 /// ([`crate::nw3::combat::fill_from_tables`]), which needs the tables this step has not got.
 fn nw3_1_to_2(_doc: &mut Value) {}
 
+/// Format 2 → 3 for MYK. Format 3 records a Search clue's difficulty as a number (`difficulty`).
+/// An older clue's text form is read once: the number its `how` names, else (a wording without a
+/// number left the book's value in force) the court size + 7; `check` then compares it.
+fn myk_2_to_3(doc: &mut Value) {
+    let size = doc.pointer("/court/levels").and_then(Value::as_array).map_or(0, Vec::len) as u64;
+    let Some(clues) = doc.get_mut("clues").and_then(Value::as_array_mut) else { return };
+    for clue in clues {
+        let Some(obj) = clue.as_object_mut() else { continue };
+        if obj.get("method").and_then(Value::as_str) != Some("search") || obj.contains_key("difficulty") {
+            continue;
+        }
+        let how = obj.get("how").and_then(Value::as_str).unwrap_or_default();
+        let stated = crate::myk::clues::numbers_in(how).first().copied().map(u64::from);
+        obj.insert("difficulty".into(), Value::from(stated.unwrap_or(size + 7)));
+    }
+}
+
+/// Format 2 → 3 for NW3. Format 3 marks the change of the enemy stat-block formulas (issue 24):
+/// the JSON keeps its shape, and the loader recomputes an older file's derived numbers from the
+/// tables ([`crate::fix::nw3::rederive`]), saying so once on stderr.
+fn nw3_2_to_3(_doc: &mut Value) {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_older_search_clue_gets_its_difficulty_from_its_wording_or_the_court_size_plus_7() {
+        let mut doc = serde_json::json!({
+            "system": "myk",
+            "format": 2,
+            "court": { "levels": [3, 3, 3, 3, 3] },
+            "clues": [
+                { "method": "search", "how": "search check in the room, difficulty 9" },
+                { "method": "search", "how": "search the altar" },
+                { "method": "threat", "how": "defeat the threat" },
+            ],
+        });
+        upgrade("myk", &mut doc).expect("upgrades");
+        assert_eq!(doc["clues"][0]["difficulty"], 9, "read once from the text; check then compares it");
+        assert_eq!(doc["clues"][1]["difficulty"], 12, "no number: the book's court size + 7");
+        assert!(doc["clues"][2].get("difficulty").is_none());
+        assert_eq!(doc["format"], CURRENT);
+    }
 
     #[test]
     fn bad_statuses_marked_in_older_files_read_as_words() {

@@ -150,6 +150,7 @@ fn clue_hows(s: &mut Scenario, tables: &Tables) {
     };
     let seed = s.seed;
     for (i, c) in s.clues.iter_mut().enumerate() {
+        c.difficulty = (c.method == ClueMethod::Search).then_some(search);
         match clues::how(c.method, search) {
             Some(how) => c.how = how,
             None => {

@@ -58,9 +58,7 @@ pub fn fix(f: &mut Fortress, tables: &Tables) -> Result<()> {
                     d.traps.iter().map(|r| r.name.as_str()),
                 ));
             };
-            t.detection = d.value(cl, rec.detection).unwrap_or(0);
-            t.removal = d.value(cl, rec.removal).unwrap_or(0);
-            t.effect = Nw3Data::trap_effect(rec, cl);
+            trap_values(t, rec, d, cl);
         }
         for (gi, g) in a.enemies.iter_mut().enumerate() {
             group(g, d, foes, &format!("{at}.enemies[{gi}]"))?;
@@ -97,10 +95,70 @@ fn fix_ruler(f: &mut Fortress, d: &Nw3Data, rr: &RulerRecord, foes: combat::Part
     let r = &mut f.ruler;
     r.title = rr.title.clone();
     r.description = rr.description.clone();
+    ruler_numbers(r, d, rr, foes);
+}
+
+/// The Ruler's SPD, initiative and Boss stat block for the party.
+fn ruler_numbers(r: &mut crate::nw3::model::Ruler, d: &Nw3Data, rr: &RulerRecord, foes: combat::PartyModel) {
     r.spd = rr.spd;
     r.initiative = rr.spd.saturating_add(ANY_SEVEN);
     let b = combat::ruler_block(d, rr, foes);
     (r.stats, r.attacks, r.skills) = (Some(b.stats), b.attacks, b.skills);
+}
+
+/// A trap's Detection and Removal Values and effect for the party's level.
+fn trap_values(t: &mut crate::nw3::model::Trap, rec: &crate::tables::nw3::TrapRecord, d: &Nw3Data, cl: u32) {
+    t.detection = d.value(cl, rec.detection).unwrap_or(0);
+    t.removal = d.value(cl, rec.removal).unwrap_or(0);
+    t.effect = Nw3Data::trap_effect(rec, cl);
+}
+
+/// A member of a group, rebuilt from its record for the party (rank, SPD, initiative, stat
+/// block), keeping the GM's count; a count of 0 takes the tables' count for the party.
+fn member(
+    m: &mut crate::nw3::model::Enemy,
+    rm: &crate::tables::nw3::MemberRecord,
+    d: &Nw3Data,
+    foes: combat::PartyModel,
+) {
+    let count = if m.count == 0 { rm.count.resolve(foes.size) } else { m.count };
+    *m = combat::enemy(d, rm, count, foes);
+}
+
+/// Every number a Fortress derives by formula from its tables (the Ruler's and each known
+/// enemy's stat block and initiative, trap values, scenario events' difficulties, Danger Sense),
+/// recomputed by the functions `fix` uses, for the names the tables know; a GM's own enemy or
+/// event keeps its numbers, and no text the GM wrote changes. Run on reading a file of an older
+/// format, whose formulas may have been others (issue 24 changed the enemy stat blocks).
+pub fn rederive(f: &mut Fortress, tables: &Tables) {
+    let d = &tables.nw3;
+    let cl = f.params.cl;
+    let foes = combat::PartyModel::of(&f.params);
+    if let Some(rr) = d.ruler(&f.ruler.name) {
+        ruler_numbers(&mut f.ruler, d, rr, foes);
+    }
+    for a in &mut f.areas {
+        if let Some(t) = a.trap.as_mut()
+            && let Some(rec) = d.trap(&t.name)
+        {
+            trap_values(t, rec, d, cl);
+        }
+        if let Some(e) = a.event.as_mut()
+            && e.kind == EventKind::Scenario
+            && let Some(rec) = d.event(&e.name)
+        {
+            e.difficulty = d.value(cl, rec.offset);
+        }
+        for g in &mut a.enemies {
+            let Some(rec) = d.enemy(&g.name) else { continue };
+            for m in &mut g.members {
+                if let Some(rm) = rec.members.iter().find(|rm| rm.name == m.name) {
+                    member(m, rm, d, foes);
+                }
+            }
+        }
+        a.danger_sense = Some(combat::danger_sense(a).0);
+    }
 }
 
 /// An event by its name: a chart event's roll and text from the Area Event Chart, a scenario
@@ -174,8 +232,7 @@ fn group(g: &mut EnemyGroup, d: &Nw3Data, foes: combat::PartyModel, at: &str) ->
                 rec.members.iter().map(|rm| rm.name.as_str()),
             ));
         };
-        let count = if m.count == 0 { rm.count.resolve(party) } else { m.count };
-        *m = combat::enemy(d, rm, count, foes);
+        member(m, rm, d, foes);
     }
     Ok(())
 }

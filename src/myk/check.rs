@@ -4,9 +4,10 @@
 use crate::check::Violation;
 use crate::myk::limits;
 use crate::myk::model::{CorridorId, Map, Place, PlacedTrap, Reaction, Room, RoomId, Scenario};
+use crate::myk::objects::Fit;
 pub use crate::myk::reach::Reach;
 use crate::tables::Tables;
-use crate::tables::myk::{Installation, Placement, Route, Trap};
+use crate::tables::myk::{Installation, MykData, Placement, Route, Trap};
 
 /// All violations of the scenario, in document order.
 pub fn check(s: &Scenario, tables: &Tables) -> Vec<Violation> {
@@ -240,7 +241,7 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
         for t in &r.traps {
             // One look-up by name serves every rule about the trap.
             let rec = data.trap(&t.name);
-            trap(t, rec, Some(r), None, m, &at, v);
+            trap(t, rec, (Some(r), None), m, data, &at, v);
             crate::myk::traps::gate_keeper_of(s, t, rec, lim, data, &at, v);
         }
         bases(r, data, &at, v);
@@ -261,7 +262,7 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
         let mut moving = false;
         if let Some(t) = &c.trap {
             let rec = data.trap(&t.name);
-            trap(t, rec, None, Some(c.id()), m, &at, v);
+            trap(t, rec, (None, Some(c.id())), m, data, &at, v);
             crate::myk::traps::gate_keeper_of(s, t, rec, lim, data, &at, v);
             moving = rec.is_some_and(|t| t.route == Some(Route::OneWay));
         }
@@ -285,9 +286,9 @@ fn stock(s: &Scenario, m: &Map, lim: &crate::myk::model::Limits, tables: &Tables
 fn trap(
     t: &crate::myk::model::PlacedTrap,
     rec: Option<&crate::tables::myk::Trap>,
-    room: Option<&Room>,
-    corridor: Option<CorridorId>,
+    (room, corridor): (Option<&Room>, Option<CorridorId>),
     m: &Map,
+    data: &MykData,
     at: &str,
     v: &mut Vec<Violation>,
 ) {
@@ -296,7 +297,7 @@ fn trap(
         return;
     };
     let placement = trap_record(t, rec, at, v);
-    trap_spot(t, rec, placement, room, corridor, m, at, v);
+    trap_spot(t, rec, placement, (room, corridor), (m, data), at, v);
     trap_corridor(t, rec, room, m, at, v);
     trap_destination(t, rec, m, at, v);
 }
@@ -327,6 +328,14 @@ fn trap_record(t: &PlacedTrap, rec: &Trap, at: &str, v: &mut Vec<Violation>) -> 
             format!("`{name}` is placed as {}, its table says {}", t.placement.label(), expected_placement.label()),
         ));
     }
+    // The disarm is the table's (seed 003 l.5585-5601): how the court removes the trap is no choice.
+    if !t.disarm.trim().eq_ignore_ascii_case(rec.disarm_text.trim()) {
+        v.push(Violation::new(
+            at,
+            "trap.disarm",
+            format!("`{name}` is disarmed by `{}`, its table says `{}`", t.disarm, rec.disarm_text),
+        ));
+    }
     let ok_level = crate::myk::traps::level_for(rec, t.converted, t.level) == t.level;
     if !ok_level {
         let want = if t.converted {
@@ -346,9 +355,8 @@ fn trap_spot(
     t: &PlacedTrap,
     rec: &Trap,
     placement: Placement,
-    room: Option<&Room>,
-    corridor: Option<CorridorId>,
-    m: &Map,
+    (room, corridor): (Option<&Room>, Option<CorridorId>),
+    (m, data): (&Map, &MykData),
     at: &str,
     v: &mut Vec<Violation>,
 ) {
@@ -378,18 +386,15 @@ fn trap_spot(
     if placement == Placement::Event {
         match &t.object {
             None => v.push(Violation::new(at, "trap.object", format!("Event trap `{name}` names no object"))),
-            Some(o) if !rec.open_objects && !rec.objects.is_empty() && !rec.objects.iter().any(|x| x == o) => {
-                v.push(Violation::new(
-                    at,
-                    "trap.object",
-                    format!("`{name}` cannot sit on `{o}` (it fits: {})", rec.objects.join(", ")),
-                ))
-            }
-            _ => {}
+            Some(o) => match crate::myk::objects::fits(data, rec, o) {
+                Fit::Fits => {}
+                Fit::Own(why) => v.push(Violation::advice(at, "trap.object-own", why)),
+                Fit::No(why) => v.push(Violation::new(at, "trap.object", why)),
+            },
         }
     }
     if let Some(r) = room
-        && let Some((rule, msg)) = crate::myk::traps::fits_room(rec, t.object.as_deref(), r, m)
+        && let Some((rule, msg)) = crate::myk::traps::fits_room(rec, t.object.as_deref(), r, m, data)
     {
         v.push(Violation::new(at, rule, msg));
     }
@@ -444,7 +449,7 @@ fn trap_destination(t: &PlacedTrap, rec: &Trap, m: &Map, at: &str, v: &mut Vec<V
 
 /// Whether an Event trap may stand in a corridor: its objects name one.
 pub(crate) fn in_corridor_allowed(rec: &crate::tables::myk::Trap) -> bool {
-    rec.placement == Placement::Event && rec.objects.iter().any(|o| o == "corridor")
+    rec.placement == Placement::Event && rec.objects.iter().any(|o| o.eq_ignore_ascii_case("corridor"))
 }
 
 fn bases(r: &Room, data: &crate::tables::myk::MykData, at: &str, v: &mut Vec<Violation>) {
@@ -618,7 +623,9 @@ pub(crate) fn movement(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Vio
 
 /// The random encounter table is the book's for the court's average level, resolved for its size
 /// (seed 003 l.2907): a table of another level, count or monster is not the court's. The rows are
-/// compared when the scenario names the tables in use (`generator.tables`).
+/// compared with the tables the scenario names (`generator.tables`) whenever they are known (the
+/// tables in use or the built-in ones); a tag naming neither is a warning that names it, with the
+/// first row that differs from the tables in use.
 fn encounters(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
     let want = crate::myk::limits::encounter_table(tables, &s.court);
     if s.encounters.level != want.level {
@@ -630,19 +637,42 @@ fn encounters(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
                 s.encounters.level, s.court.average_level, want.level
             ),
         ));
-    } else if s.generator.tables == tables.version && *s.encounters.rows != *want.rows {
+    } else {
         // Rows are compared with the tables the scenario was made from: another version of the
         // tables (an older file, a GM's --tables) may word a row otherwise.
-        let row = s.encounters.rows.iter().zip(want.rows.iter()).position(|(a, b)| a != b);
-        let which = row.map_or("the rows".to_string(), |i| format!("row {}", i + 1));
-        v.push(Violation::new(
-            "encounters",
-            "encounters.table",
-            format!(
-                "{which} differs from the level {} table for a court of {} (monsters and counts come from the table)",
-                want.level, s.court.size
-            ),
-        ));
+        let tag = s.generator.tables.as_str();
+        let embedded = (tag != tables.version.as_str() && tag == crate::tables::EMBEDDED_TABLES_VERSION)
+            .then(crate::tables::Tables::embedded)
+            .and_then(Result::ok);
+        let named = if tag == tables.version.as_str() { Some(tables) } else { embedded.as_ref() };
+        let differs = |t: &Tables| {
+            let want = crate::myk::limits::encounter_table(t, &s.court);
+            let row = s.encounters.rows.iter().zip(want.rows.iter()).position(|(a, b)| a != b);
+            let row = row
+                .or((s.encounters.rows.len() != want.rows.len())
+                    .then_some(want.rows.len().min(s.encounters.rows.len())));
+            row.map(|i| {
+                format!("row {} differs from the level {} table for a court of {}", i + 1, want.level, s.court.size)
+            })
+        };
+        match named {
+            Some(t) => {
+                if let Some(which) = differs(t) {
+                    let msg = format!("{which} (monsters and counts come from the table)");
+                    v.push(Violation::new("encounters", "encounters.table", msg));
+                }
+            }
+            None => {
+                let rows = differs(tables)
+                    .map_or("its rows match these tables".to_string(), |w| format!("in these tables {w}"));
+                let msg = format!(
+                    "the file names tables `{tag}`, neither these (`{}`) nor the built-in ones, so its encounter table \
+                     cannot be compared with the tables it was made from; {rows}",
+                    tables.version
+                );
+                v.push(Violation::advice("encounters", "encounters.tables-unknown", msg));
+            }
+        }
     }
 }
 

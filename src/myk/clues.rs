@@ -136,16 +136,7 @@ fn check_clue(s: &Scenario, g: &Reach, c: &Clue, at: &str, search: u32, v: &mut 
             format!("learned by {} in map {} room {}, but {why}", c.method.label(), c.at.map, c.at.room),
         ));
     }
-    if c.method == ClueMethod::Search
-        && let Some(n) = stated_difficulty(&c.how)
-        && n != search
-    {
-        v.push(Violation::new(
-            at,
-            "clue.search-difficulty",
-            format!("the search is difficulty {n}, but a search is always court size + 7 = {search} (seed 003 l.1925)"),
-        ));
-    }
+    search_difficulty(c, search, at, v);
     if !names_something(s, c.reveals) {
         v.push(Violation::new(
             at,
@@ -199,13 +190,30 @@ fn weak_points_told(s: &Scenario, v: &mut Vec<Violation>) -> usize {
     rulers_with_weak_points
 }
 
-/// The difficulty a clue's `how` states: the number after its word "difficulty", if any (a GM's
-/// own wording without a number leaves the book's difficulty in force).
-fn stated_difficulty(how: &str) -> Option<u32> {
-    let lower = how.to_ascii_lowercase();
-    let after = &lower[lower.find("difficulty")? + "difficulty".len()..];
-    let digits: String = after.trim_start_matches([' ', ':', '=']).chars().take_while(char::is_ascii_digit).collect();
-    digits.parse().ok()
+/// A Search clue's difficulty is the book's court size + 7 (seed 003 l.1925): the number it
+/// records, if any, and every number its wording names ("difficulty of 9", "Wit or Quest / 9"); no other method
+/// records one.
+fn search_difficulty(c: &Clue, search: u32, at: &str, v: &mut Vec<Violation>) {
+    let bad = |msg: String| Violation::new(at, "clue.search-difficulty", msg);
+    let book = "a search is always court size + 7";
+    if c.method != ClueMethod::Search {
+        if let Some(n) = c.difficulty {
+            v.push(bad(format!("only a Search clue has a difficulty, but this {} clue records {n}", c.method.label())));
+        }
+        return;
+    }
+    // None (a clue a GM turned into a Search by hand) is the book's number: `fix` writes it.
+    if let Some(n) = c.difficulty.filter(|&n| n != search) {
+        v.push(bad(format!("the search is difficulty {n}, but {book} = {search} (seed 003 l.1925)")));
+    }
+    if let Some(n) = numbers_in(&c.how).into_iter().find(|&n| n != search) {
+        v.push(bad(format!("its wording names {n}, but {book} = {search} (seed 003 l.1925)")));
+    }
+}
+
+/// The whole numbers a text names, in order ("Wit or Quest / 9" names 9).
+pub fn numbers_in(text: &str) -> Vec<u32> {
+    text.split(|c: char| !c.is_ascii_digit()).filter_map(|w| w.parse().ok()).collect()
 }
 
 /// Whether `text` names `word` in any letter case (as lower-casing both would tell), without
@@ -520,7 +528,8 @@ pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -
             Some(how) => how,
             None => tables.roll_myk_text(crate::tables::myk_rolls::MykRoll::Puzzle, d).unwrap_or_default(),
         };
-        out.push(Clue { text: fact.text(), at, method, how, reveals: fact.reveals });
+        let difficulty = (method == ClueMethod::Search).then_some(search);
+        out.push(Clue { text: fact.text(), at, method, how, difficulty, reveals: fact.reveals });
     }
     out
 }

@@ -14,7 +14,7 @@ use crate::myk::model::*;
 pub use crate::myk::params::{MykParams, court_levels};
 use crate::myk::{monsters, ruler, traps, weak_points};
 use crate::tables::Tables;
-use crate::tables::myk::{Level, Monster, Placement, Route, Trap, TrapCategory};
+use crate::tables::myk::{Level, Monster, MykData, Placement, Route, Trap, TrapCategory};
 use crate::tables::myk_rolls::MykRoll;
 use crate::tables::roll::{Count, Row};
 use crate::tables::shared::SharedStr;
@@ -563,7 +563,9 @@ impl<'a> Gen<'a> {
             Placement::Corridor if only.is_some() => return None,
             Placement::Corridor => trap_in_corridor(&mut s.maps[i], rec, trap, d)?,
             Placement::Area => trap_in_fight(&mut s.maps[i], &here, trap, d)?,
-            Placement::Room | Placement::Event => trap_in_room(&mut s.maps[i], rec, on.as_deref(), &here, trap, d)?,
+            Placement::Room | Placement::Event => {
+                trap_in_room((&mut s.maps[i], &self.tables.myk), rec, on.as_deref(), &here, trap, d)?
+            }
         };
         if (rec.route.is_some() || destination.is_some()) && !self.reachable(s) {
             undo.apply(&mut s.maps[i]);
@@ -731,14 +733,15 @@ fn trap_in_fight(m: &mut Map, here: &RoomList, trap: impl FnOnce() -> PlacedTrap
 /// A room or event trap goes in a room of `here` that holds what it needs (a bearer, a ruler's
 /// spoils); a hidden-passage trap also hides one of the room's corridors not hidden yet.
 fn trap_in_room(
-    m: &mut Map,
+    (m, data): (&mut Map, &MykData),
     rec: &Trap,
     on: Option<&str>,
     here: &RoomList,
     trap: impl FnOnce() -> PlacedTrap,
     d: &mut Dice,
 ) -> Option<Undo> {
-    let fit = room_list(here.as_slice().iter().copied().filter(|&r| traps::fits_room(rec, on, m.room(r), m).is_none()));
+    let fit =
+        room_list(here.as_slice().iter().copied().filter(|&r| traps::fits_room(rec, on, m.room(r), m, data).is_none()));
     let &r = d.choose(fit.as_slice())?;
     let mut hides = None;
     if rec.route == Some(Route::Hidden) {

@@ -9,6 +9,7 @@ pub mod layout;
 pub mod limits;
 pub mod model;
 pub mod monsters;
+pub mod objects;
 pub mod params;
 pub mod reach;
 pub mod ruler;

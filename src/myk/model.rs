@@ -351,6 +351,10 @@ pub struct Clue {
     pub method: ClueMethod,
     /// How it is learned, e.g. "search check, difficulty 11".
     pub how: String,
+    /// A Search clue's difficulty as a number (court size + 7, seed 003 l.1925), so no wording of
+    /// `how` can hide another value; the booklet words it from this. None for the other methods.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<u32>,
     /// What the clue tells about: the court finds it without passing this room or corridor.
     pub reveals: Reveals,
 }

@@ -227,7 +227,8 @@ pub fn pick(tables: &Tables, court: &Court, lim: &Limits, cores_fit: bool, d: &m
     let drop = plan.as_ref().map_or(0, |p| p.drop());
     // By level after the weak point; higher levels are likelier.
     let fits = |m: &&Monster| {
-        m.level.is_some_and(|l| (low + drop..=top + drop).contains(&l)) && plan.as_ref().is_none_or(|p| p.fits(m))
+        m.level.is_some_and(|l| (low + drop..=top + drop).contains(&l))
+            && plan.as_ref().is_none_or(|p| p.fits(m, tables))
     };
     let weight = |m: &&Monster| m.level.unwrap_or(0).saturating_sub(low + drop) + 1;
     // Only a Sealed weak point asks more of a monster than its level.

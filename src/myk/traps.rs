@@ -128,7 +128,12 @@ pub fn gate_keeper_of(
         total = total.saturating_add(g.count.saturating_mul(g.effective_level));
     }
     if total > ambush_cap(lim) {
-        v.push(bad(format!("the ambush totals {total} levels, limit {} (2S + T, hostile)", ambush_cap(lim))));
+        let msg = format!("the ambush totals {total} levels, limit {} (2S + T, hostile)", ambush_cap(lim));
+        // "Choose any number of Monsters" (Dead Angle): the limit is our advice only.
+        match rec.is_some_and(|r| r.any_number) {
+            true => v.push(Violation::advice(at, "trap.ambush-total", msg)),
+            false => v.push(bad(msg)),
+        }
     }
 }
 
@@ -185,9 +190,15 @@ pub const BEARER_OBJECT: &str = "monster";
 
 /// Whether the trap, sitting on `object`, needs a creature in its room: Borracho always (a
 /// monster or an NPC with statistics that attacks, seed 003 l.5916), any trap set on a monster
-/// (Horror's gruesome monster, l.5910) likewise.
-pub fn needs_bearer(rec: &Trap, object: Option<&str>) -> bool {
-    rec.bearer || object.is_some_and(|o| o.eq_ignore_ascii_case(BEARER_OBJECT))
+/// of any kind (Horror's gruesome monster l.5910, Poltergeist's Construct Monster l.5924) likewise.
+pub fn needs_bearer(rec: &Trap, object: Option<&str>, data: &MykData) -> bool {
+    rec.bearer || object.is_some_and(|o| crate::myk::objects::is_creature(data, o))
+}
+
+/// Whether the room holds a monster (or ruler) of the bestiary category `c`.
+fn holds_category(room: &Room, c: crate::tables::myk::MonsterCategory, data: &MykData) -> bool {
+    let of = |name: &str| data.monster(name).is_some_and(|m| m.category == c);
+    room.monsters.iter().any(|g| of(&g.name)) || room.ruler.as_ref().is_some_and(|r| of(&r.name))
 }
 
 /// Whether a trap sits on the spoils of the map's ruler (Self-destruction, l.5735).
@@ -198,12 +209,26 @@ pub fn on_spoils(object: Option<&str>) -> bool {
 /// Where a trap of this record on this object may stand, by what must be in the room or on the
 /// map: a bearer for [`needs_bearer`], a ruler on the map for [`on_spoils`]. `None` when it fits,
 /// else the rule id and why. The generator keeps to the rooms this allows; `check` reports it.
-pub fn fits_room(rec: &Trap, object: Option<&str>, room: &Room, map: &Map) -> Option<(&'static str, String)> {
-    if needs_bearer(rec, object) && !room.has_monsters() {
+pub fn fits_room(
+    rec: &Trap,
+    object: Option<&str>,
+    room: &Room,
+    map: &Map,
+    data: &MykData,
+) -> Option<(&'static str, String)> {
+    if needs_bearer(rec, object, data) && !room.has_monsters() {
         let on = object.unwrap_or(BEARER_OBJECT);
         return Some((
             "trap.bearer",
             format!("`{}` sits on a {on} that attacks, but the room has no monster or ruler", rec.name),
+        ));
+    }
+    if let Some(c) = object.and_then(|o| crate::myk::objects::category_needed(data, o))
+        && !holds_category(room, c, data)
+    {
+        return Some((
+            "trap.bearer",
+            format!("`{}` sits on a {} Monster, but the room holds none", rec.name, c.label()),
         ));
     }
     if on_spoils(object) && !map.rooms.iter().any(|r| r.ruler.is_some()) {

@@ -18,6 +18,27 @@ pub const CORES: std::ops::RangeInclusive<u32> = 2..=7;
 /// Sealed locks away 1-3 of the monster's skills.
 pub const SEALED: std::ops::RangeInclusive<usize> = 1..=3;
 
+/// Whether Sealed can lock a skill away: not one whose effect "cannot be prevented" (Public
+/// Enemy, seed 003 l.6570), which sealing would not stop, so it would buy its levels for nothing.
+pub fn sealable(tables: &Tables, label: &str) -> bool {
+    !matches!(tables.myk.skills.for_label(label), Some(crate::tables::skills::SkillRef::Known(s)) if s.cannot_be_prevented)
+}
+
+/// The most levels a weak point of the book's list takes off (seed 003 l.6797-6870): each at its
+/// largest (Sealed with three skills; Poison with one poison, a further poison being Poison's own
+/// choice): Time Limit's 8. A weak point of the GM's own may take off no more.
+pub fn largest_listed(data: &MykData) -> u32 {
+    let most = |w: &WeakPoint| {
+        w.adjustment
+            + match w.needs {
+                Some(WeakNeed::Sealed) => *SEALED.end() as u32,
+                Some(WeakNeed::Poisons) => 1,
+                _ => 0,
+            }
+    };
+    data.weak_points.iter().map(most).max().unwrap_or(0)
+}
+
 /// The levels a weak point takes off (negative): its fixed adjustment plus one per poison or per
 /// sealed skill recorded.
 pub fn levels(rec: &WeakPoint, adj: &Adjustment) -> i32 {
@@ -74,28 +95,7 @@ pub fn check(seat: &Seat, tables: &Tables, at: &str, v: &mut Vec<Violation>) {
         }
         seen.push(&a.what);
         let Some(rec) = data.weak_point(&a.what) else {
-            // A weak point of the GM's own: what the rules need of it is the levels it takes off
-            // the ruler (they count toward its effective level) and a clue naming it (checked
-            // with the others); the rest is the GM's.
-            if a.levels < 0 && a.times == 1 {
-                v.push(Violation::advice(
-                    at,
-                    "weak-point.own",
-                    format!(
-                        "weak point `{}` is the GM's own (not in the tables), taking {} levels off",
-                        a.what, -a.levels
-                    ),
-                ));
-            } else {
-                v.push(Violation::new(
-                    at,
-                    "weak-point.unknown",
-                    format!(
-                        "weak point `{}` is not in the tables; a weak point of the GM's own takes levels off (`levels` below 0, `times` 1)",
-                        a.what
-                    ),
-                ));
-            }
+            own(data, a, at, v);
             continue;
         };
         let want = levels(rec, a);
@@ -116,6 +116,27 @@ pub fn check(seat: &Seat, tables: &Tables, at: &str, v: &mut Vec<Violation>) {
         }
         details(seat, tables, rec, a, at, v);
     }
+}
+
+/// A weak point of the GM's own: what the rules need of it is the levels it takes off the ruler
+/// (they count toward its effective level, at most the book's largest) and a clue naming it
+/// (checked with the others); the rest is the GM's.
+fn own(data: &MykData, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
+    let (name, off, most) = (&a.what, -a.levels, largest_listed(data));
+    v.push(if a.levels >= 0 || a.times != 1 {
+        let why = "a weak point of the GM's own takes levels off (`levels` below 0, `times` 1)";
+        Violation::new(at, "weak-point.unknown", format!("weak point `{name}` is not in the tables; {why}"))
+    } else if off > most as i32 {
+        let why = format!("the book's weak points take at most {most} (seed 003 l.6797)");
+        Violation::new(
+            at,
+            "weak-point.own-discount",
+            format!("weak point `{name}` is the GM's own, taking {off} levels off; {why}"),
+        )
+    } else {
+        let msg = format!("weak point `{name}` is the GM's own (not in the tables), taking {off} levels off");
+        Violation::advice(at, "weak-point.own", msg)
+    });
 }
 
 /// The choice each weak point asks for, and no other detail.
@@ -220,6 +241,12 @@ fn sealed(seat: &Seat, tables: &Tables, a: &Adjustment, at: &str, v: &mut Vec<Vi
     for (i, s) in a.sealed.iter().enumerate() {
         if !skills.contains(s) {
             v.push(Violation::new(at, "weak-point.sealed", format!("`{s}` is not a skill of {}", seat.ruler.name)));
+        } else if !sealable(tables, s) {
+            v.push(Violation::new(
+                at,
+                "weak-point.sealed",
+                format!("`{s}` cannot be prevented and overrides every other rule (seed 003 l.6570): sealing it takes nothing away"),
+            ));
         }
         if a.sealed[..i].contains(s) {
             v.push(Violation::new(at, "weak-point.sealed", format!("`{s}` is sealed twice")));
@@ -249,8 +276,9 @@ fn hideout(seat: &Seat, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
 fn cores(seat: &Seat, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
     let bad = |msg: String| Violation::new(at, "weak-point.split-core", msg);
     let total: u32 = a.cores.iter().map(|c| c.count).sum();
-    if total == 0 {
-        v.push(bad("Split Core names no core holder".into()));
+    if total < *CORES.start() {
+        // "Several cores ... divided up among several other monsters" (seed 003 l.6843).
+        v.push(bad(format!("Split Core divides the ruler's power among several monsters (two or more), not {total}")));
     } else if !CORES.contains(&total) {
         // "Usually 2-7" (seed 003 l.6843): a usual range, advice only.
         v.push(Violation::advice(
@@ -297,9 +325,11 @@ impl Plan<'_> {
             + if matches!(self.rec.needs, Some(WeakNeed::Poisons | WeakNeed::Sealed)) { self.count } else { 0 }
     }
 
-    /// Whether `mon` can bear this weak point (Sealed needs that many skills of its own).
-    pub fn fits(&self, mon: &Monster) -> bool {
-        self.rec.needs != Some(WeakNeed::Sealed) || mon.skills.len() >= self.count as usize
+    /// Whether `mon` can bear this weak point (Sealed needs that many skills of its own that can
+    /// be sealed).
+    pub fn fits(&self, mon: &Monster, tables: &Tables) -> bool {
+        self.rec.needs != Some(WeakNeed::Sealed)
+            || mon.skills.iter().filter(|s| sealable(tables, s)).count() >= self.count as usize
     }
 }
 
@@ -346,7 +376,7 @@ pub fn adjustment(plan: &Plan, mon: &Monster, court_size: u32, tables: &Tables, 
             }
         }
         Some(WeakNeed::Sealed) => {
-            let mut skills = mon.skills.clone();
+            let mut skills: Vec<SharedStr> = mon.skills.iter().filter(|s| sealable(tables, s)).cloned().collect();
             d.shuffle(&mut skills);
             skills.truncate(plan.count as usize);
             // Printed in the bestiary's order.

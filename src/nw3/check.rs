@@ -20,7 +20,7 @@
 //! | `area.unreachable` | every area can be reached |
 //! | `area.optional` | areas reached only through Danger Sense secret gates, and only those, are marked optional |
 //! | `gate.one-way.strands` | after any one-way gate the Core can still be reached |
-//! | `gate.damaged.strands` | after a damaged gate's last use the Core can still be reached |
+//! | `gate.damaged.strands` | no sequence of moves within a damaged gate's uses leaves the party where the Core cannot be reached |
 //! | `area.appearance` | appearance difficulty = 8 + 2 × fewest gates from the Entrance |
 //! | `area.content` | each kind holds what it should (a Trap area a trap, an Enemy area enemies, ...) |
 //! | `object.release` | a Gate Release Device names a closed gate that it opens, and stands in an Object area |
@@ -34,15 +34,16 @@
 //!
 //! How the party moves (see `net.rs`): closed gates open once their event area or device area has
 //! been visited; secret gates count as found when their event is cleared, never on a Danger Sense
-//! judge alone (that may fail); a damaged gate with uses left can be passed, but after passing one
-//! (or a one-way gate) the Core must be reachable again without any damaged gate, since the last
-//! use may be spent. The items held after such a gate are only those in areas every route to it
+//! judge alone (that may fail); a damaged gate with uses left can be passed, its uses counted as
+//! the party walks: no sequence of crossings within them may leave the party where the Core cannot
+//! be reached (other damaged gates not counted on); after a one-way gate the Core must be
+//! reachable again without any damaged gate. The items held after such a gate are only those in areas every route to it
 //! passes through.
 
 use crate::check::Violation;
 use crate::dice::DiceKind;
 use crate::nw3::model::{Area, AreaKind, Enemy, EnemyGroup, Event, EventKind, Fortress, Gate, GateKind, Opener, Trap};
-use crate::nw3::net::{GUARANTEED, Mode, NONE, Net, OPTIMISTIC, Rows, STRANDED, Set, Without, has};
+use crate::nw3::net::{GUARANTEED, Link, Mode, NONE, Net, OPTIMISTIC, Rows, STRANDED, Set, Without, has};
 use crate::nw3::params::{AREAS, CL, PARTY};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, EnemyRecord, Nw3Data};
@@ -914,7 +915,8 @@ struct WhatIfs {
 impl WhatIfs {
     fn ask(net: &Net, e: usize) -> WhatIfs {
         let gates = net.arcs.iter().filter(|a| {
-            (a.kind == GateKind::Closed && a.key.is_some()) || (a.kind == GateKind::Damaged && a.uses == Some(1))
+            (a.kind == GateKind::Closed && a.key.is_some())
+                || (a.kind == GateKind::Damaged && a.uses.is_some_and(|u| u > 0))
         });
         let mut asks: Vec<Without> = gates.map(|a| Without::Gate(a.gate)).collect();
         let mut keys = Set::with_capacity(net.n);
@@ -926,7 +928,7 @@ impl WhatIfs {
 
     /// Whether the party reaches `area` under `ask` (which must have been asked).
     fn reaches(&self, ask: Without, area: usize) -> bool {
-        let j = self.asks.iter().position(|&a| a == ask).expect("every closed gate, one-use gate and key is asked");
+        let j = self.asks.iter().position(|&a| a == ask).expect("every closed gate, damaged gate and key is asked");
         self.reached.contains(area, j)
     }
 
@@ -988,43 +990,88 @@ fn check_closed_gates(f: &Fortress, net: &Net, what_ifs: &WhatIfs, e: usize, v: 
     }
 }
 
-/// One-way and damaged gates must not strand the party: from the far side of each crossing the
-/// party can make, holding what it surely holds on reaching the near side, the Core is reached
-/// without counting on any damaged gate.
+/// One-way and damaged gates must not strand the party. From the far side of each one-way
+/// crossing the party can make, holding what it surely holds on reaching the near side, the Core
+/// is reached without counting on any damaged gate; a damaged gate is walked use by use
+/// ([`damaged_strands`]).
 fn check_strands(f: &Fortress, net: &Net, what_ifs: &WhatIfs, p: &Paths, v: &mut Vec<Violation>) {
-    let mut held: Option<Vec<Set>> = None;
+    if !net.arcs.iter().any(|a| matches!(a.kind, GateKind::OneWay | GateKind::Damaged)) {
+        return;
+    }
+    let held = what_ifs.held_on_arrival(net.n, p.e);
     for arc in &net.arcs {
-        let crossings: &[(usize, usize)] = match arc.kind {
-            GateKind::OneWay => &[(arc.a, arc.b)],
-            GateKind::Damaged if arc.uses.is_some_and(|u| u > 0) => &[(arc.a, arc.b), (arc.b, arc.a)],
+        let g = &f.gates[arc.gate];
+        let stranded = match arc.kind {
+            GateKind::OneWay if has(&p.maybe, arc.a) && !net.reaches(arc.b, &held[arc.a], STRANDED, p.c) => {
+                let to = f.areas[arc.b].id;
+                ("gate.one-way.strands", format!("one-way gate {} leaves the party in area {to}", g.label()))
+            }
+            GateKind::Damaged if arc.uses.is_some_and(|u| u > 0) => {
+                let Some(why) = damaged_strands(f, net, arc, what_ifs, &held, p) else { continue };
+                ("gate.damaged.strands", why)
+            }
             _ => continue,
         };
-        let g = &f.gates[arc.gate];
-        // A gate of one use whose far side the party reaches only through it has spent that use
-        // getting there: it is never crossed back (seed 000 ~l.959, the way in is its one use).
-        let one_use = arc.kind == GateKind::Damaged && arc.uses == Some(1);
-        for &(from, to) in crossings {
-            if !has(&p.maybe, from) || (one_use && !what_ifs.reaches(Without::Gate(arc.gate), from)) {
-                continue;
+        let (rule, what) = stranded;
+        v.push(Violation::new(
+            gate_place(g),
+            rule,
+            format!("{what}, from which the Fortress Core (area {}) cannot be reached", f.areas[p.c].id),
+        ));
+    }
+}
+
+/// A damaged gate counted as the party walks (seed 000 ~l.959: the GM sets its uses). The party
+/// comes to a side of it reached without it, with every use left; each crossing spends one, and
+/// between crossings it walks where it can without any damaged gate. The gate strands the party
+/// when some sequence of moves within the uses leaves it where the Core cannot be reached even
+/// with the uses left: so 2 uses into a dead end (in and back out) are legal, 1 or 3 are not.
+/// `Some(why)` names the crossings and the area; `None` when no sequence strands it.
+fn damaged_strands(f: &Fortress, net: &Net, arc: &Link, what_ifs: &WhatIfs, held: &[Set], p: &Paths) -> Option<String> {
+    // Past a few uses only their parity changes what is reachable: fewer states, same answer.
+    let uses = arc.uses.unwrap_or(0);
+    let uses = if uses > 16 { 16 + uses % 2 } else { uses } as usize;
+    let ends = [arc.a, arc.b];
+    for start in 0..2 {
+        if !has(&p.maybe, ends[start]) || !what_ifs.reaches(Without::Gate(arc.gate), ends[start]) {
+            continue;
+        }
+        let h = &held[ends[start]];
+        let reach = [net.reach(arc.a, h, STRANDED), net.reach(arc.b, h, STRANDED)];
+        let core = [has(&reach[0], p.c), has(&reach[1], p.c)];
+        // walk[x][y]: from end x the party walks to end y without the gate.
+        let walk = |x: usize, y: usize| has(&reach[x], ends[y]);
+        // can[r][x]: at end x with r uses left, the Core is still reached.
+        let mut can = vec![core; uses + 1];
+        for r in 1..=uses {
+            for x in 0..2 {
+                can[r][x] = core[x] || (0..2).any(|y| walk(x, y) && can[r - 1][1 - y]);
             }
-            let held = held.get_or_insert_with(|| what_ifs.held_on_arrival(net.n, p.e));
-            if net.reaches(to, &held[from], STRANDED, p.c) {
-                continue;
+        }
+        // The states the party can be in after at least one crossing: at[r][x].
+        let mut at = vec![[false; 2]; uses + 1];
+        let mut now = vec![(start, uses)];
+        while let Some((x, r)) = now.pop() {
+            for y in (0..2).filter(|&y| r > 0 && walk(x, y)) {
+                let next = (1 - y, r - 1);
+                if !at[next.1][next.0] {
+                    at[next.1][next.0] = true;
+                    now.push(next);
+                }
             }
-            let (rule, what) = if arc.kind == GateKind::OneWay {
-                ("gate.one-way.strands", format!("one-way gate {}", g.label()))
-            } else {
-                ("gate.damaged.strands", format!("after its last use, damaged gate {}", g.label()))
-            };
-            v.push(Violation::new(
-                gate_place(g),
-                rule,
-                format!(
-                    "{what} leaves the party in area {}, from which the Fortress Core (area {}) cannot be reached",
-                    f.areas[to].id, f.areas[p.c].id
-                ),
+        }
+        if let Some((r, x)) =
+            (0..=uses).flat_map(|r| (0..2).map(move |x| (r, x))).find(|&(r, x)| at[r][x] && !can[r][x])
+        {
+            return Some(format!(
+                "damaged gate {} with {} use(s): after {} crossing(s) from area {} the party stands in area {} with {r} left",
+                f.gates[arc.gate].label(),
+                arc.uses.unwrap_or(0),
+                uses - r,
+                f.areas[ends[start]].id,
+                f.areas[ends[x]].id
             ));
-            break;
         }
     }
+    None
 }

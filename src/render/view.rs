@@ -341,7 +341,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
                 room: c.at.room.to_string(),
                 room_name: s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default(),
                 method: c.method.label().into(),
-                how: c.how.trim_end_matches('.').to_string(),
+                how: clue_how(c, lim.search_difficulty),
             })
             .collect(),
         limits,
@@ -624,4 +624,16 @@ fn room_total(s: &Scenario, reaction: Reaction) -> String {
         .map(|r| r.monsters.iter().map(|g| g.count * g.effective_level).sum::<u32>())
         .max();
     best.map_or("none".into(), |b| format!("{b} (highest)"))
+}
+
+/// How a clue is learned, in words: a Search clue's from its difficulty (the number the file
+/// records, else the book's `search`), so the booklet prints the number `check` compared; the
+/// others as written.
+fn clue_how(c: &crate::myk::model::Clue, search: u32) -> String {
+    match c.method {
+        crate::myk::model::ClueMethod::Search => {
+            crate::myk::clues::how(c.method, c.difficulty.unwrap_or(search)).unwrap_or_default()
+        }
+        _ => c.how.trim_end_matches('.').to_string(),
+    }
 }

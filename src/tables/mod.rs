@@ -55,6 +55,8 @@ struct TableFile {
     #[serde(default)]
     weak_point: Vec<WeakPoint>,
     #[serde(default)]
+    object: Vec<myk::ObjectRecord>,
+    #[serde(default)]
     limit: Vec<LimitRow>,
     #[serde(default)]
     skill: Vec<skills::Skill>,
@@ -171,6 +173,7 @@ impl Tables {
             myk.ruler_increases.extend(parsed.ruler_increase);
             myk.ruler_skills.extend(parsed.ruler_skill);
             myk.weak_points.extend(parsed.weak_point);
+            myk.objects.extend(parsed.object);
             myk.limits.extend(parsed.limit);
             myk.skills.skills.extend(parsed.skill);
             myk.skills.unknown.extend(parsed.unknown_skill);
@@ -240,6 +243,10 @@ impl Tables {
             if t.summary.trim().is_empty() {
                 return Err(entry(Collection::Trap, "trap", t.name.as_str(), "has no summary".into()));
             }
+        }
+        if let Err((trap, object)) = crate::myk::objects::validate(&self.myk) {
+            let message = format!("names `{object}`, which is neither an object nor a kind of tables/myk/objects.toml");
+            return Err(entry(Collection::Trap, "trap", &trap, message));
         }
         for b in &self.myk.bases {
             if b.level.is_none() && !b.unknown.iter().any(|u| u == "level") {

@@ -348,7 +348,16 @@ pub struct Trap {
     /// trap lists them, inside the limits of a hostile room.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub ambush: bool,
-    /// The list of `objects` gives examples ("or other object"): any object the GM names fits.
+    /// The book lets the GM choose "any number" of the monsters it brings out (Dead Angle, seed
+    /// 003 l.5892): the hostile room total held to them is advice, not a rule.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub any_number: bool,
+    /// The open ends of the book's list ("or other kind of container"): any object of one of these
+    /// kinds (`tables/myk/objects.toml`) fits as well as the objects named.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kinds: Vec<SharedStr>,
+    /// The book lets the trap sit anywhere ("wherever you wish", "or other object or Item"): any
+    /// object the GM names fits.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub open_objects: bool,
     /// The trap sits on a creature with statistics that attacks (Borracho, seed 003 l.5916): its
@@ -359,6 +368,15 @@ pub struct Trap {
     pub summary: SharedStr,
     /// Where it stands in seed 003, e.g. "l.5658".
     pub source: String,
+}
+
+/// An object a trap may sit on and the kinds it belongs to (a box is a container), so that a
+/// trap whose list ends "or other kind of container" takes every container and nothing else.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectRecord {
+    pub name: SharedStr,
+    pub kinds: Vec<SharedStr>,
 }
 
 /// When a base's effect can be used.
@@ -647,6 +665,8 @@ pub struct MykData {
     pub ruler_increases: Vec<RulerIncrease>,
     pub ruler_skills: Vec<RulerSkill>,
     pub weak_points: Vec<WeakPoint>,
+    /// The objects traps sit on, with their kinds.
+    pub objects: Vec<ObjectRecord>,
     pub limits: Vec<LimitRow>,
     /// Skill records and the skills no source describes.
     pub skills: crate::tables::skills::SkillData,

@@ -135,6 +135,9 @@ fn record(tables: &Tables, name: &str) -> Option<String> {
         if !t.objects.is_empty() {
             let _ = writeln!(s, "sits on: {}", t.objects.join(", "));
         }
+        if !t.kinds.is_empty() {
+            let _ = writeln!(s, "or any: {}", t.kinds.join(", "));
+        }
         let _ = writeln!(s, "{}", t.summary);
         return Some(s);
     }

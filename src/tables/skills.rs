@@ -27,6 +27,10 @@ pub struct Skill {
     pub source: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The book says its effect cannot be prevented and overrides every other rule (Public
+    /// Enemy, seed 003 l.6570): no weak point seals it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cannot_be_prevented: bool,
 }
 
 impl Skill {
@@ -166,6 +170,7 @@ mod tests {
                     effect: "moves a foe".into(),
                     source: "l.1".into(),
                     note: None,
+                    cannot_be_prevented: false,
                 },
                 Skill {
                     name: "Analyze".into(),
@@ -176,6 +181,7 @@ mod tests {
                     effect: "cancels a skill".into(),
                     source: "l.2".into(),
                     note: None,
+                    cannot_be_prevented: false,
                 },
             ],
             unknown: vec![UnknownSkill { name: "Analyze".into(), group: "Monster".into(), reason: "lost".into() }],

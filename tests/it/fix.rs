@@ -784,7 +784,7 @@ fn huge_numbers_in_an_edit_saturate_and_are_refused_by_their_limits() {
 }
 
 #[test]
-fn format_1_files_fix_to_format_2_and_pass_the_check() {
+fn format_1_files_fix_to_the_current_format_and_pass_the_check() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/format1");
     for name in ["myk-42.json", "fortress-7.json"] {
         let dir = temp(&format!("format1-{name}"));
@@ -793,7 +793,7 @@ fn format_1_files_fix_to_format_2_and_pass_the_check() {
         let (code, out, err) = run(&["fix", p.to_str().unwrap()]);
         assert_eq!(code, 0, "{name}: {out}{err}");
         let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-        assert_eq!(v["format"], json!(2), "{name}");
+        assert_eq!(v["format"], json!(dungeonsmith::format::CURRENT), "{name}");
         assert_eq!(run(&["check", p.to_str().unwrap()]).0, 0, "{name}");
         let _ = std::fs::remove_dir_all(&dir);
     }
@@ -942,4 +942,46 @@ fn a_clue_about_swapped_monsters_is_told_anew() {
     let others: Vec<_> = fixed.clues.iter().enumerate().filter(|(i, _)| *i != ci).map(|(_, c)| &c.text).collect();
     let before: Vec<_> = s.clues.iter().enumerate().filter(|(i, _)| *i != ci).map(|(_, c)| &c.text).collect();
     assert_eq!(others, before, "the other clues are untouched");
+}
+
+/// The fortress kept from the version before issue 24 (tests/data/before-issue-24/README.md).
+const BEFORE_ISSUE_24: &str = "tests/data/before-issue-24/fortress-24.json";
+
+#[test]
+fn a_fortress_saved_before_a_formula_changed_passes_check_and_renders_after_the_upgrade_on_read() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join(BEFORE_ISSUE_24);
+    let old: Value = serde_json::from_str(&std::fs::read_to_string(&data).unwrap()).unwrap();
+    assert_eq!(old["format"], json!(2));
+    // `check`, as the GM runs it: passes, with one note on stderr saying the numbers were recomputed.
+    let bin = env!("CARGO_BIN_EXE_dungeonsmith");
+    let out = std::process::Command::new(bin).args(["check", data.to_str().unwrap()]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}{}", String::from_utf8_lossy(&out.stdout));
+    assert_eq!(err.matches("recomputed from the tables").count(), 1, "{err}");
+    // `render` draws it without --force; the written file is of the current format, its numbers new.
+    let dir = temp("before-issue-24");
+    let (code, _, err) =
+        run(&["render", data.to_str().unwrap(), "--out", dir.to_str().unwrap(), "--format", "json,md"]);
+    assert_eq!(code, 0, "{err}");
+    let new: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("fortress-24.json")).unwrap()).unwrap();
+    assert_eq!(new["format"], json!(dungeonsmith::format::CURRENT));
+    let stats = |v: &Value| v["areas"].as_array().unwrap().iter().map(|a| a["enemies"].clone()).collect::<Vec<_>>();
+    assert_ne!(stats(&old), stats(&new), "the old stat blocks were recomputed");
+    assert!(dir.join("fortress-24.md").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_same_old_numbers_in_a_current_format_file_still_fail_check() {
+    // The upgrade is what makes the old file pass: marked as current, its old stat blocks are
+    // the hand edits `check` must catch.
+    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(BEFORE_ISSUE_24)).unwrap();
+    let current = format!("\"format\": {},", dungeonsmith::format::CURRENT);
+    let dir = temp("before-issue-24-as-current");
+    let p = dir.join("fortress-24.json");
+    std::fs::write(&p, text.replacen("\"format\": 2,", &current, 1)).unwrap();
+    let (code, out, err) = run(&["check", p.to_str().unwrap()]);
+    assert_ne!(code, 0, "{out}{err}");
+    assert!(format!("{out}{err}").contains("enemy.stats"), "{out}{err}");
+    let _ = std::fs::remove_dir_all(&dir);
 }

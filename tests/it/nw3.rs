@@ -529,13 +529,61 @@ fn damaged_gates_have_uses_and_must_not_strand() {
     assert_eq!(rules(&f), vec!["gate.damaged.strands"], "{v:?}");
     assert_eq!(
         v[0].message,
-        "after its last use, damaged gate 1-4 leaves the party in area 4, from which the Fortress Core (area 3) cannot be reached"
+        "damaged gate 1-4 with 1 use(s): after 1 crossing(s) from area 1 the party stands in area 4 with 0 left, \
+         from which the Fortress Core (area 3) cannot be reached"
     );
     // A damaged loop beside a normal route is fine.
     let f =
         hand(&[E, V, N, C], &[normal(1, 2), normal(1, 3), gate(2, 3, GateKind::Damaged, None, Some(2)), normal(2, 4)]);
     assert_eq!(check(&f, tables()), vec![]);
     assert_eq!(oracle(&f), (true, true));
+}
+
+#[test]
+fn a_damaged_gate_into_a_dead_end_is_counted_as_the_party_walks_even_uses_are_legal() {
+    // Seed 000 ~l.959 lets the GM set the uses: in and back out spends two.
+    for uses in 1..=6 {
+        let f = hand(&[E, V, C, N], &[normal(1, 2), normal(2, 3), gate(2, 4, GateKind::Damaged, None, Some(uses))]);
+        let strands = rules(&f).contains(&"gate.damaged.strands");
+        assert_eq!(strands, uses % 2 == 1, "{uses} use(s): {:?}", check(&f, tables()));
+        // The independent walk over every state agrees.
+        assert_eq!(oracle(&f), (true, uses % 2 == 0), "{uses} use(s)");
+        if !strands {
+            assert_eq!(check(&f, tables()), vec![], "{uses} use(s)");
+        }
+    }
+}
+
+#[test]
+fn a_damaged_gate_on_the_only_way_to_the_core_strands_only_when_a_sequence_of_moves_can() {
+    // Entrance 1 - damaged - 2 - Core 3, with a dead end 4 beside the Entrance: whatever the
+    // uses, the party crosses once and walks on; crossing back and forth is the party's choice,
+    // and with an even number of uses it can end on the Entrance side with none left.
+    for uses in 1..=4 {
+        let f = hand(&[E, V, C, N], &[gate(1, 2, GateKind::Damaged, None, Some(uses)), normal(2, 3), normal(1, 4)]);
+        let strands = rules(&f).contains(&"gate.damaged.strands");
+        assert_eq!(strands, uses % 2 == 0, "{uses} use(s): {:?}", check(&f, tables()));
+        assert_eq!(oracle(&f).1, uses % 2 == 1, "{uses} use(s)");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// One gate of a generated fortress made damaged with 1-4 uses: when `check` finds no
+    /// stranding, the walk over every state finds no dead end either.
+    #[test]
+    fn a_damaged_gate_check_accepts_strands_no_walk_over_every_state(
+        seed in any::<u64>(), areas in 3u32..=14, pick in any::<u32>(), uses in 1u32..=4,
+    ) {
+        let mut f = generate(tables(), &FortressParams { areas, ..FortressParams::default() }, seed).expect("generates");
+        let g = pick as usize % f.gates.len();
+        (f.gates[g].kind, f.gates[g].opened_by, f.gates[g].uses) = (GateKind::Damaged, None, Some(uses));
+        let v = check(&f, tables());
+        if v.iter().all(|v| !v.rule.ends_with("strands") && !v.rule.starts_with("solve")) {
+            prop_assert!(oracle(&f).1, "seed {} gate {} with {} use(s): check accepts, but a state is a dead end", seed, g, uses);
+        }
+    }
 }
 
 #[test]

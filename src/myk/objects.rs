@@ -1,0 +1,135 @@
+//! What an Event trap may sit on, by kinds of object (seed 003 l.5611-5635 and the trap texts):
+//! the book names a few objects and often ends its list with a kind ("or other kind of container",
+//! l.5711; "work of art that depicts a living being", l.5681; "object related to movement",
+//! l.6077; "a Construct Monster", l.5924). The kinds live in `tables/myk/objects.toml`; a monster
+//! of the bestiary is of the kinds "monster" and "<category> monster". `check`, `fix` and the
+//! generator ask the same functions. Names compare in any letter case.
+
+use crate::tables::myk::{MonsterCategory, MykData, Trap};
+
+/// The kind every creature with statistics that attacks belongs to (Horror's gruesome Monster).
+pub const MONSTER: &str = "monster";
+
+/// Whether an object fits a trap.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fit {
+    /// Named by the trap, of a kind it names, or any object for a trap the book lets sit anywhere.
+    Fits,
+    /// An object of the GM's own (in no table) on a trap whose list ends with a kind: the GM may
+    /// mean one of those kinds, so a warning; the text names the nearest kinds.
+    Own(String),
+    /// Not what the trap sits on: the text says what it takes.
+    No(String),
+}
+
+/// The kinds of the object named `name` (lower case), or `None` when no table knows it.
+pub fn kinds_of(data: &MykData, name: &str) -> Option<Vec<String>> {
+    let name = name.trim();
+    if let Some(o) = data.objects.iter().find(|o| o.name.eq_ignore_ascii_case(name)) {
+        return Some(o.kinds.iter().map(|k| k.to_ascii_lowercase()).collect());
+    }
+    let m = data.monsters.iter().find(|m| m.name.eq_ignore_ascii_case(name))?;
+    Some(vec![MONSTER.to_string(), category_kind(m.category)])
+}
+
+/// The kind of a monster of one bestiary category: "construct monster".
+fn category_kind(c: MonsterCategory) -> String {
+    format!("{} {MONSTER}", c.label().to_ascii_lowercase())
+}
+
+/// The bestiary category an object's kinds ask for ("construct monster" asks for a Construct).
+pub fn category_needed(data: &MykData, object: &str) -> Option<MonsterCategory> {
+    let kinds = kinds_of(data, object)?;
+    const ALL: [MonsterCategory; 9] = [
+        MonsterCategory::Ogre,
+        MonsterCategory::Fairy,
+        MonsterCategory::Beast,
+        MonsterCategory::Aberration,
+        MonsterCategory::Undead,
+        MonsterCategory::Human,
+        MonsterCategory::Construct,
+        MonsterCategory::Angel,
+        MonsterCategory::DeepOne,
+    ];
+    // A named monster is itself the creature: only a kind-only object ("construct monster") asks.
+    if data.monsters.iter().any(|m| m.name.eq_ignore_ascii_case(object.trim())) {
+        return None;
+    }
+    ALL.into_iter().find(|&c| kinds.contains(&category_kind(c)))
+}
+
+/// Whether the object is a creature that must stand in the trap's room (a monster of any kind).
+pub fn is_creature(data: &MykData, object: &str) -> bool {
+    object.trim().eq_ignore_ascii_case(MONSTER)
+        || kinds_of(data, object).is_some_and(|k| k.iter().any(|k| k == MONSTER))
+}
+
+/// Whether `object` fits the Event trap `rec`: named by it, of a kind it names (in its `objects`
+/// or `kinds`), or anything when the book lets the trap sit anywhere.
+pub fn fits(data: &MykData, rec: &Trap, object: &str) -> Fit {
+    if rec.open_objects || (rec.objects.is_empty() && rec.kinds.is_empty()) {
+        return Fit::Fits;
+    }
+    let listed = || rec.objects.iter().chain(&rec.kinds);
+    let object = object.trim();
+    if listed().any(|x| x.eq_ignore_ascii_case(object)) {
+        return Fit::Fits;
+    }
+    let takes = takes(rec);
+    match kinds_of(data, object) {
+        Some(kinds) if listed().any(|x| kinds.iter().any(|k| x.eq_ignore_ascii_case(k))) => Fit::Fits,
+        Some(kinds) => Fit::No(format!(
+            "`{}` cannot sit on `{object}` (of the kinds: {}); it takes {takes}",
+            rec.name,
+            kinds.join(", ")
+        )),
+        None if !rec.kinds.is_empty() => Fit::Own(format!(
+            "`{object}` is an object of the GM's own (in no table); `{}` takes {takes}; the nearest kinds by name: {}",
+            rec.name,
+            nearest_kinds(data, rec, object).join(", ")
+        )),
+        None => Fit::No(format!("`{}` cannot sit on `{object}`; it takes {takes}", rec.name)),
+    }
+}
+
+/// What a trap takes, for a message: its objects, then "any <kind>" for each open kind.
+fn takes(rec: &Trap) -> String {
+    let mut parts: Vec<String> = rec.objects.iter().map(ToString::to_string).collect();
+    parts.extend(rec.kinds.iter().map(|k| format!("any {k}")));
+    parts.join(", ")
+}
+
+/// The kinds of the known objects whose names are nearest to `object`, else the trap's own kinds.
+fn nearest_kinds(data: &MykData, rec: &Trap, object: &str) -> Vec<String> {
+    let names = data.objects.iter().map(|o| o.name.as_str());
+    let mut kinds: Vec<String> = Vec::new();
+    // Each word of the object's name too: a "golden casket" is near a "casket".
+    let words = std::iter::once(object).chain(object.split_whitespace().filter(|w| w.len() > 2));
+    for w in words {
+        for n in crate::fix::nearest(w, names.clone()) {
+            for k in kinds_of(data, n).unwrap_or_default() {
+                if !kinds.contains(&k) {
+                    kinds.push(k);
+                }
+            }
+        }
+    }
+    if kinds.is_empty() {
+        kinds = rec.kinds.iter().map(|k| k.to_ascii_lowercase()).collect();
+    }
+    kinds
+}
+
+/// Every object a trap names and every kind it takes is one the object tables know: the name of
+/// an object or a kind some object has. `Err` names the first that is not.
+pub fn validate(data: &MykData) -> Result<(), (String, String)> {
+    let known = |x: &str| {
+        data.objects.iter().any(|o| o.name.eq_ignore_ascii_case(x) || o.kinds.iter().any(|k| k.eq_ignore_ascii_case(x)))
+    };
+    for t in &data.traps {
+        if let Some(x) = t.objects.iter().chain(&t.kinds).find(|x| !known(x)) {
+            return Err((t.name.to_string(), x.to_string()));
+        }
+    }
+    Ok(())
+}
