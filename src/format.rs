@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 /// The format this program writes, for both systems.
-pub const CURRENT: u32 = 2;
+pub const CURRENT: u32 = 3;
 
 /// Upgrades a parsed scenario document in place to [`CURRENT`], or says why it cannot.
 /// Returns the version the file had.
@@ -32,6 +32,8 @@ pub fn upgrade(system: &str, doc: &mut Value) -> Result<u32, String> {
         match (system, v) {
             ("myk", 1) => myk_1_to_2(doc),
             ("nw3", 1) => nw3_1_to_2(doc),
+            ("myk", 2) => myk_2_to_3(doc),
+            ("nw3", 2) => {}
             _ => return Err(format!("no upgrade from format {v} for system `{system}`")),
         }
         v += 1;
@@ -101,6 +103,18 @@ fn myk_1_to_2(doc: &mut Value) {
         }
         true
     });
+}
+
+/// Format 2 → 3 for MYK. Format 3 made `objective` data (`kind`, `text`, `at`, `target`...): a
+/// format-2 file's objective, a text derived from the last map's ruler, reads as the defeat kind
+/// with an empty text, which the program reads as that same derived text. Cast NPCs' places,
+/// clues' written-out parts and the `story` are serde defaults (absent = none).
+fn myk_2_to_3(doc: &mut Value) {
+    if let Some(obj) = doc.as_object_mut()
+        && !obj.get("objective").is_some_and(Value::is_object)
+    {
+        obj.insert("objective".into(), serde_json::json!({ "kind": "defeat", "text": "", "target": "" }));
+    }
 }
 
 /// Room names "A1".."C3" at byte `i` of `t`.

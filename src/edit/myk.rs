@@ -211,6 +211,7 @@ pub fn regenerate(tables: &Tables, from: &Scenario, seed: u64) -> Result<Scenari
         maps: from.params.maps,
         rooms: from.params.rooms,
         layout: from.params.layout,
+        objective: from.params.objective,
     };
     let map_locks = from.maps.iter().any(|m| m.locked || m.rooms.iter().any(|r| r.locked));
     let mut s = if map_locks {
@@ -225,6 +226,8 @@ pub fn regenerate(tables: &Tables, from: &Scenario, seed: u64) -> Result<Scenari
     if from.frame_locked {
         s.frame_locked = true;
         s.title = from.title.clone();
+        s.objective = from.objective.clone();
+        s.story = from.story.clone();
         s.introduction = from.introduction.clone();
         s.resolution = from.resolution.clone();
         s.cast = from.cast.clone();
@@ -619,6 +622,19 @@ fn follow(ctx: &Ctx, before: &Scenario, s: &mut Scenario, d: &mut Dice) -> std::
         s.title = frame::title(s);
     }
     normalize(s);
+    let story_broken = check(s, ctx.tables).into_iter().find(|v| story_rule(v.rule));
+    if let Some(v) = story_broken {
+        if s.frame_locked {
+            return Err(format!("the frame is locked (`frame_locked` is true) and {v}"));
+        }
+        // What the objective or the cast stood on is gone: the story is told anew around the
+        // dungeon as it now is, with the same kind of objective.
+        let old = std::mem::take(&mut s.cast);
+        s.clues.clear();
+        ctx.g.frame_keeping(s, s.objective.kind, &mut d.child("story")).map_err(|e| e.to_string())?;
+        relationships_follow(s, &old, &mut d.child("relationship"));
+        return Ok(());
+    }
     let went_false = s.clues.iter().position(|c| clues::tells_truth(before, c) && !clues::tells_truth(s, c));
     let broken = check(s, ctx.tables).into_iter().find(|v| v.rule.starts_with("clue"));
     if went_false.is_none() && broken.is_none() {
@@ -632,8 +648,13 @@ fn follow(ctx: &Ctx, before: &Scenario, s: &mut Scenario, d: &mut Dice) -> std::
         };
         return Err(format!("the frame is locked (`frame_locked` is true) and {which}"));
     }
-    s.clues = clues::place(s, ctx.tables, d);
+    ctx.g.clues_anew(s, d);
     Ok(())
+}
+
+/// The rules of the story around the dungeon: the objective's, the cast's places, who tells a clue.
+fn story_rule(rule: &str) -> bool {
+    rule.starts_with("objective.") || rule.starts_with("cast.") || rule == "clue.npc"
 }
 
 /// Ok when every rule holds, else the first violation.

@@ -10,6 +10,7 @@ pub mod model;
 pub mod monsters;
 pub mod reach;
 pub mod ruler;
+pub mod story;
 pub mod traps;
 pub mod weak_points;
 

@@ -164,6 +164,7 @@ impl Fields<'_> {
             maps: self.opt_u32("maps")?.unwrap_or(1),
             rooms: self.opt_u32("rooms")?.unwrap_or(9),
             layout,
+            objective: None,
         };
         params.validate().map_err(bad)?;
         Ok(params)

@@ -158,7 +158,7 @@ fn myk_parts(s: &Scenario) -> Vec<Part> {
         locked: s.frame_locked,
         used: true,
         rerolls: Vec::new(),
-        lines: vec![s.objective.clone()],
+        lines: vec![crate::myk::frame::objective(s)],
     }];
     for m in &s.maps {
         parts.push(Part {

@@ -22,7 +22,7 @@ fn tables() -> &'static Tables {
 }
 
 fn myk_scenario(seed: u64) -> Scenario {
-    let p = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed };
+    let p = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
     myk::generate(tables(), &p, seed).expect("generates")
 }
 

@@ -107,6 +107,7 @@ fn the_issue_seed_keeps_its_secret_door_room_enterable() {
         maps: 4,
         rooms: 7,
         layout: dungeonsmith::myk::model::Layout::Junction,
+        objective: None,
     };
     let s = dungeonsmith::myk::generate(tables, &p, 1).unwrap();
     assert_eq!(broken_book_rule(&s, tables), None);
@@ -159,6 +160,7 @@ fn bare(maps: u32, want: impl Fn(&Scenario) -> bool) -> Scenario {
         maps,
         rooms: 7,
         layout: dungeonsmith::myk::model::Layout::Junction,
+        objective: None,
     };
     for seed in 0..500 {
         let mut s = dungeonsmith::myk::generate(tables, &p, seed).unwrap();
