@@ -590,7 +590,9 @@ pub(crate) fn place_on(s: &Scenario, g: &Reach, d: &mut Dice) -> Vec<Clue> {
                     .map(move |r| Place { map: m.index, room: r.id })
             })
         };
-        let at = match d.choose_from(spots) {
+        // Clues spread over the rooms: a room that holds none yet comes first.
+        let free = || spots().filter(|p| !out.iter().any(|c: &Clue| c.at == *p));
+        let at = match d.choose_from(free).or_else(|| d.choose_from(spots)) {
             Some(at) => at,
             None if Some(fact.reveals) == goal => match d.choose_from(anywhere) {
                 Some(at) => at,

@@ -92,7 +92,8 @@ pub fn fill(s: &Scenario, text: &str) -> String {
             t.replace("{ruler}", &inner)
         }
     };
-    text.replace("{map}", map).replace("{npc}", npc)
+    // The story's own placeholders (`{target}`, `{kingdom}`...), as the scenario stands.
+    crate::myk::story::Fill::of(s).text(&text.replace("{map}", map).replace("{npc}", npc))
 }
 
 /// A clue's text with its placeholders filled from what it reveals, as the scenario stands:

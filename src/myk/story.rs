@@ -179,6 +179,36 @@ impl Fill {
         out
     }
 
+    /// Every placeholder that names a part of the scenario kept as it is, so the stored text is
+    /// filled when it is printed, from the scenario as it then stands (a renamed room, map or
+    /// NPC never leaves it stale). Only what the scenario does not hold elsewhere (`{member}`,
+    /// `{reward}`, `{gift}`) is filled when the text is written.
+    pub fn keep() -> Fill {
+        let k = |p: &str| ["{", p, "}"].concat();
+        Fill {
+            kingdom: k("kingdom"),
+            map: k("map"),
+            ruler: k("ruler"),
+            target: k("target"),
+            target_room: k("target_room"),
+            target_at: k("target_at"),
+            patron: k("patron"),
+            captive: k("captive"),
+            rival: k("rival"),
+            rival_kingdom: k("rival_kingdom"),
+            item: k("item"),
+            npc: k("npc"),
+            member: k("member"),
+            reward: k("reward"),
+            gift: k("gift"),
+        }
+    }
+
+    /// [`Fill::of`] with `{npc}` standing for `npc`.
+    pub fn with_npc(s: &Scenario, npc: &str) -> Fill {
+        Fill { npc: npc.to_string(), ..Fill::of(s) }
+    }
+
     /// The values as the scenario stands (its objective, map, ruler, cast and kingdom).
     pub fn of(s: &Scenario) -> Fill {
         let o = &s.objective;
@@ -206,7 +236,7 @@ impl Fill {
             item: o.item.clone().unwrap_or_default(),
             npc: String::new(),
             member: String::new(),
-            reward: String::new(),
+            reward: story.and_then(|x| x.epilogue.reward.get(1)).cloned().unwrap_or_default(),
             gift: String::new(),
         }
     }
@@ -404,10 +434,8 @@ pub fn title(pools: &StoryPools, kind: ObjectiveKind, f: &Fill, d: &mut Dice) ->
 pub fn dress_npc(pools: &StoryPools, n: &mut Npc, f: &Fill, d: &mut Dice) {
     if let Some(p) = d.choose(&pools.personality) {
         n.personality = p.name.clone();
-        let f = Fill { npc: n.name.to_string(), ..f.clone() };
         n.line = d.choose(&p.lines).map(|l| f.text(l)).unwrap_or_default();
     }
-    let f = Fill { npc: n.name.to_string(), ..f.clone() };
     n.wants = d.choose(&pools.want).map(|w| f.text(&w.text)).unwrap_or_default();
 }
 
@@ -434,12 +462,12 @@ pub fn fighter(tables: &Tables, average_level: u32, d: &mut Dice) -> Option<NpcS
 /// room), question and condition of a conversation, the whole puzzle.
 pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) {
     let pools = &tables.story;
-    let base = Fill::of(s);
+    let base = Fill::keep();
     let mats = materials(tables);
     for k in 0..s.clues.len() {
         let mut cd = d.child_n("clue/", k as u32 + 1, "");
         let at = s.clues[k].at;
-        let fill = Fill { target_room: base.target_room.clone(), ..base.clone() };
+        let fill = base.clone();
         match s.clues[k].method {
             ClueMethod::Search => {
                 let found = cd.choose(&pools.clue_search).map(|t| fill.text(&t.text)).unwrap_or_default();
@@ -452,7 +480,7 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
             ClueMethod::Conversation => {
                 let name = informant_at(s, at, new_npc, &mut cd);
                 let gift = cd.choose(&mats).cloned().unwrap_or_else(|| "Iron".into());
-                let f = Fill { npc: name.clone(), gift: ["one unit of ", &gift].concat(), ..fill.clone() };
+                let f = Fill { gift: ["one unit of ", &gift].concat(), ..fill.clone() };
                 if let Some(t) = cd.choose(&pools.clue_talk) {
                     s.clues[k].ask = f.text(&t.ask);
                     s.clues[k].found = f.text(&t.text);
@@ -491,7 +519,7 @@ pub fn unique_npc(s: &Scenario, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &m
 
 /// Gives every NPC a personality, a want and a line; the rival, who fights, Important-NPC numbers.
 pub fn dress_cast(s: &mut Scenario, tables: &Tables, d: &mut Dice) {
-    let f = Fill::of(s);
+    let f = Fill::keep();
     let average = s.court.average_level;
     for (k, n) in s.cast.iter_mut().enumerate() {
         let mut nd = d.child_n("npc/", k as u32 + 1, "");
@@ -537,8 +565,7 @@ fn informant_at(s: &mut Scenario, at: Place, new_npc: &mut dyn FnMut(&mut Dice) 
 pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut Dice) -> Story {
     let pools = &tables.story;
     let kind = s.objective.kind.name();
-    let mut f = Fill::of(s);
-    f.kingdom = kingdom.clone();
+    let mut f = Fill::keep();
     let reward_item = pick_item(tables, true, &mut d.child("reward"));
     let mats = materials(tables);
     let mut rd = d.child("reward-material");
@@ -563,7 +590,7 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
         let mut rd = d.child("ruler");
         let p = rd.choose(&pools.personality).map(|p| p.name.clone()).unwrap_or_default();
         Some(RulerPart {
-            name: f.ruler.clone(),
+            name: Fill::of(s).ruler,
             personality: p,
             motive: rd.choose(&pools.ruler_motive).map(|t| f.text(&t.text)).unwrap_or_default(),
             line: rd.choose(&pools.ruler_line).map(|t| f.text(&t.text)).unwrap_or_default(),
@@ -617,7 +644,6 @@ fn mini_events(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<Min
     for (i, m) in s.maps.iter().enumerate() {
         let Some(e) = order.get(i % order.len().max(1)).map(|&k| &pools[k]) else { break };
         let Some(room) = d.choose_from(|| m.used_rooms().map(|r| r.id)) else { continue };
-        let f = Fill { map: m.name.to_string(), ..f.clone() };
         let wares = if e.kind == "shop" { wares(tables, d) } else { Vec::new() };
         out.push(MiniEvent {
             at: Place { map: m.index, room },

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::myk::frame;
 use crate::myk::model::{ClueMethod, Npc, Place, Scenario};
-use crate::myk::story::{self, Story};
+use crate::myk::story::{self, Fill, Story};
 use crate::tables::Tables;
 
 #[derive(Serialize)]
@@ -36,18 +36,18 @@ fn section(heading: &str, paragraphs: Vec<String>, entries: Vec<Entry>) -> Secti
 /// resolution as it always did.
 pub fn sections(s: &Scenario, tables: &Tables) -> Vec<Section> {
     let mut out = Vec::with_capacity(7);
-    match &s.story {
-        Some(st) => out.push(prologue(s, st)),
-        None => out.push(section("Introduction", vec![frame::fill(s, &s.introduction)], Vec::new())),
-    }
     let kind = s.objective.kind.name().replace('_', " ");
-    out.push(section("Objective", vec![frame::objective(s)], vec![entry("Kind:", kind)]));
+    let objective = section("Objective", vec![frame::objective(s)], vec![entry("Kind:", kind)]);
+    match &s.story {
+        Some(st) => out.extend([prologue(s, st), objective]),
+        None => out.extend([objective, section("Introduction", vec![frame::fill(s, &s.introduction)], Vec::new())]),
+    }
     out.push(cast(s, tables));
     out.push(clues(s));
     if let Some(st) = &s.story {
         out.push(mini_events(s, st));
-        out.push(movement(st));
-        out.push(epilogue(st));
+        out.push(movement(s, st));
+        out.push(epilogue(s, st));
     } else {
         out.push(section("Resolution", vec![frame::fill(s, &s.resolution)], Vec::new()));
     }
@@ -64,15 +64,16 @@ fn form_label(form: &str) -> &'static str {
 
 fn prologue(s: &Scenario, st: &Story) -> Section {
     let p = &st.prologue;
+    let f = Fill::of(s);
     let mut paragraphs = vec![
-        [form_label(&p.form), " — ", &story::capitalise(&p.who)].concat(),
-        story::capitalise(&p.problem),
-        story::capitalise(&p.offer),
+        [form_label(&p.form), " — ", &story::capitalise(&f.text(&p.who))].concat(),
+        story::capitalise(&f.text(&p.problem)),
+        story::capitalise(&f.text(&p.offer)),
     ];
     for n in s.cast.iter().filter(|n| n.place.is_none()) {
         paragraphs.push(format!("{} ({}) waits in {} for the court's answer.", n.name, n.role, st.kingdom));
     }
-    let entries = st.stakes.iter().map(|k| entry([k.member.as_str(), ":"].concat(), k.text.clone())).collect();
+    let entries = st.stakes.iter().map(|k| entry([k.member.as_str(), ":"].concat(), f.text(&k.text))).collect();
     section("Prologue", paragraphs, entries)
 }
 
@@ -88,6 +89,7 @@ pub fn where_is(s: &Scenario, place: Option<Place>) -> String {
 }
 
 fn npc_text(s: &Scenario, tables: &Tables, n: &Npc) -> Entry {
+    let f = Fill::with_npc(s, &n.name);
     let mut text = format!("{}; {}, {}; {}", n.role, n.age, n.sex, n.traits.join("; "));
     let mut sub = Vec::new();
     if !n.personality.is_empty() {
@@ -98,10 +100,10 @@ fn npc_text(s: &Scenario, tables: &Tables, n: &Npc) -> Entry {
         });
         sub.push(format!("Where: {}", where_is(s, n.place)));
         if !n.wants.is_empty() {
-            sub.push(format!("Wants {}", n.wants.trim_end_matches('.')));
+            sub.push(format!("Wants {}", f.text(&n.wants).trim_end_matches('.')));
         }
         if !n.line.is_empty() {
-            sub.push(format!("Says: “{}”", n.line));
+            sub.push(format!("Says: “{}”", f.text(&n.line)));
         }
         let knows: Vec<String> = s
             .clues
@@ -150,21 +152,22 @@ fn clues(s: &Scenario) -> Section {
         .enumerate()
         .map(|(i, c)| {
             let room = s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default();
+            let f = Fill::with_npc(s, c.npc.as_deref().unwrap_or_default());
             let text = format!(
                 "{} — found in map {}, room {} ({room}), by {}: {}.",
                 frame::clue_text(s, c),
                 c.at.map,
                 c.at.room,
                 c.method.label(),
-                c.how.trim_end_matches('.')
+                f.text(&c.how).trim_end_matches('.')
             );
             let mut sub = Vec::new();
             if !c.ask.is_empty() {
-                sub.push(format!("Ask about {}.", c.ask.trim_end_matches('.')));
+                sub.push(format!("Ask about {}.", f.text(&c.ask).trim_end_matches('.')));
             }
             if !c.found.is_empty() {
                 let what = if c.method == ClueMethod::Conversation { "Answer" } else { "Found" };
-                sub.push(format!("{what}: {}", c.found));
+                sub.push(format!("{what}: {}", f.text(&c.found)));
             }
             if let Some(p) = &c.puzzle {
                 sub.push(format!("Puzzle: {}", p.text));
@@ -178,13 +181,14 @@ fn clues(s: &Scenario) -> Section {
 }
 
 fn mini_events(s: &Scenario, st: &Story) -> Section {
+    let f = Fill::of(s);
     let entries = st
         .mini_events
         .iter()
         .map(|e| {
             let mut en = entry(
-                format!("{} ({}):", e.title, where_is(s, Some(e.at))),
-                format!("{} Outcome: {}", e.text, e.outcome),
+                format!("{} ({}):", f.text(&e.title), where_is(s, Some(e.at))),
+                format!("{} Outcome: {}", f.text(&e.text), f.text(&e.outcome)),
             );
             en.sub.extend(e.wares.iter().map(|w| format!("For sale: {}, {} MG", w.item, w.cost)));
             en
@@ -193,7 +197,8 @@ fn mini_events(s: &Scenario, st: &Story) -> Section {
     section("Mini events", Vec::new(), entries)
 }
 
-fn movement(st: &Story) -> Section {
+fn movement(s: &Scenario, st: &Story) -> Section {
+    let f = Fill::of(s);
     let intro = "An optional rule: each Quarter the villain acts as below unless the court makes the check \
                  that prevents it."
         .to_string();
@@ -201,23 +206,23 @@ fn movement(st: &Story) -> Section {
         .movement
         .iter()
         .map(|q| {
-            let mut e = entry(format!("Quarter {} ({}):", q.quarter, q.action), q.text.clone());
-            e.sub.push(format!("To prevent it: {}", q.prevent.trim_end_matches('.')));
+            let mut e = entry(format!("Quarter {} ({}):", q.quarter, q.action), f.text(&q.text));
+            e.sub.push(format!("To prevent it: {}", f.text(&q.prevent).trim_end_matches('.')));
             e
         })
         .collect();
     section("Scenario Movement", vec![intro], entries)
 }
 
-fn epilogue(st: &Story) -> Section {
-    let e = &st.epilogue;
+fn epilogue(s: &Scenario, st: &Story) -> Section {
+    let (e, f) = (&st.epilogue, Fill::of(s));
     let entries = vec![
-        entry("Success:", e.success.clone()),
-        entry("Failure:", e.failure.clone()),
+        entry("Success:", f.text(&e.success)),
+        entry("Failure:", f.text(&e.failure)),
         entry("The Reward:", e.reward.join("; ")),
-        entry("A Change in Circumstances:", e.change.clone()),
-        entry("Farewell:", e.farewell.clone()),
-        entry("Retry:", e.retry.clone()),
+        entry("A Change in Circumstances:", f.text(&e.change)),
+        entry("Farewell:", f.text(&e.farewell)),
+        entry("Retry:", f.text(&e.retry)),
     ];
     section("Epilogue", Vec::new(), entries)
 }
@@ -239,5 +244,6 @@ pub fn people_in(s: &Scenario, at: Place) -> Vec<String> {
 
 /// The mini events of a room, by title.
 pub fn events_in(s: &Scenario, at: Place) -> Vec<String> {
-    s.story.iter().flat_map(|st| &st.mini_events).filter(|e| e.at == at).map(|e| e.title.clone()).collect()
+    let f = Fill::of(s);
+    s.story.iter().flat_map(|st| &st.mini_events).filter(|e| e.at == at).map(|e| f.text(&e.title)).collect()
 }
