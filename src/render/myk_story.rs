@@ -132,14 +132,15 @@ fn cast(s: &Scenario, tables: &Tables) -> Section {
     let mut entries: Vec<Entry> = s.cast.iter().map(|n| npc_text(s, tables, n)).collect();
     if let Some(ru) = s.story.as_ref().and_then(|st| st.ruler.as_ref()) {
         let meaning = tables.story.personality.iter().find(|p| p.name == ru.personality).map(|p| p.meaning.as_str());
-        let mut e = entry(ru.name.clone(), "the villain".to_string());
+        let f = Fill::of(s);
+        let mut e = entry(f.ruler.clone(), "the villain".to_string());
         e.sub.push(format!(
             "Personality: {}{}",
             ru.personality,
             meaning.map(|m| format!(" ({m})")).unwrap_or_default()
         ));
-        e.sub.push(format!("Motive: {}", ru.motive));
-        e.sub.push(format!("Says: “{}”", ru.line));
+        e.sub.push(format!("Motive: {}", f.text(&ru.motive)));
+        e.sub.push(format!("Says: “{}”", f.text(&ru.line)));
         entries.push(e);
     }
     section("Cast", Vec::new(), entries)
