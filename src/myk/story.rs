@@ -703,6 +703,57 @@ fn movement(pools: &StoryPools, f: &Fill, d: &mut Dice) -> Vec<Quarter> {
     out
 }
 
+/// Keeps the story standing on the dungeon after a change to it (a reroll): an objective whose
+/// target is gone names the same kind of target anew, and an NPC whose room is no longer used
+/// moves to a used room of the same map (the objective's NPC to the objective's room). The cast
+/// keeps its names, so weak points and clues that name NPCs still find them. Returns whether
+/// anything moved.
+pub fn repair(s: &mut Scenario, tables: &Tables, d: &mut Dice) -> bool {
+    let mut v = Vec::new();
+    if !s.objective.text.is_empty() || s.objective.at.is_some() {
+        objective_rules(s, tables, &mut v);
+    }
+    let mut moved = false;
+    if v.iter().any(|x| matches!(x.rule, "objective.place" | "objective.target")) {
+        let kind = s.objective.kind;
+        match kind {
+            ObjectiveKind::Defeat | ObjectiveKind::Search | ObjectiveKind::WinOver => {
+                let (at, target) = threat_target(s, kind, d);
+                s.objective.at = at;
+                s.objective.target = target;
+            }
+            _ => {
+                let last = s.maps.len() - 1;
+                let ruler_room = s.maps[last].rooms.iter().find(|r| r.ruler.is_some()).map(|r| r.id);
+                let room = if kind == ObjectiveKind::Race { ruler_room } else { None };
+                let room = room.or_else(|| d.choose(&target_rooms(s, last)).copied());
+                s.objective.at = room.map(|room| Place { map: s.maps[last].index, room });
+            }
+        }
+        moved = true;
+    }
+    let goal = s.objective.at;
+    let (who, kind) = (s.objective.npc.clone(), s.objective.kind);
+    for k in 0..s.cast.len() {
+        let n = &s.cast[k];
+        let objective_npc = who.as_deref() == Some(n.name.as_str()) && kind != ObjectiveKind::Race;
+        let used = |p: Place| s.map(p.map).is_some_and(|m| m.room(p.room).used);
+        let place = match n.place {
+            _ if objective_npc && n.place != goal => goal,
+            Some(p) if !used(p) => {
+                let m = s.map(p.map).or(s.maps.last());
+                m.and_then(|m| d.choose_from(|| m.used_rooms().map(|r| Place { map: m.index, room: r.id })))
+            }
+            other => other,
+        };
+        if place != s.cast[k].place {
+            s.cast[k].place = place;
+            moved = true;
+        }
+    }
+    moved
+}
+
 /// The cast NPC named `name`.
 pub fn npc<'s>(s: &'s Scenario, name: &str) -> Option<&'s Npc> {
     s.cast.iter().find(|c| c.name == name)
