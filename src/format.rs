@@ -120,6 +120,24 @@ fn myk_1_to_2(doc: &mut Value) {
     });
 }
 
+/// Format 2 → 3 for MYK: the objective became data (`kind`, `text`, `at`, `target`...) and a
+/// Search clue states its difficulty as a number. Cast NPCs' places, clues' written-out parts and
+/// the `story` are serde defaults (absent = none).
+fn myk_2_to_3(doc: &mut Value) {
+    myk_objective_2_to_3(doc);
+    myk_search_difficulty_2_to_3(doc);
+}
+
+/// A format-2 objective, a text derived from the last map's ruler, reads as the defeat kind with an
+/// empty text, which the program reads as that same derived text.
+fn myk_objective_2_to_3(doc: &mut Value) {
+    if let Some(obj) = doc.as_object_mut()
+        && !obj.get("objective").is_some_and(Value::is_object)
+    {
+        obj.insert("objective".into(), serde_json::json!({ "kind": "defeat", "text": "", "target": "" }));
+    }
+}
+
 /// Room names "A1".."C3" at byte `i` of `t`.
 fn room_at(t: &[u8], i: usize) -> Option<String> {
     let (a, b) = (*t.get(i)?, *t.get(i + 1)?);
@@ -176,7 +194,8 @@ fn nw3_1_to_2(_doc: &mut Value) {}
 /// Format 2 → 3 for MYK. Format 3 records a Search clue's difficulty as a number (`difficulty`).
 /// An older clue's text form is read once: the number its `how` names, else (a wording without a
 /// number left the book's value in force) the court size + 7; `check` then compares it.
-fn myk_2_to_3(doc: &mut Value) {
+/// A format-2 Search clue's difficulty, stated in words, read once into its `difficulty`.
+fn myk_search_difficulty_2_to_3(doc: &mut Value) {
     let size = doc.pointer("/court/levels").and_then(Value::as_array).map_or(0, Vec::len) as u64;
     let Some(clues) = doc.get_mut("clues").and_then(Value::as_array_mut) else { return };
     for clue in clues {

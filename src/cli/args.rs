@@ -153,9 +153,13 @@ pub struct MykArgs {
     /// How the corridors join the rooms.
     #[arg(long, value_enum, default_value = "mixed")]
     pub layout: LayoutArg,
+    /// The objective's kind: defeat, rescue, acquire, search, deliver, win_over or race
+    /// [default: rolled].
+    #[arg(long, value_name = "KIND", value_parser = |s: &str| s.parse::<crate::myk::model::ObjectiveKind>())]
+    pub objective: Option<crate::myk::model::ObjectiveKind>,
     /// Roll everything unlocked anew from this scenario's options, keeping its locked rooms, maps
     /// and frame exactly.
-    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["court_size", "level", "levels", "maps", "rooms", "layout"])]
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["court_size", "level", "levels", "maps", "rooms", "layout", "objective"])]
     pub from: Option<PathBuf>,
     /// After generating, reroll this part (e.g. `map1/B2/monsters`, `map1`, `frame`); repeat for
     /// more, in order. The same seed, options and list give the same scenario.
@@ -281,7 +285,7 @@ impl MykArgs {
             LayoutArg::Junction => Layout::Junction,
             LayoutArg::Mixed => Layout::Mixed,
         };
-        let params = MykParams { levels, maps: self.maps, rooms: self.rooms, layout };
+        let params = MykParams { levels, maps: self.maps, rooms: self.rooms, layout, objective: self.objective };
         params.validate()?;
         Ok(params)
     }

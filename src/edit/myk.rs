@@ -261,6 +261,7 @@ pub fn regenerate(tables: &Tables, from: &Scenario, seed: u64) -> Result<Scenari
         maps: from.params.maps,
         rooms: from.params.rooms,
         layout: from.params.layout,
+        objective: from.params.objective,
     };
     let map_locks = from.maps.iter().any(|m| m.locked || m.rooms.iter().any(|r| r.locked));
     let mut s = if map_locks {
@@ -275,6 +276,8 @@ pub fn regenerate(tables: &Tables, from: &Scenario, seed: u64) -> Result<Scenari
     if from.frame_locked {
         s.frame_locked = true;
         s.title = from.title.clone();
+        s.objective = from.objective.clone();
+        s.story = from.story.clone();
         s.introduction = from.introduction.clone();
         s.resolution = from.resolution.clone();
         s.clues = from.clues.clone();
@@ -669,6 +672,11 @@ fn follow(ctx: &Ctx, before: &Scenario, s: &mut Scenario, d: &mut Dice) -> std::
         s.title = frame::title(s);
     }
     normalize(s);
+    // The story stands on the dungeon: an objective target or an NPC's room that the change took
+    // away is named anew (a locked frame refuses that).
+    if crate::myk::story::repair(s, ctx.tables, &mut d.child("story")) && before.frame_locked {
+        return Err("the frame is locked (`frame_locked` is true) and the objective or the cast lost its place".into());
+    }
     let went_false = s.clues.iter().position(|c| clues::tells_truth(before, c) && !clues::tells_truth(s, c));
     let broken = check(s, ctx.tables).into_iter().find(|v| v.rule.starts_with("clue"));
     if went_false.is_none() && broken.is_none() {
@@ -682,7 +690,7 @@ fn follow(ctx: &Ctx, before: &Scenario, s: &mut Scenario, d: &mut Dice) -> std::
         };
         return Err(format!("the frame is locked (`frame_locked` is true) and {which}"));
     }
-    s.clues = clues::place(s, ctx.tables, d);
+    ctx.g.clues_anew(s, d);
     Ok(())
 }
 

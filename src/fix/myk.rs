@@ -138,27 +138,25 @@ fn fix_ruler(ru: &mut Ruler, tables: &Tables, at: &str) -> Result<()> {
     Ok(())
 }
 
-/// Each clue's `how` for its method and the court's search difficulty. A puzzle keeps its text
-/// unless it is another method's (the method was changed to a puzzle): then one is rolled from the
-/// puzzle table on a stream of the scenario's seed and the clue's position, so `fix` repeats.
+/// Each clue's `how` for its method, its room and the court's search difficulty. A puzzle clue
+/// without its puzzle written out (a method changed to a puzzle, or an older file) gets a whole
+/// puzzle from the story pools, on a stream of the scenario's seed and the clue's position, so
+/// `fix` repeats.
 fn clue_hows(s: &mut Scenario, tables: &Tables) {
     let search = limits::limits(&s.court).search_difficulty;
-    // Another method's text, for any court (the search difficulty is S + 7, S at most a few dozen).
-    let other_method = |how: &str| {
-        [ClueMethod::Threat, ClueMethod::Conversation].into_iter().any(|m| clues::how(m, 0).as_deref() == Some(how))
-            || (0..=100).any(|n| clues::how(ClueMethod::Search, n).as_deref() == Some(how))
-    };
     let seed = s.seed;
-    for (i, c) in s.clues.iter_mut().enumerate() {
-        c.difficulty = (c.method == ClueMethod::Search).then_some(search);
-        match clues::how(c.method, search) {
-            Some(how) => c.how = how,
-            None => {
-                if c.how.trim().is_empty() || other_method(&c.how) {
-                    let mut d = Dice::new(seed).child("fix/clue").child(&i.to_string());
-                    c.how = tables.roll_text(clues::PUZZLE_TABLE, &mut d).unwrap_or_default();
-                }
-            }
+    for i in 0..s.clues.len() {
+        s.clues[i].difficulty = (s.clues[i].method == ClueMethod::Search).then_some(search);
+        if s.clues[i].method == ClueMethod::Puzzle && s.clues[i].puzzle.is_none() {
+            let mut d = Dice::new(seed).child("fix/clue").child(&i.to_string());
+            s.clues[i].puzzle = d.choose(&tables.story.puzzle).map(|p| crate::myk::model::PuzzleText {
+                text: p.text.clone(),
+                answer: p.answer.clone(),
+                hints: p.hints.clone(),
+            });
+        }
+        if let Some(how) = clues::how_for(s, &s.clues[i], search) {
+            s.clues[i].how = how;
         }
     }
 }

@@ -98,6 +98,7 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     // The clues lead to the objective (seed 003 l.5159): in a dungeon of several maps one tells
     // where the ruler the objective names is.
     if s.maps.len() > 1
+        && s.objective.at.is_none()
         && let Some(goal) = crate::myk::frame::objective_room(s)
         && !s.clues.iter().any(|c| c.reveals == Reveals::Room(goal))
     {
@@ -125,7 +126,9 @@ fn check_clue(s: &Scenario, g: &Reach, c: &Clue, at: &str, search: u32, v: &mut 
         v.push(Violation::new(at, "clue.place", format!("map {} room {} is not a used room", c.at.map, c.at.room)));
         return;
     };
-    if !method_fits(room, c.method) {
+    // A cast NPC told where to stand is someone to talk to (`story::check` sees that they do).
+    let npc_talks = c.method == ClueMethod::Conversation && c.npc.is_some();
+    if !npc_talks && !method_fits(room, c.method) {
         let why = match c.method {
             ClueMethod::Conversation => "there are no monsters to talk to",
             _ => "there is no threat to eliminate",
@@ -242,10 +245,49 @@ pub fn how(method: ClueMethod, search: u32) -> Option<String> {
     }
 }
 
+/// How this clue is learned in its room, in words that fit what stands there: the search at the
+/// court's difficulty, the named threat to defeat, disarm or destroy, the NPC to ask and the
+/// condition, the puzzle written out; `None` for a puzzle without its text (a file's own).
+pub fn how_for(s: &Scenario, c: &Clue, search: u32) -> Option<String> {
+    let room = s.map(c.at.map).map(|m| m.room(c.at.room));
+    match c.method {
+        ClueMethod::Threat => room.map(threat_how).or_else(|| how(c.method, search)),
+        ClueMethod::Conversation => match &c.npc {
+            Some(n) if c.condition.is_empty() => Some(["ask ", n].concat()),
+            Some(n) => Some(["ask ", n, " (", &c.condition, ")"].concat()),
+            None => how(c.method, search),
+        },
+        ClueMethod::Puzzle => c.puzzle.as_ref().map(|_| PUZZLE_HOW.to_string()),
+        ClueMethod::Search => how(c.method, search),
+    }
+}
+
+/// A puzzle clue's `how` when the puzzle is written out beside it.
+pub const PUZZLE_HOW: &str = "solve the puzzle written out below";
+
+/// What eliminating the room's threat means there: defeat or win over its monsters, else disarm
+/// its trap, else destroy its base.
+pub fn threat_how(r: &Room) -> String {
+    if let Some(ru) = &r.ruler {
+        return ["defeat ", &ru.name, " or drive it off"].concat();
+    }
+    if let Some(g) = r.monsters.first() {
+        let verb = if g.reaction == Reaction::Hostile { "defeat or drive off the " } else { "defeat or win over the " };
+        return [verb, &g.name].concat();
+    }
+    if let Some(t) = r.traps.first() {
+        return ["disarm the ", &t.name].concat();
+    }
+    if let Some(b) = r.bases.first() {
+        return ["destroy the ", &b.name].concat();
+    }
+    "defeat or drive off the room's threat".into()
+}
+
 /// What a fact's text tells about, from the words of its template in [`facts`] (`None` for a
 /// text of the GM's own).
 fn fact_kind(text: &str) -> Option<u8> {
-    const MARKERS: [&str; 8] = [
+    const MARKERS: [&str; 9] = [
         " rules the ",
         "A secret door in room ",
         " carries you to room ",
@@ -254,6 +296,7 @@ fn fact_kind(text: &str) -> Option<u8> {
         "The monsters keep a ",
         " hold room ",
         "Nothing lies in wait in room ",
+        " is to be found in room ",
     ];
     MARKERS.iter().position(|m| text.contains(m)).map(|i| i as u8)
 }
@@ -295,14 +338,46 @@ struct Fact<'s> {
 
 /// What a fact says, in the room `room` (or of the corridor): the parts its text is made of.
 enum Says<'s> {
-    Ruler { room: RoomId, ruler: &'s Ruler },
-    SecretDoor { room: RoomId, corridor: CorridorId },
-    Carries { trap: &'s str, on: &'s str, room: RoomId, to: RoomId },
-    Trap { room: RoomId, trap: &'s str, level: u32 },
-    Base { room: RoomId, base: &'s str },
-    Monsters { room: RoomId, monster: &'s str, count: u32 },
-    Safe { room: RoomId },
-    TrappedCorridor { corridor: CorridorId, trap: &'s str, level: u32 },
+    Ruler {
+        room: RoomId,
+        ruler: &'s Ruler,
+    },
+    SecretDoor {
+        room: RoomId,
+        corridor: CorridorId,
+    },
+    Carries {
+        trap: &'s str,
+        on: &'s str,
+        room: RoomId,
+        to: RoomId,
+    },
+    Trap {
+        room: RoomId,
+        trap: &'s str,
+        level: u32,
+    },
+    Base {
+        room: RoomId,
+        base: &'s str,
+    },
+    Monsters {
+        room: RoomId,
+        monster: &'s str,
+        count: u32,
+    },
+    Safe {
+        room: RoomId,
+    },
+    TrappedCorridor {
+        corridor: CorridorId,
+        trap: &'s str,
+        level: u32,
+    },
+    /// Where the objective's target is.
+    Target {
+        room: RoomId,
+    },
 }
 
 impl Fact<'_> {
@@ -371,6 +446,9 @@ impl Fact<'_> {
             }
             Says::Safe { room } => {
                 ["Nothing lies in wait in room ", room.name(), " ({room_name}): a safe place to camp."].concat()
+            }
+            Says::Target { room } => {
+                ["{target} is to be found in room ", room.name(), " ({room_name}) of the {map}."].concat()
             }
             Says::TrappedCorridor { corridor, trap, level } => [
                 "The corridor ",
@@ -447,6 +525,19 @@ fn facts(s: &Scenario) -> (Vec<Fact<'_>>, Vec<Fact<'_>>) {
             }
         }
     }
+    // The objective's target (not a ruler it names): its place is a fact too, told after the
+    // rulers so the objective's clue tells it.
+    if let Some(p) = s.objective.at
+        && !s.objective.text.is_empty()
+        && s.map(p.map).is_some_and(|m| m.room(p.room).used)
+    {
+        rulers.push(Fact {
+            says: Says::Target { room: p.room },
+            reveals: Reveals::Room(p),
+            required: false,
+            ruler: true,
+        });
+    }
     (rulers, rest)
 }
 
@@ -462,11 +553,11 @@ pub fn tells_truth(s: &Scenario, clue: &Clue) -> bool {
 /// ruler's whereabouts, then other facts drawn at random, 2-4 in all where the weak points leave
 /// room. Each lies where [`finds`] allows, on the map of what it reveals, by a method that fits.
 pub fn place(s: &Scenario, tables: &Tables, d: &mut Dice) -> Vec<Clue> {
-    place_on(s, tables, &Reach::new(s, tables), d)
+    place_on(s, &Reach::new(s, tables), d)
 }
 
 /// [`place`] on a movement graph already built for the scenario.
-pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -> Vec<Clue> {
+pub(crate) fn place_on(s: &Scenario, g: &Reach, d: &mut Dice) -> Vec<Clue> {
     let search = crate::myk::limits::limits(&s.court).search_difficulty;
     let n = d.between(2, 4) as usize;
     let (mut queue, mut rest) = facts(s);
@@ -507,7 +598,9 @@ pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -
                     .map(move |r| Place { map: m.index, room: r.id })
             })
         };
-        let at = match d.choose_from(spots) {
+        // Clues spread over the rooms: a room that holds none yet comes first.
+        let free = || spots().filter(|p| !out.iter().any(|c: &Clue| c.at == *p));
+        let at = match d.choose_from(free).or_else(|| d.choose_from(spots)) {
             Some(at) => at,
             None if Some(fact.reveals) == goal => match d.choose_from(anywhere) {
                 Some(at) => at,
@@ -516,20 +609,31 @@ pub(crate) fn place_on(s: &Scenario, tables: &Tables, g: &Reach, d: &mut Dice) -
             None => continue,
         };
         let Some(room) = s.map(at.map).map(|m| m.room(at.room)) else { continue };
-        // Conversation asks for monsters that will talk: not hostile ones.
-        let talkers = room.monsters.iter().any(|g| g.reaction != Reaction::Hostile);
+        // A conversation is with a cast NPC the story places in the room (`story::write_clues`).
         let method = match d.below(4) {
             0 if has_threat(room) => ClueMethod::Threat,
-            1 if talkers => ClueMethod::Conversation,
+            1 => ClueMethod::Conversation,
             2 => ClueMethod::Puzzle,
             _ => ClueMethod::Search,
         };
-        let how = match how(method, search) {
-            Some(how) => how,
-            None => tables.roll_myk_text(crate::tables::myk_rolls::MykRoll::Puzzle, d).unwrap_or_default(),
+        let how = match method {
+            ClueMethod::Threat => threat_how(room),
+            _ => how(method, search).unwrap_or_else(|| PUZZLE_HOW.into()),
         };
         let difficulty = (method == ClueMethod::Search).then_some(search);
-        out.push(Clue { text: fact.text(), at, method, how, difficulty, reveals: fact.reveals });
+        out.push(Clue {
+            text: fact.text(),
+            at,
+            method,
+            how,
+            difficulty,
+            reveals: fact.reveals,
+            found: String::new(),
+            npc: None,
+            ask: String::new(),
+            condition: String::new(),
+            puzzle: None,
+        });
     }
     out
 }

@@ -10,8 +10,12 @@ fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
     Some((last, last.rooms.iter().find_map(|r| r.ruler.as_ref().map(|ru| (r, ru)))))
 }
 
-/// The room of the ruler the objective names: the last map's ruler, if it has one.
+/// The room of the objective's target: the objective's own `at`, or for a file that predates
+/// objective kinds the last map's ruler, if it has one.
 pub fn objective_room(s: &Scenario) -> Option<crate::myk::model::Place> {
+    if let Some(at) = s.objective.at {
+        return Some(at);
+    }
     match last_ruler(s)? {
         (m, Some((room, _))) => Some(crate::myk::model::Place { map: m.index, room: room.id }),
         _ => None,
@@ -24,8 +28,17 @@ pub fn title(s: &Scenario) -> String {
     ["The ", if s.maps.len() > 1 { "Depths" } else { "Conquest" }, " of ", first].concat()
 }
 
-/// The objective: defeat the last map's ruler, or, when that map has none, say so.
+/// The objective as the GM states it: its text with the placeholders filled from the scenario as
+/// it stands; a file that predates objective kinds reads as defeating the last map's ruler.
 pub fn objective(s: &Scenario) -> String {
+    if s.objective.text.is_empty() {
+        return legacy_objective(s);
+    }
+    crate::myk::story::Fill::of(s).text(&s.objective.text)
+}
+
+/// The objective of old: defeat the last map's ruler, or, when that map has none, say so.
+fn legacy_objective(s: &Scenario) -> String {
     match last_ruler(s) {
         Some((m, Some((room, ruler)))) => [
             "Defeat ",
@@ -79,7 +92,8 @@ pub fn fill(s: &Scenario, text: &str) -> String {
             t.replace("{ruler}", &inner)
         }
     };
-    text.replace("{map}", map).replace("{npc}", npc)
+    // The story's own placeholders (`{target}`, `{kingdom}`...), as the scenario stands.
+    crate::myk::story::Fill::of(s).text(&text.replace("{map}", map).replace("{npc}", npc))
 }
 
 /// A clue's text with its placeholders filled from what it reveals, as the scenario stands:
@@ -93,6 +107,7 @@ pub fn clue_text(s: &Scenario, clue: &Clue) -> String {
     };
     let ruler = room.and_then(|r| r.ruler.as_ref()).map_or("the ruler", |r| r.name.as_str());
     clue.text
+        .replace("{target}", &s.objective.target)
         .replace("{ruler}", ruler)
         .replace("{room_name}", room.map_or("", |r| r.name.as_str()))
         .replace("{map}", map.map_or("dungeon", |m| m.name.as_str()))

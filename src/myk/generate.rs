@@ -76,6 +76,9 @@ fn can_generate(tables: &Tables) -> Result<()> {
     if let Some(name) = tables.myk_rolls.missing_required() {
         return Err(Error::MissingTable { origin: tables.origin.clone(), name: name.to_string(), command: "`myk`" });
     }
+    if let Some(message) = tables.story.problem() {
+        return Err(Error::TableFile { file: tables.origin.clone(), message });
+    }
     if !tables.myk.monsters.iter().any(|m| m.complete()) {
         return Err(Error::TableFile { file: tables.origin.clone(), message: "holds no complete MYK monster".into() });
     }
@@ -134,14 +137,16 @@ fn unstocked(
             rooms: params.rooms,
             layout: params.layout,
             paper: Default::default(),
+            objective: params.objective,
         },
         court: limits::court(&params.levels),
         title: String::new(),
-        objective: String::new(),
+        objective: Objective::legacy(),
         introduction: SharedStr::default(),
         resolution: String::new(),
         cast: Vec::new(),
         clues: Vec::new(),
+        story: None,
         maps,
         encounters,
         limits: lim.clone(),
@@ -184,10 +189,9 @@ fn spend_base_budget(g: &Gen, scenario: &mut Scenario, root: &Dice) {
     }
 }
 
-/// Recomputes what is derived from the rest (objective, court totals, limits, usage) after a GM's
-/// edit.
+/// Recomputes what is derived from the rest (court totals, limits, usage) after a GM's edit (the
+/// objective's text is filled from the scenario when it is read).
 pub fn normalize(s: &mut Scenario) {
-    s.objective = crate::myk::frame::objective(s);
     s.court = limits::court(&s.court.levels);
     s.limits = limits::limits(&s.court);
     s.usage = usage(s);
@@ -626,50 +630,80 @@ impl<'a> Gen<'a> {
         self.frame_on_graph(s, d).map(|_| ())
     }
 
+    /// Places the scenario's clues anew and writes them out (a change made them false).
+    pub(crate) fn clues_anew(&self, s: &mut Scenario, d: &mut Dice) {
+        s.clues = crate::myk::clues::place(s, self.tables, d);
+        crate::myk::story::write_clues(s, self.tables, &mut |nd: &mut Dice| self.npc(nd), &mut d.child("clue-words"));
+    }
+
     /// [`Gen::frame`], giving back the movement graph the clues were placed on.
     fn frame_on_graph(&self, s: &mut Scenario, d: &mut Dice) -> Result<Reach> {
+        use crate::myk::story;
         if s.maps.is_empty() {
             return Err(Error::Scenario { file: "scenario".into(), message: "no maps".into() });
         }
-        s.title = crate::myk::frame::title(s);
-        s.objective = crate::myk::frame::objective(s);
-        let n_cast = d.between(1, 3);
-        for k in 0..n_cast {
-            let mut nd = d.child_n("cast/", k, "");
-            // The book names NPCs after a kind of thing and gives examples: take one example.
-            let kind = self.roll_ref(MykRoll::NpcName, &mut nd);
-            let examples = || {
-                kind.split_once('(')
-                    .map(|(_, e)| e.trim_end_matches(')').split(',').map(str::trim).filter(|x| !x.is_empty()))
-            };
-            let name = nd
-                .choose_from(|| examples().into_iter().flatten())
-                .map_or_else(|| ShortStr::from(kind.as_ref()), ShortStr::from);
-            const TRAITS: [MykRoll; 4] =
-                [MykRoll::NpcPersonality, MykRoll::NpcAppearance, MykRoll::NpcAbility, MykRoll::NpcSpecialTrait];
-            let mut traits: Vec<SharedStr> =
-                (0..2).map(|t| self.roll(TRAITS[(nd.below(4) + t) as usize % 4], &mut nd)).collect();
-            // Two traits say two things: a repeat is rolled again, table by table, until it differs.
-            for table in TRAITS {
-                if traits[1] != traits[0] {
-                    break;
-                }
-                traits[1] = self.roll(table, &mut nd);
-            }
-            s.cast.push(Npc {
-                name,
-                role: self.roll(MykRoll::FrameRole, &mut nd),
-                age: self.roll(MykRoll::NpcAge, &mut nd),
-                sex: self.roll(MykRoll::NpcSex, &mut nd),
-                traits,
-            });
+        s.cast.clear();
+        let mut new_npc = |nd: &mut Dice| self.npc(nd);
+        let kind = story::pick_kind(s, s.params.objective, &mut d.child("objective/kind"));
+        let (mut objective, target_npc) =
+            story::place_objective(s, kind, self.tables, &mut new_npc, &mut d.child("objective"));
+        objective.text = story::objective_text(&self.tables.story, kind, &mut d.child("objective/text"));
+        if kind == ObjectiveKind::Race {
+            let rival = self.place_name(&mut d.child("objective/rival-kingdom")).to_string();
+            objective.target = rival.clone();
+            objective.rival_kingdom = Some(rival);
         }
-        s.introduction = self.roll(MykRoll::Introduction, d);
-        let (success, failure) = (self.roll_ref(MykRoll::Success, d), self.roll_ref(MykRoll::Failure, d));
-        s.resolution = ["Success: ", &success, " Failure: ", &failure].concat();
+        s.objective = objective;
+        s.cast.extend(target_npc);
+        let mut patron = story::unique_npc(s, &mut new_npc, &mut d.child("cast/patron"));
+        patron.role = story::PATRON.into();
+        s.cast.push(patron);
         let graph = Reach::new(s, self.tables);
-        s.clues = crate::myk::clues::place_on(s, self.tables, &graph, &mut d.child("clues"));
+        s.clues = crate::myk::clues::place_on(s, &graph, &mut d.child("clues"));
+        story::write_clues(s, self.tables, &mut new_npc, &mut d.child("clue-words"));
+        let kingdom = self.place_name(&mut d.child("kingdom")).to_string();
+        s.story = Some(story::write_story(s, self.tables, kingdom, &mut d.child("story")));
+        story::dress_cast(s, self.tables, &mut d.child("cast-words"));
+        s.title = story::title(&self.tables.story, kind, &story::Fill::of(s), &mut d.child("title"));
+        (s.introduction, s.resolution) = story::hooks(s);
         Ok(graph)
+    }
+
+    /// An NPC: a name (an example of the book's name kinds), a part from the role table, age,
+    /// sex and two different traits.
+    pub(crate) fn npc(&self, nd: &mut Dice) -> Npc {
+        // The book names NPCs after a kind of thing and gives examples: take one example.
+        let kind = self.roll_ref(MykRoll::NpcName, nd);
+        let examples = || {
+            kind.split_once('(')
+                .map(|(_, e)| e.trim_end_matches(')').split(',').map(str::trim).filter(|x| !x.is_empty()))
+        };
+        let name = nd
+            .choose_from(|| examples().into_iter().flatten())
+            .map_or_else(|| ShortStr::from(kind.as_ref()), ShortStr::from);
+        const TRAITS: [MykRoll; 4] =
+            [MykRoll::NpcPersonality, MykRoll::NpcAppearance, MykRoll::NpcAbility, MykRoll::NpcSpecialTrait];
+        let mut traits: Vec<SharedStr> =
+            (0..2).map(|t| self.roll(TRAITS[(nd.below(4) + t) as usize % 4], nd)).collect();
+        // Two traits say two things: a repeat is rolled again, table by table, until it differs.
+        for table in TRAITS {
+            if traits[1] != traits[0] {
+                break;
+            }
+            traits[1] = self.roll(table, nd);
+        }
+        Npc {
+            name,
+            role: self.roll(MykRoll::FrameRole, nd),
+            age: self.roll(MykRoll::NpcAge, nd),
+            sex: self.roll(MykRoll::NpcSex, nd),
+            traits,
+            personality: String::new(),
+            place: None,
+            wants: String::new(),
+            line: String::new(),
+            fights: None,
+        }
     }
 }
 
@@ -699,7 +733,7 @@ fn trap_object(rec: &Trap, d: &mut Dice) -> SharedStr {
     if rec.bearer {
         SharedStr::from(traps::BEARER_OBJECT)
     } else {
-        d.choose(&rec.objects).cloned().unwrap_or_else(|| "an object of the GM's choice".into())
+        d.choose(&rec.objects).cloned().unwrap_or_else(|| "floor".into())
     }
 }
 

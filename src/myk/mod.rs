@@ -13,6 +13,7 @@ pub mod objects;
 pub mod params;
 pub mod reach;
 pub mod ruler;
+pub mod story;
 pub mod traps;
 pub mod weak_points;
 

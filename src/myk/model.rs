@@ -273,8 +273,9 @@ pub struct Scenario {
     pub params: Params,
     pub court: Court,
     pub title: String,
-    /// Derived from the last map's ruler, room and map names (rewritten by `normalize`).
-    pub objective: String,
+    /// What the court sets out to do, as data: its kind and what it names (format 3; a format-2
+    /// file's text reads as the defeat kind).
+    pub objective: Objective,
     /// The hook, with placeholders `{ruler}`, `{map}` and `{npc}` filled at render time from the
     /// scenario as it stands, so renaming or removing what they name never leaves the text stale.
     pub introduction: SharedStr,
@@ -282,6 +283,10 @@ pub struct Scenario {
     pub resolution: String,
     pub cast: Vec<Npc>,
     pub clues: Vec<Clue>,
+    /// Prologue, stakes, the ruler's part, mini events, Scenario Movement and Epilogue (absent in
+    /// files made before format 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub story: Option<crate::myk::story::Story>,
     pub maps: Vec<Map>,
     /// The random encounter table for the court's level, resolved for its size (for play).
     pub encounters: EncounterTable,
@@ -321,6 +326,9 @@ pub struct Params {
     /// The paper the sheets were made for; `render` keeps it (files without it are A4).
     #[serde(default)]
     pub paper: crate::model::Paper,
+    /// The objective kind asked for with `--objective` (absent: rolled).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objective: Option<ObjectiveKind>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -341,6 +349,124 @@ pub struct Npc {
     pub age: SharedStr,
     pub sex: SharedStr,
     pub traits: Vec<SharedStr>,
+    /// A simple personality from the story pools (its meaning is in the booklet's glossary).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub personality: String,
+    /// Where the NPC is: a room of a map; absent for one who stays in the kingdom.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub place: Option<Place>,
+    /// What the NPC wants.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub wants: String,
+    /// A line the NPC says, in the voice of the personality.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub line: String,
+    /// An NPC who fights: Important-NPC level and stats (level at most the court's average).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fights: Option<NpcStats>,
+}
+
+/// An Important NPC's numbers (seed 003 l.2973): a level no higher than the court's average,
+/// fighting with the stat line of a bestiary monster of that level or lower.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NpcStats {
+    pub level: u32,
+    /// The bestiary monster whose stat line the NPC uses.
+    pub as_monster: SharedStr,
+    pub stats: RulerStats,
+}
+
+/// The kinds of objective (seed 003 l.5105: defeating, searching, acquiring, or anything else).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectiveKind {
+    Defeat,
+    Rescue,
+    Acquire,
+    Search,
+    Deliver,
+    WinOver,
+    Race,
+}
+
+impl ObjectiveKind {
+    pub const ALL: [ObjectiveKind; 7] = [
+        ObjectiveKind::Defeat,
+        ObjectiveKind::Rescue,
+        ObjectiveKind::Acquire,
+        ObjectiveKind::Search,
+        ObjectiveKind::Deliver,
+        ObjectiveKind::WinOver,
+        ObjectiveKind::Race,
+    ];
+
+    /// The name in files, tables and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ObjectiveKind::Defeat => "defeat",
+            ObjectiveKind::Rescue => "rescue",
+            ObjectiveKind::Acquire => "acquire",
+            ObjectiveKind::Search => "search",
+            ObjectiveKind::Deliver => "deliver",
+            ObjectiveKind::WinOver => "win_over",
+            ObjectiveKind::Race => "race",
+        }
+    }
+}
+
+impl FromStr for ObjectiveKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let s = s.replace('-', "_");
+        ObjectiveKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = ObjectiveKind::ALL.iter().map(|k| k.name()).collect();
+            format!("`{s}` is not an objective kind ({})", names.join(", "))
+        })
+    }
+}
+
+/// The objective as data: its kind, the text the GM states (placeholders filled when rendered),
+/// and what it names.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Objective {
+    pub kind: ObjectiveKind,
+    /// The objective's text with its placeholders (`{target}`, `{target_at}`, ...); empty in a
+    /// file upgraded from format 2, which reads as the defeat text of old.
+    #[serde(default)]
+    pub text: String,
+    /// The room where the target is (the ruler's, the captive's, the item's, the cause's...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Place>,
+    /// What the objective is about: the captive, the item, the monster or ruler, the cause, the
+    /// rival kingdom.
+    #[serde(default)]
+    pub target: String,
+    /// The item the objective is about (acquire, deliver), from the item tables.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<String>,
+    /// The cast NPC the objective is about (the captive, the one escorted, the rival's leader).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub npc: Option<String>,
+    /// The rival kingdom (race).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rival_kingdom: Option<String>,
+}
+
+impl Objective {
+    /// The objective of a file that predates kinds: defeat the last map's ruler.
+    pub fn legacy() -> Objective {
+        Objective {
+            kind: ObjectiveKind::Defeat,
+            text: String::new(),
+            at: None,
+            target: String::new(),
+            item: None,
+            npc: None,
+            rival_kingdom: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -357,6 +483,29 @@ pub struct Clue {
     pub difficulty: Option<u32>,
     /// What the clue tells about: the court finds it without passing this room or corridor.
     pub reveals: Reveals,
+    /// What the court finds or is told, written out (the search's find, the threat's leavings,
+    /// the NPC's answer).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub found: String,
+    /// Conversation: the cast NPC who tells it, what to ask and the condition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub npc: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ask: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub condition: String,
+    /// Puzzle: the whole puzzle, its answer and hints.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub puzzle: Option<PuzzleText>,
+}
+
+/// A puzzle as the GM reads it, with its answer and one or two hints.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PuzzleText {
+    pub text: String,
+    pub answer: String,
+    pub hints: Vec<String>,
 }
 
 /// What a clue reveals: a room (`{"map": 1, "room": "B1"}`) or a corridor

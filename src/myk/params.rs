@@ -26,6 +26,8 @@ pub struct MykParams {
     pub maps: u32,
     pub rooms: u32,
     pub layout: Layout,
+    /// The objective kind the GM asked for (`--objective`); `None`: one at random.
+    pub objective: Option<crate::myk::model::ObjectiveKind>,
 }
 
 /// The court's levels as the options give them: `levels`, one per member, or `court_size` members
@@ -121,6 +123,9 @@ impl MykParams {
         pairs.push(("maps", self.maps.to_string()));
         pairs.push(("rooms", self.rooms.to_string()));
         pairs.push(("layout", self.layout.label().into()));
+        if let Some(k) = self.objective {
+            pairs.push(("objective", k.name().into()));
+        }
         pairs
     }
 }

@@ -7,6 +7,7 @@ pub mod formats;
 pub mod fortress_view;
 pub mod myk_items;
 pub mod myk_play;
+pub mod myk_story;
 pub mod pdf;
 pub mod plan;
 pub mod raster;

@@ -605,7 +605,13 @@ mod tests {
     fn the_gm_sees_the_secret_corridor_the_players_do_not() {
         // myk --seed 1: a Secret Door hides the A2-B2 corridor.
         let t = Tables::embedded().unwrap();
-        let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: crate::myk::model::Layout::Mixed };
+        let params = MykParams {
+            levels: vec![2; 4],
+            maps: 1,
+            rooms: 9,
+            layout: crate::myk::model::Layout::Mixed,
+            objective: None,
+        };
         let s = generate(&t, &params, 1).unwrap();
         let p = myk_plan(&s.maps[0]);
         assert!(p.doors.iter().any(|d| d.secret), "seed 1 has a secret corridor");
@@ -673,7 +679,13 @@ mod tests {
         for seed in 0..30 {
             let s = generate(
                 &t,
-                &MykParams { levels: vec![2; 4], maps: 2, rooms: 7, layout: crate::myk::model::Layout::Mixed },
+                &MykParams {
+                    levels: vec![2; 4],
+                    maps: 2,
+                    rooms: 7,
+                    layout: crate::myk::model::Layout::Mixed,
+                    objective: None,
+                },
                 seed,
             )
             .unwrap();

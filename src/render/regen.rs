@@ -55,8 +55,9 @@ pub fn myk_seed_command(s: &Scenario, paper: Paper) -> String {
     };
     let paper = if paper == Paper::Letter { " --paper letter" } else { "" };
     let rerolls: String = s.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
+    let objective = p.objective.map(|k| format!(" --objective {}", k.name())).unwrap_or_default();
     format!(
-        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{paper}{rerolls}",
+        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{objective}{paper}{rerolls}",
         s.seed,
         p.maps,
         p.rooms,
@@ -88,7 +89,13 @@ pub fn fortress_seed_command(f: &Fortress, paper: Paper) -> String {
 /// back with that program and those tables.
 fn myk_rebuild(s: &Scenario, tables: &Tables) -> Option<Scenario> {
     let p = &s.params;
-    let params = crate::myk::MykParams { levels: p.levels.clone(), maps: p.maps, rooms: p.rooms, layout: p.layout };
+    let params = crate::myk::MykParams {
+        levels: p.levels.clone(),
+        maps: p.maps,
+        rooms: p.rooms,
+        layout: p.layout,
+        objective: p.objective,
+    };
     let mut again = crate::myk::generate(tables, &params, s.seed).ok()?;
     crate::edit::myk::replay(tables, &mut again, &s.rerolls).ok()?;
     again.params.paper = s.params.paper;

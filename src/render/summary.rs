@@ -19,7 +19,7 @@ pub fn myk_summary(s: &Scenario) -> String {
         s.maps.len(),
         s.params.layout.label()
     );
-    let _ = writeln!(o, "objective: {}", s.objective);
+    let _ = writeln!(o, "objective ({}): {}", s.objective.kind.name(), crate::myk::frame::objective(s));
     for m in &s.maps {
         let _ = writeln!(o, "map {}: {}", m.index, m.name);
         for r in m.used_rooms() {

@@ -99,6 +99,31 @@ fn increase_text(a: &Adjustment, level: u32) -> String {
     }
 }
 
+/// The room the ruler stands in (its map's first room if the ruler is not found).
+fn ruler_room<'m>(map: &'m Map, ru: &Ruler) -> &'m crate::myk::model::Room {
+    map.rooms.iter().find(|r| r.ruler.as_ref().is_some_and(|x| x.name == ru.name)).unwrap_or(&map.rooms[0])
+}
+
+/// Weakness Table results with the specific thing named where the table leaves a kind: a Common
+/// Item or a Material from the item tables; the other results name their thing already.
+fn specific(weaknesses: &[SharedStr], named: &Named) -> String {
+    weaknesses
+        .iter()
+        .enumerate()
+        .map(|(k, w)| {
+            if w.starts_with("A specific Common Item") {
+                let item = named.items(&format!("weakness/{k}"), 1, false).join("");
+                format!("{w}: {item}")
+            } else if w.starts_with("A specific Material") {
+                format!("{w}: {}", named.material(&format!("weakness/{k}")))
+            } else {
+                w.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
 /// The weak point's choice, spelled out for play.
 fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tables) -> Option<String> {
     if a.what == HALVES_HP {
@@ -124,19 +149,22 @@ fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tab
             format!("Bound to {n}{role}: while {n} is on the battlefield, the ruler is Cursed.")
         }
         WeakNeed::Poisons => format!(
-            "Poisons (the GM fixes the specific kind): {}. {}",
-            a.weaknesses.join("; "),
+            "Poisons: {}. {}",
+            specific(&a.weaknesses, &Named::new(s, map, ruler_room(map, ru), tables)),
             sum(a.weaknesses.len(), "poison(s)")
         ),
-        WeakNeed::Weakness => format!("It shuns: {} (the GM fixes the specific kind).", a.weaknesses.join("; ")),
+        WeakNeed::Weakness => {
+            format!("It shuns: {}.", specific(&a.weaknesses, &Named::new(s, map, ruler_room(map, ru), tables)))
+        }
         WeakNeed::Sealed => {
             format!("Sealed skills (unusable): {}. {}", a.sealed.join(", "), sum(a.sealed.len(), "sealed"))
         }
         WeakNeed::Hideout => {
             let r = a.hidden_in?;
             format!(
-                "The core lies hidden in room {r} ({}); the GM gives it a form there (a cherished or hated person or thing) that the court can find and destroy.",
-                map.room(r).name
+                "The core lies hidden in room {r} ({}) in the form of a {}, which the court can find and destroy.",
+                map.room(r).name,
+                Named::new(s, map, map.room(r), tables).items("core", 1, false).join("")
             )
         }
         WeakNeed::Cores => {
@@ -203,23 +231,72 @@ pub fn ruler_view(ru: &Ruler, s: &Scenario, map: &Map, tables: &Tables) -> Ruler
     }
 }
 
-/// What a group carries, e.g. "Each carries 1 common item of the GM's choice. Effective level 3 (+1)."
-pub fn gear(g: &MonsterGroup) -> Option<String> {
+/// Names what the scenario leaves unnamed (the items a group carries, whom its relationship
+/// points are toward, a weakness's specific item), from the item tables, the same for the same
+/// scenario: each pick has its own stream of the seed and the room.
+pub struct Named<'a> {
+    seed: u64,
+    key: String,
+    court: u32,
+    tables: &'a Tables,
+}
+
+impl<'a> Named<'a> {
+    pub fn new(s: &Scenario, m: &Map, r: &crate::myk::model::Room, tables: &'a Tables) -> Named<'a> {
+        Named { seed: s.seed, key: format!("name/map{}/{}", m.index, r.id), court: s.court.size, tables }
+    }
+
+    fn dice(&self, what: &str) -> crate::dice::Dice {
+        crate::dice::Dice::new(self.seed).child(&self.key).child(what)
+    }
+
+    /// `n` different items (Rare Items when `rare`), named.
+    pub fn items(&self, what: &str, n: u32, rare: bool) -> Vec<String> {
+        let mut d = self.dice(what);
+        let mut out: Vec<String> = Vec::new();
+        for _ in 0..n * 4 {
+            if out.len() as u32 == n {
+                break;
+            }
+            let item = crate::myk::story::pick_item(self.tables, rare, &mut d);
+            if !out.contains(&item) {
+                out.push(item);
+            }
+        }
+        out
+    }
+
+    /// A court member (1-based) for `what`.
+    pub fn member(&self, what: &str) -> u32 {
+        self.dice(what).between(1, self.court.max(1))
+    }
+
+    /// A material the item tables name.
+    pub fn material(&self, what: &str) -> String {
+        self.dice(what).choose(&crate::myk::story::materials(self.tables)).cloned().unwrap_or_default()
+    }
+}
+
+/// What a group carries, e.g. "each carries Pan (common item); effective level 3 (+1)".
+pub fn gear(g: &MonsterGroup, named: &Named) -> Option<String> {
     let mut items = Vec::new();
+    let key = |k: &str| format!("{}/{k}", g.name);
     if g.common_items > 0 {
-        items.push(format!("{} common item(s)", g.common_items));
+        items.push(format!("{} (common)", named.items(&key("common"), g.common_items, false).join(", ")));
     }
     if g.rare_items > 0 {
-        items.push(format!("{} rare item(s)", g.rare_items));
+        items.push(format!("{} (rare)", named.items(&key("rare"), g.rare_items, true).join(", ")));
     }
     let mut parts = Vec::new();
     if !items.is_empty() {
-        parts.push(format!("{} of the GM's choice", items.join(" and ")));
+        parts.push(items.join(" and "));
     }
     if g.relationship > 0 {
+        let feeling = if g.reaction == crate::myk::model::Reaction::Hostile { "Hostility" } else { "Affection" };
         parts.push(format!(
-            "{} relationship point(s) (Affection or Hostility toward a character of the GM's choice)",
-            g.relationship
+            "{} relationship point(s) ({feeling} toward the court's PC no. {})",
+            g.relationship,
+            named.member(&key("relationship"))
         ));
     }
     (!parts.is_empty()).then(|| {

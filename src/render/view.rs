@@ -27,6 +27,9 @@ pub struct MykView {
     pub objective: String,
     pub introduction: String,
     pub resolution: String,
+    /// The book's parts in order (Prologue, Objective, Cast, Clues, Mini events, Scenario
+    /// Movement, Epilogue), for every format alike.
+    pub story: Vec<super::myk_story::Section>,
     pub court: CourtView,
     pub cast: Vec<crate::myk::model::Npc>,
     pub clues: Vec<ClueView>,
@@ -130,6 +133,9 @@ pub struct RoomView {
     pub clues: Vec<usize>,
     /// A ruler's Memory or Soul Core hidden in this room.
     pub hidden_core: Option<String>,
+    /// Cast NPCs standing here, and the mini events that happen here (by title).
+    pub people: Vec<String>,
+    pub events: Vec<String>,
     pub empty: bool,
     /// The GM's own notes from the file (empty: none).
     pub notes: String,
@@ -323,6 +329,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
         objective: crate::myk::frame::objective(s),
         introduction: crate::myk::frame::fill(s, &s.introduction),
         resolution: crate::myk::frame::fill(s, &s.resolution),
+        story: super::myk_story::sections(s, tables),
         court: CourtView {
             size: court.size,
             levels: court.levels.iter().map(u32::to_string).collect::<Vec<_>>().join(", "),
@@ -513,7 +520,7 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
             .filter_map(|c| c.trap.as_ref().map(|t| trap_view(t, tables, format!("in the corridor {}", c.id())))),
     );
     let bases = r.bases.iter().map(|b| base_view(b, &tables.myk)).collect();
-    let monsters = r.monsters.iter().map(|g| monster_view(g, r, m, &s.limits, tables)).collect();
+    let monsters = r.monsters.iter().map(|g| monster_view(s, g, r, m, tables)).collect();
     let ruler = r.ruler.as_ref().map(|ru| crate::render::threats::ruler_view(ru, s, m, tables));
     let clues: Vec<usize> = s
         .clues
@@ -523,8 +530,15 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
         .map(|(i, _)| i + 1)
         .collect();
     let hidden_core = crate::render::threats::hidden_core(r.id, m);
-    let empty =
-        r.traps.is_empty() && r.bases.is_empty() && !r.has_monsters() && clues.is_empty() && hidden_core.is_none();
+    let here = Place { map: m.index, room: r.id };
+    let (people, events) = (super::myk_story::people_in(s, here), super::myk_story::events_in(s, here));
+    let empty = r.traps.is_empty()
+        && r.bases.is_empty()
+        && !r.has_monsters()
+        && clues.is_empty()
+        && hidden_core.is_none()
+        && people.is_empty()
+        && events.is_empty();
     RoomView {
         id: r.id.to_string(),
         name: r.name.to_string(),
@@ -537,6 +551,8 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
         ruler,
         clues,
         hidden_core,
+        people,
+        events,
         notes: r.notes.clone(),
     }
 }
@@ -561,11 +577,11 @@ fn base_view(b: &PlacedBase, data: &crate::tables::myk::MykData) -> BaseView {
 }
 
 /// A monster group as the booklet lists it, with its record's stats and what it carries.
-fn monster_view(g: &MonsterGroup, r: &Room, m: &Map, lim: &Limits, tables: &Tables) -> MonsterView {
+fn monster_view(s: &Scenario, g: &MonsterGroup, r: &Room, m: &Map, tables: &Tables) -> MonsterView {
     let data = &tables.myk;
     let rec = data.monster(&g.name);
     MonsterView {
-        danger: crate::myk::danger::group(g, lim),
+        danger: crate::myk::danger::group(g, &s.limits),
         name: g.name.clone(),
         count: g.count,
         reaction: g.reaction.label().into(),
@@ -576,7 +592,7 @@ fn monster_view(g: &MonsterGroup, r: &Room, m: &Map, lim: &Limits, tables: &Tabl
         skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
         materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
         treasure: super::myk_play::treasure_line(tables, g.level, g.count),
-        gear: crate::render::threats::gear(g),
+        gear: crate::render::threats::gear(g, &crate::render::threats::Named::new(s, m, r, tables)),
         core: crate::render::threats::core_note(g, r.id, m),
         notes: g.notes.clone(),
     }

@@ -156,6 +156,10 @@ impl Fields<'_> {
             maps: self.opt_u32("maps")?.unwrap_or(1),
             rooms: self.opt_u32("rooms")?.unwrap_or(9),
             layout,
+            objective: match self.one("objective").filter(|v| !v.trim().is_empty()) {
+                Some(k) => Some(k.parse().map_err(|e| ServeError::BadRequest(format!("`objective`: {e}")))?),
+                None => None,
+            },
         };
         params.validate().map_err(bad)?;
         Ok(params)

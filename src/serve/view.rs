@@ -158,7 +158,14 @@ fn myk_parts(s: &Scenario) -> Vec<Part> {
         locked: s.frame_locked,
         used: true,
         rerolls: Vec::new(),
-        lines: vec![s.objective.clone()],
+        // The objective and the cast, as the booklet names them (issue 31).
+        lines: std::iter::once(crate::myk::frame::objective(s))
+            .chain(
+                s.cast
+                    .iter()
+                    .map(|n| format!("{} ({}): {}", n.name, n.role, crate::render::myk_story::where_is(s, n.place))),
+            )
+            .collect(),
     }];
     for m in &s.maps {
         parts.push(Part {

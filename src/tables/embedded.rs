@@ -3,8 +3,6 @@
 //! indexes are built; the checks a `--tables` folder gets are run on them by the tests
 //! (`the_built_in_tables_pass_every_check_a_tables_folder_gets`), not by every run.
 
-use serde::Deserialize;
-
 use super::blob::Reader;
 use super::{TableFile, Tables};
 use crate::error::{Error, Result};
@@ -23,7 +21,7 @@ impl Tables {
         let mut parsed = Vec::with_capacity(count);
         for _ in 0..count {
             let path = reader.path().map_err(|e| blob_error("embedded", e))?;
-            let file = TableFile::deserialize(&mut reader).map_err(|e| blob_error(path, e))?;
+            let file = TableFile::read(path, &mut reader).map_err(|e| blob_error(path, e))?;
             parsed.push((path.to_string(), file));
         }
         Tables::from_parsed("embedded".into(), EMBEDDED_TABLES_VERSION.into(), parsed, false)

@@ -21,6 +21,7 @@ pub mod roll;
 pub mod shared;
 pub mod show;
 pub mod skills;
+pub mod story;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -68,6 +69,29 @@ struct TableFile {
     citation: Vec<items::Citation>,
     #[serde(default)]
     nw3: Option<nw3::Nw3File>,
+    /// A `story.toml` file's pools, read with their own schema ([`story::is_story_file`]).
+    #[serde(skip)]
+    story: Option<story::StoryPools>,
+}
+
+impl TableFile {
+    /// A file's contents read with the schema its path calls for.
+    fn read<'de, D: serde::Deserializer<'de>>(path: &str, d: D) -> std::result::Result<TableFile, D::Error> {
+        if story::is_story_file(path) {
+            Ok(TableFile { story: Some(story::StoryPools::deserialize(d)?), ..TableFile::default() })
+        } else {
+            TableFile::deserialize(d)
+        }
+    }
+
+    /// [`TableFile::read`] from TOML text.
+    fn read_toml(path: &str, text: &str) -> std::result::Result<TableFile, toml::de::Error> {
+        if story::is_story_file(path) {
+            Ok(TableFile { story: Some(toml::from_str(text)?), ..TableFile::default() })
+        } else {
+            toml::from_str(text)
+        }
+    }
 }
 
 /// A roll table and the file it came from.
@@ -93,6 +117,8 @@ pub struct Tables {
     /// MYK items and the result words that cite item and word tables.
     pub items: items::ItemData,
     pub nw3: nw3::Nw3Data,
+    /// The MYK scenario pools (story files merged in path order).
+    pub story: story::StoryPools,
 }
 
 /// One rolled step: the table, the outcome, the row.
@@ -143,7 +169,7 @@ impl Tables {
     pub fn from_files(origin: String, files: &[(String, String)]) -> Result<Tables> {
         let mut parsed = Vec::with_capacity(files.len());
         for (path, text) in files {
-            let file: TableFile = toml::from_str(text).map_err(|e| syntax_error(path, text, &e))?;
+            let file = TableFile::read_toml(path, text).map_err(|e| syntax_error(path, text, &e))?;
             parsed.push((path.clone(), file));
         }
         let version = digest::version(files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
@@ -157,6 +183,7 @@ impl Tables {
         let mut myk = MykData::default();
         let mut item_data = items::ItemData::default();
         let mut nw3_files = Vec::new();
+        let mut story = story::StoryPools::default();
         // Record names and skill labels ("Name (Group)") with their files, for the checks' errors.
         let mut record_files: Vec<(Collection, String, String)> = Vec::new();
         let mut skill_files: Vec<(String, String)> = Vec::new();
@@ -181,6 +208,9 @@ impl Tables {
             item_data
                 .citations
                 .extend(parsed.citation.into_iter().map(|c| items::Citation { file: path.clone(), ..c }));
+            if let Some(p) = parsed.story {
+                story.extend(p);
+            }
             if let Some(n) = parsed.nw3 {
                 nw3_files.push((path.clone(), n));
             }
@@ -208,7 +238,7 @@ impl Tables {
         let myk_rolls = myk_rolls::MykRolls::resolve(&rolls, &roll_index, &myk);
         myk.encounters = encounters::stockable(&rolls, |n| myk.monster(n).is_some_and(Monster::complete));
         let tables =
-            Tables { roll_index, version: version.into(), origin, rolls, myk, myk_rolls, items: item_data, nw3 };
+            Tables { roll_index, version: version.into(), origin, rolls, myk, myk_rolls, items: item_data, nw3, story };
         if validate {
             tables.validate(&record_files)?;
             tables.validate_skills(&record_files, &skill_files)?;

@@ -67,9 +67,12 @@ fn user_text_in_dot_is_escaped() {
 #[test]
 fn a_myk_scenario_as_dot_is_its_movement_graph() {
     let t = tables();
-    let s =
-        dungeonsmith::myk::generate(&t, &MykParams { levels: vec![2; 4], maps: 2, rooms: 6, layout: Layout::Mixed }, 1)
-            .expect("generates");
+    let s = dungeonsmith::myk::generate(
+        &t,
+        &MykParams { levels: vec![2; 4], maps: 2, rooms: 6, layout: Layout::Mixed, objective: None },
+        1,
+    )
+    .expect("generates");
     let (nodes, edges) = statements(&myk_dot(&s, &t));
     let used: usize = s.maps.iter().map(|m| m.used_rooms().count()).sum();
     assert_eq!(nodes.len(), used + 1, "a node per room in use, and outside");

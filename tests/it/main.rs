@@ -16,6 +16,7 @@ mod myk_items;
 mod myk_ruler;
 mod myk_rules;
 mod myk_skills;
+mod myk_story;
 mod notes;
 mod nw3;
 mod nw3_combat;

@@ -21,8 +21,13 @@ fn scenario_for(seed: u64) -> Scenario {
     let mut d = Dice::new(seed).child("test/items-options");
     let size = d.between(1, 6) as usize;
     let level = if d.chance(1, 2) { d.between(1, 6) } else { d.between(7, 30) };
-    let p =
-        MykParams { levels: vec![level; size], maps: d.between(1, 2), rooms: d.between(3, 9), layout: Layout::Mixed };
+    let p = MykParams {
+        levels: vec![level; size],
+        maps: d.between(1, 2),
+        rooms: d.between(3, 9),
+        layout: Layout::Mixed,
+        objective: None,
+    };
     generate(tables(), &p, seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 

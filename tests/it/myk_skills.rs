@@ -32,8 +32,13 @@ fn scenario_for(seed: u64) -> Scenario {
     let mut d = Dice::new(seed).child("test/skills-options");
     let size = d.between(1, 6) as usize;
     let level = d.between(1, 12);
-    let p =
-        MykParams { levels: vec![level; size], maps: d.between(1, 3), rooms: d.between(3, 9), layout: Layout::Mixed };
+    let p = MykParams {
+        levels: vec![level; size],
+        maps: d.between(1, 3),
+        rooms: d.between(3, 9),
+        layout: Layout::Mixed,
+        objective: None,
+    };
     generate(tables(), &p, seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
 
@@ -300,7 +305,7 @@ fn a_tables_copy_missing_a_skill_record_fails_naming_the_monster_and_the_skill()
 #[test]
 fn the_treasure_tables_of_random_encounter_monsters_are_printed_too() {
     // A level-9 court uses the level-6 encounter table: Bone Dragon (level 20) and friends.
-    let p = MykParams { levels: vec![9; 5], maps: 1, rooms: 5, layout: Layout::Mixed };
+    let p = MykParams { levels: vec![9; 5], maps: 1, rooms: 5, layout: Layout::Mixed, objective: None };
     let s = generate(tables(), &p, 1).unwrap();
     let md = booklet(&s, "myk.md");
     assert!(md.contains("- **Bone Dragon** (Undead, level 20)") && md.contains("Treasure: 1D6 on the Level 16-20"));

@@ -108,8 +108,9 @@ fn myk_pdf_has_gm_sheets_text_and_players_sheets_with_embedded_fonts() {
             assert!(all.contains(name), "room {name} appears in the PDF");
         }
     }
-    let objective = flat(s["objective"].as_str().unwrap());
-    assert!(all.contains(&objective), "the objective is in the text pages");
+    // The objective is data (format 3): what it names is in the text pages.
+    let target = flat(s["objective"]["target"].as_str().unwrap());
+    assert!(!target.is_empty() && all.contains(&target), "the objective's target is in the text pages");
     assert!(!all.contains("**") && !all.contains("| ---") && !all.contains("##"), "no Markdown syntax");
     footers_count_the_file(&texts, pages, 2..pages - 2);
     embedded_and_vector(&doc);

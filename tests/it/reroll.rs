@@ -41,12 +41,14 @@ pub fn some_part(s: &Scenario, d: &mut Dice) -> MykPart {
 pub fn outside(s: &Scenario, part: &MykPart) -> Value {
     let mut v = serde_json::to_value(s).expect("serialises");
     let o = v.as_object_mut().expect("an object");
-    for k in ["usage", "objective", "clues", "rerolls"] {
+    // The objective, the clues and the cast (who tells a clue, where an NPC stands) follow what
+    // a reroll changes.
+    for k in ["usage", "objective", "clues", "cast", "rerolls"] {
         o.remove(k);
     }
     match *part {
         MykPart::Frame => {
-            for k in ["title", "introduction", "resolution", "cast"] {
+            for k in ["title", "introduction", "resolution", "story"] {
                 o.remove(k);
             }
             for m in o["maps"].as_array_mut().expect("maps") {

@@ -34,7 +34,8 @@ pub(crate) fn parse(svg: &str) -> usvg::Tree {
 }
 
 fn scenario(seed: u64, maps: u32, rooms: u32, layout: Layout) -> Scenario {
-    generate(tables(), &MykParams { levels: vec![2; 4], maps, rooms, layout }, seed).expect("generates")
+    generate(tables(), &MykParams { levels: vec![2; 4], maps, rooms, layout, objective: None }, seed)
+        .expect("generates")
 }
 
 /// The sheet rendered at `px_per_mm`.

@@ -309,6 +309,7 @@ fn an_npc_never_has_the_same_trait_twice() {
         maps: 1,
         rooms: 9,
         layout: dungeonsmith::myk::model::Layout::Mixed,
+        objective: None,
     };
     let mut npcs = 0;
     for seed in 1..=400 {

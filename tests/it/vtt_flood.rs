@@ -245,7 +245,13 @@ fn myk_maps_flood_into_one_region_per_room_and_per_corridor_and_hide_the_secret_
             dungeonsmith::myk::model::Layout::Junction,
             dungeonsmith::myk::model::Layout::Mixed,
         ][seed as usize % 3];
-        let p = dungeonsmith::myk::MykParams { levels: vec![3; 4], maps: 1 + seed as u32 % 2, rooms: 5, layout };
+        let p = dungeonsmith::myk::MykParams {
+            levels: vec![3; 4],
+            maps: 1 + seed as u32 % 2,
+            rooms: 5,
+            layout,
+            objective: None,
+        };
         let s = dungeonsmith::myk::generate(&tables, &p, seed).unwrap();
         for (i, (plan, text, expect)) in myk_cases(&s).iter().enumerate() {
             let (_, _, s) =

@@ -1,0 +1,849 @@
+//! The scenario around the dungeon (seed 003 l.5095-5230, l.1480-1500, l.2395-2460, l.6286-6330):
+//! the objective as data with its kind, the cast placed in rooms, clues written out, the
+//! Prologue with a stake per court member, mini events, Scenario Movement and the Epilogue.
+//!
+//! Texts come from the story pools (`tables/myk/story.toml`), their placeholders filled here from
+//! the scenario. The generator, the frame reroll and `check` all go through this module.
+
+use serde::{Deserialize, Serialize};
+
+use crate::check::Violation;
+use crate::dice::Dice;
+use crate::myk::model::{
+    ClueMethod, MonsterGroup, Npc, NpcStats, Objective, ObjectiveKind, Place, PuzzleText, Reaction, Room, RoomId,
+    Scenario,
+};
+use crate::tables::Tables;
+use crate::tables::items::{Cost, ItemCategory};
+use crate::tables::story::{StoryPools, fits};
+
+/// Everything of the scenario's story that is not the objective, cast or clues.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Story {
+    /// The court's kingdom.
+    pub kingdom: String,
+    pub prologue: Prologue,
+    /// Why each court member cares, one each, in court order.
+    pub stakes: Vec<Stake>,
+    /// The objective map's ruler (or the threat standing in for one): personality, motive, line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruler: Option<RulerPart>,
+    /// At least one per map, none a threat.
+    pub mini_events: Vec<MiniEvent>,
+    /// Scenario Movement: one action per Quarter for the first Quarters.
+    pub movement: Vec<Quarter>,
+    pub epilogue: Epilogue,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prologue {
+    /// "appeal", "scout" or "wanderer" (The Appeal, The Scout, The Wanderer).
+    pub form: String,
+    pub who: String,
+    pub problem: String,
+    pub offer: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stake {
+    pub member: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulerPart {
+    pub name: String,
+    pub personality: String,
+    pub motive: String,
+    pub line: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MiniEvent {
+    pub at: Place,
+    pub kind: String,
+    pub title: String,
+    pub text: String,
+    pub outcome: String,
+    /// A shop's wares: named items at the item tables' Cost.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wares: Vec<Ware>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ware {
+    pub item: String,
+    /// The item's Cost in MG.
+    pub cost: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Quarter {
+    pub quarter: u32,
+    pub action: String,
+    pub text: String,
+    pub prevent: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Epilogue {
+    pub success: String,
+    pub failure: String,
+    /// The Reward: named items and materials.
+    pub reward: Vec<String>,
+    /// A Change in Circumstances.
+    pub change: String,
+    pub farewell: String,
+    /// Whether and how the court may retry.
+    pub retry: String,
+}
+
+/// The court's members as the stakes name them, in court order (the book's King first; the
+/// ministers after; see tables/myk/NOTES.md).
+pub const MEMBERS: [&str; 12] = [
+    "the King",
+    "the Chancellor",
+    "the Marshal",
+    "the Treasurer",
+    "the Court Wizard",
+    "the Steward",
+    "the Court Scholar",
+    "the Master of Works",
+    "the Court Chaplain",
+    "the Master of Hounds",
+    "the Royal Herald",
+    "the Keeper of Seals",
+];
+
+/// The phrases that leave the GM something to invent; no output may hold them.
+pub const DEFERRALS: [&str; 6] =
+    ["the GM decides", "the GM fixes", "the GM chooses", "GM's choice", "of the GM's", "the GM's pick"];
+
+/// The values every story text's placeholders are filled with.
+#[derive(Clone, Debug, Default)]
+pub struct Fill {
+    pub kingdom: String,
+    pub map: String,
+    pub ruler: String,
+    pub target: String,
+    pub target_room: String,
+    pub target_at: String,
+    pub patron: String,
+    pub captive: String,
+    pub rival: String,
+    pub rival_kingdom: String,
+    pub item: String,
+    pub npc: String,
+    pub member: String,
+    pub reward: String,
+    pub gift: String,
+}
+
+impl Fill {
+    /// The text with every placeholder filled.
+    pub fn text(&self, t: &str) -> String {
+        if !t.contains('{') {
+            return t.to_string();
+        }
+        let pairs: [(&str, &str); 15] = [
+            ("{kingdom}", &self.kingdom),
+            ("{map}", &self.map),
+            ("{ruler}", &self.ruler),
+            ("{target}", &self.target),
+            ("{target_room}", &self.target_room),
+            ("{target_at}", &self.target_at),
+            ("{patron}", &self.patron),
+            ("{captive}", &self.captive),
+            ("{rival}", &self.rival),
+            ("{rival_kingdom}", &self.rival_kingdom),
+            ("{item}", &self.item),
+            ("{npc}", &self.npc),
+            ("{member}", &self.member),
+            ("{reward}", &self.reward),
+            ("{gift}", &self.gift),
+        ];
+        let mut out = t.to_string();
+        for (k, v) in pairs {
+            if out.contains(k) {
+                out = out.replace(k, v);
+            }
+        }
+        out
+    }
+
+    /// Every placeholder that names a part of the scenario kept as it is, so the stored text is
+    /// filled when it is printed, from the scenario as it then stands (a renamed room, map or
+    /// NPC never leaves it stale). Only what the scenario does not hold elsewhere (`{member}`,
+    /// `{reward}`, `{gift}`) is filled when the text is written.
+    pub fn keep() -> Fill {
+        let k = |p: &str| ["{", p, "}"].concat();
+        Fill {
+            kingdom: k("kingdom"),
+            map: k("map"),
+            ruler: k("ruler"),
+            target: k("target"),
+            target_room: k("target_room"),
+            target_at: k("target_at"),
+            patron: k("patron"),
+            captive: k("captive"),
+            rival: k("rival"),
+            rival_kingdom: k("rival_kingdom"),
+            item: k("item"),
+            npc: k("npc"),
+            member: k("member"),
+            reward: k("reward"),
+            gift: k("gift"),
+        }
+    }
+
+    /// [`Fill::of`] with `{npc}` standing for `npc`.
+    pub fn with_npc(s: &Scenario, npc: &str) -> Fill {
+        Fill { npc: npc.to_string(), ..Fill::of(s) }
+    }
+
+    /// The values as the scenario stands (its objective, map, ruler, cast and kingdom).
+    pub fn of(s: &Scenario) -> Fill {
+        let o = &s.objective;
+        let map = o.at.and_then(|p| s.map(p.map)).or(s.maps.last());
+        let room = o.at.and_then(|p| map.map(|m| m.room(p.room)));
+        let ruler = map
+            .and_then(|m| m.rooms.iter().find_map(|r| r.ruler.as_ref()))
+            .map(|r| r.name.to_string())
+            .unwrap_or_else(|| threat_name(map.map(|m| m.rooms.as_slice()).unwrap_or_default()));
+        let npc_of = |role: &str| {
+            s.cast.iter().find(|c| c.role.as_str().starts_with(role)).map(|c| c.name.to_string()).unwrap_or_default()
+        };
+        let story = s.story.as_ref();
+        Fill {
+            kingdom: story.map(|x| x.kingdom.clone()).unwrap_or_else(|| "the kingdom".into()),
+            map: map.map(|m| m.name.to_string()).unwrap_or_default(),
+            ruler,
+            target: o.target.clone(),
+            target_room: room.map(|r| r.name.to_string()).unwrap_or_default(),
+            target_at: o.at.map(|p| format!("map {}, room {}", p.map, p.room)).unwrap_or_default(),
+            patron: npc_of(PATRON),
+            captive: npc_of(CAPTIVE),
+            rival: npc_of(RIVAL),
+            rival_kingdom: o.rival_kingdom.clone().unwrap_or_default(),
+            item: o.item.clone().unwrap_or_default(),
+            npc: String::new(),
+            member: String::new(),
+            reward: story.and_then(|x| x.epilogue.reward.get(1)).cloned().unwrap_or_default(),
+            gift: String::new(),
+        }
+    }
+}
+
+/// The strongest monster group of the rooms, or "the monsters" when there is none.
+fn threat_name(rooms: &[Room]) -> String {
+    rooms
+        .iter()
+        .flat_map(|r| &r.monsters)
+        .max_by_key(|g| g.level)
+        .map_or_else(|| "the monsters".into(), |g| g.name.to_string())
+}
+
+/// The cast's parts (each NPC's `role` starts with one).
+pub const PATRON: &str = "patron";
+pub const CAPTIVE: &str = "captive";
+pub const RECIPIENT: &str = "recipient";
+pub const RIVAL: &str = "rival";
+pub const INFORMANT: &str = "informant";
+pub const MERCHANT: &str = "merchant";
+
+/// Where the objective's target may stand: a used room, not the first map's way in (a clue must
+/// be findable without entering it).
+fn target_rooms(s: &Scenario, map: usize) -> Vec<RoomId> {
+    let m = &s.maps[map];
+    let entry = (map == 0).then(|| m.entrances.iter().find(|e| e.to.is_none()).map(|e| e.room)).flatten();
+    m.used_rooms().map(|r| r.id).filter(|&r| Some(r) != entry).collect()
+}
+
+/// The objective kind: the one asked for, else one at random among those the dungeon allows.
+pub fn pick_kind(s: &Scenario, asked: Option<ObjectiveKind>, d: &mut Dice) -> ObjectiveKind {
+    if let Some(k) = asked {
+        return k;
+    }
+    let has_monster = s.maps.iter().flat_map(|m| m.used_rooms()).any(|r| r.has_monsters());
+    let kinds: Vec<ObjectiveKind> = ObjectiveKind::ALL
+        .into_iter()
+        .filter(|k| has_monster || !matches!(k, ObjectiveKind::Defeat | ObjectiveKind::WinOver))
+        .collect();
+    *d.choose(&kinds).unwrap_or(&ObjectiveKind::Rescue)
+}
+
+/// A room of the objective map whose monsters or ruler stand there, preferring `want`.
+fn room_with(s: &Scenario, map: usize, want: impl Fn(&Room) -> bool, d: &mut Dice) -> Option<RoomId> {
+    let allowed = target_rooms(s, map);
+    let m = &s.maps[map];
+    d.choose_from(|| allowed.iter().copied().filter(|&r| want(m.room(r))))
+}
+
+/// The objective's place and target for `kind`, on the last map (any map for a kind that needs
+/// something the last map lacks). Returns the objective without its text, and the NPC it needs
+/// (placed in its room), if any.
+pub fn place_objective(
+    s: &Scenario,
+    kind: ObjectiveKind,
+    tables: &Tables,
+    new_npc: &mut dyn FnMut(&mut Dice) -> Npc,
+    d: &mut Dice,
+) -> (Objective, Option<Npc>) {
+    let last = s.maps.len() - 1;
+    let map_index = s.maps[last].index;
+    let mut o = Objective { kind, ..Objective::legacy() };
+    let at = |room: RoomId| Some(Place { map: map_index, room });
+    let any_room = |d: &mut Dice| d.choose(&target_rooms(s, last)).copied();
+    let mut npc = None;
+    match kind {
+        ObjectiveKind::Defeat | ObjectiveKind::Search | ObjectiveKind::WinOver => {
+            let (room, name) = threat_target(s, kind, d);
+            o.at = room;
+            o.target = name;
+        }
+        ObjectiveKind::Rescue | ObjectiveKind::Deliver => {
+            // A captive among guards; a recipient where the court must go.
+            let room = room_with(s, last, |r| r.monsters.iter().any(|g| g.reaction == Reaction::Hostile), d)
+                .or_else(|| any_room(d));
+            let mut n = new_npc(&mut d.child("npc"));
+            n.role = if kind == ObjectiveKind::Rescue { CAPTIVE } else { RECIPIENT }.into();
+            n.place = room.and_then(at);
+            o.at = n.place;
+            o.npc = Some(n.name.to_string());
+            if kind == ObjectiveKind::Rescue {
+                o.target = n.name.to_string();
+            } else {
+                let item = pick_item(tables, false, d);
+                o.target = item.clone();
+                o.item = Some(item);
+            }
+            npc = Some(n);
+        }
+        ObjectiveKind::Acquire => {
+            let room = room_with(s, last, Room::has_monsters, d).or_else(|| any_room(d));
+            let item = pick_item(tables, true, d);
+            o.at = room.and_then(at);
+            o.target = item.clone();
+            o.item = Some(item);
+        }
+        ObjectiveKind::Race => {
+            let goal = s.maps[last].rooms.iter().find(|r| r.ruler.is_some()).map(|r| r.id).or_else(|| any_room(d));
+            let mut n = new_npc(&mut d.child("npc"));
+            n.role = RIVAL.into();
+            let elsewhere = target_rooms(s, last).into_iter().filter(|&r| Some(r) != goal).collect::<Vec<_>>();
+            n.place = d.choose(&elsewhere).copied().or(goal).and_then(at);
+            o.at = goal.and_then(at);
+            o.npc = Some(n.name.to_string());
+            o.rival_kingdom = Some(["the Kingdom of ", n.name.as_str()].concat());
+            o.target = o.rival_kingdom.clone().unwrap_or_default();
+            npc = Some(n);
+        }
+    }
+    (o, npc)
+}
+
+/// Defeat: the last map's ruler (else its strongest group); search: a base, trap or group of the
+/// last map; win over: a group that is not hostile (any map), else the last map's ruler.
+fn threat_target(s: &Scenario, kind: ObjectiveKind, d: &mut Dice) -> (Option<Place>, String) {
+    let last = s.maps.len() - 1;
+    let allowed = |i: usize| target_rooms(s, i);
+    let place = |i: usize, room: RoomId| Some(Place { map: s.maps[i].index, room });
+    let ruler_of = |i: usize| {
+        let m = &s.maps[i];
+        allowed(i).into_iter().find_map(|r| m.room(r).ruler.as_ref().map(|ru| (place(i, r), ru.name.to_string())))
+    };
+    let group_in = |i: usize, f: &dyn Fn(&MonsterGroup) -> bool, d: &mut Dice| {
+        let m = &s.maps[i];
+        d.choose_from(|| {
+            allowed(i).into_iter().flat_map(move |r| m.room(r).monsters.iter().filter(|g| f(g)).map(move |g| (r, g)))
+        })
+        .map(|(r, g)| (place(i, r), g.name.to_string()))
+    };
+    let found = match kind {
+        ObjectiveKind::Search => {
+            let m = &s.maps[last];
+            let causes = || {
+                allowed(last).into_iter().flat_map(move |r| {
+                    let room = m.room(r);
+                    let bases = room.bases.iter().map(|b| b.name.to_string());
+                    let traps = room.traps.iter().map(|t| t.name.to_string());
+                    let groups = room.monsters.iter().map(|g| g.name.to_string());
+                    bases.chain(traps).chain(groups).map(move |n| (r, n))
+                })
+            };
+            d.choose_from(causes).map(|(r, n)| (place(last, r), n)).or_else(|| ruler_of(last))
+        }
+        ObjectiveKind::WinOver => (0..s.maps.len())
+            .rev()
+            .find_map(|i| group_in(i, &|g: &MonsterGroup| g.reaction != Reaction::Hostile, d))
+            .or_else(|| ruler_of(last)),
+        _ => None,
+    };
+    found
+        .or_else(|| ruler_of(last))
+        .or_else(|| group_in(last, &|_| true, d))
+        .unwrap_or_else(|| (None, threat_name(&s.maps[last].rooms)))
+}
+
+/// A named item from the item tables: a Rare Item for a treasure, a Common Item otherwise.
+pub fn pick_item(tables: &Tables, rare: bool, d: &mut Dice) -> String {
+    let items = &tables.items.items;
+    d.choose_from(|| items.iter().filter(|i| i.category.rare() == rare).map(|i| i.name.to_string()))
+        .or_else(|| d.choose(items).map(|i| i.name.to_string()))
+        .unwrap_or_default()
+}
+
+/// The materials the item tables name ("Iron", "Reagent"...), sorted, once each.
+pub fn materials(tables: &Tables) -> Vec<String> {
+    let mut out: Vec<String> = tables
+        .items
+        .items
+        .iter()
+        .flat_map(|i| &i.materials)
+        .map(|m| m.trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ' || c == 'x').to_string())
+        // Monster Citizens and other bracketed entries are not materials one hands over.
+        .filter(|m| !m.is_empty() && !m.contains('('))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The objective's text template for its kind from the pools.
+pub fn objective_text(pools: &StoryPools, kind: ObjectiveKind, d: &mut Dice) -> String {
+    d.choose_from(|| pools.objective.iter().filter(|e| e.kind == kind.name()))
+        .map(|e| e.text.clone())
+        .unwrap_or_default()
+}
+
+/// A title that fits the kind, filled.
+pub fn title(pools: &StoryPools, kind: ObjectiveKind, f: &Fill, d: &mut Dice) -> String {
+    let t = d.choose_from(|| pools.title.iter().filter(|t| fits(&t.kinds, kind.name()))).map(|t| t.text.as_str());
+    f.text(t.unwrap_or("{map}"))
+}
+
+/// Gives an NPC a personality, a want and a line from the pools.
+pub fn dress_npc(pools: &StoryPools, n: &mut Npc, f: &Fill, d: &mut Dice) {
+    if let Some(p) = d.choose(&pools.personality) {
+        n.personality = p.name.clone();
+        n.line = d.choose(&p.lines).map(|l| f.text(l)).unwrap_or_default();
+    }
+    n.wants = d.choose(&pools.want).map(|w| f.text(&w.text)).unwrap_or_default();
+}
+
+/// Important-NPC numbers for a fighter: the court's average level at most, with the stat line of
+/// a complete bestiary monster of that level or the nearest below.
+pub fn fighter(tables: &Tables, average_level: u32, d: &mut Dice) -> Option<NpcStats> {
+    let fit = |m: &&crate::tables::myk::Monster| m.level.is_some_and(|l| l <= average_level.max(1));
+    let best = tables.myk.stockable().filter(fit).filter_map(|m| m.level).max()?;
+    let m = d.choose_from(|| tables.myk.stockable().filter(fit).filter(|m| m.level == Some(best)))?;
+    Some(NpcStats {
+        level: best,
+        as_monster: m.name.clone(),
+        stats: crate::myk::model::RulerStats {
+            warfare: m.warfare?,
+            range: m.range?,
+            damage: compact_str::format_compact!("{}", m.damage?),
+            defense: m.defense?,
+            hp: m.hp?,
+        },
+    })
+}
+
+/// Writes each clue out: what a search turns up or a threat leaves, the NPC (placed in the clue's
+/// room), question and condition of a conversation, the whole puzzle.
+pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) {
+    let pools = &tables.story;
+    let base = Fill::keep();
+    let mats = materials(tables);
+    for k in 0..s.clues.len() {
+        let mut cd = d.child_n("clue/", k as u32 + 1, "");
+        let at = s.clues[k].at;
+        let fill = base.clone();
+        match s.clues[k].method {
+            ClueMethod::Search => {
+                let found = cd.choose(&pools.clue_search).map(|t| fill.text(&t.text)).unwrap_or_default();
+                s.clues[k].found = found;
+            }
+            ClueMethod::Threat => {
+                let found = cd.choose(&pools.clue_threat).map(|t| fill.text(&t.text)).unwrap_or_default();
+                s.clues[k].found = found;
+            }
+            ClueMethod::Conversation => {
+                let name = informant_at(s, at, new_npc, &mut cd);
+                let gift = cd.choose(&mats).cloned().unwrap_or_else(|| "Iron".into());
+                let f = Fill { gift: ["one unit of ", &gift].concat(), ..fill.clone() };
+                if let Some(t) = cd.choose(&pools.clue_talk) {
+                    s.clues[k].ask = f.text(&t.ask);
+                    s.clues[k].found = f.text(&t.text);
+                }
+                s.clues[k].condition = cd.choose(&pools.clue_condition).map(|c| f.text(&c.text)).unwrap_or_default();
+                s.clues[k].how = ["ask ", &name, " (", &s.clues[k].condition, ")"].concat();
+                s.clues[k].npc = Some(name);
+            }
+            ClueMethod::Puzzle => {
+                if let Some(p) = cd.choose(&pools.puzzle) {
+                    s.clues[k].puzzle =
+                        Some(PuzzleText { text: p.text.clone(), answer: p.answer.clone(), hints: p.hints.clone() });
+                    s.clues[k].how = "solve the puzzle written out below".into();
+                }
+            }
+        }
+    }
+}
+
+/// A new NPC whose name no one of the cast has (a name rolled again; a second of a name is "the
+/// Younger"), so a clue or the objective names one NPC.
+pub fn unique_npc(s: &Scenario, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) -> Npc {
+    let taken = |n: &Npc| s.cast.iter().any(|c| c.name == n.name);
+    let mut n = new_npc(d);
+    for _ in 0..8 {
+        if !taken(&n) {
+            return n;
+        }
+        n = new_npc(d);
+    }
+    if taken(&n) {
+        n.name = [n.name.as_str(), " the Younger"].concat().into();
+    }
+    n
+}
+
+/// Gives every NPC a personality, a want and a line; the rival, who fights, Important-NPC numbers.
+pub fn dress_cast(s: &mut Scenario, tables: &Tables, d: &mut Dice) {
+    let f = Fill::keep();
+    let average = s.court.average_level;
+    for (k, n) in s.cast.iter_mut().enumerate() {
+        let mut nd = d.child_n("npc/", k as u32 + 1, "");
+        dress_npc(&tables.story, n, &f, &mut nd);
+        if n.role.as_str().starts_with(RIVAL) {
+            n.fights = fighter(tables, average, &mut nd);
+        }
+    }
+}
+
+/// The introduction (the Prologue in one paragraph) and the resolution (success and failure), for
+/// the outputs that print the frame's two texts.
+pub fn hooks(s: &Scenario) -> (crate::tables::shared::SharedStr, String) {
+    let Some(st) = &s.story else { return (Default::default(), String::new()) };
+    let p = &st.prologue;
+    let intro = [p.who.as_str(), p.problem.as_str(), p.offer.as_str()]
+        .iter()
+        .filter(|t| !t.is_empty())
+        .map(|t| capitalise(t))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let e = &st.epilogue;
+    (intro.into(), ["Success: ", &e.success, " Failure: ", &e.failure].concat())
+}
+
+/// The name of a cast NPC in room `at` to talk to, placing a new informant there if none stands
+/// there yet (the patron and rival never; they have their own parts).
+fn informant_at(s: &mut Scenario, at: Place, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) -> String {
+    let here = s.cast.iter().find(|c| c.place == Some(at) && !c.role.as_str().starts_with(RIVAL));
+    if let Some(n) = here {
+        return n.name.to_string();
+    }
+    let mut n = unique_npc(s, new_npc, &mut d.child("informant"));
+    n.role = INFORMANT.into();
+    n.place = Some(at);
+    let name = n.name.to_string();
+    s.cast.push(n);
+    name
+}
+
+/// The Prologue, one stake per court member, the ruler's part, mini events, movement and the
+/// Epilogue.
+pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut Dice) -> Story {
+    let pools = &tables.story;
+    let kind = s.objective.kind.name();
+    let mut f = Fill::keep();
+    let reward_item = pick_item(tables, true, &mut d.child("reward"));
+    let mats = materials(tables);
+    let mut rd = d.child("reward-material");
+    let material = rd.choose(&mats).cloned().unwrap_or_else(|| "Iron".into());
+    let amount = rd.between(2, 6);
+    f.reward = format!("{amount} {material}");
+    let prologue = {
+        let mut pd = d.child("prologue");
+        let p = pd.choose_from(|| pools.prologue.iter().filter(|p| fits(&p.kinds, kind)));
+        p.map_or_else(
+            || Prologue { form: "appeal".into(), who: String::new(), problem: String::new(), offer: String::new() },
+            |p| Prologue {
+                form: p.form.clone(),
+                who: f.text(&p.who),
+                problem: f.text(&p.problem),
+                offer: f.text(&p.offer),
+            },
+        )
+    };
+    let stakes = stakes(pools, s.court.levels.len(), &f, &mut d.child("stakes"));
+    let ruler = {
+        let mut rd = d.child("ruler");
+        let p = rd.choose(&pools.personality).map(|p| p.name.clone()).unwrap_or_default();
+        Some(RulerPart {
+            name: Fill::of(s).ruler,
+            personality: p,
+            motive: rd.choose(&pools.ruler_motive).map(|t| f.text(&t.text)).unwrap_or_default(),
+            line: rd.choose(&pools.ruler_line).map(|t| f.text(&t.text)).unwrap_or_default(),
+        })
+    };
+    let mini_events = mini_events(s, tables, &f, &mut d.child("mini-events"));
+    let movement = movement(pools, &f, &mut d.child("movement"));
+    let mut ed = d.child("epilogue");
+    let pick_kind = |list: &[crate::tables::story::KindText], ed: &mut Dice| {
+        ed.choose_from(|| list.iter().filter(|e| e.kind == kind)).map(|e| f.text(&e.text)).unwrap_or_default()
+    };
+    let epilogue = Epilogue {
+        success: pick_kind(&pools.success, &mut ed),
+        failure: pick_kind(&pools.failure, &mut ed),
+        reward: vec![format!("1 {reward_item} (a Rare Item)"), f.reward.clone()],
+        change: ed.choose(&pools.change).map(|t| f.text(&t.text)).unwrap_or_default(),
+        farewell: ed.choose(&pools.farewell).map(|t| f.text(&t.text)).unwrap_or_default(),
+        retry: ed.choose(&pools.retry).map(|t| f.text(&t.text)).unwrap_or_default(),
+    };
+    Story { kingdom, prologue, stakes, ruler, mini_events, movement, epilogue }
+}
+
+/// One stake per court member, each a different entry of the pool (repeating only when the pool
+/// is smaller than the court).
+fn stakes(pools: &StoryPools, size: usize, f: &Fill, d: &mut Dice) -> Vec<Stake> {
+    let mut order: Vec<usize> = (0..pools.stake.len()).collect();
+    d.shuffle(&mut order);
+    (0..size)
+        .filter_map(|i| {
+            let member = MEMBERS[i % MEMBERS.len()];
+            let e = &pools.stake[*order.get(i % order.len().max(1))?];
+            let member_cap = capitalise(member);
+            let text = Fill { member: member.into(), ..f.clone() }.text(&e.text);
+            Some(Stake { member: member_cap, text: capitalise(&text) })
+        })
+        .collect()
+}
+
+/// The text with its first letter upper-case (a sentence opening with a placeholder).
+pub fn capitalise(t: &str) -> String {
+    let mut c = t.chars();
+    c.next().map(|first| first.to_uppercase().chain(c).collect()).unwrap_or_default()
+}
+
+/// At least one mini event per map, in a used room; a shop lists named items at their Cost.
+fn mini_events(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<MiniEvent> {
+    let pools = &tables.story.mini_event;
+    let mut order: Vec<usize> = (0..pools.len()).collect();
+    d.shuffle(&mut order);
+    let mut out = Vec::with_capacity(s.maps.len());
+    for (i, m) in s.maps.iter().enumerate() {
+        let Some(e) = order.get(i % order.len().max(1)).map(|&k| &pools[k]) else { break };
+        let Some(room) = d.choose_from(|| m.used_rooms().map(|r| r.id)) else { continue };
+        let wares = if e.kind == "shop" { wares(tables, d) } else { Vec::new() };
+        out.push(MiniEvent {
+            at: Place { map: m.index, room },
+            kind: e.kind.clone(),
+            title: f.text(&e.title),
+            text: f.text(&e.text),
+            outcome: f.text(&e.outcome),
+            wares,
+        });
+    }
+    out
+}
+
+/// Three Common Items at their Cost (no Rare Item: the book prints theirs in brackets, not for sale).
+fn wares(tables: &Tables, d: &mut Dice) -> Vec<Ware> {
+    let sellable = || {
+        tables.items.items.iter().filter(|i| !i.category.rare() && i.category != ItemCategory::RareArms).filter_map(
+            |i| match i.cost {
+                Cost::Mg(n) => Some((i.name.to_string(), n)),
+                Cost::None => None,
+            },
+        )
+    };
+    let mut out: Vec<Ware> = Vec::with_capacity(3);
+    for _ in 0..6 {
+        if out.len() == 3 {
+            break;
+        }
+        if let Some((item, cost)) = d.choose_from(sellable)
+            && !out.iter().any(|w| w.item == item)
+        {
+            out.push(Ware { item, cost });
+        }
+    }
+    out
+}
+
+/// Scenario Movement for the first four to six Quarters: one action each, no action twice in a
+/// row.
+fn movement(pools: &StoryPools, f: &Fill, d: &mut Dice) -> Vec<Quarter> {
+    let n = d.between(4, 6);
+    let mut out: Vec<Quarter> = Vec::with_capacity(n as usize);
+    let mut used: Vec<usize> = Vec::new();
+    for q in 1..=n {
+        let last_action = out.last().map(|x| x.action.clone());
+        let pick = d.choose_from(|| {
+            pools
+                .movement
+                .iter()
+                .enumerate()
+                .filter(|(k, e)| !used.contains(k) && Some(&e.action) != last_action.as_ref())
+        });
+        let Some((k, e)) = pick.or_else(|| d.choose_from(|| pools.movement.iter().enumerate())) else { break };
+        used.push(k);
+        out.push(Quarter { quarter: q, action: e.action.clone(), text: f.text(&e.text), prevent: f.text(&e.prevent) });
+    }
+    out
+}
+
+/// Keeps the story standing on the dungeon after a change to it (a reroll): an objective whose
+/// target is gone names the same kind of target anew, and an NPC whose room is no longer used
+/// moves to a used room of the same map (the objective's NPC to the objective's room). The cast
+/// keeps its names, so weak points and clues that name NPCs still find them. Returns whether
+/// anything moved.
+pub fn repair(s: &mut Scenario, tables: &Tables, d: &mut Dice) -> bool {
+    let mut v = Vec::new();
+    if !s.objective.text.is_empty() || s.objective.at.is_some() {
+        objective_rules(s, tables, &mut v);
+    }
+    let mut moved = false;
+    if v.iter().any(|x| matches!(x.rule, "objective.place" | "objective.target")) {
+        let kind = s.objective.kind;
+        match kind {
+            ObjectiveKind::Defeat | ObjectiveKind::Search | ObjectiveKind::WinOver => {
+                let (at, target) = threat_target(s, kind, d);
+                s.objective.at = at;
+                s.objective.target = target;
+            }
+            _ => {
+                let last = s.maps.len() - 1;
+                let ruler_room = s.maps[last].rooms.iter().find(|r| r.ruler.is_some()).map(|r| r.id);
+                let room = if kind == ObjectiveKind::Race { ruler_room } else { None };
+                let room = room.or_else(|| d.choose(&target_rooms(s, last)).copied());
+                s.objective.at = room.map(|room| Place { map: s.maps[last].index, room });
+            }
+        }
+        moved = true;
+    }
+    let goal = s.objective.at;
+    let (who, kind) = (s.objective.npc.clone(), s.objective.kind);
+    for k in 0..s.cast.len() {
+        let n = &s.cast[k];
+        let objective_npc = who.as_deref() == Some(n.name.as_str()) && kind != ObjectiveKind::Race;
+        let used = |p: Place| s.map(p.map).is_some_and(|m| m.room(p.room).used);
+        let place = match n.place {
+            _ if objective_npc && n.place != goal => goal,
+            Some(p) if !used(p) => {
+                let m = s.map(p.map).or(s.maps.last());
+                m.and_then(|m| d.choose_from(|| m.used_rooms().map(|r| Place { map: m.index, room: r.id })))
+            }
+            other => other,
+        };
+        if place != s.cast[k].place {
+            s.cast[k].place = place;
+            moved = true;
+        }
+    }
+    moved
+}
+
+/// The cast NPC named `name`.
+pub fn npc<'s>(s: &'s Scenario, name: &str) -> Option<&'s Npc> {
+    s.cast.iter().find(|c| c.name == name)
+}
+
+/// The objective's rules: its room is a used room, what it names stands there, a clue reveals it;
+/// every placed NPC stands in a used room; a conversation clue's NPC stands in the clue's room.
+pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
+    let o = &s.objective;
+    if !o.text.is_empty() || o.at.is_some() {
+        objective_rules(s, tables, v);
+    }
+    for n in &s.cast {
+        if let Some(p) = n.place
+            && !s.map(p.map).is_some_and(|m| m.room(p.room).used)
+        {
+            v.push(Violation::new(
+                format!("cast {}", n.name),
+                "cast.place",
+                format!("{} stands in map {} room {}, which is not a used room", n.name, p.map, p.room),
+            ));
+        }
+    }
+    for (i, c) in s.clues.iter().enumerate() {
+        let Some(name) = &c.npc else { continue };
+        let at = format!("clue {}", i + 1);
+        match npc(s, name) {
+            None => {
+                v.push(Violation::new(at, "clue.npc", format!("the clue is told by {name}, who is not in the cast")))
+            }
+            Some(n) if n.place != Some(c.at) => v.push(Violation::new(
+                at,
+                "clue.npc",
+                format!("the clue is told by {name}, who does not stand in map {} room {}", c.at.map, c.at.room),
+            )),
+            Some(_) => {}
+        }
+    }
+}
+
+/// The objective's own rules (see [`check`]).
+fn objective_rules(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
+    let o = &s.objective;
+    let kind = o.kind.name();
+    let Some(at) = o.at else {
+        v.push(Violation::new("objective", "objective.place", format!("the {kind} objective names no room (`at`)")));
+        return;
+    };
+    let Some(room) = s.map(at.map).map(|m| m.room(at.room)).filter(|r| r.used) else {
+        v.push(Violation::new(
+            "objective",
+            "objective.place",
+            format!("the objective's room, map {} room {}, is not a used room", at.map, at.room),
+        ));
+        return;
+    };
+    let here = |name: &str| {
+        room.ruler.as_ref().is_some_and(|r| r.name == name)
+            || room.monsters.iter().any(|g| g.name == name)
+            || room.traps.iter().any(|t| t.name == name)
+            || room.bases.iter().any(|b| b.name == name)
+    };
+    let missing = match o.kind {
+        ObjectiveKind::Defeat | ObjectiveKind::Search | ObjectiveKind::WinOver => {
+            (!here(&o.target)).then(|| format!("{} is not in map {} room {}", o.target, at.map, at.room))
+        }
+        ObjectiveKind::Rescue | ObjectiveKind::Deliver | ObjectiveKind::Race => {
+            let name = o.npc.as_deref().unwrap_or_default();
+            match npc(s, name) {
+                None => Some(format!("{name}, whom the objective names, is not in the cast")),
+                Some(n) if o.kind != ObjectiveKind::Race && n.place != Some(at) => {
+                    Some(format!("{name} does not stand in map {} room {}", at.map, at.room))
+                }
+                Some(_) => None,
+            }
+        }
+        ObjectiveKind::Acquire => None,
+    };
+    let bad_item = o.item.as_deref().filter(|i| tables.items.item(i).is_none());
+    if let Some(m) = missing {
+        v.push(Violation::new("objective", "objective.target", m));
+    }
+    if let Some(i) = bad_item {
+        v.push(Violation::new("objective", "objective.item", format!("{i} is not an item of the item tables")));
+    }
+    if !s.clues.iter().any(|c| c.reveals == crate::myk::model::Reveals::Room(at)) {
+        v.push(Violation::new(
+            "objective",
+            "objective.clue",
+            format!("no clue reveals map {} room {}, where the objective's target is", at.map, at.room),
+        ));
+    }
+}

@@ -1,0 +1,250 @@
+//! The scenario's parts as the book names them (Prologue, Objective, Cast, Clues, Mini events,
+//! Scenario Movement, Epilogue), laid out once as sections of paragraphs and labelled entries so
+//! the Markdown, HTML (and so the PDF) and the Udonarium notes print the same words.
+
+use serde::Serialize;
+
+use crate::myk::frame;
+use crate::myk::model::{ClueMethod, Npc, Place, Scenario};
+use crate::myk::story::{self, Fill, Story};
+use crate::tables::Tables;
+
+#[derive(Serialize)]
+pub struct Section {
+    pub heading: String,
+    pub paragraphs: Vec<String>,
+    pub entries: Vec<Entry>,
+}
+
+/// A labelled line, with lines beneath it (a clue's puzzle, a shop's wares).
+#[derive(Serialize)]
+pub struct Entry {
+    pub label: String,
+    pub text: String,
+    pub sub: Vec<String>,
+}
+
+fn entry(label: impl Into<String>, text: impl Into<String>) -> Entry {
+    Entry { label: label.into(), text: text.into(), sub: Vec::new() }
+}
+
+fn section(heading: &str, paragraphs: Vec<String>, entries: Vec<Entry>) -> Section {
+    Section { heading: heading.into(), paragraphs, entries }
+}
+
+/// Every part, in the book's order; a file without a story prints its introduction and
+/// resolution as it always did.
+pub fn sections(s: &Scenario, tables: &Tables) -> Vec<Section> {
+    let mut out = Vec::with_capacity(7);
+    let kind = s.objective.kind.name().replace('_', " ");
+    let objective = section("Objective", vec![frame::objective(s)], vec![entry("Kind:", kind)]);
+    match &s.story {
+        Some(st) => out.extend([prologue(s, st), objective]),
+        None => out.extend([objective, section("Introduction", vec![frame::fill(s, &s.introduction)], Vec::new())]),
+    }
+    out.push(cast(s, tables));
+    out.push(clues(s));
+    if let Some(st) = &s.story {
+        out.push(mini_events(s, st));
+        out.push(movement(s, st));
+        out.push(epilogue(s, st));
+    } else {
+        out.push(section("Resolution", vec![frame::fill(s, &s.resolution)], Vec::new()));
+    }
+    out
+}
+
+fn form_label(form: &str) -> &'static str {
+    match form {
+        "scout" => "The Scout",
+        "wanderer" => "The Wanderer",
+        _ => "The Appeal",
+    }
+}
+
+fn prologue(s: &Scenario, st: &Story) -> Section {
+    let p = &st.prologue;
+    let f = Fill::of(s);
+    let mut paragraphs = vec![
+        [form_label(&p.form), " — ", &story::capitalise(&f.text(&p.who))].concat(),
+        story::capitalise(&f.text(&p.problem)),
+        story::capitalise(&f.text(&p.offer)),
+    ];
+    for n in s.cast.iter().filter(|n| n.place.is_none()) {
+        paragraphs.push(format!("{} ({}) waits in {} for the court's answer.", n.name, n.role, st.kingdom));
+    }
+    let entries = st.stakes.iter().map(|k| entry([k.member.as_str(), ":"].concat(), f.text(&k.text))).collect();
+    section("Prologue", paragraphs, entries)
+}
+
+/// Where an NPC stands, in words.
+pub fn where_is(s: &Scenario, place: Option<Place>) -> String {
+    match place {
+        Some(p) => {
+            let name = s.map(p.map).map(|m| m.room(p.room).name.to_string()).unwrap_or_default();
+            format!("map {}, room {} ({name})", p.map, p.room)
+        }
+        None => s.story.as_ref().map_or_else(|| "the kingdom".into(), |st| st.kingdom.clone()),
+    }
+}
+
+fn npc_text(s: &Scenario, tables: &Tables, n: &Npc) -> Entry {
+    let f = Fill::with_npc(s, &n.name);
+    let mut text = format!("{}; {}, {}; {}", n.role, n.age, n.sex, n.traits.join("; "));
+    let mut sub = Vec::new();
+    if !n.personality.is_empty() {
+        let meaning = tables.story.personality.iter().find(|p| p.name == n.personality).map(|p| p.meaning.as_str());
+        sub.push(match meaning {
+            Some(m) => format!("Personality: {} ({m})", n.personality),
+            None => format!("Personality: {}", n.personality),
+        });
+        sub.push(format!("Where: {}", where_is(s, n.place)));
+        if !n.wants.is_empty() {
+            sub.push(format!("Wants {}", f.text(&n.wants).trim_end_matches('.')));
+        }
+        if !n.line.is_empty() {
+            sub.push(format!("Says: “{}”", f.text(&n.line)));
+        }
+        let knows: Vec<String> = s
+            .clues
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.npc.as_deref() == Some(n.name.as_str()))
+            .map(|(i, _)| (i + 1).to_string())
+            .collect();
+        if !knows.is_empty() {
+            sub.push(format!("Knows clue {}", knows.join(", ")));
+        }
+    } else {
+        text.push('.');
+    }
+    if let Some(f) = &n.fights {
+        let st = &f.stats;
+        sub.push(format!(
+            "Fights as an Important NPC of level {} (stats of the {}): Warfare {} / Range {} / Damage {} / Defense {} / HP {}",
+            f.level, f.as_monster, st.warfare, st.range, st.damage, st.defense, st.hp
+        ));
+    }
+    Entry { label: n.name.to_string(), text, sub }
+}
+
+fn cast(s: &Scenario, tables: &Tables) -> Section {
+    let mut entries: Vec<Entry> = s.cast.iter().map(|n| npc_text(s, tables, n)).collect();
+    if let Some(ru) = s.story.as_ref().and_then(|st| st.ruler.as_ref()) {
+        let meaning = tables.story.personality.iter().find(|p| p.name == ru.personality).map(|p| p.meaning.as_str());
+        let f = Fill::of(s);
+        let mut e = entry(f.ruler.clone(), "the villain".to_string());
+        e.sub.push(format!(
+            "Personality: {}{}",
+            ru.personality,
+            meaning.map(|m| format!(" ({m})")).unwrap_or_default()
+        ));
+        e.sub.push(format!("Motive: {}", f.text(&ru.motive)));
+        e.sub.push(format!("Says: “{}”", f.text(&ru.line)));
+        entries.push(e);
+    }
+    section("Cast", Vec::new(), entries)
+}
+
+fn clues(s: &Scenario) -> Section {
+    let entries = s
+        .clues
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let room = s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default();
+            let f = Fill::with_npc(s, c.npc.as_deref().unwrap_or_default());
+            let text = format!(
+                "{} — found in map {}, room {} ({room}), by {}: {}.",
+                frame::clue_text(s, c),
+                c.at.map,
+                c.at.room,
+                c.method.label(),
+                f.text(&c.how).trim_end_matches('.')
+            );
+            let mut sub = Vec::new();
+            if !c.ask.is_empty() {
+                sub.push(format!("Ask about {}.", f.text(&c.ask).trim_end_matches('.')));
+            }
+            if !c.found.is_empty() {
+                let what = if c.method == ClueMethod::Conversation { "Answer" } else { "Found" };
+                sub.push(format!("{what}: {}", f.text(&c.found)));
+            }
+            if let Some(p) = &c.puzzle {
+                sub.push(format!("Puzzle: {}", p.text));
+                sub.push(format!("Answer: {}", p.answer));
+                sub.extend(p.hints.iter().enumerate().map(|(k, h)| format!("Hint {}: {h}", k + 1)));
+            }
+            Entry { label: format!("Clue {}:", i + 1), text, sub }
+        })
+        .collect();
+    section("Clues", Vec::new(), entries)
+}
+
+fn mini_events(s: &Scenario, st: &Story) -> Section {
+    let f = Fill::of(s);
+    let entries = st
+        .mini_events
+        .iter()
+        .map(|e| {
+            let mut en = entry(
+                format!("{} ({}):", f.text(&e.title), where_is(s, Some(e.at))),
+                format!("{} Outcome: {}", f.text(&e.text), f.text(&e.outcome)),
+            );
+            en.sub.extend(e.wares.iter().map(|w| format!("For sale: {}, {} MG", w.item, w.cost)));
+            en
+        })
+        .collect();
+    section("Mini events", Vec::new(), entries)
+}
+
+fn movement(s: &Scenario, st: &Story) -> Section {
+    let f = Fill::of(s);
+    let intro = "An optional rule: each Quarter the villain acts as below unless the court makes the check \
+                 that prevents it."
+        .to_string();
+    let entries = st
+        .movement
+        .iter()
+        .map(|q| {
+            let mut e = entry(format!("Quarter {} ({}):", q.quarter, q.action), f.text(&q.text));
+            e.sub.push(format!("To prevent it: {}", f.text(&q.prevent).trim_end_matches('.')));
+            e
+        })
+        .collect();
+    section("Scenario Movement", vec![intro], entries)
+}
+
+fn epilogue(s: &Scenario, st: &Story) -> Section {
+    let (e, f) = (&st.epilogue, Fill::of(s));
+    let entries = vec![
+        entry("Success:", f.text(&e.success)),
+        entry("Failure:", f.text(&e.failure)),
+        entry("The Reward:", e.reward.join("; ")),
+        entry("A Change in Circumstances:", f.text(&e.change)),
+        entry("Farewell:", f.text(&e.farewell)),
+        entry("Retry:", f.text(&e.retry)),
+    ];
+    section("Epilogue", Vec::new(), entries)
+}
+
+/// The cast NPCs standing in a room, as its text names them.
+pub fn people_in(s: &Scenario, at: Place) -> Vec<String> {
+    s.cast
+        .iter()
+        .filter(|n| n.place == Some(at))
+        .map(|n| {
+            if n.personality.is_empty() {
+                format!("{} ({})", n.name, n.role)
+            } else {
+                format!("{} ({}, {})", n.name, n.role, n.personality.to_lowercase())
+            }
+        })
+        .collect()
+}
+
+/// The mini events of a room, by title.
+pub fn events_in(s: &Scenario, at: Place) -> Vec<String> {
+    let f = Fill::of(s);
+    s.story.iter().flat_map(|st| &st.mini_events).filter(|e| e.at == at).map(|e| f.text(&e.title)).collect()
+}

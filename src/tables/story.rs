@@ -1,0 +1,215 @@
+//! The MYK scenario pools (`tables/myk/story.toml`, schema in the plan's `myk-story.md`): titles,
+//! objectives, prologues, stakes, personalities, wants, ruler motives and lines, clue texts,
+//! puzzles, mini events, Scenario Movement, success, failure, change, farewell and retry texts.
+//!
+//! The file's keys are all top-level arrays, so it is read as its own schema (a file named
+//! `story.toml`), not as a part of the general table file. Every entry denies unknown fields.
+
+use serde::Deserialize;
+
+/// Every pool, merged over the story files (normally one).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StoryPools {
+    #[serde(default)]
+    pub title: Vec<Title>,
+    #[serde(default)]
+    pub objective: Vec<KindText>,
+    #[serde(default)]
+    pub prologue: Vec<Prologue>,
+    #[serde(default)]
+    pub stake: Vec<Text>,
+    #[serde(default)]
+    pub personality: Vec<Personality>,
+    #[serde(default)]
+    pub want: Vec<Text>,
+    #[serde(default)]
+    pub ruler_motive: Vec<Text>,
+    #[serde(default)]
+    pub ruler_line: Vec<Text>,
+    #[serde(default)]
+    pub clue_search: Vec<Text>,
+    #[serde(default)]
+    pub clue_threat: Vec<Text>,
+    #[serde(default)]
+    pub clue_talk: Vec<Talk>,
+    #[serde(default)]
+    pub clue_condition: Vec<Condition>,
+    #[serde(default)]
+    pub puzzle: Vec<Puzzle>,
+    #[serde(default)]
+    pub mini_event: Vec<MiniEvent>,
+    #[serde(default)]
+    pub movement: Vec<Movement>,
+    #[serde(default)]
+    pub success: Vec<KindText>,
+    #[serde(default)]
+    pub failure: Vec<KindText>,
+    #[serde(default)]
+    pub change: Vec<Text>,
+    #[serde(default)]
+    pub farewell: Vec<Text>,
+    #[serde(default)]
+    pub retry: Vec<Text>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Text {
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Title {
+    pub text: String,
+    #[serde(default)]
+    pub kinds: Vec<String>,
+}
+
+/// A text for one objective kind (objective, success, failure).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindText {
+    pub kind: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prologue {
+    pub form: String,
+    #[serde(default)]
+    pub kinds: Vec<String>,
+    pub who: String,
+    pub problem: String,
+    pub offer: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Personality {
+    pub name: String,
+    pub meaning: String,
+    pub lines: Vec<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Talk {
+    pub ask: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Condition {
+    pub kind: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Puzzle {
+    pub text: String,
+    pub answer: String,
+    pub hints: Vec<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MiniEvent {
+    pub kind: String,
+    pub title: String,
+    pub text: String,
+    pub outcome: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Movement {
+    pub action: String,
+    pub text: String,
+    pub prevent: String,
+}
+
+/// Whether an entry limited to `kinds` fits the objective kind `kind` (no list: any kind).
+pub fn fits(kinds: &[String], kind: &str) -> bool {
+    kinds.is_empty() || kinds.iter().any(|k| k == kind)
+}
+
+/// The file name the story pools are read from, in any folder of the tables.
+pub const FILE_NAME: &str = "story.toml";
+
+/// Whether a table file (path relative to the tables folder) holds story pools.
+pub fn is_story_file(path: &str) -> bool {
+    path == FILE_NAME || path.ends_with(&["/", FILE_NAME].concat())
+}
+
+impl StoryPools {
+    /// Adds another file's pools after these.
+    pub fn extend(&mut self, o: StoryPools) {
+        self.title.extend(o.title);
+        self.objective.extend(o.objective);
+        self.prologue.extend(o.prologue);
+        self.stake.extend(o.stake);
+        self.personality.extend(o.personality);
+        self.want.extend(o.want);
+        self.ruler_motive.extend(o.ruler_motive);
+        self.ruler_line.extend(o.ruler_line);
+        self.clue_search.extend(o.clue_search);
+        self.clue_threat.extend(o.clue_threat);
+        self.clue_talk.extend(o.clue_talk);
+        self.clue_condition.extend(o.clue_condition);
+        self.puzzle.extend(o.puzzle);
+        self.mini_event.extend(o.mini_event);
+        self.movement.extend(o.movement);
+        self.success.extend(o.success);
+        self.failure.extend(o.failure);
+        self.change.extend(o.change);
+        self.farewell.extend(o.farewell);
+        self.retry.extend(o.retry);
+    }
+
+    /// Why the pools cannot make a scenario (a pool the generator draws from is empty, or an
+    /// objective kind has no objective text), or `None`.
+    pub fn problem(&self) -> Option<String> {
+        let empty = [
+            ("title", self.title.is_empty()),
+            ("prologue", self.prologue.is_empty()),
+            ("stake", self.stake.is_empty()),
+            ("personality", self.personality.is_empty()),
+            ("want", self.want.is_empty()),
+            ("ruler_motive", self.ruler_motive.is_empty()),
+            ("ruler_line", self.ruler_line.is_empty()),
+            ("clue_search", self.clue_search.is_empty()),
+            ("clue_threat", self.clue_threat.is_empty()),
+            ("clue_talk", self.clue_talk.is_empty()),
+            ("clue_condition", self.clue_condition.is_empty()),
+            ("puzzle", self.puzzle.is_empty()),
+            ("mini_event", self.mini_event.is_empty()),
+            ("movement", self.movement.is_empty()),
+            ("change", self.change.is_empty()),
+            ("farewell", self.farewell.is_empty()),
+            ("retry", self.retry.is_empty()),
+        ];
+        if let Some((pool, _)) = empty.iter().find(|(_, e)| *e) {
+            return Some(format!("the story pool `[[{pool}]]` is empty"));
+        }
+        if let Some(p) = self.personality.iter().find(|p| p.lines.is_empty()) {
+            return Some(format!("personality `{}` has no `lines`", p.name));
+        }
+        if let Some(p) = self.puzzle.iter().find(|p| p.hints.is_empty() || p.answer.trim().is_empty()) {
+            return Some(format!("the puzzle `{}` needs an `answer` and one or two `hints`", p.text));
+        }
+        for kind in crate::myk::model::ObjectiveKind::ALL.iter().map(|k| k.name()) {
+            for (pool, list) in [("objective", &self.objective), ("success", &self.success), ("failure", &self.failure)]
+            {
+                if !list.iter().any(|e| e.kind == kind) {
+                    return Some(format!("the story pool `[[{pool}]]` has no entry of kind `{kind}`"));
+                }
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,266 @@
+//! The scenario around the dungeon (issue 31): objective kinds as data, a cast placed in rooms,
+//! clues written out, Prologue, mini events, Scenario Movement and Epilogue, checked over hundreds
+//! of generated scenarios, and hand edits that break the story caught by `check` in one line.
+
+use std::collections::BTreeMap;
+
+use crate::myk::{default_scenario, options_for, params, tables};
+use dungeonsmith::myk::model::{ClueMethod, Layout, ObjectiveKind, Reveals, Scenario};
+use dungeonsmith::myk::story::DEFERRALS;
+use dungeonsmith::myk::{MykParams, check, generate};
+use dungeonsmith::render::myk_story::{events_in, people_in, sections};
+
+/// Every word the booklet prints of the story: the sections' paragraphs, entries and lines.
+fn story_words(s: &Scenario) -> String {
+    let mut out = String::new();
+    for part in sections(s, tables()) {
+        out.push_str(&part.heading);
+        for p in &part.paragraphs {
+            out.push_str(p);
+            out.push('\n');
+        }
+        for e in &part.entries {
+            out.push_str(&format!("{} {}\n", e.label, e.text));
+            for l in &e.sub {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// The first story rule a generated scenario breaks, or `None`.
+fn broken_story_rule(s: &Scenario) -> Option<String> {
+    let words = story_words(s);
+    let st = s.story.as_ref()?;
+    for n in &s.cast {
+        let in_room = n.place.is_some_and(|p| people_in(s, p).iter().any(|x| x.starts_with(n.name.as_str())));
+        let in_scene = n.place.is_none() && words.contains(&format!("{} (", n.name));
+        if !(in_room || in_scene) {
+            return Some(format!("{} appears in no room or scene", n.name));
+        }
+    }
+    if let Some(phrase) = DEFERRALS.iter().find(|p| words.contains(*p)) {
+        return Some(format!("the booklet leaves the GM to invent: `{phrase}`"));
+    }
+    for c in &s.clues {
+        if c.method == ClueMethod::Puzzle
+            && !c.puzzle.as_ref().is_some_and(|p| !p.text.is_empty() && !p.answer.is_empty() && !p.hints.is_empty())
+        {
+            return Some("a puzzle clue without its puzzle, answer and a hint".into());
+        }
+        if c.method == ClueMethod::Threat {
+            let room = s.map(c.at.map)?.room(c.at.room);
+            let names: Vec<&str> = room
+                .monsters
+                .iter()
+                .map(|g| g.name.as_str())
+                .chain(room.ruler.iter().map(|r| r.name.as_str()))
+                .chain(room.traps.iter().map(|t| t.name.as_str()))
+                .chain(room.bases.iter().map(|b| b.name.as_str()))
+                .collect();
+            if !names.iter().any(|n| c.how.contains(n)) {
+                return Some(format!("the threat clue in {} says `{}`, naming nothing there", c.at.room, c.how));
+            }
+        }
+    }
+    let e = &st.epilogue;
+    if st.prologue.who.is_empty() || e.success.is_empty() || e.failure.is_empty() || e.retry.is_empty() {
+        return Some("no Prologue, Epilogue or retry terms".into());
+    }
+    if e.reward.is_empty() || st.stakes.len() != s.court.levels.len() {
+        return Some("no reward, or not one stake per court member".into());
+    }
+    for m in &s.maps {
+        if !m
+            .used_rooms()
+            .any(|r| !events_in(s, dungeonsmith::myk::model::Place { map: m.index, room: r.id }).is_empty())
+        {
+            return Some(format!("map {} has no mini event", m.index));
+        }
+    }
+    if let Some(v) = check(s, tables()).first() {
+        return Some(format!("check: {v}"));
+    }
+    None
+}
+
+#[test]
+fn three_hundred_scenarios_spread_their_objective_kinds_and_tell_a_whole_story() {
+    let mut kinds: BTreeMap<ObjectiveKind, u32> = BTreeMap::new();
+    for seed in 0..300u64 {
+        let p = options_for(seed);
+        let s = generate(tables(), &p, seed).unwrap_or_else(|e| panic!("seed {seed} {p:?}: {e}"));
+        *kinds.entry(s.objective.kind).or_default() += 1;
+        if let Some(why) = broken_story_rule(&s) {
+            panic!("seed {seed} {p:?}: {why}");
+        }
+    }
+    assert!(kinds.len() >= 6, "{kinds:?}");
+    for (k, n) in &kinds {
+        assert!((15..=120).contains(n), "{k:?} in {n} of 300 scenarios (5%-40% expected): {kinds:?}");
+    }
+}
+
+#[test]
+fn clues_of_one_map_do_not_all_sit_in_one_room() {
+    let (mut maps_with_several, mut all_in_one) = (0, 0);
+    for seed in 0..300u64 {
+        let s = generate(tables(), &options_for(seed), seed).expect("generates");
+        for m in &s.maps {
+            let rooms: Vec<_> = s.clues.iter().filter(|c| c.at.map == m.index).map(|c| c.at.room).collect();
+            if rooms.len() >= 2 {
+                maps_with_several += 1;
+                all_in_one += usize::from(rooms.iter().all(|r| *r == rooms[0]));
+            }
+        }
+    }
+    assert!(maps_with_several > 100, "{maps_with_several}");
+    assert!(
+        all_in_one * 10 <= maps_with_several,
+        "{all_in_one} of {maps_with_several} maps hold all clues in one room"
+    );
+}
+
+#[test]
+fn every_way_of_finding_a_clue_appears_over_many_scenarios() {
+    let mut ways = BTreeMap::new();
+    for seed in 0..200u64 {
+        let s = generate(tables(), &options_for(seed), seed).expect("generates");
+        for c in &s.clues {
+            *ways.entry(c.method.label()).or_insert(0) += 1;
+        }
+    }
+    assert_eq!(ways.len(), 4, "{ways:?}");
+}
+
+#[test]
+fn each_objective_kind_asked_for_gives_a_legal_scenario_over_100_seeds() {
+    for kind in ObjectiveKind::ALL {
+        for seed in 0..100u64 {
+            let p = MykParams { objective: Some(kind), ..options_for(seed) };
+            let s = generate(tables(), &p, seed).unwrap_or_else(|e| panic!("{kind:?} seed {seed} {p:?}: {e}"));
+            assert_eq!(s.objective.kind, kind);
+            assert_eq!(s.params.objective, Some(kind), "the file records the kind asked for");
+            if let Some(why) = broken_story_rule(&s) {
+                panic!("{kind:?} seed {seed} {p:?}: {why}");
+            }
+        }
+    }
+}
+
+/// A scenario of the kind, from the first seed that makes one with `ok`.
+fn scenario_of(kind: ObjectiveKind, ok: impl Fn(&Scenario) -> bool) -> Scenario {
+    (0..200)
+        .map(|seed| {
+            let p = MykParams { objective: Some(kind), ..params(vec![2; 4], 1, 9, Layout::Mixed) };
+            generate(tables(), &p, seed).expect("generates")
+        })
+        .find(|s| ok(s))
+        .expect("a scenario of the kind")
+}
+
+/// `check` run by the program on the scenario as a file: exit 1, and the lines naming `rule`.
+fn checked_lines(s: &Scenario, rule: &str) -> Vec<String> {
+    let path = std::env::temp_dir().join(format!("ds-story-{}-{rule}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string_pretty(s).expect("serialises")).expect("writes");
+    let (code, out, _) = crate::run(&["check", &path.to_string_lossy()]);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(code, 1, "{out}");
+    out.lines().filter(|l| l.contains(&format!("[{rule}]"))).map(str::to_string).collect()
+}
+
+#[test]
+fn a_hand_edit_that_removes_the_captives_room_is_caught_in_one_line() {
+    let mut s = scenario_of(ObjectiveKind::Rescue, |_| true);
+    let at = s.objective.at.expect("the captive's room");
+    let captive = s.objective.target.clone();
+    // The room is struck from the map: unused, its corridors and clues gone.
+    let m = &mut s.maps[0];
+    m.rooms[at.room.index()] = dungeonsmith::myk::model::Room::empty(at.room);
+    m.corridors.retain(|c| c.a != at.room && c.b != at.room);
+    s.clues.retain(|c| c.at != at && c.reveals != Reveals::Room(at));
+    let lines = checked_lines(&s, "objective.place");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains(&format!("map 1 room {}", at.room)), "{lines:?}");
+    assert!(!captive.is_empty());
+}
+
+#[test]
+fn a_hand_edit_that_removes_the_npc_a_clue_names_is_caught_in_one_line() {
+    let mut s = scenario_of(ObjectiveKind::Defeat, |s| s.clues.iter().any(|c| c.npc.is_some()));
+    let name = s.clues.iter().find_map(|c| c.npc.clone()).expect("a conversation clue");
+    s.cast.retain(|n| n.name != name.as_str());
+    let lines = checked_lines(&s, "clue.npc");
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(lines[0].contains(&name), "{lines:?}");
+}
+
+#[test]
+fn moving_a_captive_out_of_the_objectives_room_is_caught() {
+    let mut s = scenario_of(ObjectiveKind::Rescue, |_| true);
+    let name = s.objective.npc.clone().expect("the captive");
+    let other = s.maps[0].used_rooms().map(|r| r.id).find(|&r| Some(r) != s.objective.at.map(|p| p.room));
+    let npc = s.cast.iter_mut().find(|n| n.name == name.as_str()).expect("in the cast");
+    npc.place = other.map(|room| dungeonsmith::myk::model::Place { map: 1, room });
+    let rules: Vec<&str> = check(&s, tables()).into_iter().map(|v| v.rule).collect();
+    assert!(rules.contains(&"objective.target"), "{rules:?}");
+}
+
+#[test]
+fn a_format_2_file_loads_and_reads_as_the_defeat_kind() {
+    let s = default_scenario(42);
+    let mut v = serde_json::to_value(&s).expect("json");
+    let old_objective = "Defeat someone, ruler of the somewhere, and make the map the kingdom's territory.";
+    v["format"] = serde_json::json!(2);
+    v["objective"] = serde_json::json!(old_objective);
+    let o = v.as_object_mut().expect("object");
+    o.remove("story");
+    for c in o.get_mut("cast").and_then(|c| c.as_array_mut()).expect("cast") {
+        let c = c.as_object_mut().expect("npc");
+        for k in ["personality", "place", "wants", "line", "fights"] {
+            c.remove(k);
+        }
+    }
+    let version = dungeonsmith::format::upgrade("myk", &mut v).expect("upgrades");
+    assert_eq!(version, 2);
+    let back: Scenario = serde_json::from_value(v).expect("a format-2 file parses once upgraded");
+    assert_eq!(back.objective.kind, ObjectiveKind::Defeat);
+    let text = dungeonsmith::myk::frame::objective(&back);
+    let ruler = back.maps.last().and_then(|m| m.rooms.iter().find_map(|r| r.ruler.as_ref())).expect("a ruler");
+    assert!(text.starts_with("Defeat ") && text.contains(ruler.name.as_str()), "{text}");
+}
+
+#[test]
+fn an_unknown_objective_kind_is_one_line_naming_the_option_and_exit_2() {
+    let (code, _, err) = crate::run(&["myk", "--seed", "1", "--objective", "conquer"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--objective") && err.contains("conquer"), "{err}");
+}
+
+#[test]
+fn the_same_seed_and_kind_give_the_same_story() {
+    let p = MykParams { objective: Some(ObjectiveKind::Race), ..params(vec![3; 5], 2, 7, Layout::Junction) };
+    let a = generate(tables(), &p, 99).expect("generates");
+    let b = generate(tables(), &p, 99).expect("generates");
+    assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
+}
+
+/// Needs the full story pools (the content pass): with the code's small development pools the
+/// most frequent sentence repeats far more often. Un-ignore once `tables/myk/story.toml` holds them.
+#[test]
+#[ignore = "needs the full story pools of tables/myk/story.toml"]
+fn the_most_frequent_prologue_sentence_is_in_at_most_3_percent_of_scenarios() {
+    let mut seen: BTreeMap<String, u32> = BTreeMap::new();
+    let n = 300u32;
+    for seed in 0..u64::from(n) {
+        let s = generate(tables(), &options_for(seed), seed).expect("generates");
+        let p = &s.story.as_ref().expect("a story").prologue;
+        for sentence in [&p.who, &p.problem, &p.offer] {
+            *seen.entry(sentence.clone()).or_default() += 1;
+        }
+    }
+    let (top, count) = seen.iter().max_by_key(|(_, c)| **c).expect("sentences");
+    assert!(count * 100 <= n * 3, "`{top}` in {count} of {n} scenarios");
+}
