@@ -267,6 +267,20 @@ pub const PUZZLE_HOW: &str = "solve the puzzle written out below";
 
 /// What eliminating the room's threat means there: defeat or win over its monsters, else disarm
 /// its trap, else destroy its base.
+/// The threat a room's threat clue is won from, in the order [`threat_how`] names it.
+pub fn threat_kind(r: &Room) -> crate::tables::story::Threat {
+    use crate::tables::story::Threat;
+    if r.ruler.is_some() || !r.monsters.is_empty() {
+        Threat::Monster
+    } else if !r.traps.is_empty() {
+        Threat::Trap
+    } else if !r.bases.is_empty() {
+        Threat::Base
+    } else {
+        Threat::Monster
+    }
+}
+
 pub fn threat_how(r: &Room) -> String {
     if let Some(ru) = &r.ruler {
         return ["defeat ", &ru.name, " or drive it off"].concat();

@@ -474,7 +474,11 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
                 s.clues[k].found = found;
             }
             ClueMethod::Threat => {
-                let found = cd.choose(&pools.clue_threat).map(|t| fill.text(&t.text)).unwrap_or_default();
+                // Only a text that speaks of what stands there: a trap is disarmed, not beaten.
+                let kind = s.map(at.map).map(|m| crate::myk::clues::threat_kind(m.room(at.room)));
+                let fits: Vec<&crate::tables::story::ThreatText> =
+                    pools.clue_threat.iter().filter(|t| t.threat.is_none() || t.threat == kind).collect();
+                let found = cd.choose(&fits).map(|t| fill.text(&t.text)).unwrap_or_default();
                 s.clues[k].found = found;
             }
             ClueMethod::Conversation => {

@@ -30,7 +30,7 @@ pub struct StoryPools {
     #[serde(default)]
     pub clue_search: Vec<Text>,
     #[serde(default)]
-    pub clue_threat: Vec<Text>,
+    pub clue_threat: Vec<ThreatText>,
     #[serde(default)]
     pub clue_talk: Vec<Talk>,
     #[serde(default)]
@@ -57,6 +57,25 @@ pub struct StoryPools {
 #[serde(deny_unknown_fields)]
 pub struct Text {
     pub text: String,
+}
+
+/// What a threat clue's text speaks of: a beaten monster, a disarmed trap or a wrecked base, so a
+/// clue behind a trap never reads "when the monster flees".
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Threat {
+    Monster,
+    Trap,
+    Base,
+}
+
+/// A threat clue's text and the threat it fits (absent: any).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThreatText {
+    pub text: String,
+    #[serde(default)]
+    pub threat: Option<Threat>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
