@@ -98,7 +98,7 @@ fn a_myk_corridor_is_one_edge_that_names_its_kind() {
     let t = tables();
     let (mut named, mut one_way) = (0, 0);
     for seed in 0..30u64 {
-        let p = MykParams { levels: vec![2; 4], maps: 2, rooms: 9, layout: Layout::Mixed };
+        let p = MykParams { levels: vec![2; 4], maps: 2, rooms: 9, layout: Layout::Mixed, objective: None };
         let s = dungeonsmith::myk::generate(&t, &p, seed).expect("generates");
         let (_, edges) = statements(&myk_dot(&s, &t));
         for m in &s.maps {

@@ -516,6 +516,7 @@ fn split_core_needs_two_or_more_holders_weak_point_split_core() {
         maps: 1,
         rooms: 7,
         layout: dungeonsmith::myk::model::Layout::Junction,
+        objective: None,
     };
     let mut s =
         (0..3000).map(|seed| dungeonsmith::myk::generate(tables, &p, seed).unwrap()).find(split).expect("a Split Core");
@@ -543,6 +544,7 @@ fn public_enemy_is_never_sealed_and_a_sealed_one_fails_weak_point_sealed() {
         maps: 3,
         rooms: 7,
         layout: dungeonsmith::myk::model::Layout::Junction,
+        objective: None,
     };
     let mut sealed = 0;
     let has_public_enemy =

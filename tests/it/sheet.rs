@@ -304,7 +304,7 @@ fn rock_is_shaded_apart_from_floor_and_each_corridor_joins_its_two_rooms() {
     for s in &all {
         for map in &s.maps {
             let pix = render(&parse(&myk_sheet(s, map, tables(), Paper::A4, Audience::Gm)), Paper::A4, PX);
-            let boxes = room_boxes(s, map, Paper::A4);
+            let boxes = room_boxes(s, map, tables(), Paper::A4);
             for a in RoomId::ALL {
                 for b in a.neighbours().filter(|b| *b > a) {
                     let corridor = map.corridors.iter().any(|k| k.id() == CorridorId::new(a, b));
