@@ -591,3 +591,39 @@ fn a_run_killed_at_any_rename_of_its_commit_is_completed_by_the_next_run_into_th
     }
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// A `--templates` folder holding `myk.md` as `text`; the run's (code, stderr) and whether it
+/// wrote anything.
+fn with_gm_template(name: &str, text: &str) -> (i32, String, bool) {
+    let d = temp(name);
+    let t = d.join("templates");
+    std::fs::create_dir_all(&t).unwrap();
+    std::fs::write(t.join("myk.md"), text).unwrap();
+    let out = d.join("out");
+    let (code, _, err) = run(&["myk", "--seed", "1", "--format", "md", "--templates", &s(&t), "--out", &s(&out)]);
+    let wrote = out.exists();
+    std::fs::remove_dir_all(&d).ok();
+    (code, err, wrote)
+}
+
+#[test]
+fn a_gm_template_that_loops_without_end_is_stopped_by_its_fuel_in_one_line() {
+    let endless = "{% for a in range(10000) %}{% for b in range(10000) %}{% for c in range(10000) %}.{% endfor %}{% endfor %}{% endfor %}";
+    let start = std::time::Instant::now();
+    let (code, err, wrote) = with_gm_template("fuel", endless);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: template `myk.md`: it ran past 50000000 steps"), "{err}");
+    assert!(!wrote, "nothing written");
+    assert!(start.elapsed() < std::time::Duration::from_secs(120), "stopped, not run out");
+}
+
+#[test]
+fn a_gm_template_that_writes_without_end_is_stopped_at_the_output_limit_in_one_line() {
+    let flood = "{% for a in range(1000) %}{% for b in range(100) %}{{ 'x' * 1000 }}{% endfor %}{% endfor %}";
+    let (code, err, wrote) = with_gm_template("flood", flood);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: template `myk.md`: its output passed 64 MiB; nothing written"), "{err}");
+    assert!(!wrote, "nothing written");
+}
