@@ -194,3 +194,37 @@ fn the_largest_accepted_scenarios_render_in_every_format_within_the_ceiling() {
     }
     std::fs::remove_dir_all(&d).ok();
 }
+
+/// The first `count` in `v`, in document order.
+fn first_count(v: &mut Value) -> Option<&mut Value> {
+    match v {
+        Value::Object(fields) => {
+            if fields.contains_key("count") {
+                return fields.get_mut("count");
+            }
+            fields.values_mut().find_map(first_count)
+        }
+        Value::Array(items) => items.iter_mut().find_map(first_count),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_member_count_past_the_count_limit_is_refused_before_any_work_and_nothing_is_written() {
+    let d = temp("count");
+    let mut f = generated(&d, &["fortress", "--seed", "1"]);
+    *first_count(&mut f).expect("a member count") = json!(i32::MAX);
+    let f = write(&d, "many.json", &f);
+    let out = d.join("out");
+    let o = s(&out);
+    let start = Instant::now();
+    for args in [vec!["render", "--force", "--format", "udonarium", &f, "--out", &o], vec!["check", &f]] {
+        let (code, stdout, err) = run(&args);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(".count`: 2147483647; at most 100 (a count multiplies"), "{err}");
+    }
+    assert!(start.elapsed() < Duration::from_secs(30), "refused before the pieces are made");
+    assert!(!out.exists(), "nothing written");
+    std::fs::remove_dir_all(&d).ok();
+}
