@@ -270,7 +270,7 @@ pub fn render_fortress(
     if wants(Format::Uvtt) {
         heavy.push(Box::new(|| {
             let name = format!("fortress-{seed}.dd2vtt");
-            let bytes = uvtt::uvtt(&plan::fortress_plan(f), &name)?;
+            let bytes = uvtt::uvtt(&plan::fortress_plan_checked(f, plan::AREA, &name)?, &name)?;
             Ok(vec![Artifact::new(name, bytes)])
         }));
     }

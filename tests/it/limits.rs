@@ -78,6 +78,26 @@ fn fortress_of(dir: &Path, n: usize) -> Value {
     f
 }
 
+/// `f` with gates added (plain ones, each between two areas not yet joined, far apart in the
+/// list so the area map cannot draw them in rows) until it has `n`.
+fn with_gates(mut f: Value, n: usize) -> Value {
+    let areas = f["areas"].as_array().unwrap().len();
+    let gates = f["gates"].as_array_mut().unwrap();
+    let mut joined: std::collections::BTreeSet<(u64, u64)> =
+        gates.iter().map(|g| (g["from"].as_u64().unwrap(), g["to"].as_u64().unwrap())).collect();
+    let mut step = 7;
+    while gates.len() < n {
+        for a in 1..=areas as u64 {
+            let b = (a - 1 + step) % areas as u64 + 1;
+            if gates.len() < n && a != b && joined.insert((a.min(b), a.max(b))) {
+                gates.push(json!({ "from": a, "to": b, "kind": "normal", "opened_by": null, "uses": null }));
+            }
+        }
+        step += 13;
+    }
+    f
+}
+
 /// Every name and title in `v` made `NAME_CHARS` long and every descriptive text `text` long
 /// (wide characters, so a byte count would overstate them). Names the rules look up in the tables
 /// (monsters, traps) grow too: `render --force` draws what it is given.
@@ -225,6 +245,28 @@ fn a_member_count_past_the_count_limit_is_refused_before_any_work_and_nothing_is
         assert!(err.contains(".count`: 2147483647; at most 100 (a count multiplies"), "{err}");
     }
     assert!(start.elapsed() < Duration::from_secs(30), "refused before the pieces are made");
+    assert!(!out.exists(), "nothing written");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_plan_too_large_to_lay_out_is_refused_in_one_line_before_its_corridors_are_searched() {
+    let d = temp("gates");
+    let f = write(&d, "gates.json", &with_gates(fortress_of(&d, limits::AREAS), limits::GATES));
+    let out = d.join("out");
+    let start = Instant::now();
+    for format in ["uvtt", "udonarium"] {
+        let (code, _, err) = run(&["render", "--force", "--format", format, &f, "--out", &s(&out)]);
+        assert_eq!(code, 2, "{format}: {err}");
+        let last = err.lines().last().unwrap_or_default();
+        assert!(
+            last.contains(
+                "the plan of 500 areas and 2000 gates, which the area map cannot draw in rows, is too large to lay out"
+            ),
+            "{format}: {last}"
+        );
+    }
+    assert!(start.elapsed() < Duration::from_secs(120), "refused before the search: {:?}", start.elapsed());
     assert!(!out.exists(), "nothing written");
     std::fs::remove_dir_all(&d).ok();
 }
