@@ -182,14 +182,12 @@ fn measured(args: &[&str]) -> (Duration, u64) {
 const CEILING_TIME: Duration = Duration::from_secs(30);
 const CEILING_BYTES: u64 = 1 << 30;
 
-#[test]
-#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored limits::"]
-fn the_largest_accepted_scenarios_render_in_every_format_within_the_ceiling() {
-    let d = temp("largest");
-    let mut fortress = fortress_of(&d, limits::AREAS);
-    // Descriptions of 500 characters: at 1,000 the 500 areas' texts would pass the file limit.
-    longest(&mut fortress, "", 500);
-    let mut myk = generated(&d, &["myk", "--maps", "20", "--seed", "1"]);
+/// The largest 40-map Make You Kingdom file the limits admit: every name at its limit, every
+/// description `text` long, monster groups added to the rooms (copies of the scenario's own, one
+/// monster each) until the counts add up to `limits::MONSTERS`, then traps (copies of its own)
+/// until the file is just under the 8 MiB read limit.
+fn fullest_myk(d: &Path) -> Value {
+    let mut myk = generated(d, &["myk", "--maps", "20", "--seed", "1"]);
     let maps = myk["maps"].as_array().unwrap().clone();
     let mut all_maps = maps.clone();
     for (i, m) in maps.iter().enumerate() {
@@ -200,14 +198,63 @@ fn the_largest_accepted_scenarios_render_in_every_format_within_the_ceiling() {
     assert_eq!(all_maps.len(), limits::MAPS);
     myk["maps"] = Value::Array(all_maps);
     longest(&mut myk, "", 1000);
-    let files = [write(&d, "fortress.json", &fortress), write(&d, "myk.json", &myk)];
+    let rooms: Vec<(usize, usize)> = (0..limits::MAPS).flat_map(|m| (0..9).map(move |r| (m, r))).collect();
+    let group = json!({ "name": "語".repeat(limits::NAME_CHARS), "level": 5, "effective_level": 5, "count": 1, "reaction": "neutral" });
+    let trap = myk["maps"][0]["rooms"].as_array().unwrap().iter().find_map(|r| r["traps"].as_array()?.first().cloned());
+    let mut trap = trap.expect("a trap to copy");
+    trap["corridor"] = Value::Null;
+    let size = |v: &Value| serde_json::to_string(v).unwrap().len() as u64;
+    let mut monsters: u64 = 0;
+    for &(m, r) in &rooms {
+        let groups = myk["maps"][m]["rooms"][r]["monsters"].as_array().unwrap();
+        monsters += groups.iter().map(|g| g["count"].as_u64().unwrap()).sum::<u64>();
+    }
+    'groups: loop {
+        for &(m, r) in &rooms {
+            if monsters >= limits::MONSTERS {
+                break 'groups;
+            }
+            myk["maps"][m]["rooms"][r]["monsters"].as_array_mut().unwrap().push(group.clone());
+            monsters += 1;
+        }
+    }
+    let per_trap = size(&trap) + 1;
+    let mut left = dungeonsmith::input::SCENARIO_LIMIT.saturating_sub(size(&myk) + 4096);
+    'traps: loop {
+        for &(m, r) in &rooms {
+            if left < per_trap {
+                break 'traps;
+            }
+            myk["maps"][m]["rooms"][r]["traps"].as_array_mut().unwrap().push(trap.clone());
+            left -= per_trap;
+        }
+    }
+    myk
+}
+
+#[test]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored limits::"]
+fn the_largest_accepted_scenarios_render_in_every_format_within_the_ceiling() {
+    let d = temp("largest");
+    let mut fortress = fortress_of(&d, limits::AREAS);
+    // Descriptions of 500 characters: at 1,000 the 500 areas' texts would pass the file limit.
+    longest(&mut fortress, "", 500);
+    // Every gate the limits admit, most of them off the area map's rows.
+    let gates = with_gates(fortress.clone(), limits::GATES);
+    let myk = fullest_myk(&d);
+    let files = [write(&d, "fortress.json", &fortress), write(&d, "gates.json", &gates), write(&d, "myk.json", &myk)];
     for f in &files {
         let size = std::fs::metadata(f).unwrap().len();
         assert!(size <= dungeonsmith::input::SCENARIO_LIMIT, "{f}: {size} bytes is past the read limit");
-        for format in ["json", "svg", "md", "html", "pdf", "uvtt", "udonarium"] {
+        assert_eq!(
+            run(&["check", f]).2.lines().filter(|l| l.contains("Limits")).count(),
+            0,
+            "{f} is within every limit"
+        );
+        for format in ["json", "svg", "md", "html", "pdf", "uvtt", "udonarium", "dot"] {
             let out = d.join(format!("out-{format}"));
             let (took, rss) = measured(&["render", "--force", "--format", format, f, "--out", &s(&out)]);
-            eprintln!("{f} {format}: {took:?}, max rss {} MB", rss >> 20);
+            eprintln!("{f} ({} KiB) {format}: {took:?}, max rss {} MB", size >> 10, rss >> 20);
             assert!(took < CEILING_TIME && rss < CEILING_BYTES, "{f} {format}: {took:?}, {rss} bytes");
             std::fs::remove_dir_all(&out).ok();
         }
