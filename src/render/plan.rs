@@ -713,7 +713,7 @@ mod tests {
             let p = crate::nw3::FortressParams { party: 1, cl: 20, areas, ..Default::default() };
             let f = crate::nw3::generate(&t, &p, seed).unwrap();
             let (placed, gates) = placed_and_gates(&f, &crate::nw3::layout::layout(&f));
-            let plan = searched(&placed, &gates, AREA);
+            let plan = searched(&placed, &gates, AREA, u64::MAX);
             assert_eq!(plan.unplaced, 0, "{areas} areas seed {seed}: {} stubs", plan.stubbed);
             stubbed += plan.stubbed;
         }
