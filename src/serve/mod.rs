@@ -3,7 +3,6 @@
 //! edit history), so the server keeps none and a permalink rebuilds the same scenario anywhere.
 
 mod conn;
-mod edits;
 mod error;
 mod guard;
 mod handlers;

@@ -29,6 +29,7 @@ mod scale;
 mod serve;
 mod serve_guard;
 mod sheet;
+mod structure;
 mod tables;
 mod trust;
 mod udonarium;
