@@ -406,6 +406,16 @@ impl Document {
         }
     }
 
+    /// The names of the files [`Document::render`] makes in `formats`, in its order, without
+    /// making any.
+    pub fn file_names(&self, formats: &[Format]) -> Vec<String> {
+        use crate::render::formats::{Subject, file_names};
+        match self {
+            Document::Myk(s) => file_names(Subject::Myk(s), formats),
+            Document::Nw3(f) => file_names(Subject::Nw3(f), formats),
+        }
+    }
+
     /// Every chosen format, as files in memory, in a fixed order, on the document's paper.
     pub fn render(&self, tables: &Tables, formats: &[Format], templates: &Templates) -> Result<Vec<Artifact>> {
         let opts = crate::render::RenderOptions { formats, templates };

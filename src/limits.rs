@@ -23,11 +23,45 @@ pub const NAME_CHARS: usize = 200;
 /// Most characters in any other text (descriptions, effects, the trailer...).
 pub const TEXT_CHARS: usize = 2000;
 
+/// Most of any one count (`count`: monsters in a group, members of an enemy; `uses` of a damaged
+/// gate; items each monster carries; the party): the generators make at most 9. A count
+/// multiplies what is drawn (one Udonarium piece per monster), so it is bounded before any work.
+pub const COUNT: u64 = 100;
+/// Most monsters and members in a scenario, every `count` added up (one piece each on the
+/// Udonarium table): the generators make under 400 at 20 maps.
+pub const MONSTERS: u64 = 2000;
+
+/// The numbers that multiply what a render draws, each at most `COUNT`.
+const MULTIPLIERS: [&str; 5] = ["count", "uses", "common_items", "rare_items", "party"];
+
 /// The first limit `doc` exceeds, as the message's text (e.g. "`areas`: 501 entries; at most
 /// 500"), or `None` when it is within every limit.
 pub fn exceeded(doc: &Value) -> Option<String> {
     let mut path = String::new();
-    walk(doc, "", &mut path, 0)
+    let mut monsters = 0;
+    walk(doc, "", &mut path, 0, &mut monsters)
+}
+
+/// The message for number `n` under `key` at `path`, when it passes a count limit; `monsters`
+/// adds up the counts met so far.
+fn number(n: &serde_json::Number, key: &str, path: &str, monsters: &mut u64) -> Option<String> {
+    if !MULTIPLIERS.contains(&key) {
+        return None;
+    }
+    // A count past u64 (or a fraction) is refused by its size here, its type later.
+    let big = n.as_f64().is_some_and(|f| f > COUNT as f64);
+    if big {
+        return Some(format!("`{path}`: {n}; at most {COUNT} (a count multiplies what is drawn)"));
+    }
+    if key == "count" {
+        *monsters += n.as_u64().unwrap_or(0);
+        if *monsters > MONSTERS {
+            return Some(format!(
+                "`{path}`: the counts add up to {monsters} here; at most {MONSTERS} monsters and members in a scenario"
+            ));
+        }
+    }
+    None
 }
 
 /// The most entries the list under `key` may hold.
@@ -40,8 +74,9 @@ fn list_limit(key: &str, depth: usize) -> (usize, &'static str) {
     }
 }
 
-fn walk(v: &Value, key: &str, path: &mut String, depth: usize) -> Option<String> {
+fn walk(v: &Value, key: &str, path: &mut String, depth: usize, monsters: &mut u64) -> Option<String> {
     match v {
+        Value::Number(n) => number(n, key, path, monsters),
         Value::String(s) => {
             let (most, what) = if matches!(key, "name" | "title") {
                 (NAME_CHARS, "characters in a name")
@@ -65,7 +100,7 @@ fn walk(v: &Value, key: &str, path: &mut String, depth: usize) -> Option<String>
             let len = path.len();
             for (i, item) in items.iter().enumerate() {
                 path.push_str(&format!("[{i}]"));
-                let found = walk(item, key, path, depth + 1);
+                let found = walk(item, key, path, depth + 1, monsters);
                 path.truncate(len);
                 if found.is_some() {
                     return found;
@@ -80,7 +115,7 @@ fn walk(v: &Value, key: &str, path: &mut String, depth: usize) -> Option<String>
                     path.push('.');
                 }
                 path.push_str(k);
-                let found = walk(item, k, path, depth + 1);
+                let found = walk(item, k, path, depth + 1, monsters);
                 path.truncate(len);
                 if found.is_some() {
                     return found;
@@ -104,6 +139,27 @@ mod tests {
         assert_eq!(m, "`areas`: 501 entries; at most 500 areas in a fortress");
         let areas: Vec<Value> = (0..AREAS).map(|i| json!({ "id": i })).collect();
         assert_eq!(exceeded(&json!({ "areas": areas })), None);
+    }
+
+    #[test]
+    fn a_count_past_the_count_limit_is_named_before_any_work() {
+        let m = exceeded(&json!({ "enemies": [{ "count": 2 }, { "count": 2147483647u64 }] })).unwrap();
+        assert_eq!(m, "`enemies[1].count`: 2147483647; at most 100 (a count multiplies what is drawn)");
+        let m = exceeded(&json!({ "gates": [{ "uses": 101 }] })).unwrap();
+        assert!(m.starts_with("`gates[0].uses`: 101; at most 100"), "{m}");
+        assert_eq!(exceeded(&json!({ "gates": [{ "uses": 100, "count": 100 }] })), None);
+    }
+
+    #[test]
+    fn counts_that_add_up_past_the_monster_limit_are_named_where_they_pass_it() {
+        let groups: Vec<Value> = (0..21).map(|_| json!({ "count": 100 })).collect();
+        let m = exceeded(&json!({ "rooms": groups })).unwrap();
+        assert_eq!(
+            m,
+            "`rooms[20].count`: the counts add up to 2100 here; at most 2000 monsters and members in a scenario"
+        );
+        let groups: Vec<Value> = (0..20).map(|_| json!({ "count": 100 })).collect();
+        assert_eq!(exceeded(&json!({ "rooms": groups })), None);
     }
 
     #[test]

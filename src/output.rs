@@ -1,9 +1,19 @@
 //! The only writer: artifacts in memory → files, all or nothing. Every file is first written in
 //! full to a temporary file named for this run (`.NAME.PID-N.tmp`, so two runs into one folder
-//! never share one), and only when all of them are written are they renamed into place. On any
-//! error every temporary file of the run is removed and no final name is touched. A run killed
-//! mid-write can leave its hidden `.tmp` files behind; they are never read, and the next run into
-//! the folder removes those whose process is gone.
+//! never share one), and only when all of them are written (and synced) are they renamed into
+//! place. On any error every temporary file of the run is removed and no final name is touched. A
+//! run killed while writing can leave its hidden `.tmp` files behind; they are never read, and the
+//! next run into the folder removes those whose process is gone.
+//!
+//! A kill between the renames would leave a mixed set (new files beside old ones), so before the
+//! first rename the run writes an intent record, `.dungeonsmith.commit` (every rename and removal
+//! it is about to make), and syncs it and the folder. The next run into the folder, of any
+//! scenario, finds the record and completes that commit first: every file it names was written
+//! and synced before the record was. The record goes when its commit is done.
+//!
+//! No file is opened through a link an attacker placed: the lock, the record and every temporary
+//! file are opened with `O_NOFOLLOW`, the temporary files exclusively (`create_new`); a link (or a
+//! second hard link) under one of those names is removed, never followed.
 //!
 //! A scenario's files are a set: a run removes the per-map files of its scenario (same stem,
 //! `myk-7-map3.svg`, `myk-7-map3-players.svg`, `myk-7-map3.dd2vtt`) in the formats it writes that
@@ -14,7 +24,7 @@
 //! Unix, which the fs4 and fd-lock crates wrap), and a run that finds it held says which process
 //! holds it and waits.
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -78,6 +88,8 @@ fn duplicate(artifacts: &[Artifact]) -> Option<&str> {
 }
 
 fn write_locked(dir: &Path, stem: Option<&str>, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
+    // Before the sweep in `scan`, which would take a killed commit's temporary files for litter.
+    Intent::complete_pending(dir)?;
     let in_the_way = scan(dir, artifacts);
     let run = format!("{}-{}", std::process::id(), RUNS.fetch_add(1, Ordering::Relaxed));
     let mut staged: Vec<(PathBuf, PathBuf)> = Vec::new();
@@ -90,13 +102,27 @@ fn write_locked(dir: &Path, stem: Option<&str>, artifacts: &[Artifact]) -> Resul
         Some(name) => {
             Err(Error::Write { file: dir.join(name).display().to_string(), reason: "a folder has that name".into() })
         }
-        None => stage(dir, artifacts, &run, &mut staged).and_then(|()| commit(&mut staged)),
+        None => stage(dir, artifacts, &run, &mut staged).and_then(|()| {
+            let intent = Intent::write(dir, &run, &staged, &stale)?;
+            match commit(&mut staged) {
+                Ok(done) => {
+                    // Every new file is in place: the old set's leftovers go (best effort: one
+                    // that cannot be removed stays, as before the run).
+                    stale.iter().for_each(|name| drop(fs::remove_file(dir.join(name))));
+                    intent.finish(dir)?;
+                    Ok(done)
+                }
+                // A rename that failed (not a kill): the files not yet renamed go below, so
+                // the record would promise the next run nothing but the removals.
+                Err(e) => {
+                    let _ = fs::remove_file(&intent.path);
+                    Err(e)
+                }
+            }
+        }),
     };
-    match &result {
-        // Every new file is in place: the old set's leftovers go (best effort: one that cannot be
-        // removed stays, as before the run).
-        Ok(_) => stale.iter().for_each(|name| drop(fs::remove_file(dir.join(name)))),
-        Err(_) => staged.iter().for_each(|(tmp, _)| drop(fs::remove_file(tmp))),
+    if result.is_err() {
+        staged.iter().for_each(|(tmp, _)| drop(fs::remove_file(tmp)));
     }
     result
 }
@@ -139,18 +165,13 @@ impl FolderLock {
         let path = dir.join(Self::NAME);
         let mut said = false;
         loop {
-            let file = fs::OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&path)
-                .map_err(|e| werr(&path, e))?;
+            let file = open_own(&path, true).map_err(|e| werr(&path, e))?;
             match file.try_lock() {
                 Ok(()) => {}
                 Err(fs::TryLockError::WouldBlock) => {
                     if !said {
-                        let holder = fs::read_to_string(&path).unwrap_or_default();
+                        let mut holder = String::new();
+                        let _ = (&file).rewind().and_then(|()| (&file).take(64).read_to_string(&mut holder));
                         let holder = holder.trim();
                         let who = if holder.is_empty() { "another run".to_string() } else { format!("run {holder}") };
                         eprintln!("waiting: {who} is writing into `{}`", dir.display());
@@ -162,7 +183,10 @@ impl FolderLock {
             }
             if same_file(&file, &path) {
                 let mut f = &file;
-                let _ = f.set_len(0).and_then(|()| writeln!(f, "{} (process id)", std::process::id()));
+                let _ = f
+                    .set_len(0)
+                    .and_then(|()| f.rewind())
+                    .and_then(|()| writeln!(f, "{} (process id)", std::process::id()));
                 return Ok(FolderLock { file, path });
             }
         }
@@ -174,7 +198,7 @@ fn same_file(file: &fs::File, path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        match (file.metadata(), fs::metadata(path)) {
+        match (file.metadata(), fs::symlink_metadata(path)) {
             (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
             _ => false,
         }
@@ -195,18 +219,186 @@ impl Drop for FolderLock {
     }
 }
 
-/// Writes each artifact to its temporary file.
+/// Writes each artifact to its temporary file, created afresh (never through a link) and synced:
+/// the intent record promises the next run whole files to rename, even after a power cut.
 fn stage(dir: &Path, artifacts: &[Artifact], run: &str, staged: &mut Vec<(PathBuf, PathBuf)>) -> Result<()> {
     for a in artifacts {
         let path = dir.join(&a.name);
-        let tmp = dir.join(format!(".{}.{run}.tmp", a.name));
+        let tmp = dir.join(temp_name(&a.name, run));
         staged.push((tmp.clone(), path.clone()));
-        // No fsync: the rename below already keeps a crashed or failed run from leaving a half
-        // written file under a final name, and every file can be made again from its seed; a
-        // sync per file cost more than the whole run (several ms each on a busy disk).
-        fs::File::create(&tmp).and_then(|mut f| f.write_all(&a.bytes)).map_err(|e| werr(&path, e))?;
+        create_fresh(&tmp)
+            .and_then(|mut f| f.write_all(&a.bytes).and_then(|()| f.sync_data()))
+            .map_err(|e| werr(&path, e))?;
     }
     Ok(())
+}
+
+/// The temporary name of file `name` for run `run` (`PID-N`).
+fn temp_name(name: &str, run: &str) -> String {
+    format!(".{name}.{run}.tmp")
+}
+
+/// The open options every file of ours is opened with: on Unix never through a link
+/// (`O_NOFOLLOW`: opening a link fails instead).
+fn no_follow() -> fs::OpenOptions {
+    let mut o = fs::OpenOptions::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NOFOLLOW);
+    }
+    o
+}
+
+/// Creates `path` as a new file: a name already there (a link planted for this run's name) is
+/// removed, never followed, and the file created once more; `create_new` fails on any entry.
+fn create_fresh(path: &Path) -> std::io::Result<fs::File> {
+    let create = || no_follow().write(true).create_new(true).open(path);
+    match create() {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            fs::remove_file(path)?;
+            create()
+        }
+        r => r,
+    }
+}
+
+/// Opens our own file `path` (the lock, the intent record), created when `create` and missing:
+/// a link, a second hard link or anything but a plain file under the name is removed (the name,
+/// never what it points at) and the open tried again.
+fn open_own(path: &Path, create: bool) -> std::io::Result<fs::File> {
+    for _ in 0..3 {
+        let opened = no_follow().read(true).write(create).create(create).truncate(false).open(path);
+        let foreign = match &opened {
+            Ok(f) => !f.metadata().is_ok_and(|m| m.is_file() && single_link(&m)),
+            Err(_) => fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()),
+        };
+        if !foreign {
+            return opened;
+        }
+        drop(opened);
+        fs::remove_file(path)?;
+    }
+    Err(std::io::Error::other("something keeps replacing it with a link"))
+}
+
+/// Whether `m` is a file's only name (a second hard link may be another's file).
+fn single_link(m: &fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        m.nlink() == 1
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = m;
+        true
+    }
+}
+
+/// Makes the folder's entries (renames, removals) durable.
+fn sync_dir(dir: &Path) -> Result<()> {
+    #[cfg(unix)]
+    fs::File::open(dir).and_then(|d| d.sync_all()).map_err(|e| werr(dir, e))?;
+    #[cfg(not(unix))]
+    let _ = dir;
+    Ok(())
+}
+
+/// A commit in progress: the renames and removals a run is about to make in a folder, on disk as
+/// `.dungeonsmith.commit` (a line `rename TMP NAME` or `remove NAME` each, tab-separated, under
+/// a first line naming the format) until every one is made.
+struct Intent {
+    path: PathBuf,
+}
+
+impl Intent {
+    const NAME: &str = ".dungeonsmith.commit";
+    const HEAD: &str = "dungeonsmith commit 1";
+
+    /// Writes and syncs the record of `staged` renames and `stale` removals; it takes its name
+    /// by a rename (so it is whole or absent), and the folder is synced after.
+    fn write(dir: &Path, run: &str, staged: &[(PathBuf, PathBuf)], stale: &[String]) -> Result<Intent> {
+        let mut text = format!("{}\n", Self::HEAD);
+        let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        for (tmp, path) in staged {
+            text.push_str(&format!("rename\t{}\t{}\n", name(tmp), name(path)));
+        }
+        for n in stale {
+            text.push_str(&format!("remove\t{n}\n"));
+        }
+        let path = dir.join(Self::NAME);
+        let tmp = dir.join(temp_name(Self::NAME.trim_start_matches('.'), run));
+        let written = create_fresh(&tmp)
+            .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()))
+            .and_then(|()| fs::rename(&tmp, &path));
+        if let Err(e) = written {
+            let _ = fs::remove_file(&tmp);
+            return Err(werr(&path, e));
+        }
+        sync_dir(dir)?;
+        Ok(Intent { path })
+    }
+
+    /// The commit is whole: the renames are made durable, then the record removed.
+    fn finish(self, dir: &Path) -> Result<()> {
+        sync_dir(dir)?;
+        fs::remove_file(&self.path).map_err(|e| werr(&self.path, e))?;
+        sync_dir(dir)
+    }
+
+    /// Completes the commit a killed run left in `dir`, if any: renames every temporary file its
+    /// record names that is still there and makes its removals. Said once on stderr.
+    fn complete_pending(dir: &Path) -> Result<()> {
+        let path = dir.join(Self::NAME);
+        let mut file = match open_own(&path, false) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(werr(&path, e)),
+        };
+        let mut text = String::new();
+        let bad = || Error::Write {
+            file: path.display().to_string(),
+            reason: "not a commit record dungeonsmith wrote; look at the folder's files and remove it".into(),
+        };
+        (&mut file).take(1 << 20).read_to_string(&mut text).map_err(|_| bad())?;
+        let steps = Self::parse(&text).ok_or_else(bad)?;
+        for step in &steps {
+            match step {
+                Step::Rename(tmp, name) if fs::symlink_metadata(dir.join(tmp)).is_ok_and(|m| m.is_file()) => {
+                    fs::rename(dir.join(tmp), dir.join(name)).map_err(|e| werr(&dir.join(name), e))?
+                }
+                Step::Rename(..) => {} // renamed before the kill
+                Step::Remove(name) => drop(fs::remove_file(dir.join(name))),
+            }
+        }
+        eprintln!("note: completed the interrupted write of an earlier run into `{}` first", dir.display());
+        Intent { path }.finish(dir)
+    }
+
+    /// The steps of a record, or `None` when it is not one this writer makes: every name a plain
+    /// file name of the folder, every temporary name the temporary name of its file.
+    fn parse(text: &str) -> Option<Vec<Step>> {
+        let mut lines = text.lines();
+        (lines.next()? == Self::HEAD).then_some(())?;
+        let plain = |n: &str| !n.is_empty() && !n.starts_with('.') && !n.contains(['/', '\\', '\0']);
+        lines
+            .map(|line| match line.split('\t').collect::<Vec<_>>()[..] {
+                ["rename", tmp, name] if plain(name) && temp_pid(tmp).is_some() => {
+                    let run = tmp.strip_prefix(&format!(".{name}."))?.strip_suffix(".tmp")?;
+                    (temp_name(name, run) == tmp).then(|| Step::Rename(tmp.to_string(), name.to_string()))
+                }
+                ["remove", name] if plain(name) => Some(Step::Remove(name.to_string())),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// One step of a recorded commit.
+enum Step {
+    Rename(String, String),
+    Remove(String),
 }
 
 /// Renames every staged file into place; what is renamed leaves `staged`.
@@ -315,6 +507,59 @@ mod tests {
         assert_eq!(rx.recv_timeout(std::time::Duration::from_secs(20)), Ok(true));
         second.join().unwrap().unwrap();
         assert!(!dir.join(FolderLock::NAME).exists(), "the lock file goes with its last holder");
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_commit_recorded_but_not_finished_is_completed_by_the_next_run_of_any_scenario() {
+        let dir = std::env::temp_dir().join(format!("dungeonsmith-intent-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        // As a run killed after its first rename leaves the folder (no process has this id).
+        let run = "99999999-0";
+        fs::write(dir.join("s.json"), "new").unwrap();
+        fs::write(dir.join("s.md"), "old").unwrap();
+        fs::write(dir.join(temp_name("s.md", run)), "new").unwrap();
+        fs::write(dir.join("s-map3.svg"), "old").unwrap();
+        let record = format!(
+            "{}\nrename\t{}\ts.json\nrename\t{}\ts.md\nremove\ts-map3.svg\n",
+            Intent::HEAD,
+            temp_name("s.json", run),
+            temp_name("s.md", run)
+        );
+        fs::write(dir.join(Intent::NAME), record).unwrap();
+        write_all(&dir, &[Artifact::new("other.txt", "x")]).unwrap();
+        let mut names: Vec<String> =
+            fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+        names.sort();
+        assert_eq!(names, ["other.txt", "s.json", "s.md"], "one whole set, no record, no temporary file");
+        assert_eq!(fs::read_to_string(dir.join("s.md")).unwrap(), "new");
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_commit_record_naming_a_file_outside_the_folder_is_refused_and_nothing_is_written() {
+        let dir = std::env::temp_dir().join(format!("dungeonsmith-intent-bad-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let record = format!("{}\nrename\t.x.1-0.tmp\t../x\n", Intent::HEAD);
+        fs::write(dir.join(Intent::NAME), record).unwrap();
+        let e = write_all(&dir, &[Artifact::new("a.txt", "x")]).unwrap_err();
+        assert!(e.to_string().contains("not a commit record dungeonsmith wrote"), "{e}");
+        assert!(!dir.join("a.txt").exists());
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_planted_as_this_runs_temporary_file_is_removed_not_followed() {
+        let dir = std::env::temp_dir().join(format!("dungeonsmith-tmplink-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        fs::write(&victim, "keep").unwrap();
+        let tmp = dir.join(temp_name("a.txt", "1-0"));
+        std::os::unix::fs::symlink(&victim, &tmp).unwrap();
+        create_fresh(&tmp).unwrap().write_all(b"ours").unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "keep");
+        assert!(fs::symlink_metadata(&tmp).unwrap().is_file(), "a new file, not the link");
         fs::remove_dir_all(&dir).ok();
     }
 }

@@ -48,15 +48,24 @@ impl<'a> Subject<'a> {
         }
     }
 
+    /// The file name (without `.svg`) of each sheet [`Subject::sheets`] draws, in its order.
+    fn sheet_files(self) -> Vec<String> {
+        match self {
+            Subject::Myk(s) => s.maps.iter().map(|m| format!("myk-{}-map{}", s.seed, m.index)).collect(),
+            Subject::Nw3(f) => vec![format!("fortress-{}", f.seed)],
+        }
+    }
+
     /// Every sheet the scenario prints: each MYK map, or the fortress's area map.
     fn sheets(self, tables: &Tables) -> Vec<Sheet> {
         let paper = self.paper();
+        let mut files = self.sheet_files().into_iter();
         match self {
             Subject::Myk(s) => s
                 .maps
                 .iter()
                 .map(|m| Sheet {
-                    file: format!("myk-{}-map{}", s.seed, m.index),
+                    file: files.next().unwrap_or_default(),
                     gm_label: format!("Map {}: {} (GM)", m.index, m.name),
                     players_label: format!("Map {}: {} (players)", m.index, m.name),
                     gm: sheet::myk_sheet(s, m, tables, paper, Audience::Gm),
@@ -64,7 +73,7 @@ impl<'a> Subject<'a> {
                 })
                 .collect(),
             Subject::Nw3(f) => vec![Sheet {
-                file: format!("fortress-{}", f.seed),
+                file: files.next().unwrap_or_default(),
                 gm_label: "Area map (GM)".into(),
                 players_label: "Area map (players' handout)".into(),
                 gm: super::area_map::fortress_map(f, tables, paper, Audience::Gm),
@@ -103,25 +112,65 @@ pub struct Drafts<'a> {
     view: Mutex<Option<MykView>>,
 }
 
-/// One format: what it makes, and whether it is heavy enough to run on a thread of its own.
+/// One format: what it makes, the names of the files it makes (known without making them), and
+/// whether it is heavy enough to run on a thread of its own.
 pub struct Entry {
     pub format: Format,
     heavy: bool,
     make: fn(&Drafts) -> Result<Vec<Artifact>>,
+    names: fn(Subject) -> Vec<String>,
 }
 
 /// Every format, in the order a render gives its files: the light ones in turn, then the heavy
 /// ones (pictures, deflate) at once.
 pub const FORMATS: [Entry; 8] = [
-    Entry { format: Format::Json, heavy: false, make: make_json },
-    Entry { format: Format::Svg, heavy: false, make: make_svg },
-    Entry { format: Format::Md, heavy: false, make: make_md },
-    Entry { format: Format::Html, heavy: false, make: make_html },
-    Entry { format: Format::Dot, heavy: false, make: make_dot },
-    Entry { format: Format::Uvtt, heavy: true, make: make_uvtt },
-    Entry { format: Format::Pdf, heavy: true, make: make_pdf },
-    Entry { format: Format::Udonarium, heavy: true, make: make_udonarium },
+    Entry { format: Format::Json, heavy: false, make: make_json, names: names_json },
+    Entry { format: Format::Svg, heavy: false, make: make_svg, names: names_svg },
+    Entry { format: Format::Md, heavy: false, make: make_md, names: names_md },
+    Entry { format: Format::Html, heavy: false, make: make_html, names: names_html },
+    Entry { format: Format::Dot, heavy: false, make: make_dot, names: names_dot },
+    Entry { format: Format::Uvtt, heavy: true, make: make_uvtt, names: names_uvtt },
+    Entry { format: Format::Pdf, heavy: true, make: make_pdf, names: names_pdf },
+    Entry { format: Format::Udonarium, heavy: true, make: make_udonarium, names: names_udonarium },
 ];
+
+/// The names of the files the chosen `formats` make of `subject`, in the order [`render`] gives
+/// them, without making any (the workbench lists them for every change).
+pub fn file_names(subject: Subject, formats: &[Format]) -> Vec<String> {
+    FORMATS.iter().filter(|e| formats.contains(&e.format)).flat_map(|e| (e.names)(subject)).collect()
+}
+
+fn names_json(s: Subject) -> Vec<String> {
+    vec![format!("{}.json", s.stem())]
+}
+
+fn names_svg(s: Subject) -> Vec<String> {
+    s.sheet_files().iter().flat_map(|f| [format!("{f}.svg"), format!("{f}-players.svg")]).collect()
+}
+
+fn names_md(s: Subject) -> Vec<String> {
+    vec![format!("{}.md", s.stem())]
+}
+
+fn names_html(s: Subject) -> Vec<String> {
+    vec![format!("{}.html", s.stem())]
+}
+
+fn names_dot(s: Subject) -> Vec<String> {
+    vec![format!("{}.dot", s.stem())]
+}
+
+fn names_uvtt(s: Subject) -> Vec<String> {
+    s.sheet_files().iter().map(|f| format!("{f}.dd2vtt")).collect()
+}
+
+fn names_pdf(s: Subject) -> Vec<String> {
+    vec![format!("{}.pdf", s.stem())]
+}
+
+fn names_udonarium(s: Subject) -> Vec<String> {
+    vec![format!("{}-udonarium.zip", s.stem()), format!("{}-udonarium-gm.zip", s.stem())]
+}
 
 fn make_json(d: &Drafts) -> Result<Vec<Artifact>> {
     let text = match d.subject {
@@ -179,7 +228,11 @@ fn make_uvtt(d: &Drafts) -> Result<Vec<Artifact>> {
         Subject::Myk(s) => {
             s.maps.iter().map(|m| (format!("myk-{}-map{}.dd2vtt", s.seed, m.index), plan::myk_plan(m))).collect()
         }
-        Subject::Nw3(f) => vec![(format!("fortress-{}.dd2vtt", f.seed), plan::fortress_plan(f))],
+        Subject::Nw3(f) => {
+            let name = format!("fortress-{}.dd2vtt", f.seed);
+            let p = plan::fortress_plan_checked(f, plan::AREA, &name)?;
+            vec![(name, p)]
+        }
     };
     plans.into_iter().map(|(name, p)| Ok(Artifact::new(name.clone(), uvtt::uvtt(&p, &name)?))).collect()
 }
@@ -272,5 +325,27 @@ fn markdown(
             (templates.render("fortress.md", &v), None)
         }
         _ => (Ok(String::new()), None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::myk::MykParams;
+    use crate::nw3::FortressParams;
+
+    #[test]
+    fn the_names_listed_without_rendering_are_the_names_render_gives() {
+        let tables = Tables::embedded().expect("embedded tables");
+        let templates = Templates::load(None).expect("built-in templates");
+        let params = MykParams { levels: vec![2; 4], maps: 2, rooms: 9, layout: crate::myk::model::Layout::Mixed };
+        let myk = crate::myk::generate(&tables, &params, 3).expect("generates");
+        let fortress = crate::nw3::generate(&tables, &FortressParams::default(), 3).expect("generates");
+        let opts = RenderOptions { formats: &Format::ALL, templates: &templates };
+        for subject in [Subject::Myk(&myk), Subject::Nw3(&fortress)] {
+            let made: Vec<String> =
+                render(subject, &tables, &opts).expect("renders").into_iter().map(|a| a.name).collect();
+            assert_eq!(file_names(subject, &Format::ALL), made);
+        }
     }
 }

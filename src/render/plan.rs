@@ -408,7 +408,7 @@ pub fn myk_plan(map: &Map) -> Plan {
 // NW3: one plan per fortress.
 
 /// An area is AREA x AREA cells.
-const AREA: u32 = 4;
+pub const AREA: u32 = 4;
 /// Free cells around each area before compaction, tried in turn until every gate routes.
 const GAPS: [u32; 3] = [6, 10, 16];
 /// The largest area tried when stubs find no room.
@@ -428,14 +428,69 @@ pub fn fortress_plan(f: &Fortress) -> Plan {
 /// [`fortress_plan`] with areas of `area` x `area` cells (Udonarium's GM room makes them large
 /// enough for the pieces standing in them).
 pub fn fortress_plan_sized(f: &Fortress, area: u32) -> Plan {
+    plan_within(f, area, u64::MAX).unwrap_or_else(|_| Plan::new(1, 1))
+}
+
+/// The most work the search router may be set for one plan (gates routed times the cells of
+/// each grid it may try, over every gap and order): a few seconds on one core. Generated
+/// fortresses never meet it (the channel router draws them); a hand-edited graph the area map
+/// cannot draw in rows, of hundreds of areas and thousands of gates, would take minutes.
+pub const SEARCH_WORK: u64 = 400_000_000;
+
+/// [`fortress_plan_sized`] for a file to be drawn (`what`): a plan whose search would pass
+/// `SEARCH_WORK` is refused in one line before any corridor is routed.
+pub fn fortress_plan_checked(f: &Fortress, area: u32, what: &str) -> crate::error::Result<Plan> {
+    plan_within(f, area, SEARCH_WORK).map_err(|work| crate::error::Error::Scenario {
+        file: what.to_string(),
+        message: format!(
+            "the plan of {} areas and {} gates, which the area map cannot draw in rows, is too large to lay out \
+             ({work} steps of corridor search; at most {SEARCH_WORK}); the area map (`svg`, `pdf`) draws it",
+            f.areas.len(),
+            f.gates.len()
+        ),
+    })
+}
+
+/// The plan, or the work its search would take when that is past `budget`.
+fn plan_within(f: &Fortress, area: u32, budget: u64) -> std::result::Result<Plan, u64> {
     let lay = crate::nw3::layout::layout(f);
     let (placed, gates) = placed_and_gates(f, &lay);
     if lay.clean()
         && let Some((grid, corridors)) = channel::route(&placed, &gates, area)
     {
-        return finish(&placed, &grid, &corridors, &[], (0, 0));
+        return Ok(finish(&placed, &grid, &corridors, &[], (0, 0)));
     }
-    searched(&placed, &gates, area)
+    let work = search_work(&placed, gates.len(), area);
+    if work > budget {
+        return Err(work);
+    }
+    Ok(searched(&placed, &gates, area, budget))
+}
+
+/// The most work [`searched`] does at areas of `side` cells: every gate routed over each gap's
+/// whole grid in each order (a route's search clears a grid's worth of state).
+fn search_work(placed: &[Placed], gates: usize, side: u32) -> u64 {
+    GAPS.iter()
+        .map(|&gap| {
+            let (w, h) = grid_size(placed, side, gap);
+            3 * gates as u64 * u64::from(w) * u64::from(h)
+        })
+        .sum()
+}
+
+/// The rectangles of the areas on the search router's grid, and the grid's width and height.
+fn grid_of(placed: &[Placed], side: u32, gap: u32) -> (Vec<route::Rect>, u32, u32) {
+    let pitch = side + gap;
+    let areas: Vec<route::Rect> =
+        placed.iter().map(|&(_, layer, x)| (gap + x * pitch / 2, gap + layer * pitch, side, side)).collect();
+    let w = areas.iter().map(|r| r.0 + side + gap).max().unwrap_or(2 * gap + side);
+    let h = areas.iter().map(|r| r.1 + side + gap).max().unwrap_or(2 * gap + side);
+    (areas, w, h)
+}
+
+fn grid_size(placed: &[Placed], side: u32, gap: u32) -> (u32, u32) {
+    let (_, w, h) = grid_of(placed, side, gap);
+    (w, h)
 }
 
 /// An area as the routers take it: id, layer, x in the layout's half units.
@@ -460,7 +515,7 @@ fn placed_and_gates(f: &Fortress, lay: &crate::nw3::layout::Layout) -> (Vec<Plac
 /// The plan of a graph the area map cannot draw clean: each gap with each routing order; the
 /// first gap where some order routes every gate wins (its smallest plan), else the plan with
 /// the fewest stubs.
-fn searched(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], area: u32) -> Plan {
+fn searched(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], area: u32, budget: u64) -> Plan {
     let mut best: Option<Plan> = None;
     let key = |p: &Plan| (p.unplaced, p.stubbed, p.w * p.h);
     for &gap in &GAPS {
@@ -476,7 +531,9 @@ fn searched(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], area: u32) -
     }
     match best {
         // An area walled in on every side has no room for a stub's door: larger areas.
-        Some(b) if b.unplaced > 0 && area < MAX_AREA => searched(placed, gates, area + 1),
+        Some(b) if b.unplaced > 0 && area < MAX_AREA && search_work(placed, gates.len(), area + 1) <= budget => {
+            searched(placed, gates, area + 1, budget)
+        }
         b => b.unwrap_or_else(|| Plan::new(1, 1)),
     }
 }
@@ -496,11 +553,7 @@ type Stub = (usize, u32, u32, bool);
 /// One attempt at the fortress plan with `gap` free cells around each area, routing in `order`;
 /// a gate that does not route gets stubs.
 fn routed(placed: &[(u32, u32, u32)], gates: &[(u32, u32, bool)], side: u32, gap: u32, order_by: Order) -> Plan {
-    let pitch = side + gap;
-    let areas: Vec<route::Rect> =
-        placed.iter().map(|&(_, layer, x)| (gap + x * pitch / 2, gap + layer * pitch, side, side)).collect();
-    let w = areas.iter().map(|r| r.0 + side + gap).max().unwrap_or(2 * gap + side);
-    let h = areas.iter().map(|r| r.1 + side + gap).max().unwrap_or(2 * gap + side);
+    let (areas, w, h) = grid_of(placed, side, gap);
     let mut g = route::Grid::new(w, h, areas);
     let n = placed.len() as u32;
     let mut order: Vec<usize> = (0..gates.len()).collect();
@@ -666,7 +719,7 @@ mod tests {
             let p = crate::nw3::FortressParams { party: 1, cl: 20, areas, ..Default::default() };
             let f = crate::nw3::generate(&t, &p, seed).unwrap();
             let (placed, gates) = placed_and_gates(&f, &crate::nw3::layout::layout(&f));
-            let plan = searched(&placed, &gates, AREA);
+            let plan = searched(&placed, &gates, AREA, u64::MAX);
             assert_eq!(plan.unplaced, 0, "{areas} areas seed {seed}: {} stubs", plan.stubbed);
             stubbed += plan.stubbed;
         }

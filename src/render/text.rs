@@ -17,6 +17,15 @@ pub struct Templates {
     env: Environment<'static>,
 }
 
+/// The most instructions one render of a set with a GM's templates may run (minijinja's fuel):
+/// the built-in templates on the largest accepted scenario take a small part of it, and a GM's
+/// loop that would run for hours stops in a second or two.
+pub const FUEL: u64 = 50_000_000;
+
+/// The most bytes one template's output may hold: far past the largest accepted scenario's
+/// booklet, and a GM's template that would write without end stops there.
+pub const OUTPUT_LIMIT: usize = 64 << 20;
+
 impl Templates {
     /// The built-in templates, overridden file by file from `dir` when given. A GM's files are
     /// compiled here, so a broken one fails the run before any work; a built-in template is
@@ -38,6 +47,10 @@ impl Templates {
             }
         }
         let mut env = Environment::new();
+        // A GM's template may loop for ever; the built-in ones are bounded by what they draw.
+        if dir.is_some() {
+            env.set_fuel(Some(FUEL));
+        }
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         env.set_auto_escape_callback(|name| {
             if name.ends_with(".html") {
@@ -91,8 +104,42 @@ impl Templates {
             minijinja::ErrorKind::TemplateNotFound => Error::UnknownTemplate { name: name.to_string() },
             _ => Error::Template { name: name.to_string(), message: one_line(&e) },
         })?;
-        tmpl.render(Value::from(minijinja::value::Serde(ctx)))
-            .map_err(|e| Error::Template { name: name.to_string(), message: one_line(&e) })
+        let mut out = Capped { bytes: Vec::new(), over: false };
+        let rendered = tmpl.render_captured_to(Value::from(minijinja::value::Serde(ctx)), &mut out);
+        let message = match rendered {
+            Ok(_) => {
+                return String::from_utf8(out.bytes)
+                    .map_err(|e| Error::Template { name: name.into(), message: e.to_string() });
+            }
+            Err(_) if out.over => format!("its output passed {} MiB; nothing written", OUTPUT_LIMIT >> 20),
+            Err(e) if e.kind() == minijinja::ErrorKind::OutOfFuel => {
+                format!("it ran past {FUEL} steps (a loop without end?); nothing written")
+            }
+            Err(e) => one_line(&e),
+        };
+        Err(Error::Template { name: name.to_string(), message })
+    }
+}
+
+/// A template's output, refused past `OUTPUT_LIMIT` bytes (minijinja writes whole strings, so
+/// what is kept stays UTF-8).
+struct Capped {
+    bytes: Vec<u8>,
+    over: bool,
+}
+
+impl std::io::Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len() + buf.len() > OUTPUT_LIMIT {
+            self.over = true;
+            return Err(std::io::Error::other("the output limit"));
+        }
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 

@@ -844,7 +844,7 @@ pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templat
         notes.push((format!("{}. {}", av.id, av.name), templates.render("udonarium-area.j2", &ctx)?));
     }
     let pieces = fortress_pieces(f);
-    let plan = gm_plan(f, &pieces);
+    let plan = crate::render::plan::fortress_plan_checked(f, area_side(&pieces), what)?;
     let part = Part {
         name: f.title.clone(),
         plan: &plan,

@@ -5,6 +5,7 @@
 //! framing and any script or style from elsewhere on every answer.
 
 use std::net::{IpAddr, SocketAddr};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use axum::extract::{Request, State};
@@ -23,32 +24,80 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 const CSP: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
                    font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
-/// The threads heavy requests run on: one fewer than the cores (at least one), so a core is left
-/// for the page, its assets and light requests whatever the heavy ones do.
+/// The most heavy requests waiting for a thread at once; one more is answered 503 at once (so
+/// waiting requests, which keep their connections, cannot take every place).
+pub const QUEUE: usize = 64;
+
+/// The threads heavy requests run on: as many as the cores, each at a lower priority (nice 10) so
+/// the page, its assets and light requests, on the async workers, keep a lane of their own
+/// whatever the heavy ones do.
 pub struct Pool {
     permits: Semaphore,
+    waiting: AtomicUsize,
 }
 
 impl Pool {
     pub fn new() -> Pool {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Pool { permits: Semaphore::new(cores.saturating_sub(1).max(1)) }
+        Pool { permits: Semaphore::new(cores), waiting: AtomicUsize::new(0) }
     }
 
     /// Runs `work` on a blocking thread once one of the pool's places is free; a request that is
-    /// not done within `REQUEST_TIMEOUT` is answered 503 (its work runs out on its thread).
+    /// not done within `REQUEST_TIMEOUT` is answered 503 (its work runs out on its thread), and so
+    /// is one that finds `QUEUE` requests waiting already.
     pub async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> Result<T, ServeError> + Send + 'static,
     ) -> Result<T, ServeError> {
         let busy = || ServeError::Busy(format!("the request took over {} s; try again", REQUEST_TIMEOUT.as_secs()));
+        let waiting = Waiting::join(&self.waiting).ok_or_else(|| {
+            ServeError::Busy(format!("{QUEUE} requests are waiting for the workbench already; try again"))
+        })?;
         let job = async {
             let _permit = self.permits.acquire().await.map_err(|_| busy())?;
-            tokio::task::spawn_blocking(work).await.map_err(|_| {
+            drop(waiting);
+            tokio::task::spawn_blocking(move || {
+                lower_priority();
+                work()
+            })
+            .await
+            .map_err(|_| {
                 ServeError::Internal("the server failed on this request (a bug; see its log); it keeps running".into())
             })?
         };
         tokio::time::timeout(REQUEST_TIMEOUT, job).await.map_err(|_| busy())?
+    }
+}
+
+/// A place in the pool's queue, left on drop.
+struct Waiting<'a>(&'a AtomicUsize);
+
+impl<'a> Waiting<'a> {
+    fn join(count: &'a AtomicUsize) -> Option<Waiting<'a>> {
+        let before = count.fetch_add(1, Ordering::Relaxed);
+        let place = Waiting(count);
+        (before < QUEUE).then_some(place)
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+/// Lowers this thread's priority to nice 10, once per thread (Linux: a thread's nice value is its
+/// own). Best effort: elsewhere the heavy threads share the cores evenly.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    {
+        thread_local!(static LOWERED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+        if !LOWERED.replace(true) {
+            // SAFETY: setpriority only reads its arguments; the id is this thread's own.
+            unsafe {
+                libc::setpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t, 10);
+            }
+        }
     }
 }
 
@@ -84,6 +133,10 @@ pub fn host_allowed(host: &str, bound: SocketAddr) -> bool {
 
 /// Refuses a request whose `Host` is not this server's address (403), before any work.
 pub async fn check_host(State(bound): State<Bound>, req: Request, next: Next) -> Response {
+    // Two Host headers are a malformed request (RFC 9112, 3.2): which one a proxy read is unknown.
+    if req.headers().get_all(header::HOST).iter().nth(1).is_some() {
+        return ServeError::BadRequest("the request has two `Host` headers; send one".into()).into_response();
+    }
     // HTTP/1.1 clients always send Host; a request without one (HTTP/1.0) names no other site.
     if let Some(host) = req.headers().get(header::HOST) {
         let text = host.to_str().unwrap_or("");

@@ -56,9 +56,11 @@ async fn on_pool<T: Send + 'static>(
 
 /// Every file a download offers, rendered as the CLI renders it.
 fn artifacts(state: &AppState, doc: &Document) -> Result<Vec<Artifact>, ServeError> {
-    let formats = [Format::Json, Format::Svg, Format::Md, Format::Html];
-    Ok(doc.render(&state.tables, &formats, &state.templates)?)
+    Ok(doc.render(&state.tables, &OFFERED, &state.templates)?)
 }
+
+/// The formats a download offers.
+const OFFERED: [Format; 4] = [Format::Json, Format::Svg, Format::Md, Format::Html];
 
 /// The name of the zip with every file: the permalink's seed, which `regen` edits do not change
 /// (the files inside are named after the scenario's own seed, as the command line names them).
@@ -85,7 +87,8 @@ pub async fn scenario(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -
     on_pool(state, move |st| {
         let req = Request::parse(&pairs, fresh_seed)?;
         let doc = build(&st.tables, &req)?;
-        let files = artifacts(st, &doc)?.into_iter().map(|a| a.name).collect();
+        // The names only: rendering every file to list them cost most of the request.
+        let files = doc.file_names(&OFFERED);
         Ok(Json(page(&st.tables, &req, &doc, files, zip_name(&req, &doc))))
     })
     .await

@@ -2,6 +2,7 @@
 //! the CLI). The page's assets are embedded; the URL's query is the whole state (seed, options,
 //! edit history), so the server keeps none and a permalink rebuilds the same scenario anywhere.
 
+mod conn;
 mod error;
 mod guard;
 mod handlers;
@@ -22,7 +23,9 @@ use crate::error::{Error, Result};
 use crate::render::text::Templates;
 use crate::tables::Tables;
 
+pub use conn::{SEND_BUFFER, SEND_TIMEOUT, STALL_UNDER_PRESSURE};
 pub use error::ServeError;
+pub use guard::QUEUE;
 
 /// What every request reads: the tables and templates, loaded once, and the pool heavy work runs on.
 pub struct AppState {
@@ -61,19 +64,29 @@ pub fn router_at(tables: Tables, bound: SocketAddr) -> Result<Router> {
 
 /// Serves `router` on `listener` until the future `stop` completes: at most `MAX_CONNECTIONS`
 /// at once, each closed when a request's headers (or the next request) take longer than
-/// `HEADER_TIMEOUT`.
+/// `HEADER_TIMEOUT` or it moves no byte for `SEND_TIMEOUT` outside a request's handling. When
+/// every place is taken, connections that have moved nothing for `STALL_UNDER_PRESSURE` (readers
+/// that take nothing, idle kept connections) give their places to the clients waiting.
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
     router: Router,
     stop: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    let conns = Arc::new(conn::Conns::default());
     let mut stop = std::pin::pin!(stop);
     loop {
         // A place first, then the connection: the ones beyond the cap wait in the kernel's queue.
-        let slot = tokio::select! {
-            () = &mut stop => return Ok(()),
-            slot = slots.clone().acquire_owned() => slot.expect("the semaphore is never closed"),
+        let slot = loop {
+            if let Ok(slot) = slots.clone().try_acquire_owned() {
+                break slot;
+            }
+            conns.evict(STALL_UNDER_PRESSURE);
+            tokio::select! {
+                () = &mut stop => return Ok(()),
+                slot = slots.clone().acquire_owned() => break slot.expect("the semaphore is never closed"),
+                () = tokio::time::sleep(Duration::from_millis(100)) => {}
+            }
         };
         let (stream, _) = tokio::select! {
             () = &mut stop => return Ok(()),
@@ -86,13 +99,20 @@ pub async fn serve_on(
                 }
             },
         };
-        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let conn = conns.open();
+        let service =
+            conn::Handling { inner: hyper_util::service::TowerToHyperService::new(router.clone()), conn: conn.clone() };
         tokio::spawn(async move {
-            let _ = hyper::server::conn::http1::Builder::new()
+            let serving = hyper::server::conn::http1::Builder::new()
                 .timer(hyper_util::rt::TokioTimer::new())
                 .header_read_timeout(HEADER_TIMEOUT)
-                .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
-                .await;
+                .serve_connection(hyper_util::rt::TokioIo::new(conn::Watched::new(stream, conn.clone())), service);
+            // Dropping the connection closes it.
+            tokio::select! {
+                _ = serving => {}
+                () = conn.timed_out() => {}
+                () = conn.close.notified() => {}
+            }
             drop(slot);
         });
     }

@@ -78,6 +78,26 @@ fn fortress_of(dir: &Path, n: usize) -> Value {
     f
 }
 
+/// `f` with gates added (plain ones, each between two areas not yet joined, far apart in the
+/// list so the area map cannot draw them in rows) until it has `n`.
+fn with_gates(mut f: Value, n: usize) -> Value {
+    let areas = f["areas"].as_array().unwrap().len();
+    let gates = f["gates"].as_array_mut().unwrap();
+    let mut joined: std::collections::BTreeSet<(u64, u64)> =
+        gates.iter().map(|g| (g["from"].as_u64().unwrap(), g["to"].as_u64().unwrap())).collect();
+    let mut step = 7;
+    while gates.len() < n {
+        for a in 1..=areas as u64 {
+            let b = (a - 1 + step) % areas as u64 + 1;
+            if gates.len() < n && a != b && joined.insert((a.min(b), a.max(b))) {
+                gates.push(json!({ "from": a, "to": b, "kind": "normal", "opened_by": null, "uses": null }));
+            }
+        }
+        step += 13;
+    }
+    f
+}
+
 /// Every name and title in `v` made `NAME_CHARS` long and every descriptive text `text` long
 /// (wide characters, so a byte count would overstate them). Names the rules look up in the tables
 /// (monsters, traps) grow too: `render --force` draws what it is given.
@@ -162,14 +182,12 @@ fn measured(args: &[&str]) -> (Duration, u64) {
 const CEILING_TIME: Duration = Duration::from_secs(30);
 const CEILING_BYTES: u64 = 1 << 30;
 
-#[test]
-#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored limits::"]
-fn the_largest_accepted_scenarios_render_in_every_format_within_the_ceiling() {
-    let d = temp("largest");
-    let mut fortress = fortress_of(&d, limits::AREAS);
-    // Descriptions of 500 characters: at 1,000 the 500 areas' texts would pass the file limit.
-    longest(&mut fortress, "", 500);
-    let mut myk = generated(&d, &["myk", "--maps", "20", "--seed", "1"]);
+/// The largest 40-map Make You Kingdom file the limits admit: every name at its limit, every
+/// description `text` long, monster groups added to the rooms (copies of the scenario's own, one
+/// monster each) until the counts add up to `limits::MONSTERS`, then traps (copies of its own)
+/// until the file is just under the 8 MiB read limit.
+fn fullest_myk(d: &Path) -> Value {
+    let mut myk = generated(d, &["myk", "--maps", "20", "--seed", "1"]);
     let maps = myk["maps"].as_array().unwrap().clone();
     let mut all_maps = maps.clone();
     for (i, m) in maps.iter().enumerate() {
@@ -180,17 +198,122 @@ fn the_largest_accepted_scenarios_render_in_every_format_within_the_ceiling() {
     assert_eq!(all_maps.len(), limits::MAPS);
     myk["maps"] = Value::Array(all_maps);
     longest(&mut myk, "", 1000);
-    let files = [write(&d, "fortress.json", &fortress), write(&d, "myk.json", &myk)];
+    let rooms: Vec<(usize, usize)> = (0..limits::MAPS).flat_map(|m| (0..9).map(move |r| (m, r))).collect();
+    let group = json!({ "name": "語".repeat(limits::NAME_CHARS), "level": 5, "effective_level": 5, "count": 1, "reaction": "neutral" });
+    let trap = myk["maps"][0]["rooms"].as_array().unwrap().iter().find_map(|r| r["traps"].as_array()?.first().cloned());
+    let mut trap = trap.expect("a trap to copy");
+    trap["corridor"] = Value::Null;
+    let size = |v: &Value| serde_json::to_string(v).unwrap().len() as u64;
+    let mut monsters: u64 = 0;
+    for &(m, r) in &rooms {
+        let groups = myk["maps"][m]["rooms"][r]["monsters"].as_array().unwrap();
+        monsters += groups.iter().map(|g| g["count"].as_u64().unwrap()).sum::<u64>();
+    }
+    'groups: loop {
+        for &(m, r) in &rooms {
+            if monsters >= limits::MONSTERS {
+                break 'groups;
+            }
+            myk["maps"][m]["rooms"][r]["monsters"].as_array_mut().unwrap().push(group.clone());
+            monsters += 1;
+        }
+    }
+    let per_trap = size(&trap) + 1;
+    let mut left = dungeonsmith::input::SCENARIO_LIMIT.saturating_sub(size(&myk) + 4096);
+    'traps: loop {
+        for &(m, r) in &rooms {
+            if left < per_trap {
+                break 'traps;
+            }
+            myk["maps"][m]["rooms"][r]["traps"].as_array_mut().unwrap().push(trap.clone());
+            left -= per_trap;
+        }
+    }
+    myk
+}
+
+#[test]
+#[ignore = "optimised build: cargo test --profile bench --locked --test it -- --ignored limits::"]
+fn the_largest_accepted_scenarios_render_in_every_format_within_the_ceiling() {
+    let d = temp("largest");
+    let mut fortress = fortress_of(&d, limits::AREAS);
+    // Descriptions of 500 characters: at 1,000 the 500 areas' texts would pass the file limit.
+    longest(&mut fortress, "", 500);
+    // Every gate the limits admit, most of them off the area map's rows.
+    let gates = with_gates(fortress.clone(), limits::GATES);
+    let myk = fullest_myk(&d);
+    let files = [write(&d, "fortress.json", &fortress), write(&d, "gates.json", &gates), write(&d, "myk.json", &myk)];
     for f in &files {
         let size = std::fs::metadata(f).unwrap().len();
         assert!(size <= dungeonsmith::input::SCENARIO_LIMIT, "{f}: {size} bytes is past the read limit");
-        for format in ["json", "svg", "md", "html", "pdf", "uvtt", "udonarium"] {
+        assert_eq!(
+            run(&["check", f]).2.lines().filter(|l| l.contains("Limits")).count(),
+            0,
+            "{f} is within every limit"
+        );
+        for format in ["json", "svg", "md", "html", "pdf", "uvtt", "udonarium", "dot"] {
             let out = d.join(format!("out-{format}"));
             let (took, rss) = measured(&["render", "--force", "--format", format, f, "--out", &s(&out)]);
-            eprintln!("{f} {format}: {took:?}, max rss {} MB", rss >> 20);
+            eprintln!("{f} ({} KiB) {format}: {took:?}, max rss {} MB", size >> 10, rss >> 20);
             assert!(took < CEILING_TIME && rss < CEILING_BYTES, "{f} {format}: {took:?}, {rss} bytes");
             std::fs::remove_dir_all(&out).ok();
         }
     }
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// The first `count` in `v`, in document order.
+fn first_count(v: &mut Value) -> Option<&mut Value> {
+    match v {
+        Value::Object(fields) => {
+            if fields.contains_key("count") {
+                return fields.get_mut("count");
+            }
+            fields.values_mut().find_map(first_count)
+        }
+        Value::Array(items) => items.iter_mut().find_map(first_count),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_member_count_past_the_count_limit_is_refused_before_any_work_and_nothing_is_written() {
+    let d = temp("count");
+    let mut f = generated(&d, &["fortress", "--seed", "1"]);
+    *first_count(&mut f).expect("a member count") = json!(i32::MAX);
+    let f = write(&d, "many.json", &f);
+    let out = d.join("out");
+    let o = s(&out);
+    let start = Instant::now();
+    for args in [vec!["render", "--force", "--format", "udonarium", &f, "--out", &o], vec!["check", &f]] {
+        let (code, stdout, err) = run(&args);
+        assert_eq!((code, stdout.as_str()), (2, ""), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(".count`: 2147483647; at most 100 (a count multiplies"), "{err}");
+    }
+    assert!(start.elapsed() < Duration::from_secs(30), "refused before the pieces are made");
+    assert!(!out.exists(), "nothing written");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn a_plan_too_large_to_lay_out_is_refused_in_one_line_before_its_corridors_are_searched() {
+    let d = temp("gates");
+    let f = write(&d, "gates.json", &with_gates(fortress_of(&d, limits::AREAS), limits::GATES));
+    let out = d.join("out");
+    let start = Instant::now();
+    for format in ["uvtt", "udonarium"] {
+        let (code, _, err) = run(&["render", "--force", "--format", format, &f, "--out", &s(&out)]);
+        assert_eq!(code, 2, "{format}: {err}");
+        let last = err.lines().last().unwrap_or_default();
+        assert!(
+            last.contains(
+                "the plan of 500 areas and 2000 gates, which the area map cannot draw in rows, is too large to lay out"
+            ),
+            "{format}: {last}"
+        );
+    }
+    assert!(start.elapsed() < Duration::from_secs(120), "refused before the search: {:?}", start.elapsed());
+    assert!(!out.exists(), "nothing written");
     std::fs::remove_dir_all(&d).ok();
 }

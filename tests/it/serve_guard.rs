@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use dungeonsmith::serve::{HEADER_TIMEOUT, exposure_warning, router, serve_on};
+use dungeonsmith::serve::{HEADER_TIMEOUT, SEND_TIMEOUT, exposure_warning, router, serve_on};
 use dungeonsmith::tables::Tables;
 
 /// Starts the workbench on 127.0.0.1 on a thread of its own (its own runtime, two workers as on
@@ -159,4 +159,89 @@ fn a_long_value_in_the_query_is_quoted_cut_with_its_size() {
     let line = String::from_utf8(body).unwrap();
     assert!(line.len() < 500, "{} characters", line.len());
     assert!(line.contains("\u{2026} (5000 characters)`"), "{line}");
+}
+
+#[test]
+fn a_request_with_two_host_headers_is_refused_with_400() {
+    let addr = server();
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    write!(s, "GET /app.css HTTP/1.1\r\nHost: {addr}\r\nHost: rebind.example\r\nConnection: close\r\n\r\n").unwrap();
+    let mut all = Vec::new();
+    s.read_to_end(&mut all).unwrap();
+    let text = String::from_utf8_lossy(&all);
+    assert!(text.starts_with("HTTP/1.1 400"), "{text}");
+    assert!(text.contains("two `Host` headers"), "{text}");
+}
+
+/// Connects and asks for the largest zip without reading a byte of it.
+fn slow_reader(addr: SocketAddr) -> TcpStream {
+    let mut s = TcpStream::connect(addr).unwrap();
+    write!(s, "GET /download/myk-1.zip?seed=1&maps=20 HTTP/1.1\r\nHost: {addr}\r\n\r\n").unwrap();
+    s
+}
+
+#[test]
+fn a_reader_that_takes_nothing_of_its_answer_is_closed_after_the_send_timeout() {
+    let addr = server();
+    let whole = get(addr, &addr.to_string(), "/download/myk-1.zip?seed=1&maps=20").2.len();
+    let mut s = slow_reader(addr);
+    let start = Instant::now();
+    std::thread::sleep(SEND_TIMEOUT + Duration::from_secs(3));
+    // What the kernel holds arrives at once; then the end, as the server has closed.
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut got = Vec::new();
+    let closed = match s.read_to_end(&mut got) {
+        Ok(_) => true,
+        Err(e) => e.kind() == std::io::ErrorKind::ConnectionReset,
+    };
+    assert!(closed, "still open after {:?} with {} bytes", start.elapsed(), got.len());
+    assert!(got.len() < whole, "the server gave up on the answer ({} of {whole} bytes)", got.len());
+}
+
+#[test]
+#[ignore = "a load test (300 connections): run by .ci/run"]
+fn the_stylesheet_answers_within_a_second_while_300_readers_take_nothing() {
+    let addr = server();
+    let readers: Vec<TcpStream> = (0..300).map(|_| slow_reader(addr)).collect();
+    std::thread::sleep(Duration::from_secs(3)); // every place is taken
+    let mut worst = Duration::ZERO;
+    for _ in 0..5 {
+        let start = Instant::now();
+        assert_eq!(get(addr, &addr.to_string(), "/app.css").0, 200);
+        worst = worst.max(start.elapsed());
+    }
+    eprintln!("/app.css beside 300 readers that take nothing: slowest of 5 {worst:?}");
+    assert!(worst < Duration::from_secs(1), "{worst:?}");
+    drop(readers);
+}
+
+/// Requests per second `clients` clients get, each asking for `per_client` scenarios.
+fn throughput(addr: SocketAddr, clients: usize, per_client: usize) -> f64 {
+    let start = Instant::now();
+    let threads: Vec<_> = (0..clients)
+        .map(|c| {
+            std::thread::spawn(move || {
+                for i in 0..per_client {
+                    let path = format!("/api/scenario?seed={}", c * per_client + i + 1);
+                    assert_eq!(get(addr, &addr.to_string(), &path).0, 200);
+                }
+            })
+        })
+        .collect();
+    threads.into_iter().for_each(|t| t.join().unwrap());
+    (clients * per_client) as f64 / start.elapsed().as_secs_f64()
+}
+
+#[test]
+#[ignore = "a load test: run by .ci/run; the figure means something only on an otherwise idle machine"]
+fn many_clients_get_more_answers_a_second_than_one_on_every_core() {
+    let addr = server();
+    let one = throughput(addr, 1, 32);
+    let many = throughput(addr, 32, 4);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    eprintln!("/api/scenario: one client {one:.1}/s, 32 clients {many:.1}/s on {cores} cores");
+    if cores >= 2 {
+        assert!(many >= 1.5 * one, "one client {one:.1}/s, 32 clients {many:.1}/s");
+    }
 }
