@@ -83,6 +83,9 @@ pub(crate) fn chart_event(chart: &RollTable, dice: &mut Dice) -> Option<Event> {
         text: text.to_string(),
         judge: None,
         difficulty: None,
+        success: String::new(),
+        failure: String::new(),
+        retry: String::new(),
     })
 }
 
@@ -172,6 +175,9 @@ pub(crate) fn scenario_event(d: &Nw3Data, cl: u32, dice: &mut Dice, used: &mut [
         text: r.text.clone(),
         judge: Some(r.judge.clone()),
         difficulty: d.value(cl, r.offset),
+        success: String::new(),
+        failure: String::new(),
+        retry: String::new(),
     })
 }
 
@@ -184,6 +190,9 @@ pub(crate) fn ruler_event(ruler: &RulerRecord) -> Event {
         text: ruler.encounter.clone(),
         judge: None,
         difficulty: None,
+        success: String::new(),
+        failure: String::new(),
+        retry: String::new(),
     }
 }
 

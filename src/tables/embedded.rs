@@ -23,7 +23,13 @@ impl Tables {
         let mut parsed = Vec::with_capacity(count);
         for _ in 0..count {
             let path = reader.path().map_err(|e| blob_error("embedded", e))?;
-            let file = TableFile::deserialize(&mut reader).map_err(|e| blob_error(path, e))?;
+            let file = if super::nw3_episode::is_episode_file(path) {
+                let episode =
+                    super::nw3_episode::EpisodeData::deserialize(&mut reader).map_err(|e| blob_error(path, e))?;
+                TableFile { episode: Some(episode), ..TableFile::default() }
+            } else {
+                TableFile::deserialize(&mut reader).map_err(|e| blob_error(path, e))?
+            };
             parsed.push((path.to_string(), file));
         }
         Tables::from_parsed("embedded".into(), EMBEDDED_TABLES_VERSION.into(), parsed, false)

@@ -16,6 +16,7 @@ pub mod myk_rolls;
 pub mod name_index;
 pub mod nw3;
 pub mod nw3_combat;
+pub mod nw3_episode;
 pub mod placeholders;
 pub mod roll;
 pub mod shared;
@@ -66,6 +67,21 @@ struct TableFile {
     citation: Vec<items::Citation>,
     #[serde(default)]
     nw3: Option<nw3::Nw3File>,
+    /// The episode pools: the file `nw3/episode.toml`, whose sections sit at its top level, is
+    /// read as [`nw3_episode::EpisodeData`] instead (see [`TableFile::parse`]).
+    #[serde(skip)]
+    episode: Option<nw3_episode::EpisodeData>,
+}
+
+impl TableFile {
+    /// A table file's TOML: the episode file by its own schema, any other as a `TableFile`.
+    fn parse(path: &str, text: &str) -> std::result::Result<TableFile, toml::de::Error> {
+        if nw3_episode::is_episode_file(path) {
+            Ok(TableFile { episode: Some(toml::from_str(text)?), ..TableFile::default() })
+        } else {
+            toml::from_str(text)
+        }
+    }
 }
 
 /// A roll table and the file it came from.
@@ -141,7 +157,7 @@ impl Tables {
     pub fn from_files(origin: String, files: &[(String, String)]) -> Result<Tables> {
         let mut parsed = Vec::with_capacity(files.len());
         for (path, text) in files {
-            let file: TableFile = toml::from_str(text).map_err(|e| syntax_error(path, text, &e))?;
+            let file = TableFile::parse(path, text).map_err(|e| syntax_error(path, text, &e))?;
             parsed.push((path.clone(), file));
         }
         let version = digest::version(files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
@@ -155,6 +171,7 @@ impl Tables {
         let mut myk = MykData::default();
         let mut item_data = items::ItemData::default();
         let mut nw3_files = Vec::new();
+        let mut episode: Option<(String, nw3_episode::EpisodeData)> = None;
         // Record names and skill labels ("Name (Group)") with their files, for the checks' errors.
         let mut record_files: Vec<(Collection, String, String)> = Vec::new();
         let mut skill_files: Vec<(String, String)> = Vec::new();
@@ -181,8 +198,17 @@ impl Tables {
             if let Some(n) = parsed.nw3 {
                 nw3_files.push((path.clone(), n));
             }
+            if let Some(e) = parsed.episode {
+                episode = Some((path.clone(), e));
+            }
         }
-        let nw3 = nw3::Nw3Data::from_files(nw3_files, validate)?;
+        let mut nw3 = nw3::Nw3Data::from_files(nw3_files, validate)?;
+        if let Some((file, e)) = episode {
+            if validate {
+                e.validate(&file)?;
+            }
+            nw3.episode = e;
+        }
         myk.index();
         item_data.index();
         if let Some(label) = myk.skills.index().first() {

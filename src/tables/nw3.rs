@@ -357,6 +357,8 @@ pub struct Nw3File {
     pub title: Vec<TextRecord>,
     #[serde(default)]
     pub trailer: Vec<TextRecord>,
+    #[serde(default)]
+    pub town: Vec<TextRecord>,
 }
 
 /// All NW3 records, in file order.
@@ -377,6 +379,10 @@ pub struct Nw3Data {
     pub entrances: Vec<EntranceRecord>,
     pub titles: Vec<TextRecord>,
     pub trailers: Vec<TextRecord>,
+    /// Towns and districts where an episode may happen (`{town}`).
+    pub towns: Vec<TextRecord>,
+    /// The episode pools (`nw3/episode.toml`; empty when a tables folder has none).
+    pub episode: crate::tables::nw3_episode::EpisodeData,
 }
 
 /// The roll table of area events (2D6), rolled for Normal and Object areas.
@@ -682,6 +688,7 @@ impl Nw3Data {
             d.entrances.extend(f.entrance);
             d.titles.extend(f.title);
             d.trailers.extend(f.trailer);
+            d.towns.extend(f.town);
         }
         d
     }

@@ -326,6 +326,9 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                         text: "The Ruler waits.".into(),
                         judge: None,
                         difficulty: None,
+                        success: String::new(),
+                        failure: String::new(),
+                        retry: String::new(),
                     });
                 }
                 AreaKind::Event => {
@@ -337,6 +340,9 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                         text: r.text.clone(),
                         judge: Some(r.judge.clone()),
                         difficulty: t.nw3.value(cl, r.offset),
+                        success: "The way opens.".into(),
+                        failure: "The way stays shut.".into(),
+                        retry: "Again after a scene.".into(),
                     });
                 }
                 AreaKind::Object => {
