@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 /// The format this program writes, for both systems.
-pub const CURRENT: u32 = 2;
+pub const CURRENT: u32 = 3;
 
 /// Upgrades a parsed scenario document in place to [`CURRENT`], or says why it cannot.
 /// Returns the version the file had.
@@ -32,6 +32,8 @@ pub fn upgrade(system: &str, doc: &mut Value) -> Result<u32, String> {
         match (system, v) {
             ("myk", 1) => myk_1_to_2(doc),
             ("nw3", 1) => nw3_1_to_2(doc),
+            ("myk", 2) => {}
+            ("nw3", 2) => nw3_2_to_3(doc),
             _ => return Err(format!("no upgrade from format {v} for system `{system}`")),
         }
         v += 1;
@@ -155,6 +157,13 @@ fn infer_reveals(maps: &Value, text: &str, own: u64) -> Option<Value> {
 /// them from the tables by enemy name and the party in `params`
 /// ([`crate::nw3::combat::fill_from_tables`]), which needs the tables this step has not got.
 fn nw3_1_to_2(_doc: &mut Value) {}
+
+/// Format 2 → 3 for NW3. Format 3 added the `episode` (handouts, opening scenes, legwork, climax,
+/// endings) and each scenario event's `success`, `failure` and `retry`. An older file reads as a
+/// fortress without an episode (all three are serde defaults): its Entrance text was written
+/// without the episode's keyword or item, so an episode rolled now could not match it. `reroll
+/// frame` gives it one. See tables/nw3/NOTES.md.
+fn nw3_2_to_3(_doc: &mut Value) {}
 
 #[cfg(test)]
 mod tests {

@@ -298,11 +298,13 @@ fn entrance_reveal(f: &Fortress, v: &Vars) -> String {
 /// against it.
 fn weakness(f: &Fortress) -> String {
     let Some(s) = f.ruler.stats else { return format!("{} has no weak side to find.", f.ruler.name) };
-    let (weak, strong) = if s.pdef <= s.mdef { ("physical", "magical") } else { ("magical", "physical") };
-    format!(
-        "{}'s PDEF is {} and its MDEF {}: {weak} attacks hurt it more than {strong} ones, and its EVA is {}.",
-        f.ruler.name, s.pdef, s.mdef, s.eva
-    )
+    let name = &f.ruler.name;
+    let edge = match s.pdef.cmp(&s.mdef) {
+        std::cmp::Ordering::Less => "physical attacks hurt it more than magical ones",
+        std::cmp::Ordering::Greater => "magical attacks hurt it more than physical ones",
+        std::cmp::Ordering::Equal => "neither kind of attack has the edge",
+    };
+    format!("{name}'s PDEF is {} and its MDEF {}: {edge}; its EVA is {}.", s.pdef, s.mdef, s.eva)
 }
 
 /// How the Ruler fights, round by round, from its skills' timings and its attacks.
@@ -380,7 +382,8 @@ pub fn event_outcomes(d: &Nw3Data, f: &mut Fortress, dice: &mut Dice) {
         .into_iter()
         .map(|k| (k, Deal::new(dice, pool.iter().filter(|o| o.kind == k).count())))
         .collect();
-    for a in &mut f.areas {
+    // A locked area (kept exactly by `fortress --from`) keeps its event as it is.
+    for a in f.areas.iter_mut().filter(|a| !a.locked) {
         let kind = if opens.contains(&a.id) {
             OutcomeKind::Gate
         } else if dice.chance(1, 2) {
@@ -390,6 +393,24 @@ pub fn event_outcomes(d: &Nw3Data, f: &mut Fortress, dice: &mut Dice) {
         };
         set_outcome(pool, a, kind, &mut decks);
     }
+}
+
+/// The outcome of the scenario event of area `pos` alone, drawn on `dice` (a workbench reroll of
+/// the area or its event), by the same rule as [`event_outcomes`].
+pub fn area_outcome(d: &Nw3Data, f: &mut Fortress, pos: usize, dice: &mut Dice) {
+    let pool = &d.episode.event_outcome;
+    let id = f.areas[pos].id;
+    let opens = f.gates.iter().any(|g| g.opened_by == Some(Opener::Event(id)));
+    let kind = if opens {
+        OutcomeKind::Gate
+    } else if dice.chance(1, 2) {
+        OutcomeKind::Reward
+    } else {
+        OutcomeKind::Hazard
+    };
+    let n = pool.iter().filter(|o| o.kind == kind).count();
+    let mut decks = vec![(kind, Deal::new(dice, n))];
+    set_outcome(pool, &mut f.areas[pos], kind, &mut decks);
 }
 
 /// Gives a scenario event of `a` the next outcome of `kind`.

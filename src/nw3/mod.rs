@@ -6,6 +6,7 @@
 
 pub mod check;
 mod check_combat;
+mod check_episode;
 pub mod combat;
 pub mod episode;
 pub mod generate;

@@ -564,12 +564,43 @@ fn check_file<'a>(o: &Origin<'a>, f: &Nw3File, names: &mut SeenNames<'a>) -> Res
     }
     for e in &f.entrance {
         need_text(o, "NW3 entrance condition", &e.text, "text", &e.text)?;
+        check_entrance(o, e)?;
+    }
+    for t in &f.town {
+        need_text(o, "NW3 town", &t.text, "text", &t.text)?;
     }
     for (kind, texts) in [("NW3 title", &f.title), ("NW3 trailer", &f.trailer)] {
         for t in texts {
             need_text(o, kind, &t.text, "text", &t.text)?;
             check_placeholders(o, kind, &t.text)?;
         }
+    }
+    Ok(())
+}
+
+/// A keyword Entrance says `{keyword}` and an item Entrance `{item}` (the episode's, which a
+/// scene or legwork gives the party); no other placeholder, and a cost asks for none.
+fn check_entrance(o: &Origin, e: &EntranceRecord) -> Result<()> {
+    const KIND: &str = "NW3 entrance condition";
+    let own = match e.kind {
+        EntranceKind::Keyword => Some("{keyword}"),
+        EntranceKind::Item => Some("{item}"),
+        EntranceKind::Cost => None,
+    };
+    if let Some(p) = own
+        && !e.text.contains(p)
+    {
+        return Err(o.entry(KIND, &e.text, format!("asks for a {} but never says `{p}`", e.kind.label())));
+    }
+    let mut rest = e.text.as_str();
+    while let Some(start) = rest.find('{') {
+        let end = rest[start..].find('}').map_or(rest.len(), |x| start + x + 1);
+        let word = &rest[start..end];
+        if Some(word) != own {
+            let allowed = own.map_or("none".to_string(), |p| format!("only `{p}`"));
+            return Err(o.entry(KIND, &e.text, format!("uses `{word}`; {allowed} may appear")));
+        }
+        rest = &rest[end..];
     }
     Ok(())
 }

@@ -113,7 +113,8 @@ fn format_1_files_load_and_upgrade_on_read() {
         assert_eq!(code, 0, "{file}: {err}");
         let name = std::path::Path::new(file).file_name().expect("file name");
         let written = std::fs::read_to_string(dir.join(name)).expect("re-rendered json");
-        assert!(written.contains("\"format\": 2"), "{file} re-rendered without the current format");
+        let current = format!("\"format\": {}", dungeonsmith::format::CURRENT);
+        assert!(written.contains(&current), "{file} re-rendered without the current format");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
