@@ -14,8 +14,9 @@
 //!   groups stay with the new groups in order (notes beyond the new groups join the last one, and
 //!   join the area's notes when a whole-area reroll leaves no group).
 //! - `areaN/trap` (Trap areas): a new trap, Detection and Removal on the party's CL band.
-//! - `areaN/event`: a Normal or Object area rolls the 2D6 Area Event Chart again (up to eight
-//!   rolls for a different event); an Event area draws a new scenario event. Gates name the area
+//! - `areaN/event`: a Normal or Object area rolls the 2D6 Area Event Chart again (moved on to a
+//!   result the fortress does not hold, while there is one); an Event area draws a new scenario
+//!   event, with what success and failure of its judge do. Gates name the area
 //!   whose event opens or reveals them, not the event, and every scenario event can be cleared, so
 //!   those gates keep working. The Ruler encounter is not an area part: it follows the `frame`.
 //! - `areaN/objects` (Object areas and the Core): a Gate Release Device stays where it is (the
@@ -337,20 +338,14 @@ fn reroll_area(
     Ok(())
 }
 
-/// A new event for an area that holds one by its kind: a chart event (a different one from
-/// the last, if 8 rolls allow) or a scenario event. False for a kind that holds no event.
+/// A new event for an area that holds one by its kind: a chart event (one the fortress does not
+/// hold yet, while the chart has one) or a scenario event. False for a kind that holds no event.
 fn reroll_event(s: &Stocking, a: &mut Area, dice: &mut Dice, used: &mut Used) -> bool {
     match a.kind {
         AreaKind::Normal | AreaKind::Object => {
-            let old = a.event.as_ref().map(|e| e.name.clone());
-            let mut ev = stock::chart_event(s.chart, dice);
-            for _ in 1..8 {
-                if ev.as_ref().map(|e| &e.name) != old.as_ref() {
-                    break;
-                }
-                ev = stock::chart_event(s.chart, dice);
-            }
-            a.event = ev;
+            // `used` holds this area's own result too, so the new one differs while the chart
+            // has a result the fortress does not hold.
+            a.event = stock::fresh_chart_event(s.chart, dice, &mut used.chart);
         }
         AreaKind::Event => a.event = stock::scenario_event(s.d, s.cl, dice, &mut used.events),
         _ => return false,

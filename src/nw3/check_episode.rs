@@ -123,6 +123,7 @@ fn legwork(e: &Episode, v: &mut Vec<Violation>) {
         let m = format!("{} legwork items; an episode needs at least {MIN_LEGWORK}", e.legwork.len());
         v.push(Violation::new("episode", "episode.legwork", m));
     }
+    let mut strangers: Vec<(&str, Vec<String>)> = Vec::new();
     for (i, l) in e.legwork.iter().enumerate() {
         let place = format!("legwork {}", i + 1);
         if !ATTRIBUTES.contains(&l.attribute.as_str()) {
@@ -131,11 +132,24 @@ fn legwork(e: &Episode, v: &mut Vec<Violation>) {
             v.push(Violation::new(place, "episode.legwork", m));
         } else if l.difficulty == 0 {
             v.push(Violation::new(place, "episode.legwork", format!("`{}` has no difficulty", l.title)));
-        } else if !e.handouts.iter().any(|h| h.connection.name == l.connection) {
-            let m = format!("`{}` names the Connection `{}`, who is no Handout's Connection", l.title, l.connection);
-            v.push(Violation::new(place, "episode.legwork", m));
+        } else if !known(e, &l.connection) {
+            match strangers.iter_mut().find(|(n, _)| *n == l.connection) {
+                Some((_, items)) => items.push((i + 1).to_string()),
+                None => strangers.push((&l.connection, vec![(i + 1).to_string()])),
+            }
         }
     }
+    // One line per missing NPC, however many items name them.
+    for (name, items) in strangers {
+        let m = format!("`{name}`, the Connection of legwork {}, is no Handout's Connection", items.join(", "));
+        v.push(Violation::new("episode", "episode.legwork", m));
+    }
+}
+
+/// A Connection a Handout gives, or one a Handout's hook names (a hook whose Connection was
+/// renamed is reported once, at the Handout).
+fn known(e: &Episode, name: &str) -> bool {
+    e.handouts.iter().any(|h| h.connection.name == name || (!name.is_empty() && h.hook.contains(name)))
 }
 
 fn outcomes(f: &Fortress, v: &mut Vec<Violation>) {

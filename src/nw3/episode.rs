@@ -466,10 +466,18 @@ fn pairs(dice: &mut Dice, la: usize, lb: usize, n: usize, distinct: bool) -> Vec
     let key = |a: usize, b: usize| if distinct { (a.min(b), a.max(b)) } else { (a, b) };
     let mut out = Vec::with_capacity(n);
     for i in 0..n {
-        let a = first.take();
-        let found =
-            (0..lb).map(|k| second.order[(i + k) % lb]).find(|&b| !(distinct && a == b) && !seen.contains(&key(a, b)));
-        let b = found.unwrap_or(second.order[i % lb]);
+        let start = first.next;
+        first.next += 1;
+        // The dealt first part with its next free partner; when it has none left, the next
+        // first part that has one (so no pair repeats while any is untried).
+        let found = (0..la).find_map(|k| {
+            let a = first.order[(start + k) % la];
+            (0..lb)
+                .map(|j| second.order[(i + j) % lb])
+                .find(|&b| !(distinct && a == b) && !seen.contains(&key(a, b)))
+                .map(|b| (a, b))
+        });
+        let (a, b) = found.unwrap_or((first.order[start % la], second.order[i % lb]));
         seen.insert(key(a, b));
         out.push((a, b));
     }

@@ -584,6 +584,17 @@ mod tests {
     const A4: (f32, f32) = (210.0 * PT, 297.0 * PT);
 
     #[test]
+    fn a_thematic_break_starts_a_new_page_for_each_handout() {
+        let handout = "### Handout\n\n- **Your hook:** short\n\n";
+        let md = format!("# Title\n\nintro\n\n---\n\n{handout}---\n\n{handout}---\n\n{handout}");
+        let t = typeset(&md, "Title", A4, &style(), &mut Fonts::new());
+        assert_eq!(t.pages.len(), 4, "the title page and one page per handout");
+        for page in &t.pages[1..] {
+            assert!(t.items[page[0].index].heading.is_some(), "each handout page starts with its heading");
+        }
+    }
+
+    #[test]
     fn a_section_that_fits_on_a_page_is_never_split() {
         let room = "### A1 — Room\n\n*damp*\n\n- **Goblin x3** — Warfare 3 / Range 0 / Damage 2 / Defense 8 / HP 6\n  - Skill: one\n  - Skill: two\n\n";
         let md = format!("# Title\n\n{}", room.repeat(40));
