@@ -289,7 +289,7 @@ fn reveal(f: &Fortress, topic: Topic, v: &Vars, past: &Past) -> Option<String> {
 fn entrance_reveal(f: &Fortress, v: &Vars) -> String {
     match f.entrance_condition.kind {
         EntranceKind::Keyword => format!("The Entrance opens to the word \"{}\".", v.keyword),
-        EntranceKind::Item => format!("The Entrance opens for {}, found {}.", v.item, v.place_where),
+        EntranceKind::Item => format!("The Entrance opens for the {}, found {}.", v.item, v.place_where),
         EntranceKind::Cost => format!("The Entrance asks a price: {}", f.entrance_condition.text),
     }
 }

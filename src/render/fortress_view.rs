@@ -367,7 +367,7 @@ pub fn fortress_view(f: &Fortress, paper: crate::model::Paper, svg: (String, Str
 fn episode_view(e: &crate::nw3::model::Episode) -> EpisodeView {
     let entrance_thing = match (&e.keyword, &e.item) {
         (Some(k), _) => format!("the keyword \"{}\" ({})", k.word, k.origin),
-        (None, Some(i)) => format!("the item {}, found {}", i.name, i.where_found),
+        (None, Some(i)) => format!("the {}, found {}", i.name, i.where_found),
         (None, None) => String::new(),
     };
     EpisodeView {
