@@ -474,7 +474,7 @@ fn pairs(dice: &mut Dice, la: usize, lb: usize, n: usize, distinct: bool) -> Vec
             let a = first.order[(start + k) % la];
             (0..lb)
                 .map(|j| second.order[(i + j) % lb])
-                .find(|&b| !(distinct && a == b) && !seen.contains(&key(a, b)))
+                .find(|&b| (a != b || !distinct) && !seen.contains(&key(a, b)))
                 .map(|b| (a, b))
         });
         let (a, b) = found.unwrap_or((first.order[start % la], second.order[i % lb]));

@@ -1072,6 +1072,15 @@ mod tests {
     }
 
     #[test]
+    fn a_keyword_entrance_must_say_the_episodes_keyword() {
+        let e =
+            load("[[nw3.entrance]]\nkind = \"keyword\"\ntext = \"Speak the name it had.\"\n").unwrap_err().to_string();
+        assert!(e.contains("never says `{keyword}`"), "{e}");
+        let e = load("[[nw3.entrance]]\nkind = \"cost\"\ntext = \"Give up the {item}.\"\n").unwrap_err().to_string();
+        assert!(e.contains("uses `{item}`; none may appear"), "{e}");
+    }
+
+    #[test]
     fn a_bad_level_range_is_refused() {
         let e = load("[[nw3.band]]\nname = \"b\"\ncl = \"7-4\"\nlow = 1\nhigh = 2\n").unwrap_err().to_string();
         assert!(e.contains("7-4"), "{e}");

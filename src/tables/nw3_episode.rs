@@ -437,6 +437,58 @@ mod tests {
         assert_eq!(unknown_placeholder("open {town"), Some("{town"));
     }
 
+    /// The built-in tables with the episode file's text changed.
+    fn with_episode(edit: impl Fn(&str) -> String) -> Result<crate::tables::Tables> {
+        let files: Vec<(String, String)> = crate::tables::EMBEDDED_TABLES
+            .iter()
+            .map(|(p, t)| (p.to_string(), if *p == EPISODE_FILE { edit(t) } else { t.to_string() }))
+            .collect();
+        crate::tables::Tables::from_files("test".into(), &files)
+    }
+
+    #[test]
+    fn the_episode_file_loads_by_its_own_schema() {
+        let t = with_episode(str::to_string).expect("the built-in episode pools load");
+        assert!(!t.nw3.episode.is_empty());
+        assert_eq!(
+            t.nw3.episode.connection.len(),
+            crate::tables::Tables::embedded().unwrap().nw3.episode.connection.len()
+        );
+    }
+
+    #[test]
+    fn an_episode_text_with_an_unknown_placeholder_is_refused_naming_the_section() {
+        let e =
+            with_episode(|t| format!("{t}\n[[hook]]\ntext = \"{{npc}} meets {{moon}}\"\n")).unwrap_err().to_string();
+        assert!(e.contains("nw3/episode.toml") && e.contains("[[hook]]") && e.contains("{moon}"), "{e}");
+    }
+
+    #[test]
+    fn an_opening_that_plants_the_item_must_say_where_it_is_found() {
+        let e = with_episode(|t| {
+            format!("{t}\n[[opening]]\nplants = \"item\"\ntitle = \"Lost\"\ntext = \"The {{item}} lies somewhere.\"\n")
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`Lost`") && e.contains("{where}"), "{e}");
+    }
+
+    #[test]
+    fn a_legwork_item_judged_by_a_combat_stat_is_refused() {
+        let e = with_episode(|t| {
+            format!("{t}\n[[legwork]]\ntopic = \"core\"\ntitle = \"Dodge it\"\nattribute = \"EVA\"\ntext = \"x\"\n")
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`EVA`") && e.contains("not an Attribute"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_episode_section_is_an_error_naming_it() {
+        let e = with_episode(|t| format!("{t}\n[[trailer_middle]]\ntext = \"x\"\n")).unwrap_err().to_string();
+        assert!(e.contains("trailer_middle"), "{e}");
+    }
+
     #[test]
     fn the_xp_of_each_ending_stays_in_the_seeds_range_of_5_to_10() {
         for w in Way::ALL {
