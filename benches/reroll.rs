@@ -29,12 +29,12 @@ fn bench(c: &mut Criterion) {
         })
     });
     let formats = [Format::Json, Format::Svg, Format::Md, Format::Html];
-    let opts = RenderOptions { formats: &formats, paper: Paper::A4, templates: &templates };
+    let opts = RenderOptions { formats: &formats, templates: &templates };
     c.bench_function("myk reroll one room + render json,svg,md,html in memory", |b| {
         b.iter(|| {
             let mut t: Scenario = s.clone();
             reroll(&tables, &mut t, &part).expect("rerolls");
-            std::hint::black_box(render::render_myk(&t, &tables, &opts, &render::sheet::myk_sheet).expect("renders"))
+            std::hint::black_box(render::render_myk(&t, &tables, &opts).expect("renders"))
         })
     });
     let dir = std::env::temp_dir().join(format!("dungeonsmith-bench-reroll-{}", std::process::id()));

@@ -17,7 +17,7 @@ use dungeonsmith::model::Paper;
 use dungeonsmith::myk::model::Layout;
 use dungeonsmith::myk::{MykParams, generate};
 use dungeonsmith::nw3::FortressParams;
-use dungeonsmith::render::Copy;
+use dungeonsmith::render::Audience;
 use dungeonsmith::render::area_map::fortress_map;
 use dungeonsmith::render::raster::png;
 use dungeonsmith::render::sheet::myk_sheet;
@@ -41,14 +41,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("myk") => {
             let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed };
             let s = generate(&tables, &params, number(1, 42))?;
-            for (copy, name) in [(Copy::Gm, "myk-gm"), (Copy::Players, "myk-players")] {
+            for (copy, name) in [(Audience::Gm, "myk-gm"), (Audience::Players, "myk-players")] {
                 write(name, &myk_sheet(&s, &s.maps[0], &tables, paper, copy), paper)?;
             }
         }
         Some("fortress") => {
             let params = FortressParams { areas: number(2, 10) as u32, cl: number(3, 3) as u32, ..Default::default() };
             let f = dungeonsmith::nw3::generate(&tables, &params, number(1, 7))?;
-            for (copy, name) in [(Copy::Gm, "area-gm"), (Copy::Players, "area-players")] {
+            for (copy, name) in [(Audience::Gm, "area-gm"), (Audience::Players, "area-players")] {
                 write(name, &fortress_map(&f, &tables, paper, copy), paper)?;
             }
         }

@@ -52,8 +52,14 @@ pub enum Error {
     #[error("cannot write `{file}`: {reason}")]
     Write { file: String, reason: String },
 
-    #[error("{what} is not implemented yet")]
-    NotImplemented { what: &'static str },
+    /// A part path that names nothing in this scenario (a request to correct, not a refusal).
+    #[error("{0}")]
+    NoSuchPart(String),
+
+    /// An edit of an existing part that the scenario refuses as it stands (a room its map does
+    /// not use).
+    #[error("{0}")]
+    Refused(String),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

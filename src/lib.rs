@@ -7,6 +7,7 @@
 pub mod check;
 pub mod cli;
 pub mod dice;
+pub mod document;
 pub mod edit;
 pub mod error;
 pub mod fix;

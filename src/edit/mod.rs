@@ -3,3 +3,16 @@
 
 pub mod myk;
 pub mod nw3;
+
+/// What the `reroll` command's options say about the part (`--map 1 --room B2 --part traps`,
+/// `--area 5`, `--frame`); each game reads the combinations it knows, naming the option at fault.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PartOptions<'a> {
+    /// The scenario file, as its errors name it.
+    pub file: &'a str,
+    pub map: Option<u32>,
+    pub room: Option<&'a str>,
+    pub area: Option<u32>,
+    pub frame: bool,
+    pub part: Option<&'a str>,
+}

@@ -30,6 +30,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::dice::Dice;
+use crate::edit::PartOptions;
 use crate::error::{Error, Result};
 use crate::model::Reroll;
 use crate::myk::check::{check, usage};
@@ -136,6 +137,55 @@ impl FromStr for MykPart {
     }
 }
 
+/// The MYK part the reroll options name; invalid combinations name the option at fault.
+pub fn part_from_options(args: &PartOptions) -> Result<MykPart> {
+    let file = args.file;
+    if args.area.is_some() {
+        return Err(Error::Option {
+            option: "--area",
+            message: format!("`{file}` is a Make You Kingdom scenario; use `--map N [--room B2]` or `--frame`"),
+        });
+    }
+    let part = args.part;
+    match (args.map, args.room, args.frame) {
+        (None, Some(_), _) => {
+            Err(Error::Option { option: "--room", message: "needs `--map N`, the map the room is on".into() })
+        }
+        (Some(_), _, true) => {
+            Err(Error::Option { option: "--frame", message: "rerolls the frame; leave out `--map`".into() })
+        }
+        (None, None, false) => Err(Error::Option {
+            option: "--map",
+            message: format!("say what to reroll in `{file}`: `--map N [--room B2]` or `--frame`"),
+        }),
+        (None, None, true) | (Some(_), None, false) => {
+            if let Some(p) = part.filter(|p| *p != "all") {
+                let what = if args.frame { "the frame" } else { "a whole map" };
+                return Err(Error::Option {
+                    option: "--part",
+                    message: format!(
+                        "`{p}` is a part of a room; {what} is rerolled whole (use `--room` for a room's parts)"
+                    ),
+                });
+            }
+            Ok(if args.frame { MykPart::Frame } else { MykPart::Map(args.map.unwrap_or(1)) })
+        }
+        (Some(map), Some(room), false) => {
+            let room = room.parse().map_err(|message| Error::Option { option: "--room", message })?;
+            let what = match part {
+                None => RoomPart::All,
+                Some(p) => RoomPart::named(p).ok_or_else(|| Error::Option {
+                    option: "--part",
+                    message: format!(
+                        "`{p}` is not a part of a Make You Kingdom room; use monsters, traps, bases, name or all"
+                    ),
+                })?,
+            };
+            Ok(MykPart::Room { map, room, what })
+        }
+    }
+}
+
 /// Rerolls `part` on the stream `Dice::new(s.seed).child("reroll/<path>/<n>")`, where `n` is one
 /// more than the number of earlier rerolls of the same path; appends `Reroll {part, n}` to
 /// `s.rerolls`. Fails, leaving `s` unchanged, if the part is locked or no legal result is found.
@@ -227,10 +277,10 @@ pub fn regenerate(tables: &Tables, from: &Scenario, seed: u64) -> Result<Scenari
         s.title = from.title.clone();
         s.introduction = from.introduction.clone();
         s.resolution = from.resolution.clone();
-        s.cast = from.cast.clone();
         s.clues = from.clues.clone();
-        let new_cast = std::mem::replace(&mut s.cast, from.cast.clone());
-        relationships_follow(&mut s, &new_cast, &mut Dice::new(seed).child("regenerate/relationship"));
+        // The locked frame's cast replaces the one just generated, which relationships may name.
+        let generated = std::mem::replace(&mut s.cast, from.cast.clone());
+        relationships_follow(&mut s, &generated, &mut Dice::new(seed).child("regenerate/relationship"));
     }
     normalize(&mut s);
     let v = check(&s, tables);

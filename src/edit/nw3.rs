@@ -54,6 +54,7 @@ use std::str::FromStr;
 
 use crate::check::Violation;
 use crate::dice::Dice;
+use crate::edit::PartOptions;
 use crate::error::{Error, Result};
 use crate::model::Reroll;
 use crate::nw3::check::check;
@@ -73,6 +74,27 @@ pub enum AreaPart {
     Trap,
     Event,
     Objects,
+}
+
+/// Each area part and its name in a path (`area5/enemies`) and in `--part`: written once here.
+const AREA_PARTS: [(AreaPart, &str); 5] = [
+    (AreaPart::All, "all"),
+    (AreaPart::Enemies, "enemies"),
+    (AreaPart::Trap, "trap"),
+    (AreaPart::Event, "event"),
+    (AreaPart::Objects, "objects"),
+];
+
+impl AreaPart {
+    /// The part of this name (`all` for the whole area).
+    pub fn named(name: &str) -> Option<AreaPart> {
+        AREA_PARTS.iter().find(|(_, n)| *n == name).map(|(p, _)| *p)
+    }
+
+    /// The part's name (`all` for the whole area).
+    pub fn name(self) -> &'static str {
+        AREA_PARTS.iter().find(|(p, _)| *p == self).map_or("all", |(_, n)| n)
+    }
 }
 
 /// A part of a Fortress, written as a path: `area5`, `area5/enemies`, `area5/trap`, `area5/event`,
@@ -103,14 +125,7 @@ impl FromStr for Nw3Part {
             return Err(bad());
         }
         let id: u32 = num.parse().map_err(|_| bad())?;
-        let what = match what {
-            None | Some("all") => AreaPart::All,
-            Some("enemies") => AreaPart::Enemies,
-            Some("trap") => AreaPart::Trap,
-            Some("event") => AreaPart::Event,
-            Some("objects") => AreaPart::Objects,
-            Some(_) => return Err(bad()),
-        };
+        let what = AreaPart::named(what.unwrap_or("all")).ok_or_else(bad)?;
         Ok(Nw3Part::Area { id, what })
     }
 }
@@ -123,12 +138,51 @@ impl fmt::Display for Nw3Part {
                 write!(f, "area{id}")?;
                 match what {
                     AreaPart::All => Ok(()),
-                    AreaPart::Enemies => f.write_str("/enemies"),
-                    AreaPart::Trap => f.write_str("/trap"),
-                    AreaPart::Event => f.write_str("/event"),
-                    AreaPart::Objects => f.write_str("/objects"),
+                    part => write!(f, "/{}", part.name()),
                 }
             }
+        }
+    }
+}
+
+/// The NW3 part the reroll options name; invalid combinations name the option at fault.
+pub fn part_from_options(args: &PartOptions) -> Result<Nw3Part> {
+    let file = args.file;
+    if let Some(option) = [(args.map.is_some(), "--map"), (args.room.is_some(), "--room")]
+        .into_iter()
+        .find_map(|(given, o)| given.then_some(o))
+    {
+        return Err(Error::Option {
+            option,
+            message: format!("`{file}` is a Night Wizard fortress; use `--area N` or `--frame`"),
+        });
+    }
+    let part = args.part;
+    match (args.area, args.frame) {
+        (Some(_), true) => {
+            Err(Error::Option { option: "--frame", message: "rerolls the frame; leave out `--area`".into() })
+        }
+        (None, false) => Err(Error::Option {
+            option: "--area",
+            message: format!("say what to reroll in `{file}`: `--area N` or `--frame`"),
+        }),
+        (None, true) => match part.filter(|p| *p != "all") {
+            Some(p) => Err(Error::Option {
+                option: "--part",
+                message: format!("`{p}` is a part of an area; the frame is rerolled whole"),
+            }),
+            None => Ok(Nw3Part::Frame),
+        },
+        (Some(id), false) => {
+            let p = part.unwrap_or("all");
+            let what = AreaPart::named(p).ok_or_else(|| {
+                let names: Vec<&str> = AREA_PARTS.iter().skip(1).map(|(_, n)| *n).collect();
+                Error::Option {
+                    option: "--part",
+                    message: format!("`{p}` is not a part of a Night Wizard area; use {} or all", names.join(", ")),
+                }
+            })?;
+            Ok(Nw3Part::Area { id, what })
         }
     }
 }

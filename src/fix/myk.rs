@@ -39,7 +39,7 @@ pub fn fix(s: &mut Scenario, tables: &Tables) -> Result<()> {
             }
         }
     }
-    s.encounters = generate::encounter_table(tables, &s.court);
+    s.encounters = crate::myk::limits::encounter_table(tables, &s.court);
     let retold = clues::retold(s);
     for (c, text) in s.clues.iter_mut().zip(retold) {
         if let Some(text) = text {

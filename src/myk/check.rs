@@ -329,7 +329,11 @@ fn trap_record(t: &PlacedTrap, rec: &Trap, at: &str, v: &mut Vec<Violation>) -> 
     }
     let ok_level = crate::myk::traps::level_for(rec, t.converted, t.level) == t.level;
     if !ok_level {
-        let want = if t.converted { format!("{} + 3", rec.level) } else { rec.level.to_string() };
+        let want = if t.converted {
+            format!("{} + {}", rec.level, crate::myk::traps::CONVERSION_LEVELS)
+        } else {
+            rec.level.to_string()
+        };
         v.push(Violation::new(at, "trap.level", format!("`{name}` has level {}, its table says {want}", t.level)));
     }
     expected_placement
@@ -616,7 +620,7 @@ pub(crate) fn movement(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Vio
 /// (seed 003 l.2907): a table of another level, count or monster is not the court's. The rows are
 /// compared when the scenario names the tables in use (`generator.tables`).
 fn encounters(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
-    let want = crate::myk::generate::encounter_table(tables, &s.court);
+    let want = crate::myk::limits::encounter_table(tables, &s.court);
     if s.encounters.level != want.level {
         v.push(Violation::new(
             "encounters",

@@ -13,10 +13,10 @@
 
 use crate::check::Violation;
 use crate::dice::Dice;
-use crate::myk::check::Reach;
 use crate::myk::model::{
     AdjustmentKind, Clue, ClueMethod, CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Ruler, Scenario,
 };
+use crate::myk::reach::Reach;
 use crate::tables::Tables;
 
 /// The weak points of a ruler, by name. Every clue rule reads weak points through this one

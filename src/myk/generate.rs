@@ -11,6 +11,7 @@ use crate::myk::check::{Reach, check_with, usage};
 use crate::myk::layout::{Skeleton, layout};
 use crate::myk::limits;
 use crate::myk::model::*;
+pub use crate::myk::params::{MykParams, court_levels};
 use crate::myk::{monsters, ruler, traps, weak_points};
 use crate::tables::Tables;
 use crate::tables::myk::{Level, Monster, Placement, Route, Trap, TrapCategory};
@@ -31,94 +32,6 @@ static FIXED: std::sync::LazyLock<Fixed> = std::sync::LazyLock::new(|| Fixed {
     name: "dungeonsmith".into(),
     version: env!("CARGO_PKG_VERSION").into(),
 });
-
-/// What the GM asked for, validated.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MykParams {
-    pub levels: Vec<u32>,
-    pub maps: u32,
-    pub rooms: u32,
-    pub layout: Layout,
-}
-
-/// The court's levels as the options give them: `levels`, one per member, or `court_size` members
-/// (default 4) all at `level` (default 2). The command line and the workbench both read their
-/// options through here, and the errors name the command line's options.
-pub fn court_levels(court_size: Option<u32>, level: Option<u32>, levels: Option<&[u32]>) -> Result<Vec<u32>> {
-    let levels = match levels {
-        Some(levels) => {
-            // Blame `--levels` itself, not the `--level`/`--court-size` it stands for.
-            if let Some(l) = levels.iter().find(|l| !(1..=30).contains(*l)) {
-                return Err(Error::Option { option: "--levels", message: format!("level {l}; levels run 1-30") });
-            }
-            if levels.len() > 12 {
-                return Err(Error::Option {
-                    option: "--levels",
-                    message: format!("{} levels; a court has 1-12 members", levels.len()),
-                });
-            }
-            if let Some(size) = court_size
-                && size as usize != levels.len()
-            {
-                return Err(Error::Option {
-                    option: "--court-size",
-                    message: format!("{size} does not match the {} levels given with `--levels`", levels.len()),
-                });
-            }
-            levels.to_vec()
-        }
-        None => {
-            // Checked before the vector is made, so a huge size is refused rather than allocated.
-            let size = court_size.unwrap_or(4);
-            if !(1..=12).contains(&size) {
-                return Err(Error::Option {
-                    option: "--court-size",
-                    message: format!("{size}; a court has 1-12 members"),
-                });
-            }
-            vec![level.unwrap_or(2); size as usize]
-        }
-    };
-    if court_size == Some(0) {
-        return Err(Error::Option { option: "--court-size", message: "0; a court has 1-12 members".into() });
-    }
-    Ok(levels)
-}
-
-impl MykParams {
-    /// Checks the options; returns warnings for values the book does not cover.
-    pub fn validate(&self) -> Result<Vec<String>> {
-        let size = self.levels.len() as u32;
-        if !(1..=12).contains(&size) {
-            return Err(Error::Option { option: "--court-size", message: format!("{size} members; a court has 1-12") });
-        }
-        if let Some(l) = self.levels.iter().find(|l| !(1..=30).contains(*l)) {
-            return Err(Error::Option { option: "--level", message: format!("level {l}; levels run 1-30") });
-        }
-        if !(1..=20).contains(&self.maps) {
-            return Err(Error::Option { option: "--maps", message: format!("{} maps; use 1-20", self.maps) });
-        }
-        if !(3..=9).contains(&self.rooms) {
-            return Err(Error::Option {
-                option: "--rooms",
-                message: format!("{} rooms; a 3x3 sheet uses 3-9", self.rooms),
-            });
-        }
-        let mut warnings = Vec::new();
-        // The court's average level, without building a court (and copying its levels) to drop.
-        let average_level = self.levels.iter().sum::<u32>() / size;
-        if !(3..=6).contains(&size) {
-            warnings
-                .push(format!("court size {size} is outside the book's table (3-6); the limit formulas still apply"));
-        }
-        if !(1..=10).contains(&average_level) {
-            warnings.push(format!(
-                "average level {average_level} is outside the book's table (1-10); the limit formulas still apply"
-            ));
-        }
-        Ok(warnings)
-    }
-}
 
 /// Generates a complete, legal scenario. Same tables + params + seed ⇒ the same scenario.
 pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenario> {
@@ -280,12 +193,6 @@ pub fn normalize(s: &mut Scenario) {
     s.usage = usage(s);
 }
 
-/// The random encounter table for the court's average level (1-6), resolved for its size.
-pub fn encounter_table(tables: &Tables, court: &Court) -> EncounterTable {
-    let level = court.average_level.clamp(1, 6);
-    EncounterTable { level, rows: tables.encounter_rows(level, court.size) }
-}
-
 /// What is left of the scenario-wide trap limits (number, total level).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Budget {
@@ -381,7 +288,7 @@ impl<'a> Gen<'a> {
     /// The book's random encounter table for the court's average level (1-6; 6 above that), with
     /// only monsters whose stats are known (filtered at load).
     fn encounter_table(&self) -> EncounterTable {
-        encounter_table(self.tables, self.court)
+        limits::encounter_table(self.tables, self.court)
     }
 
     /// The ruler, guards in the ruler's room, and monster groups in other rooms (within A + 2 rooms).
@@ -602,8 +509,10 @@ impl<'a> Gen<'a> {
             if level > left {
                 continue;
             }
-            let convert =
-                rec.placement == Placement::Room && rec.route.is_none() && level + 3 <= left && d.chance(1, 6);
+            let convert = rec.placement == Placement::Room
+                && rec.route.is_none()
+                && traps::converted_level(level) <= left
+                && d.chance(1, 6);
             if let Some(lvl) = self.place_trap(s, i, rec, level, convert, only, d) {
                 spent.number += 1;
                 spent.levels += lvl;
@@ -630,7 +539,7 @@ impl<'a> Gen<'a> {
         let rooms = room_list(map.used_rooms().map(|r| r.id));
         let here = room_list(rooms.as_slice().iter().copied().filter(|&r| only.is_none_or(|o| o == r)));
         let placement = if convert { Placement::Event } else { rec.placement };
-        let level = if convert { level + 3 } else { level };
+        let level = if convert { traps::converted_level(level) } else { level };
         // The rolls in their order (object, ambushers, destination, then the spot); the trap itself
         // is built only once it has a spot.
         let object = (placement == Placement::Event).then(|| trap_object(rec, d));

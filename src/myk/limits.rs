@@ -65,6 +65,12 @@ impl Limits {
     }
 }
 
+/// The random encounter table for the court's average level (1-6), resolved for its size.
+pub fn encounter_table(tables: &crate::tables::Tables, court: &Court) -> crate::myk::model::EncounterTable {
+    let level = court.average_level.clamp(1, 6);
+    crate::myk::model::EncounterTable { level, rows: tables.encounter_rows(level, court.size) }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,11 +8,13 @@ pub mod layout;
 pub mod limits;
 pub mod model;
 pub mod monsters;
+pub mod params;
 pub mod reach;
 pub mod ruler;
 pub mod traps;
 pub mod weak_points;
 
 pub use check::check;
-pub use generate::{MykParams, court_levels, generate};
+pub use generate::generate;
 pub use model::Scenario;
+pub use params::{MykParams, court_levels};

@@ -13,6 +13,11 @@ use crate::tables::myk::{MykData, Placement, Route, Trap};
 /// Levels a Room trap gains when it is turned into an Event trap (seed 003 l.5213).
 pub const CONVERSION_LEVELS: u32 = 3;
 
+/// The level a Room trap of level `level` has once it is turned into an Event trap.
+pub fn converted_level(level: u32) -> u32 {
+    level + CONVERSION_LEVELS
+}
+
 /// The level a placed trap of this record counts as: its fixed level, or `wanted` kept inside its
 /// level range; +3 when a Room trap became an Event trap. `check` compares, `fix` fills it in.
 pub fn level_for(rec: &crate::tables::myk::Trap, converted: bool, wanted: u32) -> u32 {

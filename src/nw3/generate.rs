@@ -112,14 +112,6 @@ struct Edge {
     tree: bool,
 }
 
-fn isqrt(n: usize) -> usize {
-    let mut r = 0;
-    while (r + 1) * (r + 1) <= n {
-        r += 1;
-    }
-    r
-}
-
 impl Shape {
     /// Grows the shape on `dice` (stream `nw3/graph`): the spine's length, then the branches,
     /// then the loops, and the ids from the drawing; the draws come in that order.
@@ -206,7 +198,7 @@ fn spine_length(dice: &mut Dice, n: usize) -> usize {
         3
     } else {
         let extra = dice.between(0, 1) as usize + dice.between(0, (n / 10) as u32) as usize;
-        (1 + isqrt(2 * n) + extra).clamp(3, n - 1)
+        (1 + (2 * n).isqrt() + extra).clamp(3, n - 1)
     }
 }
 

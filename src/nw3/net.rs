@@ -93,7 +93,7 @@ impl Rows {
 
 /// One gate whose two areas exist.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Arc {
+pub(crate) struct Link {
     /// Index in `Fortress::gates`.
     pub gate: usize,
     pub a: usize,
@@ -153,7 +153,7 @@ enum Pass {
     Shut,
 }
 
-impl Arc {
+impl Link {
     /// How the step `back` (from `b` to `a`) or forward passes for a way of moving.
     fn pass(&self, back: bool, mode: Mode) -> Pass {
         if mode.skip == Some(self.gate) {
@@ -189,7 +189,7 @@ pub(crate) struct Net {
     pub n: usize,
     /// Sorted (id, index) pairs for lookups; a duplicated id resolves to its first area.
     by_id: Vec<(u32, usize)>,
-    pub arcs: Vec<Arc>,
+    pub arcs: Vec<Link>,
     /// Ids are exactly 1..=n in order (as generated): an id's position is the id minus one.
     dense: bool,
     /// Node `i` is area `i`; each arc gives a forward and a backward step.
@@ -243,7 +243,7 @@ impl Net {
             {
                 net.keyed_by[k].push(arc);
             }
-            net.arcs.push(Arc { gate, a, b, kind: g.kind, key, sense, uses: g.uses });
+            net.arcs.push(Link { gate, a, b, kind: g.kind, key, sense, uses: g.uses });
             net.graph.add_edge(NodeIndex::new(a), NodeIndex::new(b), Step { arc, back: false });
             net.graph.add_edge(NodeIndex::new(b), NodeIndex::new(a), Step { arc, back: true });
         }

@@ -77,3 +77,20 @@ impl FortressParams {
         Ok(())
     }
 }
+
+impl FortressParams {
+    /// The params as the workbench's permalink writes them; the party's own numbers only when
+    /// the GM gave them (absent: the model PC's).
+    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs =
+            vec![("party", self.party.to_string()), ("cl", self.cl.to_string()), ("areas", self.areas.to_string())];
+        for (name, v) in
+            [("party-attack", self.party_attack), ("party-defence", self.party_defence), ("party-hp", self.party_hp)]
+        {
+            if let Some(v) = v {
+                pairs.push((name, v.to_string()));
+            }
+        }
+        pairs
+    }
+}

@@ -239,13 +239,27 @@ pub fn encounter_monsters(s: &Scenario, tables: &Tables) -> Vec<EncounterMonster
             name: m.name.clone(),
             category: m.category.label().into(),
             level: m.level.unwrap_or(0),
-            stats: super::view::stat_line(m),
+            stats: stat_line(m),
             skills: m.skills.join(", "),
             materials: m.materials.join(", "),
             treasure: treasure_line(tables, m.level.unwrap_or(0), 1),
         });
     }
     out
+}
+
+/// A bestiary record's stat line, as the sheets and the booklet print it.
+pub(super) fn stat_line(m: &crate::tables::myk::Monster) -> String {
+    let n = |v: Option<u32>| v.map_or("?".to_string(), |x| x.to_string());
+    format!(
+        "Warfare {} / Range {} / Damage {} / Defense {} / HP {} / {}",
+        n(m.warfare),
+        n(m.range),
+        m.damage.map_or("?".into(), |d| d.to_string()),
+        n(m.defense),
+        n(m.hp),
+        m.personality.map_or("?", |p| p.label())
+    )
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use svg::node::element::{Line, Path, Pattern, Rectangle};
 
 use crate::model::Paper;
 use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, Room, RoomId, Scenario, Wall};
-use crate::render::Copy;
+use crate::render::Audience;
 use crate::render::svgkit::{
     ASCENT, Canvas, DESCENT, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn, icon_trap,
     mm, snap, txt, width, wrap, wrap_words,
@@ -257,10 +257,10 @@ fn grid(paper: Paper, corridor_traps: usize, footer_h: f64) -> Grid {
 }
 
 /// The map sheet of `map` as a standalone SVG document (1 unit = 1 mm), for the GM or the players.
-pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> String {
+pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) -> String {
     let title = match copy {
-        Copy::Gm => format!("{} \u{2014} map {}: {} (GM)", s.title, map.index, map.name),
-        Copy::Players => format!("{} \u{2014} map {} (players)", map.name, map.index),
+        Audience::Gm => format!("{} \u{2014} map {}: {} (GM)", s.title, map.index, map.name),
+        Audience::Players => format!("{} \u{2014} map {} (players)", map.name, map.index),
     };
     let c = draw(s, map, tables, paper, copy);
     let hatch = c.hatch();
@@ -271,7 +271,7 @@ pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: C
 /// geometry `myk_sheet` draws with. The web workbench lays its click targets over the served copy
 /// with it; the sheet itself is not changed, so the CLI's files stay as they are.
 pub fn room_boxes(s: &Scenario, map: &Map, paper: Paper) -> Vec<(RoomId, f64, f64, f64)> {
-    let footer_h = footer_height(footer(s, map, paper, Copy::Gm).len());
+    let footer_h = footer_height(footer(s, map, paper, Audience::Gm).len());
     let g = grid(paper, numbered_traps(map).len(), footer_h);
     RoomId::ALL
         .iter()
@@ -292,18 +292,18 @@ fn numbered_traps(map: &Map) -> Vec<(CorridorId, usize)> {
 /// One map sheet: the title block, the 3x3 grid (the GM's copy with everything in it, the
 /// players' with bare rooms and faint corridor guides), the legend or the players' key, and the
 /// footer that regenerates it.
-fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Copy) -> Canvas {
+fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) -> Canvas {
     let (w, h) = paper.size_mm();
     let tag = match copy {
-        Copy::Gm => "gm",
-        Copy::Players => "pl",
+        Audience::Gm => "gm",
+        Audience::Players => "pl",
     };
     let mut c = Canvas { w, h, id: format!("m{}-{tag}", map.index), shapes: String::new(), labels: Vec::new() };
     let numbers = numbered_traps(map);
     // The GM's footer sets the geometry of both copies, so they line up.
-    let footer_h = footer_height(footer(s, map, paper, Copy::Gm).len());
+    let footer_h = footer_height(footer(s, map, paper, Audience::Gm).len());
     let g = grid(paper, numbers.len(), footer_h);
-    let gm = copy == Copy::Gm;
+    let gm = copy == Audience::Gm;
     draw_title(&mut c, s, map, gm);
 
     // Rooms, then corridors over the gaps, then entrances over the walls.
@@ -416,11 +416,11 @@ const FOOT_STEP: f64 = 3.3;
 
 /// The footer's lines: what the sheet is, then the program, tables and command that regenerate it
 /// (wrapped, never cut: a long `--levels` list takes a third line).
-fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Copy) -> Vec<String> {
+fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Audience) -> Vec<String> {
     let inner = paper.size_mm().0 - 2.0 * MARGIN;
     let of = s.maps.len();
     let (name, tail, rest) = match copy {
-        Copy::Gm => {
+        Audience::Gm => {
             let g = &s.generator;
             (
                 s.title.as_str(),
@@ -436,7 +436,7 @@ fn footer(s: &Scenario, map: &Map, paper: Paper, copy: Copy) -> Vec<String> {
                 ),
             )
         }
-        Copy::Players => (
+        Audience::Players => (
             map.name.as_str(),
             format!(" \u{00b7} map {} of {of} \u{00b7} players' copy", map.index),
             (format!("{} {}", s.generator.name, s.generator.version), String::new()),
@@ -869,7 +869,7 @@ mod tests {
             let s = generate(tables(), &p, seed).expect("generates");
             for map in &s.maps {
                 for paper in [Paper::A4, Paper::Letter] {
-                    for copy in [Copy::Gm, Copy::Players] {
+                    for copy in [Audience::Gm, Audience::Players] {
                         let c = draw(&s, map, tables(), paper, copy);
                         let boxes: Vec<(Bbox, &str)> = c.labels.iter().map(|l| (l.bbox(), l.text.as_str())).collect();
                         for (b, t) in &boxes {
@@ -903,8 +903,9 @@ mod tests {
             let s = scenario(seed, 1, 9, Layout::Mixed);
             let map = &s.maps[0];
             for paper in [Paper::A4, Paper::Letter] {
-                let g = grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Copy::Gm).len()));
-                let c = draw(&s, map, tables(), paper, Copy::Gm);
+                let g =
+                    grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Audience::Gm).len()));
+                let c = draw(&s, map, tables(), paper, Audience::Gm);
                 for l in &c.labels {
                     let b = l.bbox();
                     let inside = RoomId::ALL.iter().any(|&r| {
@@ -952,8 +953,8 @@ mod tests {
         let s = stuffed();
         let map = &s.maps[0];
         for paper in [Paper::A4, Paper::Letter] {
-            let g = grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Copy::Gm).len()));
-            let c = draw(&s, map, tables(), paper, Copy::Gm);
+            let g = grid(paper, numbered_traps(map).len(), footer_height(footer(&s, map, paper, Audience::Gm).len()));
+            let c = draw(&s, map, tables(), paper, Audience::Gm);
             let (x, y) = g.origin(RoomId::ALL[4]);
             let inside: Vec<&Label> = c
                 .labels
@@ -981,7 +982,7 @@ mod tests {
         let p = MykParams { levels, maps: 3, rooms: 9, layout: Layout::Junction };
         let s = generate(tables(), &p, 7).expect("generates");
         for paper in [Paper::A4, Paper::Letter] {
-            let lines = footer(&s, &s.maps[1], paper, Copy::Gm);
+            let lines = footer(&s, &s.maps[1], paper, Audience::Gm);
             assert!(lines.len() >= 2);
             assert!(lines[0].contains("map 2 of 3") && lines[0].contains("seed 7"), "{lines:?}");
             assert!(lines[0].contains(paper.label()), "{lines:?}");
@@ -990,7 +991,7 @@ mod tests {
                 lines[1..].join(" ").split(" \u{00b7} ").last(),
                 Some(crate::render::view::command(&s, paper).as_str())
             );
-            let c = draw(&s, &s.maps[1], tables(), paper, Copy::Gm);
+            let c = draw(&s, &s.maps[1], tables(), paper, Audience::Gm);
             assert!(c.labels.iter().all(|l| l.bbox().y1 <= c.h));
         }
         assert_eq!(
@@ -1008,7 +1009,7 @@ mod tests {
     fn the_players_copy_shows_no_threats_or_room_names() {
         let s = scenario(42, 1, 9, Layout::Mixed);
         let map = &s.maps[0];
-        let svg = myk_sheet(&s, map, tables(), Paper::A4, Copy::Players);
+        let svg = myk_sheet(&s, map, tables(), Paper::A4, Audience::Players);
         for r in map.used_rooms() {
             assert!(!svg.contains(r.name.as_str()) || r.name == map.name, "room name {} on the players' copy", r.name);
             for m in &r.monsters {

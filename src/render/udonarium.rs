@@ -36,7 +36,7 @@ use crate::nw3::model::{Area, Attack, Fortress, Skill, Stats};
 use crate::render::fortress_view::{attack_line, stat_pairs};
 use crate::render::plan::{Plan, PlanRoom};
 use crate::render::text::Templates;
-use crate::render::{Copy, view};
+use crate::render::{Audience, view};
 use crate::tables::Tables;
 use crate::tables::myk::Activation;
 
@@ -770,7 +770,7 @@ pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, w
             notes,
             pieces,
             sheet_name: format!("Map {}: players' sheet", m.index),
-            sheet: crate::render::sheet::myk_sheet(s, m, tables, paper, Copy::Players),
+            sheet: crate::render::sheet::myk_sheet(s, m, tables, paper, Audience::Players),
             first: i == 0,
         };
         both((&mut players, &mut gm), part, &welcome, paper, MYK_DICEBOT, what)?;
@@ -832,7 +832,7 @@ pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templat
         notes,
         pieces,
         sheet_name: format!("{}: players' handout", f.title),
-        sheet: crate::render::area_map::fortress_map(f, tables, paper, Copy::Players),
+        sheet: crate::render::area_map::fortress_map(f, tables, paper, Audience::Players),
         first: true,
     };
     both((&mut players, &mut gm), part, &welcome, paper, NW3_DICEBOT, what)?;

@@ -207,19 +207,6 @@ pub fn command(s: &Scenario, paper: crate::model::Paper) -> String {
     )
 }
 
-pub(super) fn stat_line(m: &crate::tables::myk::Monster) -> String {
-    let n = |v: Option<u32>| v.map_or("?".to_string(), |x| x.to_string());
-    format!(
-        "Warfare {} / Range {} / Damage {} / Defense {} / HP {} / {}",
-        n(m.warfare),
-        n(m.range),
-        m.damage.map_or("?".into(), |d| d.to_string()),
-        n(m.defense),
-        n(m.hp),
-        m.personality.map_or("?", |p| p.label())
-    )
-}
-
 fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::model::PlacedTrap) -> String {
     if let Some((ability, n, plus)) = rec.and_then(|r| crate::myk::traps::disarm_check(r, placed)) {
         return match plus {
@@ -580,7 +567,7 @@ fn monster_view(g: &MonsterGroup, r: &Room, m: &Map, tables: &Tables) -> Monster
         level: g.level,
         effective_level: g.effective_level,
         category: rec.map_or("", |x| x.category.label()).into(),
-        stats: rec.map(stat_line).unwrap_or_default(),
+        stats: rec.map(super::myk_play::stat_line).unwrap_or_default(),
         skills: rec.map(|x| x.skills.join(", ")).unwrap_or_default(),
         materials: rec.map(|x| x.materials.join(", ")).unwrap_or_default(),
         treasure: super::myk_play::treasure_line(tables, g.level, g.count),

@@ -11,14 +11,14 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
 use crate::dice::fresh_seed;
+use crate::document::Document;
 use crate::model::Format;
 use crate::output::Artifact;
-use crate::render::{self, RenderOptions};
 
 use super::AppState;
 use super::error::ServeError;
 use super::query::Request;
-use super::scenario::{Built, build};
+use super::scenario::build;
 use super::view::{PageView, page};
 
 const INDEX: &str = include_str!("assets/index.html");
@@ -55,27 +55,15 @@ async fn on_pool<T: Send + 'static>(
 }
 
 /// Every file a download offers, rendered as the CLI renders it.
-fn artifacts(state: &AppState, built: &Built) -> Result<Vec<Artifact>, ServeError> {
+fn artifacts(state: &AppState, doc: &Document) -> Result<Vec<Artifact>, ServeError> {
     let formats = [Format::Json, Format::Svg, Format::Md, Format::Html];
-    Ok(match built {
-        Built::Myk(s) => {
-            let opts = RenderOptions { formats: &formats, paper: s.params.paper, templates: &state.templates };
-            render::render_myk(s, &state.tables, &opts, &render::sheet::myk_sheet)?
-        }
-        Built::Nw3(f) => {
-            let opts = RenderOptions { formats: &formats, paper: f.paper, templates: &state.templates };
-            render::render_fortress(f, &state.tables, &opts, &render::area_map::fortress_map)?
-        }
-    })
+    Ok(doc.render(&state.tables, &formats, &state.templates)?)
 }
 
 /// The name of the zip with every file: the permalink's seed, which `regen` edits do not change
 /// (the files inside are named after the scenario's own seed, as the command line names them).
-fn zip_name(req: &Request, built: &Built) -> String {
-    match built {
-        Built::Myk(_) => format!("myk-{}.zip", req.seed),
-        Built::Nw3(_) => format!("fortress-{}.zip", req.seed),
-    }
+fn zip_name(req: &Request, doc: &Document) -> String {
+    format!("{}-{}.zip", doc.game().file_prefix(), req.seed)
 }
 
 /// Every file in one zip, stored with a fixed date so the same scenario gives the same bytes.
@@ -96,9 +84,9 @@ fn zip_all(files: &[Artifact]) -> Result<Vec<u8>, ServeError> {
 pub async fn scenario(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Json<PageView>, ServeError> {
     on_pool(state, move |st| {
         let req = Request::parse(&pairs, fresh_seed)?;
-        let built = build(&st.tables, &req)?;
-        let files = artifacts(st, &built)?.into_iter().map(|a| a.name).collect();
-        Ok(Json(page(&st.tables, &req, &built, files, zip_name(&req, &built))))
+        let doc = build(&st.tables, &req)?;
+        let files = artifacts(st, &doc)?.into_iter().map(|a| a.name).collect();
+        Ok(Json(page(&st.tables, &req, &doc, files, zip_name(&req, &doc))))
     })
     .await
 }
@@ -125,9 +113,9 @@ pub async fn download(
 
 fn download_file(state: &AppState, file: &str, pairs: &[(String, String)]) -> Result<Response, ServeError> {
     let req = Request::parse(pairs, fresh_seed)?;
-    let built = build(&state.tables, &req)?;
-    let files = artifacts(state, &built)?;
-    let bytes = if file == zip_name(&req, &built) {
+    let doc = build(&state.tables, &req)?;
+    let files = artifacts(state, &doc)?;
+    let bytes = if file == zip_name(&req, &doc) {
         zip_all(&files)?
     } else {
         match files.into_iter().find(|a| a.name == file) {
@@ -147,8 +135,8 @@ fn download_file(state: &AppState, file: &str, pairs: &[(String, String)]) -> Re
 pub async fn booklet(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Response, ServeError> {
     on_pool(state, move |st| {
         let req = Request::parse(&pairs, fresh_seed)?;
-        let built = build(&st.tables, &req)?;
-        let html = artifacts(st, &built)?
+        let doc = build(&st.tables, &req)?;
+        let html = artifacts(st, &doc)?
             .into_iter()
             .find(|a| a.name.ends_with(".html"))
             .ok_or_else(|| ServeError::Internal("the booklet was not rendered".into()))?;

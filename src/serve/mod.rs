@@ -2,7 +2,6 @@
 //! the CLI). The page's assets are embedded; the URL's query is the whole state (seed, options,
 //! edit history), so the server keeps none and a permalink rebuilds the same scenario anywhere.
 
-mod edits;
 mod error;
 mod guard;
 mod handlers;

@@ -2,19 +2,13 @@
 //! options carry the CLI's option names (`court-size`, `levels`, `cl`, ...), so an error names the
 //! same thing in both; the edit history is one `op` per edit, in order, replayed from the seed.
 
+use crate::document::{Game, Params};
 use crate::model::Paper;
 use crate::myk::model::Layout;
 use crate::myk::{MykParams, court_levels};
 use crate::nw3::FortressParams;
 
 use super::error::ServeError;
-
-/// Which game.
-#[derive(Clone, Debug)]
-pub enum Game {
-    Myk(MykParams),
-    Nw3(FortressParams),
-}
 
 /// One edit of the history. Paths are the edit API's (`map1/B2/monsters`, `area5`, `frame`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -70,7 +64,7 @@ impl std::fmt::Display for Op {
 /// A whole workbench request: game and options, seed, paper, and the edits in order.
 #[derive(Clone, Debug)]
 pub struct Request {
-    pub game: Game,
+    pub params: Params,
     pub seed: u64,
     pub paper: Paper,
     pub ops: Vec<Op>,
@@ -147,14 +141,12 @@ impl Fields<'_> {
             None => None,
         };
         let layout = match self.one("layout").unwrap_or("mixed") {
-            "straight" => Layout::Straight,
-            "junction" => Layout::Junction,
-            "mixed" | "" => Layout::Mixed,
-            other => {
-                return Err(ServeError::BadRequest(format!(
-                    "`layout`: `{other}` is not a layout; use one of: straight, junction, mixed"
-                )));
-            }
+            "" => Layout::Mixed,
+            name => Layout::named(name).ok_or_else(|| {
+                ServeError::BadRequest(format!(
+                    "`layout`: `{name}` is not a layout; use one of: straight, junction, mixed"
+                ))
+            })?,
         };
         let bad = |e: crate::Error| ServeError::BadRequest(e.to_string());
         let level = if levels.is_some() { None } else { self.opt_u32("level")? };
@@ -211,55 +203,22 @@ impl Request {
             None => fresh_seed(),
         };
         let paper = q.paper()?;
-        let game = match q.one("game").unwrap_or("myk") {
-            "myk" => Game::Myk(q.myk()?),
-            "nw3" => Game::Nw3(q.nw3()?),
-            other => {
-                return Err(ServeError::BadRequest(format!("`game`: `{other}` is not a game; use one of: myk, nw3")));
+        let name = q.one("game").unwrap_or("myk");
+        let params = match Game::named(name) {
+            Some(Game::Myk) => Params::Myk(q.myk()?),
+            Some(Game::Nw3) => Params::Nw3(q.nw3()?),
+            None => {
+                return Err(ServeError::BadRequest(format!("`game`: `{name}` is not a game; use one of: myk, nw3")));
             }
         };
-        Ok(Request { game, seed, paper, ops: q.ops()? })
+        Ok(Request { params, seed, paper, ops: q.ops()? })
     }
 
     /// The canonical query string (the permalink), percent-encoded.
     pub fn query(&self) -> String {
-        let mut pairs: Vec<(&str, String)> = Vec::new();
-        match &self.game {
-            Game::Myk(p) => {
-                pairs.push(("game", "myk".into()));
-                pairs.push(("seed", self.seed.to_string()));
-                if p.levels.iter().all(|&l| l == p.levels[0]) {
-                    pairs.push(("court-size", p.levels.len().to_string()));
-                    pairs.push(("level", p.levels[0].to_string()));
-                } else {
-                    let ls: Vec<String> = p.levels.iter().map(u32::to_string).collect();
-                    pairs.push(("levels", ls.join(",")));
-                }
-                pairs.push(("maps", p.maps.to_string()));
-                pairs.push(("rooms", p.rooms.to_string()));
-                let layout = match p.layout {
-                    Layout::Straight => "straight",
-                    Layout::Junction => "junction",
-                    Layout::Mixed => "mixed",
-                };
-                pairs.push(("layout", layout.into()));
-            }
-            Game::Nw3(p) => {
-                pairs.push(("game", "nw3".into()));
-                pairs.push(("seed", self.seed.to_string()));
-                pairs.push(("party", p.party.to_string()));
-                pairs.push(("cl", p.cl.to_string()));
-                pairs.push(("areas", p.areas.to_string()));
-                // The party's own numbers, when the GM gave them (absent: the model PC's).
-                for (name, v) in
-                    [("party-attack", p.party_attack), ("party-defence", p.party_defence), ("party-hp", p.party_hp)]
-                {
-                    if let Some(v) = v {
-                        pairs.push((name, v.to_string()));
-                    }
-                }
-            }
-        }
+        let mut pairs: Vec<(&str, String)> =
+            vec![("game", self.params.game().name().into()), ("seed", self.seed.to_string())];
+        pairs.extend(self.params.query_pairs());
         pairs.push(("paper", self.paper.name().into()));
         for op in &self.ops {
             pairs.push(("op", op.to_string()));

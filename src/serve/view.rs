@@ -5,12 +5,12 @@ use serde::Serialize;
 
 use crate::myk::Scenario;
 use crate::nw3::Fortress;
-use crate::render::{Copy, area_map, sheet};
+use crate::render::{Audience, area_map, sheet};
 use crate::tables::Tables;
 
 use super::hooks;
 use super::query::Request;
-use super::scenario::Built;
+use crate::document::Document;
 
 #[derive(Serialize)]
 pub struct PageView {
@@ -87,11 +87,11 @@ fn area_parts(f: &crate::nw3::Fortress, a: &crate::nw3::model::Area) -> Vec<&'st
     parts
 }
 
-/// The page's view of `built` (made from `req`); `files` are the downloadable artifacts' names.
-pub fn page(tables: &Tables, req: &Request, built: &Built, files: Vec<String>, zip: String) -> PageView {
-    match built {
-        Built::Myk(s) => myk_page(tables, req, s, files, zip),
-        Built::Nw3(f) => nw3_page(tables, req, f, files, zip),
+/// The page's view of `doc` (made from `req`); `files` are the downloadable artifacts' names.
+pub fn page(tables: &Tables, req: &Request, doc: &Document, files: Vec<String>, zip: String) -> PageView {
+    match doc {
+        Document::Myk(s) => myk_page(tables, req, s, files, zip),
+        Document::Nw3(f) => nw3_page(tables, req, f, files, zip),
     }
 }
 
@@ -131,7 +131,7 @@ fn myk_sheets(s: &Scenario, tables: &Tables) -> Vec<Sheet> {
     let paper = s.params.paper;
     let mut sheets = Vec::new();
     for m in &s.maps {
-        let gm = sheet::myk_sheet(s, m, tables, paper, Copy::Gm);
+        let gm = sheet::myk_sheet(s, m, tables, paper, Audience::Gm);
         sheets.push(Sheet {
             label: format!("Map {}: GM sheet", m.index),
             copy: "gm",
@@ -142,7 +142,7 @@ fn myk_sheets(s: &Scenario, tables: &Tables) -> Vec<Sheet> {
         sheets.push(Sheet {
             label: format!("Map {}: players' sheet", m.index),
             copy: "players",
-            svg: sheet::myk_sheet(s, m, tables, paper, Copy::Players),
+            svg: sheet::myk_sheet(s, m, tables, paper, Audience::Players),
         });
     }
     sheets
@@ -209,13 +209,13 @@ fn myk_parts(s: &Scenario) -> Vec<Part> {
 fn nw3_page(tables: &Tables, req: &Request, f: &Fortress, files: Vec<String>, zip: String) -> PageView {
     let ops = req.ops.iter().map(ToString::to_string).collect();
     let paper = f.paper;
-    let gm = area_map::fortress_map(f, tables, paper, Copy::Gm);
+    let gm = area_map::fortress_map(f, tables, paper, Audience::Gm);
     let sheets = vec![
         Sheet { label: "Area map: GM copy".into(), copy: "gm", svg: hooks::fortress_map(&gm, f, paper) },
         Sheet {
             label: "Players' handout".into(),
             copy: "players",
-            svg: area_map::fortress_map(f, tables, paper, Copy::Players),
+            svg: area_map::fortress_map(f, tables, paper, Audience::Players),
         },
     ];
     let parts = nw3_parts(f);

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use dungeonsmith::model::Paper;
 use dungeonsmith::nw3::{Fortress, FortressParams, generate};
-use dungeonsmith::render::Copy;
+use dungeonsmith::render::Audience;
 use dungeonsmith::render::area_map::fortress_map;
 use dungeonsmith::tables::Tables;
 
@@ -43,7 +43,7 @@ fn cases() -> Vec<Fortress> {
 fn every_map_parses_and_renders_non_blank_at_the_papers_size() {
     for f in cases() {
         for paper in [Paper::A4, Paper::Letter] {
-            for copy in [Copy::Gm, Copy::Players] {
+            for copy in [Audience::Gm, Audience::Players] {
                 let svg = fortress_map(&f, tables(), paper, copy);
                 let what = format!("seed {} areas {} cl {} {paper:?} {copy:?}", f.seed, f.areas.len(), f.party.cl);
                 assert!(svg.starts_with("<svg") || svg.starts_with("<?xml"), "{what}");
@@ -61,7 +61,7 @@ fn every_map_parses_and_renders_non_blank_at_the_papers_size() {
                 };
                 assert_eq!((pix.width(), pix.height()), expect, "{what}");
                 // The players' copy is mostly room to write in, and a 3-area map mostly paper.
-                let least = if copy == Copy::Gm { 300 } else { 250 };
+                let least = if copy == Audience::Gm { 300 } else { 250 };
                 assert!(dark_pixels(&pix) > least, "{what}: blank ({} dark pixels)", dark_pixels(&pix));
                 // Text was laid out with the shipped fonts (no font: no glyphs, empty boxes).
                 let boxes = text_boxes(&tree);
@@ -69,7 +69,7 @@ fn every_map_parses_and_renders_non_blank_at_the_papers_size() {
                 for (x0, y0, x1, y1, t) in &boxes {
                     assert!(x1 > x0 && y1 > y0, "{what}: `{t}` has no glyphs");
                 }
-                if copy == Copy::Gm {
+                if copy == Audience::Gm {
                     // Every area's number is drawn.
                     for a in &f.areas {
                         assert!(boxes.iter().any(|b| b.4 == a.id.to_string()), "{what}: no area {}", a.id);
@@ -84,7 +84,7 @@ fn every_map_parses_and_renders_non_blank_at_the_papers_size() {
 fn rendered_text_never_overlaps_and_stays_on_the_page() {
     for f in cases() {
         for paper in [Paper::A4, Paper::Letter] {
-            for copy in [Copy::Gm, Copy::Players] {
+            for copy in [Audience::Gm, Audience::Players] {
                 let tree = parse(&fortress_map(&f, tables(), paper, copy));
                 let what = format!("seed {} areas {} {paper:?} {copy:?}", f.seed, f.areas.len());
                 assert_text_fits(&tree, paper, &what);
@@ -102,7 +102,7 @@ fn user_text_with_markup_characters_is_escaped() {
     for a in &mut f.areas {
         a.name = nasty.to_string();
     }
-    for copy in [Copy::Gm, Copy::Players] {
+    for copy in [Audience::Gm, Audience::Players] {
         let svg = fortress_map(&f, tables(), Paper::A4, copy);
         assert!(!svg.contains("<b>"), "{copy:?}: raw markup in the SVG");
         assert!(svg.contains("&lt;b&gt;&amp;\"' Hall") || svg.contains("&lt;b&gt;&amp;&quot;&apos; Hall"), "{copy:?}");
@@ -119,7 +119,7 @@ fn the_same_fortress_gives_byte_identical_maps() {
         let a = fortress(seed, 3, areas);
         let b = fortress(seed, 3, areas);
         for paper in [Paper::A4, Paper::Letter] {
-            for copy in [Copy::Gm, Copy::Players] {
+            for copy in [Audience::Gm, Audience::Players] {
                 assert_eq!(fortress_map(&a, tables(), paper, copy), fortress_map(&b, tables(), paper, copy));
             }
         }
@@ -127,7 +127,10 @@ fn the_same_fortress_gives_byte_identical_maps() {
     // A re-read JSON file draws the same map as the fortress it came from.
     let f = fortress(31, 5, 25);
     let back = Fortress::from_json(&f.to_json()).unwrap();
-    assert_eq!(fortress_map(&f, tables(), Paper::A4, Copy::Gm), fortress_map(&back, tables(), Paper::A4, Copy::Gm));
+    assert_eq!(
+        fortress_map(&f, tables(), Paper::A4, Audience::Gm),
+        fortress_map(&back, tables(), Paper::A4, Audience::Gm)
+    );
 }
 
 /// A gate line's points (mm).
@@ -247,7 +250,7 @@ fn no_gate_line_crosses_a_label_a_note_or_another_area_at_any_size() {
                 .expect("generates");
             for paper in [Paper::A4, Paper::Letter] {
                 let what = format!("seed {seed} areas {areas} party {party} cl {cl} {paper:?}");
-                assert_gates_clear(&fortress_map(&f, tables(), paper, Copy::Gm), paper, &what);
+                assert_gates_clear(&fortress_map(&f, tables(), paper, Audience::Gm), paper, &what);
             }
         }
     }
@@ -255,7 +258,11 @@ fn no_gate_line_crosses_a_label_a_note_or_another_area_at_any_size() {
     for (seed, areas, party, cl, paper) in [(9, 25, 2, 20, Paper::Letter), (1, 40, 6, 12, Paper::A4)] {
         let f =
             generate(tables(), &FortressParams { party, cl, areas, ..Default::default() }, seed).expect("generates");
-        assert_gates_clear(&fortress_map(&f, tables(), paper, Copy::Gm), paper, &format!("seed {seed} areas {areas}"));
+        assert_gates_clear(
+            &fortress_map(&f, tables(), paper, Audience::Gm),
+            paper,
+            &format!("seed {seed} areas {areas}"),
+        );
     }
 }
 
@@ -267,11 +274,11 @@ fn hand_edited_giants_still_draw_without_crossings() {
     f.areas[2].name = "Long ".repeat(2000);
     f.areas[3].name = "x".repeat(10_000);
     f.title = "T".repeat(10_000);
-    assert_gates_clear(&fortress_map(&f, tables(), Paper::A4, Copy::Gm), Paper::A4, "long names");
+    assert_gates_clear(&fortress_map(&f, tables(), Paper::A4, Audience::Gm), Paper::A4, "long names");
     let mut f = fortress(9, 3, 3);
     let g = f.gates[0].clone();
     f.gates = vec![g; 2000];
-    let svg = fortress_map(&f, tables(), Paper::A4, Copy::Gm);
+    let svg = fortress_map(&f, tables(), Paper::A4, Audience::Gm);
     assert_gates_clear(&svg, Paper::A4, "doubled gates");
     assert!(svg.contains("not drawn (\u{00d7}"), "the gates left out are counted");
     let mut f = fortress(9, 3, 40);
@@ -288,15 +295,15 @@ fn hand_edited_giants_still_draw_without_crossings() {
         g.to = 100 + i;
         f.gates.push(g.clone());
     }
-    assert_gates_clear(&fortress_map(&f, tables(), Paper::Letter, Copy::Gm), Paper::Letter, "a long chain");
+    assert_gates_clear(&fortress_map(&f, tables(), Paper::Letter, Audience::Gm), Paper::Letter, "a long chain");
 }
 
 /// GM and players' maps of seed 7 with the default options; several can share an HTML page.
 #[test]
 fn area_map_seed_7_snapshots() {
     let f = golden(fortress(7, 3, 10));
-    let gm = fortress_map(&f, tables(), Paper::A4, Copy::Gm);
-    let players = fortress_map(&f, tables(), Paper::A4, Copy::Players);
+    let gm = fortress_map(&f, tables(), Paper::A4, Audience::Gm);
+    let players = fortress_map(&f, tables(), Paper::A4, Audience::Players);
     for (svg, least) in [(&gm, 15_000), (&players, 8_000)] {
         let pix = render(&parse(svg), Paper::A4, 4.0);
         assert_eq!((pix.width(), pix.height()), (840, 1188));
@@ -415,11 +422,11 @@ pub fn crossings_generated_and_rerolled(seed: u64, areas: u32, paper: Paper) -> 
     let (party, cl) = (1 + (seed % 8) as u32, 1 + (seed % 20) as u32);
     let mut f =
         generate(tables(), &FortressParams { party, cl, areas, ..Default::default() }, seed).expect("generates");
-    let before = gate_crossings(&fortress_map(&f, tables(), paper, Copy::Gm));
+    let before = gate_crossings(&fortress_map(&f, tables(), paper, Audience::Gm));
     let id = 2 + (seed % u64::from(areas - 1)) as u32;
     // An area the workbench will not reroll (the Core, an opener) is simply kept.
     let _ = reroll(tables(), &mut f, &Nw3Part::Area { id, what: AreaPart::All });
-    (before, gate_crossings(&fortress_map(&f, tables(), paper, Copy::Gm)))
+    (before, gate_crossings(&fortress_map(&f, tables(), paper, Audience::Gm)))
 }
 
 /// Generated fortresses draw without two gate lines crossing (counted on the SVG's geometry),

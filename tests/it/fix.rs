@@ -400,7 +400,7 @@ fn a_new_court_member_re_derives_limits_search_difficulty_and_encounters() {
     assert_eq!(fixed.limits, myk::limits::limits(&fixed.court));
     let search = fixed.clues.iter().find(|c| c.method == myk::model::ClueMethod::Search).unwrap();
     assert!(search.how.ends_with("difficulty 12"), "S + 7 for five: {}", search.how);
-    assert_eq!(fixed.encounters, myk::generate::encounter_table(tables(), &fixed.court));
+    assert_eq!(fixed.encounters, myk::limits::encounter_table(tables(), &fixed.court));
     assert_ne!(fixed.encounters, s.encounters, "counts follow the court's size");
     assert_eq!(myk_rules(&fixed), Vec::<&str>::new());
 }

@@ -30,6 +30,7 @@ mod scale;
 mod serve;
 mod serve_guard;
 mod sheet;
+mod structure;
 mod tables;
 mod trust;
 mod udonarium;

@@ -762,7 +762,7 @@ fn generated_ruler_aids_lie_before_the_rulers_fight() {
 #[test]
 fn a_gate_the_rulers_defeat_opens_says_so_on_the_map_and_in_the_booklet() {
     use dungeonsmith::model::Paper;
-    use dungeonsmith::render::Copy;
+    use dungeonsmith::render::Audience;
     use dungeonsmith::render::area_map::fortress_map;
     let mut found = 0;
     for seed in 1..=12u64 {
@@ -770,7 +770,7 @@ fn a_gate_the_rulers_defeat_opens_says_so_on_the_map_and_in_the_booklet() {
         let r = f.ruler.area;
         let Some(g) = f.gates.iter().find(|g| g.opened_by == Some(Opener::Event(r))) else { continue };
         found += 1;
-        let svg = fortress_map(&f, tables(), Paper::A4, Copy::Gm);
+        let svg = fortress_map(&f, tables(), Paper::A4, Audience::Gm);
         let deed = format!("defeat the Ruler (area {r})");
         assert!(svg.contains(&deed) || svg.contains(&format!(">Ruler {r}<")), "seed {seed}: map");
         assert!(!svg.contains(&format!("event in {r}")), "seed {seed}: map still says `event in {r}`");

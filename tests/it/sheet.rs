@@ -6,7 +6,7 @@ use std::sync::{Arc, OnceLock};
 use dungeonsmith::model::Paper;
 use dungeonsmith::myk::model::{Layout, Scenario};
 use dungeonsmith::myk::{MykParams, generate};
-use dungeonsmith::render::Copy;
+use dungeonsmith::render::Audience;
 use dungeonsmith::render::sheet::myk_sheet;
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
@@ -113,7 +113,7 @@ fn every_sheet_parses_and_renders_non_blank_at_the_papers_size() {
     for s in cases() {
         for map in &s.maps {
             for paper in [Paper::A4, Paper::Letter] {
-                for copy in [Copy::Gm, Copy::Players] {
+                for copy in [Audience::Gm, Audience::Players] {
                     let svg = myk_sheet(&s, map, tables(), paper, copy);
                     let what = format!("seed {} map {} {paper:?} {copy:?}", s.seed, map.index);
                     assert!(!svg.contains("<image") && !svg.contains("@import") && !svg.contains("href"), "{what}");
@@ -150,7 +150,7 @@ fn rendered_text_never_overlaps_and_stays_on_the_page() {
     for s in all {
         for map in &s.maps {
             for paper in [Paper::A4, Paper::Letter] {
-                for copy in [Copy::Gm, Copy::Players] {
+                for copy in [Audience::Gm, Audience::Players] {
                     let tree = parse(&myk_sheet(&s, map, tables(), paper, copy));
                     let what = format!("seed {} map {} {paper:?} {copy:?}", s.seed, map.index);
                     assert_text_fits(&tree, paper, &what);
@@ -173,7 +173,7 @@ fn user_text_with_markup_characters_is_escaped() {
         }
     }
     let map = s.maps[0].clone();
-    for copy in [Copy::Gm, Copy::Players] {
+    for copy in [Audience::Gm, Audience::Players] {
         let svg = myk_sheet(&s, &map, tables(), Paper::A4, copy);
         assert!(!svg.contains("<b>"), "{copy:?}: raw markup in the SVG");
         assert!(svg.contains("&lt;b&gt;&amp;\"' Hall"), "{copy:?}: escaped text missing");
@@ -190,7 +190,7 @@ fn the_same_scenario_gives_byte_identical_sheets() {
         let b = scenario(seed, maps, 8, Layout::Mixed);
         for (ma, mb) in a.maps.iter().zip(&b.maps) {
             for paper in [Paper::A4, Paper::Letter] {
-                for copy in [Copy::Gm, Copy::Players] {
+                for copy in [Audience::Gm, Audience::Players] {
                     assert_eq!(myk_sheet(&a, ma, tables(), paper, copy), myk_sheet(&b, mb, tables(), paper, copy));
                 }
             }
@@ -201,8 +201,8 @@ fn the_same_scenario_gives_byte_identical_sheets() {
 #[test]
 fn sheet_seed_42_snapshots() {
     let s = crate::myk::default_scenario(42);
-    let gm = myk_sheet(&s, &s.maps[0], tables(), Paper::A4, Copy::Gm);
-    let players = myk_sheet(&s, &s.maps[0], tables(), Paper::A4, Copy::Players);
+    let gm = myk_sheet(&s, &s.maps[0], tables(), Paper::A4, Audience::Gm);
+    let players = myk_sheet(&s, &s.maps[0], tables(), Paper::A4, Audience::Players);
     // Printed at 4 px/mm: an A4 page is 840 x 1188 pixels, with ink on it.
     for svg in [&gm, &players] {
         let pix = render(&parse(svg), Paper::A4, 4.0);

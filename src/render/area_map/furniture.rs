@@ -6,7 +6,7 @@ use svg::node::element::{Circle, Path};
 use crate::model::Paper;
 use crate::nw3::model::{Area, AreaKind, EventKind, Fortress, Gate, GateKind, Opener};
 use crate::nw3::opener::opener_words;
-use crate::render::Copy;
+use crate::render::Audience;
 use crate::render::svgkit::{
     ASCENT, Canvas, INK, Pen, WHITE, ellipsize, icon_crown, icon_pawn, icon_trap, mm, snap, txt, width, wrap_words,
 };
@@ -23,12 +23,12 @@ pub(super) use crate::render::fortress_view::command;
 /// The footer's lines: what the map is, then the program, tables and command that regenerate it
 /// (wrapped, never cut). The players' copy leaves out the seed and command (they would give the
 /// map away).
-pub(super) fn footer(f: &Fortress, paper: Paper, copy: Copy) -> Vec<String> {
+pub(super) fn footer(f: &Fortress, paper: Paper, copy: Audience) -> Vec<String> {
     let inner = paper.size_mm().0 - 2.0 * MARGIN;
     let g = &f.generator;
     let p = &f.params;
     let (tail, words): (String, Vec<String>) = match copy {
-        Copy::Gm => (
+        Audience::Gm => (
             format!(
                 " \u{00b7} seed {} \u{00b7} party {}, CL {}, {} areas \u{00b7} {} \u{00b7} GM copy",
                 f.seed,
@@ -43,7 +43,7 @@ pub(super) fn footer(f: &Fortress, paper: Paper, copy: Copy) -> Vec<String> {
                 .chain([command(f, paper)])
                 .collect(),
         ),
-        Copy::Players => (
+        Audience::Players => (
             format!(" \u{00b7} players' copy \u{00b7} {}", paper.label()),
             format!("{} {}", cap(&g.name), cap(&g.version)).split_whitespace().map(str::to_string).collect(),
         ),
@@ -207,7 +207,7 @@ pub(super) fn draw_circle(
     if !has_badge(look) {
         return None;
     }
-    let rb = super::placement::badge_r(r);
+    let rb = badge_r(r);
     // On the rim at the upper right, pushed out until it clears the number.
     let mut d = r;
     let k = std::f64::consts::FRAC_1_SQRT_2;
@@ -503,6 +503,11 @@ pub(super) fn kind_word(k: GateKind) -> &'static str {
         GateKind::Closed => "closed",
         GateKind::Damaged => "damaged",
     }
+}
+
+/// The radius of an area's badge.
+pub(super) fn badge_r(r: f64) -> f64 {
+    (r * 0.42).clamp(1.5, 2.6).min(r * 0.6)
 }
 
 #[cfg(test)]

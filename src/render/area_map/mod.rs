@@ -40,7 +40,7 @@ mod routing;
 use crate::model::Paper;
 use crate::nw3::layout::layout;
 use crate::nw3::model::{AreaKind, Fortress, GateKind};
-use crate::render::Copy;
+use crate::render::Audience;
 use crate::render::svgkit::{Anchor, Bbox, Canvas, Label};
 use crate::tables::Tables;
 
@@ -140,7 +140,7 @@ fn draw_gm(f: &Fortress, paper: Paper, note_rows: usize) -> Drawn {
         &format!("Night Wizard 3rd Edition Fortress \u{00b7} {} areas, {} gates", f.areas.len(), f.gates.len()),
         &format!("GM copy \u{00b7} party of {}, CL {}", f.party.size, f.party.cl),
     );
-    let foot = footer(f, paper, Copy::Gm);
+    let foot = footer(f, paper, Audience::Gm);
     let footer_top = h - BOTTOM - footer_height(foot.len());
     let legend_top = footer_top - 2.0 - legend_height(f, note_rows);
     let region = Bbox { x0: MARGIN, y0: TOP + HEAD + 1.0, x1: w - MARGIN, y1: legend_top - 2.0 };
@@ -373,13 +373,13 @@ pub fn area_discs(f: &Fortress, paper: Paper) -> Vec<(u32, f64, f64, f64)> {
 ///
 /// `tables` is not read: everything the map shows is in the fortress (so an edited JSON file
 /// draws as written); it is taken to match the other renderers.
-pub fn fortress_map(f: &Fortress, _tables: &Tables, paper: Paper, copy: Copy) -> String {
+pub fn fortress_map(f: &Fortress, _tables: &Tables, paper: Paper, copy: Audience) -> String {
     match copy {
-        Copy::Gm => {
+        Audience::Gm => {
             let title = format!("{} \u{2014} area map (GM)", cap(&f.title));
             gm_map(f, paper).canvas.finish(&title, Vec::new())
         }
-        Copy::Players => {
+        Audience::Players => {
             let title = format!("{} \u{2014} area map (players)", cap(&f.title));
             let (c, defs) = draw_players(f, paper);
             c.finish(&title, defs)

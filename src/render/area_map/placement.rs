@@ -20,7 +20,7 @@ use crate::nw3::layout::{Layout, layout};
 use crate::nw3::model::Fortress;
 use crate::render::svgkit::{Bbox, snap};
 
-use super::furniture::{Look, has_badge};
+use super::furniture::{Look, badge_r, has_badge};
 use super::labels::{Line, area_block, block_height, block_width};
 
 /// Sizes for one map (mm).
@@ -147,11 +147,6 @@ pub(super) fn label_x(cx: f64, r: f64, badged: bool) -> f64 {
     let rb = badge_r(r);
     let badge_right = if badged { cx + (r + rb) * std::f64::consts::FRAC_1_SQRT_2 + rb + 0.6 } else { cx };
     (cx + r + 1.0).max(badge_right)
-}
-
-/// The radius of an area's badge.
-pub(super) fn badge_r(r: f64) -> f64 {
-    (r * 0.42).clamp(1.5, 2.6).min(r * 0.6)
 }
 
 /// Places the areas joined by `gates` (pairs of area indices, by gate index) in `region`.

@@ -6,7 +6,7 @@ use svg::node::element::{Circle, Pattern};
 
 use crate::model::Paper;
 use crate::nw3::model::{AreaKind, Fortress};
-use crate::render::Copy;
+use crate::render::Audience;
 use crate::render::svgkit::{ASCENT, Anchor, Canvas, Label, Pen, WHITE, mm, txt, wrap};
 
 use super::furniture::{Look, draw_circle, draw_footer, draw_head, entrance_arrow, footer, footer_height};
@@ -28,7 +28,7 @@ pub(super) fn draw_players(f: &Fortress, paper: Paper) -> (Canvas, Vec<Box<dyn N
         txt(MARGIN, y + ASCENT * size, size, line).put(&mut c);
         y += size * 1.35;
     }
-    let foot = footer(f, paper, Copy::Players);
+    let foot = footer(f, paper, Audience::Players);
     let footer_top = h - BOTTOM - footer_height(foot.len());
     let notes_top = footer_top - 62.0;
     let map_top = y + 3.0;

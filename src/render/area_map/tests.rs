@@ -126,7 +126,7 @@ fn the_default_fortress_shows_every_name_kind_and_ad_in_full() {
 fn numbers_are_on_the_tenth_of_a_millimetre_grid() {
     for f in [fortress(7, 3, 10), fortress(3, 9, 40)] {
         for paper in [Paper::A4, Paper::Letter] {
-            for copy in [Copy::Gm, Copy::Players] {
+            for copy in [Audience::Gm, Audience::Players] {
                 let svg = fortress_map(&f, tables(), paper, copy);
                 for (i, attr) in svg.split("=\"").enumerate().skip(1) {
                     let value = attr.split('"').next().unwrap_or_default();
@@ -155,7 +155,7 @@ fn the_legend_shows_only_what_the_map_uses() {
     for a in &mut f.areas {
         a.optional = false;
     }
-    let svg = fortress_map(&f, tables(), Paper::A4, Copy::Gm);
+    let svg = fortress_map(&f, tables(), Paper::A4, Audience::Gm);
     assert!(svg.contains("gate (both ways)"));
     for k in [GateKind::OneWay, GateKind::Secret, GateKind::Closed, GateKind::Damaged] {
         assert!(!svg.contains(gate_legend_text(k)), "{k:?} in the legend");
@@ -163,7 +163,7 @@ fn the_legend_shows_only_what_the_map_uses() {
     assert!(!svg.contains("optional area"));
     assert!(!svg.contains("DS Danger Sense"));
     let f = fortress(7, 3, 40);
-    let svg = fortress_map(&f, tables(), Paper::A4, Copy::Gm);
+    let svg = fortress_map(&f, tables(), Paper::A4, Audience::Gm);
     for k in legend_entries(&f).2 {
         assert!(svg.contains(&gate_legend_text(k).replace('\'', "&apos;")), "{k:?} missing from the legend");
     }
@@ -173,7 +173,7 @@ fn the_legend_shows_only_what_the_map_uses() {
 fn the_footer_regenerates_the_map() {
     let f = generate(tables(), &FortressParams { party: 6, cl: 14, areas: 40, ..Default::default() }, 1234).unwrap();
     for paper in [Paper::A4, Paper::Letter] {
-        let lines = footer(&f, paper, Copy::Gm);
+        let lines = footer(&f, paper, Audience::Gm);
         let all = lines.join(" ");
         assert!(lines[0].contains("seed 1234") && lines[0].contains("party 6, CL 14, 40 areas"), "{lines:?}");
         assert!(all.contains(&f.generator.version) && all.contains(&f.generator.tables), "{lines:?}");
@@ -182,7 +182,7 @@ fn the_footer_regenerates_the_map() {
     }
     assert_eq!(command(&f, Paper::A4), "dungeonsmith fortress --seed 1234 --party 6 --cl 14 --areas 40");
     assert!(command(&f, Paper::Letter).ends_with(" --paper letter"));
-    let players = footer(&f, Paper::A4, Copy::Players).join(" ");
+    let players = footer(&f, Paper::A4, Audience::Players).join(" ");
     assert!(!players.contains("1234") && !players.contains("--seed"), "{players}");
 }
 
@@ -190,7 +190,7 @@ fn the_footer_regenerates_the_map() {
 fn the_players_copy_shows_only_the_entrance() {
     for (seed, areas) in [(7, 10), (3, 40)] {
         let f = fortress(seed, 3, areas);
-        let svg = fortress_map(&f, tables(), Paper::A4, Copy::Players);
+        let svg = fortress_map(&f, tables(), Paper::A4, Audience::Players);
         let entrance = f.entrance().unwrap();
         assert!(svg.contains(&entrance.name));
         for a in f.areas.iter().filter(|a| a.kind != AreaKind::Entrance) {
@@ -236,7 +236,7 @@ fn hand_edited_fortresses_still_draw_cleanly() {
     empty.gates.clear();
     let d = gm_map(&empty, Paper::Letter);
     check_map(&d, "empty", MIN_TEXT);
-    let _ = fortress_map(&empty, tables(), Paper::A4, Copy::Players);
+    let _ = fortress_map(&empty, tables(), Paper::A4, Audience::Players);
 }
 
 /// A gate note listed under the legend is printed whole (spanning columns as it needs), never

@@ -1,0 +1,432 @@
+//! One scenario document over the games: the library decides "which game" here, once, so the
+//! command line and the workbench call one type and hold no game-specific logic.
+//!
+//! Adding a game: its folder (model, generate, check, fix, edit, render) and one variant in each of
+//! [`Game`], [`Params`], [`Part`] and [`Document`] below; every `match` on the game is in this file.
+
+use std::path::Path;
+
+use crate::check::Violation;
+use crate::edit::PartOptions;
+use crate::edit::myk::MykPart;
+use crate::edit::nw3::Nw3Part;
+use crate::error::{Error, Result};
+use crate::model::{Format, Paper};
+use crate::myk::{MykParams, Scenario};
+use crate::nw3::{Fortress, FortressParams};
+use crate::output::Artifact;
+use crate::render::text::Templates;
+use crate::tables::Tables;
+
+/// Which game a document, its parameters or a part path belong to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    Myk,
+    Nw3,
+}
+
+impl Game {
+    /// Every game, in the order help texts list them.
+    pub const ALL: [Game; 2] = [Game::Myk, Game::Nw3];
+
+    /// The `system` field of its files and the workbench's `game` field.
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Myk => "myk",
+            Game::Nw3 => "nw3",
+        }
+    }
+
+    /// The start of every file name a render of it writes (`myk-7.json`, `fortress-7.svg`).
+    pub fn file_prefix(self) -> &'static str {
+        match self {
+            Game::Myk => "myk",
+            Game::Nw3 => "fortress",
+        }
+    }
+
+    /// What one of its files is, in a sentence (`... is a Night Wizard fortress`).
+    pub fn kind(self) -> &'static str {
+        match self {
+            Game::Myk => "a Make You Kingdom scenario",
+            Game::Nw3 => "a Night Wizard fortress",
+        }
+    }
+
+    /// The command that generates it (`myk`, `fortress`).
+    pub fn command(self) -> &'static str {
+        match self {
+            Game::Myk => "myk",
+            Game::Nw3 => "fortress",
+        }
+    }
+
+    /// The game whose `system` (or `game`) name this is.
+    pub fn named(name: &str) -> Option<Game> {
+        Game::ALL.into_iter().find(|g| g.name() == name)
+    }
+
+    /// A part path of this game (`map1/B2/monsters`, `area5/enemies`, `frame`).
+    pub fn part(self, path: &str) -> Result<Part> {
+        Ok(match self {
+            Game::Myk => Part::Myk(path.parse()?),
+            Game::Nw3 => Part::Nw3(path.parse()?),
+        })
+    }
+}
+
+/// What the GM asks a game's generator for (each game's own validated params type).
+#[derive(Clone, Debug)]
+pub enum Params {
+    Myk(MykParams),
+    Nw3(FortressParams),
+}
+
+impl Params {
+    pub fn game(&self) -> Game {
+        match self {
+            Params::Myk(_) => Game::Myk,
+            Params::Nw3(_) => Game::Nw3,
+        }
+    }
+
+    /// Generates a complete, legal scenario. Same tables + params + seed => the same document.
+    pub fn generate(&self, tables: &Tables, seed: u64) -> Result<Document> {
+        Ok(match self {
+            Params::Myk(p) => Document::Myk(Box::new(crate::myk::generate(tables, p, seed)?)),
+            Params::Nw3(p) => Document::Nw3(Box::new(crate::nw3::generate(tables, p, seed)?)),
+        })
+    }
+
+    /// The params as the workbench's permalink writes them, in a fixed order.
+    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        match self {
+            Params::Myk(p) => p.query_pairs(),
+            Params::Nw3(p) => p.query_pairs(),
+        }
+    }
+}
+
+/// A part of a document that can be rerolled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Myk(MykPart),
+    Nw3(Nw3Part),
+}
+
+impl std::fmt::Display for Part {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Part::Myk(p) => p.fmt(f),
+            Part::Nw3(p) => p.fmt(f),
+        }
+    }
+}
+
+/// A scenario file of either game, parsed (and upgraded to the current format).
+#[derive(Clone, Debug)]
+pub enum Document {
+    Myk(Box<Scenario>),
+    Nw3(Box<Fortress>),
+}
+
+/// What a lock or a rename points at.
+enum Target {
+    Frame,
+    Map(usize),
+    Room(usize, crate::myk::model::RoomId),
+    Area(usize),
+}
+
+impl Document {
+    pub fn game(&self) -> Game {
+        match self {
+            Document::Myk(_) => Game::Myk,
+            Document::Nw3(_) => Game::Nw3,
+        }
+    }
+
+    pub fn seed(&self) -> u64 {
+        match self {
+            Document::Myk(s) => s.seed,
+            Document::Nw3(f) => f.seed,
+        }
+    }
+
+    /// The paper its sheets are drawn on: the one place the paper lives.
+    pub fn paper(&self) -> Paper {
+        match self {
+            Document::Myk(s) => s.params.paper,
+            Document::Nw3(f) => f.paper,
+        }
+    }
+
+    /// Sets the paper (`--paper`, the workbench's `paper`); it is remembered in the JSON.
+    pub fn set_paper(&mut self, paper: Paper) {
+        match self {
+            Document::Myk(s) => s.params.paper = paper,
+            Document::Nw3(f) => f.paper = paper,
+        }
+    }
+
+    /// The common start of its files' names (`myk-7`, `fortress-7`).
+    pub fn stem(&self) -> String {
+        format!("{}-{}", self.game().file_prefix(), self.seed())
+    }
+
+    /// Reads and parses a scenario file; the `system` field says which game it is. An older file
+    /// is upgraded step by step (`crate::format`); what an older NW3 file lacks (enemy stat
+    /// blocks, Danger Sense) is filled from `tables`.
+    pub fn read(path: &Path, tables: &Tables) -> Result<Document> {
+        let file = path.display().to_string();
+        let text = crate::input::read_text(path, crate::input::SCENARIO_LIMIT)?;
+        Document::parse(&text, &file, tables)
+    }
+
+    /// [`Document::read`] on text already read; `file` names it in errors.
+    pub fn parse(text: &str, file: &str, tables: &Tables) -> Result<Document> {
+        let scenario_error = |message: String| Error::Scenario { file: file.to_string(), message };
+        let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
+        // Held to the limits before anything is built or drawn from it.
+        if let Some(problem) = crate::limits::exceeded(&value) {
+            return Err(scenario_error(format!("{problem} (the README's \"Limits\"); nothing done")));
+        }
+        let system = value.get("system").and_then(|s| s.as_str()).map(str::to_string);
+        let game = match system.as_deref() {
+            Some(name) => Game::named(name)
+                .ok_or_else(|| scenario_error(format!("unknown system `{name}` (expected `myk` or `nw3`)")))?,
+            None => return Err(scenario_error("no `system` field; is this a dungeonsmith scenario?".into())),
+        };
+        let version = crate::format::upgrade(game.name(), &mut value).map_err(scenario_error)?;
+        if version == crate::format::CURRENT {
+            // A current file is parsed from its text, so an error names its line and column.
+            return Ok(match game {
+                Game::Myk => Document::Myk(serde_json::from_str(text).map_err(|e| json_error(file, &e))?),
+                Game::Nw3 => Document::Nw3(serde_json::from_str(text).map_err(|e| json_error(file, &e))?),
+            });
+        }
+        // An older file: parse the upgraded document (a typo still names its field).
+        let upgraded = |e: serde_json::Error| upgraded_error(file, version, &e);
+        Ok(match game {
+            Game::Myk => Document::Myk(serde_json::from_value(value).map_err(upgraded)?),
+            Game::Nw3 => {
+                let mut f: Box<Fortress> = serde_json::from_value(value).map_err(upgraded)?;
+                crate::nw3::combat::fill_from_tables(&mut f, tables);
+                Document::Nw3(f)
+            }
+        })
+    }
+
+    /// Every rule violation (the generators' own checks).
+    pub fn check(&self, tables: &Tables) -> Vec<Violation> {
+        match self {
+            Document::Myk(s) => crate::myk::check(s, tables),
+            Document::Nw3(f) => crate::nw3::check(f, tables),
+        }
+    }
+
+    /// What `check` says beside the rules: a hand-edited gate graph the area map cannot draw
+    /// without crossings, and the like.
+    pub fn notes(&self) -> Vec<String> {
+        match self {
+            Document::Myk(_) => Vec::new(),
+            Document::Nw3(f) => crate::nw3::layout::crossing_note(f).into_iter().collect(),
+        }
+    }
+
+    /// Why the renderer cannot draw this scenario at all, if it cannot: a shape no rule fix-up
+    /// gives meaning to (the sheet has exactly nine rooms, A1..C3, in order).
+    pub fn undrawable(&self) -> Option<String> {
+        match self {
+            Document::Myk(s) => s.maps.iter().find_map(|m| {
+                let in_order = m.rooms.len() == 9 && m.rooms.iter().enumerate().all(|(i, r)| r.id.index() == i);
+                (!in_order).then(|| format!("map {} does not list its nine rooms A1..C3 in order", m.index))
+            }),
+            Document::Nw3(_) => None,
+        }
+    }
+
+    /// Fills in every number the rules derive (`crate::fix`).
+    pub fn fix(&mut self, tables: &Tables) -> Result<()> {
+        match self {
+            Document::Myk(s) => crate::fix::myk::fix(s, tables),
+            Document::Nw3(f) => crate::fix::nw3::fix(f, tables),
+        }
+    }
+
+    /// What a file read from disk gains before it is drawn again: the derived texts (the
+    /// objective quotes room and map names) and, in older MYK files, the ruler's final stat line.
+    pub fn normalize(&mut self, tables: &Tables) {
+        if let Document::Myk(s) = self {
+            crate::myk::generate::normalize(s);
+            crate::myk::ruler::normalize(s, tables);
+        }
+    }
+
+    /// What a reroll before rendering needs of a file read from disk: as `render` writes it, an
+    /// older file's ruler gains its final stat line (the derived texts follow the reroll).
+    pub fn normalize_ruler(&mut self, tables: &Tables) {
+        if let Document::Myk(s) = self {
+            crate::myk::ruler::normalize(s, tables);
+        }
+    }
+
+    /// The part the `reroll` options name in this document; a wrong combination names the option.
+    pub fn part_from_options(&self, o: &PartOptions) -> Result<Part> {
+        Ok(match self {
+            Document::Myk(_) => Part::Myk(crate::edit::myk::part_from_options(o)?),
+            Document::Nw3(_) => Part::Nw3(crate::edit::nw3::part_from_options(o)?),
+        })
+    }
+
+    /// Rerolls `part` (recorded in the file's `rerolls`); a part of another game is refused.
+    pub fn reroll(&mut self, tables: &Tables, part: &Part) -> Result<()> {
+        match (self, part) {
+            (Document::Myk(s), Part::Myk(p)) => crate::edit::myk::reroll(tables, s, p),
+            (Document::Nw3(f), Part::Nw3(p)) => crate::edit::nw3::reroll(tables, f, p),
+            (doc, part) => Err(Error::Edit {
+                what: format!("reroll `{part}`"),
+                message: format!("not a part of {}", doc.game().kind()),
+            }),
+        }
+    }
+
+    /// Rerolls the part at `path` (the workbench's): a path naming nothing in this document is
+    /// [`Error::NoSuchPart`]; an edit the document refuses is the edit's own error.
+    pub fn reroll_path(&mut self, tables: &Tables, path: &str) -> Result<()> {
+        // A map, room or area the scenario does not have is named before the path's syntax.
+        let base: Vec<&str> = path.split('/').collect();
+        let depth = if self.game() == Game::Myk { 2 } else { 1 };
+        self.target(&base[..base.len().min(depth)].join("/"))?;
+        let part = self.game().part(path).map_err(|e| Error::NoSuchPart(e.to_string()))?;
+        self.reroll(tables, &part)
+    }
+
+    /// Rolls everything unlocked anew from `seed`, keeping the locked parts exactly.
+    pub fn regenerate(&self, tables: &Tables, seed: u64) -> Result<Document> {
+        Ok(match self {
+            Document::Myk(s) => Document::Myk(Box::new(crate::edit::myk::regenerate(tables, s, seed)?)),
+            Document::Nw3(f) => Document::Nw3(Box::new(crate::edit::nw3::regenerate(tables, f, seed)?)),
+        })
+    }
+
+    fn target(&self, path: &str) -> Result<Target> {
+        if path == "frame" {
+            return Ok(Target::Frame);
+        }
+        let unknown = |what: &str| Error::NoSuchPart(format!("unknown {what} `{path}`"));
+        match self {
+            Document::Myk(s) => {
+                let (map, room) = match path.split_once('/') {
+                    Some((m, r)) => (m, Some(r)),
+                    None => (path, None),
+                };
+                let n: u32 = map.strip_prefix("map").and_then(|n| n.parse().ok()).ok_or_else(|| unknown("part"))?;
+                let m = s
+                    .maps
+                    .iter()
+                    .position(|m| m.index == n)
+                    .ok_or_else(|| Error::NoSuchPart(format!("unknown map `{map}`")))?;
+                match room {
+                    None => Ok(Target::Map(m)),
+                    Some(r) => Ok(Target::Room(m, r.parse().map_err(|_| unknown("room"))?)),
+                }
+            }
+            Document::Nw3(f) => {
+                let id: u32 = path.strip_prefix("area").and_then(|n| n.parse().ok()).ok_or_else(|| unknown("part"))?;
+                let a = f.areas.iter().position(|a| a.id == id).ok_or_else(|| unknown("area"))?;
+                Ok(Target::Area(a))
+            }
+        }
+    }
+
+    /// Locks (or unlocks) the frame, a map, a room or an area: a regenerate keeps it exactly.
+    pub fn lock(&mut self, path: &str, on: bool) -> Result<()> {
+        let t = self.target(path)?;
+        match (self, t) {
+            (Document::Myk(s), Target::Frame) => s.frame_locked = on,
+            (Document::Myk(s), Target::Map(m)) => s.maps[m].locked = on,
+            (Document::Myk(s), Target::Room(m, r)) => {
+                let room = &mut s.maps[m].rooms[r.index()];
+                if on && !room.used {
+                    return Err(Error::Refused(format!("room `{path}` is not used on its map; nothing to lock")));
+                }
+                room.locked = on;
+            }
+            (Document::Nw3(f), Target::Frame) => f.frame_locked = on,
+            (Document::Nw3(f), Target::Area(a)) => f.areas[a].locked = on,
+            _ => return Err(Error::NoSuchPart(format!("unknown part `{path}`"))),
+        }
+        Ok(())
+    }
+
+    /// Gives the frame (the title), a map, a room or an area a name of the GM's.
+    pub fn rename(&mut self, path: &str, name: &str) -> Result<()> {
+        let t = self.target(path)?;
+        match (self, t) {
+            (Document::Myk(s), t) => {
+                match t {
+                    Target::Frame => s.title = name.to_string(),
+                    Target::Map(m) => s.maps[m].name = name.into(),
+                    Target::Room(m, r) => {
+                        let room = &mut s.maps[m].rooms[r.index()];
+                        if !room.used {
+                            return Err(Error::Refused(format!("room `{path}` is not used on its map")));
+                        }
+                        room.name = name.into();
+                    }
+                    Target::Area(_) => return Err(Error::NoSuchPart(format!("unknown part `{path}`"))),
+                }
+                // The objective quotes room and map names: derived again, as `render` does.
+                crate::myk::generate::normalize(s);
+            }
+            (Document::Nw3(f), Target::Frame) => f.title = name.to_string(),
+            (Document::Nw3(f), Target::Area(a)) => f.areas[a].name = name.to_string(),
+            _ => return Err(Error::NoSuchPart(format!("unknown part `{path}`"))),
+        }
+        Ok(())
+    }
+
+    /// The document as pretty JSON with a final newline (the file a GM edits).
+    pub fn json(&self) -> Result<String> {
+        match self {
+            Document::Myk(s) => crate::render::json(s.as_ref()),
+            Document::Nw3(f) => crate::render::json(f.as_ref()),
+        }
+    }
+
+    /// Every chosen format, as files in memory, in a fixed order, on the document's paper.
+    pub fn render(&self, tables: &Tables, formats: &[Format], templates: &Templates) -> Result<Vec<Artifact>> {
+        let opts = crate::render::RenderOptions { formats, templates };
+        match self {
+            Document::Myk(s) => crate::render::render_myk(s, tables, &opts),
+            Document::Nw3(f) => crate::render::render_fortress(f, tables, &opts),
+        }
+    }
+
+    /// What a generate run says on stderr when it is done (warnings included).
+    pub fn summary(&self) -> String {
+        match self {
+            Document::Myk(s) => crate::render::summary::myk_summary(s),
+            Document::Nw3(f) => format!(
+                "{} (seed {}): {} areas, {} gates, ruler {}\n",
+                f.title,
+                f.seed,
+                f.areas.len(),
+                f.gates.len(),
+                f.ruler.name
+            ),
+        }
+    }
+}
+
+/// An error in a file upgraded from an older format (no line numbers: they would be the upgraded text's).
+fn upgraded_error(file: &str, version: u32, e: &serde_json::Error) -> Error {
+    Error::Scenario { file: file.to_string(), message: format!("(format {version}, upgraded on read) {e}") }
+}
+
+fn json_error(file: &str, e: &serde_json::Error) -> Error {
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+    Error::Scenario { file: file.to_string(), message: format!("line {} column {}: {msg}", e.line(), e.column()) }
+}

@@ -1,0 +1,134 @@
+//! What the GM asks a Make You Kingdom scenario for (the court, maps, rooms, layout) and the ranges
+//! each may take: one place, read by the generator, the command line and the workbench.
+
+use std::ops::RangeInclusive;
+
+use crate::error::{Error, Result};
+use crate::myk::model::Layout;
+
+/// Members of the court (`--court-size`, the length of `--levels`).
+pub const COURT: RangeInclusive<u32> = 1..=12;
+/// A member's level (`--level`, `--levels`).
+pub const LEVEL: RangeInclusive<u32> = 1..=30;
+/// Map sheets (`--maps`).
+pub const MAPS: RangeInclusive<u32> = 1..=20;
+/// Rooms used on each 3x3 sheet (`--rooms`).
+pub const ROOMS: RangeInclusive<u32> = 3..=9;
+/// The court sizes the book's limit table covers; outside it the formulas still apply (a warning).
+pub const BOOK_COURT: RangeInclusive<u32> = 3..=6;
+/// The average levels the book's limit table covers.
+pub const BOOK_AVERAGE_LEVEL: RangeInclusive<u32> = 1..=10;
+
+/// What the GM asked for, validated.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MykParams {
+    pub levels: Vec<u32>,
+    pub maps: u32,
+    pub rooms: u32,
+    pub layout: Layout,
+}
+
+/// The court's levels as the options give them: `levels`, one per member, or `court_size` members
+/// (default 4) all at `level` (default 2). The command line and the workbench both read their
+/// options through here, and the errors name the command line's options.
+pub fn court_levels(court_size: Option<u32>, level: Option<u32>, levels: Option<&[u32]>) -> Result<Vec<u32>> {
+    let levels = match levels {
+        Some(levels) => {
+            // Blame `--levels` itself, not the `--level`/`--court-size` it stands for.
+            if let Some(l) = levels.iter().find(|l| !LEVEL.contains(*l)) {
+                return Err(Error::Option { option: "--levels", message: format!("level {l}; levels run 1-30") });
+            }
+            if levels.len() > *COURT.end() as usize {
+                return Err(Error::Option {
+                    option: "--levels",
+                    message: format!("{} levels; a court has 1-12 members", levels.len()),
+                });
+            }
+            if let Some(size) = court_size
+                && size as usize != levels.len()
+            {
+                return Err(Error::Option {
+                    option: "--court-size",
+                    message: format!("{size} does not match the {} levels given with `--levels`", levels.len()),
+                });
+            }
+            levels.to_vec()
+        }
+        None => {
+            // Checked before the vector is made, so a huge size is refused rather than allocated.
+            let size = court_size.unwrap_or(4);
+            if !COURT.contains(&size) {
+                return Err(Error::Option {
+                    option: "--court-size",
+                    message: format!("{size}; a court has 1-12 members"),
+                });
+            }
+            vec![level.unwrap_or(2); size as usize]
+        }
+    };
+    if court_size == Some(0) {
+        return Err(Error::Option { option: "--court-size", message: "0; a court has 1-12 members".into() });
+    }
+    Ok(levels)
+}
+
+impl MykParams {
+    /// Checks the options; returns warnings for values the book does not cover.
+    pub fn validate(&self) -> Result<Vec<String>> {
+        let size = self.levels.len() as u32;
+        if !COURT.contains(&size) {
+            return Err(Error::Option { option: "--court-size", message: format!("{size} members; a court has 1-12") });
+        }
+        if let Some(l) = self.levels.iter().find(|l| !LEVEL.contains(*l)) {
+            return Err(Error::Option { option: "--level", message: format!("level {l}; levels run 1-30") });
+        }
+        if !MAPS.contains(&self.maps) {
+            return Err(Error::Option { option: "--maps", message: format!("{} maps; use 1-20", self.maps) });
+        }
+        if !ROOMS.contains(&self.rooms) {
+            return Err(Error::Option {
+                option: "--rooms",
+                message: format!("{} rooms; a 3x3 sheet uses 3-9", self.rooms),
+            });
+        }
+        let mut warnings = Vec::new();
+        // The court's average level, without building a court (and copying its levels) to drop.
+        let average_level = self.levels.iter().sum::<u32>() / size;
+        if !BOOK_COURT.contains(&size) {
+            warnings
+                .push(format!("court size {size} is outside the book's table (3-6); the limit formulas still apply"));
+        }
+        if !BOOK_AVERAGE_LEVEL.contains(&average_level) {
+            warnings.push(format!(
+                "average level {average_level} is outside the book's table (1-10); the limit formulas still apply"
+            ));
+        }
+        Ok(warnings)
+    }
+}
+
+impl Layout {
+    /// The layout of this name (its `label`), as the workbench's permalink gives it.
+    pub fn named(name: &str) -> Option<Layout> {
+        [Layout::Straight, Layout::Junction, Layout::Mixed].into_iter().find(|l| l.label() == name)
+    }
+}
+
+impl MykParams {
+    /// The params as the workbench's permalink writes them: a court of one level as size and
+    /// level, a mixed one as its levels.
+    pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
+        let mut pairs = Vec::new();
+        if self.levels.iter().all(|&l| l == self.levels[0]) {
+            pairs.push(("court-size", self.levels.len().to_string()));
+            pairs.push(("level", self.levels[0].to_string()));
+        } else {
+            let ls: Vec<String> = self.levels.iter().map(u32::to_string).collect();
+            pairs.push(("levels", ls.join(",")));
+        }
+        pairs.push(("maps", self.maps.to_string()));
+        pairs.push(("rooms", self.rooms.to_string()));
+        pairs.push(("layout", self.layout.label().into()));
+        pairs
+    }
+}

@@ -1,0 +1,278 @@
+//! The shape of the source itself, read from `src/`: modules that use each other in a circle, long
+//! functions and a thick command line are caught here rather than in review.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The longest function the project allows, signature to closing brace.
+const MAX_FUNCTION_LINES: usize = 80;
+/// The command line is an adapter over the library: it stays short.
+const MAX_CLI_LINES: usize = 500;
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// Every `.rs` file below `dir`, in name order.
+fn rust_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut entries: Vec<PathBuf> =
+        std::fs::read_dir(dir).expect("src is readable").map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            out.extend(rust_files(&p));
+        } else if p.extension().is_some_and(|e| e == "rs") {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// The module path of a file (`myk::generate` for `src/myk/generate.rs`, `` for `lib.rs`).
+fn module_of(file: &Path) -> Vec<String> {
+    let rel = file.strip_prefix(src()).expect("a file under src");
+    let mut parts: Vec<String> = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+    let last = parts.pop().expect("a file name");
+    let stem = last.trim_end_matches(".rs");
+    if !matches!(stem, "mod" | "lib" | "main") {
+        parts.push(stem.to_string());
+    }
+    parts
+}
+
+/// The file's code without its test module and comment lines (doc links are not dependencies).
+fn code_of(text: &str) -> String {
+    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
+    text.lines().filter(|l| !l.trim_start().starts_with("//")).collect::<Vec<_>>().join("\n")
+}
+
+/// A `use` tree with its braces expanded into whole paths (`a::{b, c::d}` -> `a::b`, `a::c::d`).
+fn expand(tree: &str) -> Vec<String> {
+    let Some(open) = tree.find('{') else { return vec![tree.to_string()] };
+    let close = tree.rfind('}').expect("balanced braces in a use");
+    let (prefix, inner) = (&tree[..open], &tree[open + 1..close]);
+    let (mut parts, mut depth, mut cur) = (Vec::new(), 0, String::new());
+    for ch in inner.chars() {
+        match ch {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            _ => {}
+        }
+        if ch == ',' && depth == 0 {
+            parts.push(std::mem::take(&mut cur));
+        } else {
+            cur.push(ch);
+        }
+    }
+    parts.push(cur);
+    parts.iter().filter(|p| !p.is_empty()).flat_map(|p| expand(p)).map(|p| format!("{prefix}{p}")).collect()
+}
+
+/// Every `crate::` or `super::` path the code names: in `use` lines and written inline.
+fn paths_in(code: &str) -> Vec<String> {
+    let mut paths = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("use ") {
+        let before = rest[..i].chars().last();
+        let tail = &rest[i + 4..];
+        if before.is_none_or(|c| !c.is_alphanumeric() && c != '_')
+            && let Some(end) = tail.find(';')
+        {
+            let tree: String = tail[..end].chars().filter(|c| !c.is_whitespace()).collect();
+            if tree.starts_with("crate::") || tree.starts_with("super::") {
+                paths.extend(expand(&tree));
+            }
+        }
+        rest = tail;
+    }
+    for start in ["crate::", "super::"] {
+        for (i, _) in code.match_indices(start) {
+            if code[..i].chars().last().is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue;
+            }
+            let end =
+                code[i..].find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':')).map_or(code.len(), |e| i + e);
+            paths.push(code[i..end].trim_end_matches(':').to_string());
+        }
+    }
+    paths
+}
+
+/// The module a path lands in: the longest prefix that is a module of the crate.
+fn target(from: &[String], path: &str, modules: &BTreeSet<Vec<String>>) -> Option<Vec<String>> {
+    let mut segs: Vec<&str> = path.split("::").collect();
+    let mut base: Vec<String> = if segs[0] == "crate" {
+        segs.remove(0);
+        Vec::new()
+    } else {
+        // `super` in `a/b.rs` is `a`; in `a/b/mod.rs` (module `a::b`) also `a`.
+        let mut base = from.to_vec();
+        while segs.first() == Some(&"super") {
+            segs.remove(0);
+            base.pop();
+        }
+        base
+    };
+    base.extend(segs.iter().map(|s| s.to_string()));
+    (0..=base.len()).rev().map(|k| base[..k].to_vec()).find(|m| modules.contains(m))
+}
+
+/// The crate's module graph: module -> the modules its code names.
+fn module_graph() -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let files = rust_files(&src());
+    let modules: BTreeSet<Vec<String>> = files.iter().map(|f| module_of(f)).collect();
+    let mut graph = BTreeMap::new();
+    for f in &files {
+        let from = module_of(f);
+        let code = code_of(&std::fs::read_to_string(f).expect("a source file is readable"));
+        let to: BTreeSet<Vec<String>> = paths_in(&code)
+            .iter()
+            .filter_map(|p| target(&from, p, &modules))
+            .filter(|m| *m != from && !from.starts_with(m))
+            .collect();
+        graph.entry(from).or_insert_with(BTreeSet::new).extend(to);
+    }
+    graph
+}
+
+/// A module reached again from itself, as the path that goes round; `None` when there is none.
+fn find_circle(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Option<Vec<String>> {
+    fn visit(
+        m: &Vec<String>,
+        graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
+        done: &mut BTreeSet<Vec<String>>,
+        stack: &mut Vec<Vec<String>>,
+    ) -> Option<Vec<String>> {
+        if let Some(i) = stack.iter().position(|s| s == m) {
+            let mut circle: Vec<String> = stack[i..].iter().map(|s| s.join("::")).collect();
+            circle.push(m.join("::"));
+            return Some(circle);
+        }
+        if !done.insert(m.clone()) {
+            return None;
+        }
+        stack.push(m.clone());
+        for next in graph.get(m).into_iter().flatten() {
+            if let Some(c) = visit(next, graph, done, stack) {
+                return Some(c);
+            }
+        }
+        stack.pop();
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph.keys().find_map(|m| visit(m, graph, &mut done, &mut Vec::new()))
+}
+
+#[test]
+fn no_two_modules_use_each_other_in_a_circle() {
+    let graph = module_graph();
+    // The reader must see the crate: these edges are known to exist.
+    let generate = vec!["myk".to_string(), "generate".to_string()];
+    assert!(graph[&generate].contains(&vec!["myk".to_string(), "check".to_string()]), "{:?}", graph[&generate]);
+    if let Some(circle) = find_circle(&graph) {
+        panic!("module circle: {}", circle.join(" -> "));
+    }
+}
+
+#[test]
+fn the_circle_finder_finds_a_circle() {
+    let m = |s: &str| vec![s.to_string()];
+    let graph = BTreeMap::from([
+        (m("a"), BTreeSet::from([m("b")])),
+        (m("b"), BTreeSet::from([m("c")])),
+        (m("c"), BTreeSet::from([m("a")])),
+    ]);
+    assert_eq!(find_circle(&graph), Some(vec!["a".into(), "b".into(), "c".into(), "a".into()]));
+}
+
+/// Each function's name and length in lines, signature to closing brace (braces in strings, char
+/// literals and comments do not count).
+fn function_lengths(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let t = line.trim_start();
+        let Some(at) = t.find("fn ") else { continue };
+        let head = &t[..at];
+        let is_fn = head
+            .split_whitespace()
+            .all(|w| matches!(w, "pub" | "const" | "async" | "unsafe" | "extern") || w.starts_with("pub("));
+        if !is_fn || t.starts_with("//") {
+            continue;
+        }
+        let name: String = t[at + 3..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        if let Some(len) = body_length(&lines[i..]) {
+            out.push((name, len));
+        }
+    }
+    out
+}
+
+/// Lines from the signature to the brace closing the body; `None` for a declaration without body.
+fn body_length(lines: &[&str]) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut opened = false;
+    for (n, line) in lines.iter().enumerate() {
+        let mut chars = line.chars().peekable();
+        let mut in_str = false;
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if in_str => {
+                    chars.next();
+                }
+                '"' => in_str = !in_str,
+                '/' if !in_str && chars.peek() == Some(&'/') => break,
+                '\'' if !in_str => {
+                    // A char literal ('{', '\n'); a lifetime has no closing quote right after.
+                    let mut look = chars.clone();
+                    let first = look.next();
+                    let lit = if first == Some('\\') { look.nth(1) == Some('\'') } else { look.next() == Some('\'') };
+                    if lit {
+                        chars = look;
+                    }
+                }
+                '{' if !in_str => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' if !in_str => {
+                    depth -= 1;
+                    if opened && depth == 0 {
+                        return Some(n + 1);
+                    }
+                }
+                ';' if !in_str && !opened && depth == 0 => return None,
+                _ => {}
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn no_function_is_longer_than_a_screen() {
+    let mut long = Vec::new();
+    for f in rust_files(&src()) {
+        let text = std::fs::read_to_string(&f).expect("a source file is readable");
+        for (name, len) in function_lengths(&text) {
+            if len > MAX_FUNCTION_LINES {
+                long.push(format!("{}: fn {name} ({len} lines)", f.display()));
+            }
+        }
+    }
+    assert!(long.is_empty(), "functions over {MAX_FUNCTION_LINES} lines:\n{}", long.join("\n"));
+}
+
+#[test]
+fn the_function_measure_counts_signature_to_closing_brace() {
+    let text = "fn a() {\n    let s = \"}\";\n    let c = '{';\n}\n\npub(crate) fn b<'x>(v: &'x str) -> &'x str;\n";
+    assert_eq!(function_lengths(text), vec![("a".to_string(), 4)]);
+}
+
+#[test]
+fn the_command_line_stays_a_thin_adapter() {
+    let lines = std::fs::read_to_string(src().join("cli/mod.rs")).expect("cli/mod.rs is readable").lines().count();
+    assert!(lines < MAX_CLI_LINES, "cli/mod.rs has {lines} lines; at most {MAX_CLI_LINES}");
+}
