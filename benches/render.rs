@@ -3,7 +3,7 @@
 //! stays linear in the name's length. `cargo bench --bench render`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use dungeonsmith::model::{Format, Paper};
+use dungeonsmith::model::Format;
 use dungeonsmith::myk::model::Layout;
 use dungeonsmith::myk::{MykParams, generate};
 use dungeonsmith::render::{self, RenderOptions, text::Templates};

@@ -6,7 +6,7 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use dungeonsmith::edit::myk::{MykPart, RoomPart, reroll};
-use dungeonsmith::model::{Format, Paper};
+use dungeonsmith::model::Format;
 use dungeonsmith::myk::generate;
 use dungeonsmith::myk::model::{Layout, RoomId};
 use dungeonsmith::myk::{MykParams, Scenario};
