@@ -163,11 +163,32 @@ fn nw3_1_to_2(_doc: &mut Value) {}
 /// fortress without an episode (all three are serde defaults): its Entrance text was written
 /// without the episode's keyword or item, so an episode rolled now could not match it. `reroll
 /// frame` gives it one. See tables/nw3/NOTES.md.
-fn nw3_2_to_3(_doc: &mut Value) {}
+/// Events judged by "Perception" are judged by its Attribute, Awareness, as the tables now name it.
+fn nw3_2_to_3(doc: &mut Value) {
+    let Some(areas) = doc.get_mut("areas").and_then(Value::as_array_mut) else { return };
+    for judge in areas.iter_mut().filter_map(|a| a.pointer_mut("/event/judge")) {
+        if judge.as_str() == Some("Perception") {
+            *judge = Value::from("Awareness");
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_format_2_event_judged_by_perception_reads_as_an_awareness_judge() {
+        let mut doc = serde_json::json!({
+            "system": "nw3",
+            "format": 2,
+            "areas": [{ "event": { "judge": "Perception" } }, { "event": { "judge": "Luck" } }, { "event": null }],
+        });
+        upgrade("nw3", &mut doc).expect("upgrades");
+        assert_eq!(doc["areas"][0]["event"]["judge"], "Awareness");
+        assert_eq!(doc["areas"][1]["event"]["judge"], "Luck");
+        assert_eq!(doc["format"], CURRENT);
+    }
 
     #[test]
     fn bad_statuses_marked_in_older_files_read_as_words() {
