@@ -191,10 +191,9 @@ fn infer_reveals(maps: &Value, text: &str, own: u64) -> Option<Value> {
 /// ([`crate::nw3::combat::fill_from_tables`]), which needs the tables this step has not got.
 fn nw3_1_to_2(_doc: &mut Value) {}
 
-/// Format 2 → 3 for MYK. Format 3 records a Search clue's difficulty as a number (`difficulty`).
-/// An older clue's text form is read once: the number its `how` names, else (a wording without a
-/// number left the book's value in force) the court size + 7; `check` then compares it.
-/// A format-2 Search clue's difficulty, stated in words, read once into its `difficulty`.
+/// A format-2 Search clue's difficulty, stated in words, read once into its `difficulty`: the
+/// number its `how` names, else (a wording without a number left the book's value in force) the
+/// court size + 7; `check` then compares it.
 fn myk_search_difficulty_2_to_3(doc: &mut Value) {
     let size = doc.pointer("/court/levels").and_then(Value::as_array).map_or(0, Vec::len) as u64;
     let Some(clues) = doc.get_mut("clues").and_then(Value::as_array_mut) else { return };
@@ -209,10 +208,23 @@ fn myk_search_difficulty_2_to_3(doc: &mut Value) {
     }
 }
 
-/// Format 2 → 3 for NW3. Format 3 marks the change of the enemy stat-block formulas (issue 24):
-/// the JSON keeps its shape, and the loader recomputes an older file's derived numbers from the
-/// tables ([`crate::fix::nw3::rederive`]), saying so once on stderr.
-fn nw3_2_to_3(_doc: &mut Value) {}
+
+/// Format 2 → 3 for NW3. Format 3 marks the change of the enemy stat-block formulas (issue 24:
+/// the loader recomputes an older file's derived numbers from the tables,
+/// [`crate::fix::nw3::rederive`], saying so once on stderr) and added the `episode` (handouts, opening scenes, legwork, climax,
+/// endings) and each scenario event's `success`, `failure` and `retry`. An older file reads as a
+/// fortress without an episode (all three are serde defaults): its Entrance text was written
+/// without the episode's keyword or item, so an episode rolled now could not match it. `reroll
+/// frame` gives it one. See tables/nw3/NOTES.md.
+/// Events judged by "Perception" are judged by its Attribute, Awareness, as the tables now name it.
+fn nw3_2_to_3(doc: &mut Value) {
+    let Some(areas) = doc.get_mut("areas").and_then(Value::as_array_mut) else { return };
+    for judge in areas.iter_mut().filter_map(|a| a.pointer_mut("/event/judge")) {
+        if judge.as_str() == Some("Perception") {
+            *judge = Value::from("Awareness");
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -234,6 +246,19 @@ mod tests {
         assert_eq!(doc["clues"][0]["difficulty"], 9, "read once from the text; check then compares it");
         assert_eq!(doc["clues"][1]["difficulty"], 12, "no number: the book's court size + 7");
         assert!(doc["clues"][2].get("difficulty").is_none());
+        assert_eq!(doc["format"], CURRENT);
+    }
+
+    #[test]
+    fn a_format_2_event_judged_by_perception_reads_as_an_awareness_judge() {
+        let mut doc = serde_json::json!({
+            "system": "nw3",
+            "format": 2,
+            "areas": [{ "event": { "judge": "Perception" } }, { "event": { "judge": "Luck" } }, { "event": null }],
+        });
+        upgrade("nw3", &mut doc).expect("upgrades");
+        assert_eq!(doc["areas"][0]["event"]["judge"], "Awareness");
+        assert_eq!(doc["areas"][1]["event"]["judge"], "Luck");
         assert_eq!(doc["format"], CURRENT);
     }
 

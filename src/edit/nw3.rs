@@ -14,8 +14,9 @@
 //!   groups stay with the new groups in order (notes beyond the new groups join the last one, and
 //!   join the area's notes when a whole-area reroll leaves no group).
 //! - `areaN/trap` (Trap areas): a new trap, Detection and Removal on the party's CL band.
-//! - `areaN/event`: a Normal or Object area rolls the 2D6 Area Event Chart again (up to eight
-//!   rolls for a different event); an Event area draws a new scenario event. Gates name the area
+//! - `areaN/event`: a Normal or Object area rolls the 2D6 Area Event Chart again (moved on to a
+//!   result the fortress does not hold, while there is one); an Event area draws a new scenario
+//!   event, with what success and failure of its judge do. Gates name the area
 //!   whose event opens or reveals them, not the event, and every scenario event can be cleared, so
 //!   those gates keep working. The Ruler encounter is not an area part: it follows the `frame`.
 //! - `areaN/objects` (Object areas and the Core): a Gate Release Device stays where it is (the
@@ -383,25 +384,22 @@ fn reroll_area(
             reroll_whole_area(&s, f, pos, is_ruler_area, dice, &mut used);
         }
     }
+    if matches!(what, AreaPart::Event | AreaPart::All) {
+        crate::nw3::episode::area_outcome(d, f, pos, dice);
+    }
     let a = &mut f.areas[pos];
     a.danger_sense = Some(combat::danger_sense(a).0);
     Ok(())
 }
 
-/// A new event for an area that holds one by its kind: a chart event (a different one from
-/// the last, if 8 rolls allow) or a scenario event. False for a kind that holds no event.
+/// A new event for an area that holds one by its kind: a chart event (one the fortress does not
+/// hold yet, while the chart has one) or a scenario event. False for a kind that holds no event.
 fn reroll_event(s: &Stocking, a: &mut Area, dice: &mut Dice, used: &mut Used) -> bool {
     match a.kind {
         AreaKind::Normal | AreaKind::Object => {
-            let old = a.event.as_ref().map(|e| e.name.clone());
-            let mut ev = stock::chart_event(s.chart, dice);
-            for _ in 1..8 {
-                if ev.as_ref().map(|e| &e.name) != old.as_ref() {
-                    break;
-                }
-                ev = stock::chart_event(s.chart, dice);
-            }
-            a.event = ev;
+            // `used` holds this area's own result too, so the new one differs while the chart
+            // has a result the fortress does not hold.
+            a.event = stock::fresh_chart_event(s.chart, dice, &mut used.chart);
         }
         AreaKind::Event => a.event = stock::scenario_event(s.d, s.cl, dice, &mut used.events),
         _ => return false,
@@ -452,6 +450,12 @@ fn random_kind(d: &Nw3Data, dice: &mut Dice) -> AreaKind {
 /// free.
 fn fresh_name(d: &Nw3Data, f: &Fortress, pos: usize, dice: &mut Dice) -> (String, String) {
     let taken = |name: &str| f.areas.iter().any(|a| a.name == name);
+    if let Some(c) = crate::nw3::episode::area_names(&d.episode, f.areas.len() * 2 + 1, dice) {
+        let described = |text: &str| f.areas.iter().any(|a| a.description == text);
+        if let Some(pick) = c.iter().find(|(n, t)| !taken(n) && !described(t)) {
+            return pick.clone();
+        }
+    }
     let free: Vec<usize> = (0..d.areas.len()).filter(|&i| !taken(&d.areas[i].name)).collect();
     if let Some(&i) = dice.choose(&free) {
         return (d.areas[i].name.clone(), d.areas[i].description.clone());
@@ -474,6 +478,7 @@ fn reroll_frame(tables: &Tables, f: &mut Fortress, dice: &Dice) {
     let common = Common::roll(d, dice);
     let keep_ruler = f.area(f.ruler.area).is_some_and(|a| a.locked);
     put_frame(d, f, &common, keep_ruler);
+    f.episode = crate::nw3::episode::roll_episode(d, f, &common.entrance.text, &mut dice.child("nw3/episode"));
 }
 
 /// Sets the frame from `common`, keeping the Ruler when `keep_ruler`; the title names the
@@ -553,6 +558,7 @@ fn put_back_frame(tables: &Tables, from: &Fortress, f: &mut Fortress) -> Result<
     f.logic = from.logic.clone();
     f.entrance_condition = from.entrance_condition.clone();
     f.core = from.core.clone();
+    f.episode = from.episode.clone();
     if let Some(a) = f.areas.iter_mut().find(|a| a.id == area) {
         a.event = Some(stock::ruler_event(record));
     }
@@ -596,6 +602,8 @@ fn keep_graph(tables: &Tables, from: &Fortress, seed: u64) -> Result<Fortress> {
         .map(|a| a.name.clone())
         .collect();
     let mut next = 0usize;
+    // Composed names (as the generator gives them, on its stream) when the tables have the parts.
+    let composed = crate::nw3::episode::area_names(&d.episode, 3 * f.areas.len(), &mut root.child("nw3/area-names"));
     let ruler_record = d.ruler(&from.ruler.name);
     let ruler_locked = f.area(f.ruler.area).is_some_and(|a| a.locked);
     for pos in 0..f.areas.len() {
@@ -605,7 +613,10 @@ fn keep_graph(tables: &Tables, from: &Fortress, seed: u64) -> Result<Fortress> {
         }
         let id = a.id;
         if !(keep_entrance_name && a.kind == AreaKind::Entrance) {
-            let (name, description) = next_name(d, &common.names, &mut next, &taken);
+            let (name, description) = match &composed {
+                Some(c) => next_composed(c, &mut next, &taken),
+                None => next_name(d, &common.names, &mut next, &taken),
+            };
             taken.push(name.clone());
             (f.areas[pos].name, f.areas[pos].description) = (name, description);
         }
@@ -634,8 +645,22 @@ fn keep_graph(tables: &Tables, from: &Fortress, seed: u64) -> Result<Fortress> {
     }
     if !from.frame_locked {
         put_frame(d, &mut f, &common, ruler_locked);
+        f.episode = crate::nw3::episode::roll_episode(d, &mut f, &common.entrance.text, &mut root.child("nw3/episode"));
     }
+    crate::nw3::episode::event_outcomes(d, &mut f, &mut root.child("nw3/outcomes"));
     Ok(f)
+}
+
+/// The next composed name of `c` that is not taken (the list holds three per area, so one is
+/// always left; past its end, the area is numbered).
+fn next_composed(c: &[(String, String)], next: &mut usize, taken: &[String]) -> (String, String) {
+    while let Some(pick) = c.get(*next) {
+        *next += 1;
+        if !taken.contains(&pick.0) {
+            return pick.clone();
+        }
+    }
+    (format!("Area {next}"), String::new())
 }
 
 /// The next location of the shuffled list whose name is not taken; past the end of the list,

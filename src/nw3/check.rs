@@ -31,6 +31,7 @@
 //! | `ruler.initiative`, `ruler.area` | the Ruler's SPD + 7; its encounter is an Event area with the Ruler event |
 //! | `logic.count`, `logic.duplicate` | one or two different Logics |
 //! | `enemy.body`, `enemy.attack`, `enemy.stats`, `enemy.defence`, `enemy.ambush`, `danger-sense.difficulty` | enemy combat data and Danger Sense (see `check_combat.rs`) |
+//! | `episode.*`, `event.outcome` | the episode's Handouts, Entrance keyword or item, opening, legwork and endings point at what exists (see `check_episode.rs`) |
 //!
 //! How the party moves (see `net.rs`): closed gates open once their event area or device area has
 //! been visited; secret gates count as found when their event is cleared, never on a Danger Sense
@@ -61,6 +62,7 @@ pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
     check_gates(f, &by_id, tables, &mut v);
     check_content(f, tables, &mut v);
     crate::nw3::check_combat::check_combat(f, tables, &mut v);
+    crate::nw3::check_episode::check_episode(f, &mut v);
     if sound {
         let net = Net::new(f);
         check_paths(f, &net, &mut v);

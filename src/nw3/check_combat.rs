@@ -27,7 +27,7 @@ struct Fighter<'a> {
 
 fn summary(s: &Stats) -> String {
     format!(
-        "PACC {} PATK {} PDEF {} MACC {} MATK {} MDEF {} EVA {} Body {} Mind {} Perception {}",
+        "PACC {} PATK {} PDEF {} MACC {} MATK {} MDEF {} EVA {} HP {} MP {} Perception {}",
         s.pacc, s.patk, s.pdef, s.macc, s.matk, s.mdef, s.eva, s.body, s.mind, s.perception
     )
 }
@@ -46,8 +46,8 @@ fn fighter(place: &str, x: &Fighter, want: Option<Want>, p: PartyModel, v: &mut 
     let cl = p.cl;
     let name = x.name;
     match x.stats {
-        None => v.push(Violation::new(place, "enemy.body", format!("{name} has no stat block (no Body)"))),
-        Some(s) if s.body == 0 => v.push(Violation::new(place, "enemy.body", format!("{name} has Body 0"))),
+        None => v.push(Violation::new(place, "enemy.body", format!("{name} has no stat block (no HP)"))),
+        Some(s) if s.body == 0 => v.push(Violation::new(place, "enemy.body", format!("{name} has 0 HP"))),
         Some(_) => {}
     }
     if x.attacks.is_empty() {

@@ -625,7 +625,14 @@ impl<'t> Common<'t> {
             logic.push(&d.logics[second]);
         }
         let mut e = root.child("nw3/entrance");
-        let entrance = e.choose(&d.entrances).expect("validated: entrances");
+        // Without episode pools nothing gives a keyword or an item: only an Entrance that asks
+        // neither (if the tables have one).
+        let plain: Vec<&EntranceRecord> = d.entrances.iter().filter(|r| !r.text.contains('{')).collect();
+        let entrance = if d.episode.is_empty() && !plain.is_empty() {
+            *e.choose(&plain).expect("not empty")
+        } else {
+            e.choose(&d.entrances).expect("validated: entrances")
+        };
         let core = e.choose(&d.cores).expect("validated: cores");
         let mut t = root.child("nw3/title");
         let title = t.choose(&d.titles).expect("validated: titles").text.as_str();
@@ -701,7 +708,9 @@ fn assemble(ctx: &Ctx, s: &Shape, plan: &Plan, common: &Common) -> Fortress {
     let kinds = area_kinds(ctx, plan, &node_of);
     let areas = stock_areas(ctx, s, plan, common, &node_of, &kinds, &gates);
     gates.sort_by_key(|g| (g.from, g.to));
-    fortress(ctx, common, areas, gates, s.id[s.ruler()])
+    let mut f = fortress(ctx, common, areas, gates, s.id[s.ruler()]);
+    put_episode(ctx.d, &mut f, &common.entrance.text, &ctx.root);
+    f
 }
 
 impl Shape {
@@ -773,6 +782,7 @@ fn stock_areas(
         _ => None,
     };
     let mut used = Used::new(d);
+    let composed = crate::nw3::episode::area_names(&d.episode, s.n, &mut ctx.root.child("nw3/area-names"));
     let ids: Vec<u32> = (1..=s.n as u32).collect();
     // An area reached only after the Ruler's fight holds nothing that helps against the Ruler.
     let before = Net::of(&ids, gates).before_ruler(s.id[0], s.id[s.ruler()]);
@@ -789,6 +799,9 @@ fn stock_areas(
     for (pos, &node) in node_of.iter().enumerate() {
         let id = pos as u32 + 1;
         let mut area = blank_area(d, common, pos, kinds[pos]);
+        if let Some((name, description)) = composed.as_ref().and_then(|c| c.get(pos)) {
+            (area.name, area.description) = (name.clone(), description.clone());
+        }
         let mut dice = ctx.root.child(area_stream(&mut stream, id));
         let ruler_here = (plan.role[node] == Role::Ruler).then_some(common.ruler);
         stock(&stocking, &mut area, device_of(node), ruler_here, &mut dice, &mut used);
@@ -850,9 +863,19 @@ fn fortress(ctx: &Ctx, common: &Common, areas: Vec<Area>, gates: Vec<Gate>, rule
         notes: String::new(),
         frame_locked: false,
         rerolls: Vec::new(),
+        episode: None,
     };
     derive_paths(&mut f);
     f
+}
+
+/// Rolls the episode of a finished fortress (stream `nw3/episode` below `root`) and the outcomes
+/// of its judged events (`nw3/outcomes`); `entrance` is the Entrance record's text, whose
+/// `{keyword}` or `{item}` the episode fills. The workbench rolls the episode on the same
+/// streams below its own (`reroll frame`, `fortress --from`).
+pub(crate) fn put_episode(d: &Nw3Data, f: &mut Fortress, entrance: &str, root: &Dice) {
+    f.episode = crate::nw3::episode::roll_episode(d, f, entrance, &mut root.child("nw3/episode"));
+    crate::nw3::episode::event_outcomes(d, f, &mut root.child("nw3/outcomes"));
 }
 
 /// The fortress-wide parts (what the workbench calls the `frame`), built from the picks.

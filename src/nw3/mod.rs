@@ -6,7 +6,9 @@
 
 pub mod check;
 mod check_combat;
+mod check_episode;
 pub mod combat;
+pub mod episode;
 pub mod generate;
 pub mod layout;
 pub mod model;
@@ -20,6 +22,6 @@ pub use check::check;
 pub use generate::{FortressParams, generate};
 pub use layout::{Layout, Placement, layout};
 pub use model::{
-    Area, AreaKind, Attack, Core, Enemy, EnemyGroup, EntranceCondition, Event, EventKind, Fortress, Gate, GateKind,
-    GateRef, Generator, Logic, Object, Opener, Party, Ruler, Skill, Stats, System, Trap,
+    Area, AreaKind, Attack, Core, Enemy, EnemyGroup, EntranceCondition, Episode, Event, EventKind, Fortress, Gate,
+    GateKind, GateRef, Generator, Logic, Object, Opener, Party, Ruler, Skill, Stats, System, Trap,
 };

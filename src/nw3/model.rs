@@ -53,6 +53,129 @@ pub struct Fortress {
     /// Every reroll made since generation, in order (replayed after generating from the seed).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rerolls: Vec<crate::model::Reroll>,
+    /// The episode around the Dive (handouts, opening scenes, legwork, climax, endings). Files
+    /// of format 2 and older have none and load without one; part of the frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub episode: Option<Episode>,
+}
+
+/// The episode the seeds build around a Dive (seed 000 l.466-560): Preplay (the trailer is the
+/// fortress's `trailer`; one Handout per PC), the Opening Phase scenes, the Middle Phase legwork,
+/// the Climax and the After Phase endings, with the Ruler's past that ties them together.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Episode {
+    /// The town or district where it happens.
+    pub town: String,
+    /// The first victim (an Innocent caught in the Casket).
+    pub victim: String,
+    pub past: Past,
+    /// The Entrance keyword (a keyword Entrance speaks it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<Keyword>,
+    /// The Entrance item (an item Entrance asks for it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub item: Option<EntranceItem>,
+    /// One per PC, in PC order.
+    pub handouts: Vec<Handout>,
+    pub opening: Vec<Scene>,
+    pub legwork: Vec<Legwork>,
+    pub climax: Climax,
+    pub endings: Vec<Ending>,
+}
+
+/// Who the Ruler was before it became an Emulator, and why it does what it does.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Past {
+    /// Its former name (a person's name).
+    pub former: String,
+    pub life: String,
+    pub wish: String,
+    pub place_reason: String,
+    pub victim_reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Keyword {
+    pub word: String,
+    pub origin: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntranceItem {
+    pub name: String,
+    /// Where and how it is found.
+    #[serde(rename = "where")]
+    pub where_found: String,
+}
+
+/// One PC's part of the Episode Handout.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Handout {
+    /// 1 for "PC 1".
+    pub pc: u32,
+    pub hook: String,
+    pub connection: Connection,
+}
+
+/// An Episode Connection (an NPC of the episode, or one the seeds name).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Connection {
+    pub name: String,
+    pub who: String,
+    #[serde(default)]
+    pub setting: bool,
+}
+
+/// An Opening Phase scene and what it plants for the Dive.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    pub title: String,
+    pub plants: crate::tables::nw3_episode::Plant,
+    pub text: String,
+}
+
+/// A Middle Phase Information Gathering item.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Legwork {
+    pub topic: crate::tables::nw3_episode::Topic,
+    pub title: String,
+    /// The Attribute of the judge.
+    pub attribute: String,
+    pub difficulty: u32,
+    /// The Connection whose help gives +2 to the judge.
+    pub connection: String,
+    pub text: String,
+    /// The concrete fact a success reveals.
+    pub reveals: String,
+}
+
+/// The Ruler's scene at the Core.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Climax {
+    pub setting: String,
+    /// What the Ruler says when met.
+    pub line: String,
+    /// How it fights, round by round, from its skills and attacks.
+    pub tactics: Vec<String>,
+}
+
+/// An After Phase ending for one way the Dive can end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ending {
+    pub way: crate::tables::nw3_episode::Way,
+    pub text: String,
+    /// XP each player gets.
+    pub xp: u32,
 }
 
 /// Which program and tables made it.
@@ -207,6 +330,14 @@ pub struct Event {
     pub judge: Option<String>,
     #[serde(default)]
     pub difficulty: Option<u32>,
+    /// What success of the judge does (empty in older files and for events without a judge).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub success: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub failure: String,
+    /// Whether and how it may be tried again.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub retry: String,
 }
 
 /// A Trap area's trap, with values for the party's character level.

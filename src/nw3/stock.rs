@@ -20,6 +20,9 @@ pub(crate) struct Used {
     pub events: Vec<bool>,
     pub enemies: Vec<bool>,
     pub objects: Vec<bool>,
+    /// The Area Event Chart results already in the fortress (by name), so a result repeats only
+    /// once every row of the chart is in use.
+    pub chart: Vec<String>,
 }
 
 impl Used {
@@ -30,6 +33,7 @@ impl Used {
             events: vec![false; d.events.len()],
             enemies: vec![false; d.enemies.len()],
             objects: vec![false; d.objects.len()],
+            chart: Vec::new(),
         }
     }
 
@@ -45,6 +49,9 @@ impl Used {
         }
         if let Some(e) = area.event.as_ref().filter(|e| e.kind == EventKind::Scenario) {
             set(&mut self.events, d.events.iter().position(|r| r.name == e.name));
+        }
+        if let Some(e) = area.event.as_ref().filter(|e| e.kind == EventKind::Chart) {
+            self.chart.push(e.name.clone());
         }
         for g in &area.enemies {
             set(&mut self.enemies, d.enemies.iter().position(|r| r.name == g.name));
@@ -83,7 +90,31 @@ pub(crate) fn chart_event(chart: &RollTable, dice: &mut Dice) -> Option<Event> {
         text: text.to_string(),
         judge: None,
         difficulty: None,
+        success: String::new(),
+        failure: String::new(),
+        retry: String::new(),
     })
+}
+
+/// A chart event whose result the fortress does not hold yet: the roll, moved on to the next
+/// higher result (round from 12 to 2) while the rolled one is taken and another is free, so a
+/// result repeats only when every row is in use. Records it in `used`.
+pub(crate) fn fresh_chart_event(chart: &RollTable, dice: &mut Dice, used: &mut Vec<String>) -> Option<Event> {
+    let rolled = chart_event(chart, dice)?;
+    let first = rolled.roll.unwrap_or(2);
+    let pick = (0..11)
+        .map(|k| 2 + (first - 2 + k) % 11)
+        .filter_map(|roll| {
+            let (name, text) = split_chart(chart_row(chart, roll)?.result.as_deref()?);
+            Some((roll, name, text))
+        })
+        .find(|(_, name, _)| !used.iter().any(|u| u == name));
+    let event = match pick {
+        Some((roll, name, text)) => Event { roll: Some(roll), name: name.into(), text: text.into(), ..rolled },
+        None => rolled,
+    };
+    used.push(event.name.clone());
+    Some(event)
 }
 
 /// An enemy group for the party's character level (a group whose CL range holds it), with every
@@ -172,6 +203,9 @@ pub(crate) fn scenario_event(d: &Nw3Data, cl: u32, dice: &mut Dice, used: &mut [
         text: r.text.clone(),
         judge: Some(r.judge.clone()),
         difficulty: d.value(cl, r.offset),
+        success: String::new(),
+        failure: String::new(),
+        retry: String::new(),
     })
 }
 
@@ -184,6 +218,9 @@ pub(crate) fn ruler_event(ruler: &RulerRecord) -> Event {
         text: ruler.encounter.clone(),
         judge: None,
         difficulty: None,
+        success: String::new(),
+        failure: String::new(),
+        retry: String::new(),
     }
 }
 
@@ -223,10 +260,10 @@ pub(crate) fn stock(
     let late = late.binary_search(&area.id).is_ok();
     match area.kind {
         AreaKind::Entrance => {}
-        AreaKind::Normal => area.event = chart_event(chart, dice),
+        AreaKind::Normal => area.event = fresh_chart_event(chart, dice, &mut used.chart),
         AreaKind::Object => {
             area.objects = objects(d, area.kind, device, late, dice, &mut used.objects);
-            area.event = chart_event(chart, dice);
+            area.event = fresh_chart_event(chart, dice, &mut used.chart);
         }
         AreaKind::Trap => area.trap = trap(d, cl, dice, &mut used.traps),
         AreaKind::Event => {

@@ -46,6 +46,64 @@ pub struct FortressView {
     pub notes: String,
     /// The Bad Statuses the fortress's texts name, in the rules' order (the glossary's entries).
     pub bad_statuses: Vec<&'static str>,
+    /// The episode around the Dive (none in files of format 2 and older).
+    pub episode: Option<EpisodeView>,
+}
+
+/// The episode as the booklet prints it, phase by phase.
+#[derive(Serialize)]
+pub struct EpisodeView {
+    pub town: String,
+    pub victim: String,
+    pub former: String,
+    pub life: String,
+    pub wish: String,
+    pub place_reason: String,
+    pub victim_reason: String,
+    /// "Keyword: \"Evening Star\" — the name of ..." or "Item: ... — found ...", or empty.
+    pub entrance_thing: String,
+    pub handouts: Vec<HandoutView>,
+    pub opening: Vec<SceneView>,
+    pub legwork: Vec<LegworkView>,
+    pub climax_setting: String,
+    pub ruler_line: String,
+    pub tactics: Vec<String>,
+    pub endings: Vec<EndingView>,
+}
+
+#[derive(Serialize)]
+pub struct HandoutView {
+    /// "PC 1".
+    pub pc: String,
+    pub hook: String,
+    pub connection: String,
+    pub who: String,
+    /// "a character of the setting" or "an NPC of this episode".
+    pub kind: String,
+}
+
+#[derive(Serialize)]
+pub struct SceneView {
+    pub title: String,
+    pub plants: String,
+    pub text: String,
+}
+
+#[derive(Serialize)]
+pub struct LegworkView {
+    pub title: String,
+    /// "Knowledge judge, difficulty 13".
+    pub judge: String,
+    pub connection: String,
+    pub text: String,
+    pub reveals: String,
+}
+
+#[derive(Serialize)]
+pub struct EndingView {
+    pub way: String,
+    pub text: String,
+    pub xp: u32,
 }
 
 #[derive(Serialize)]
@@ -96,6 +154,11 @@ pub struct AreaView {
     pub event: Option<String>,
     pub event_text: Option<String>,
     pub event_judge: Option<String>,
+    /// What success and failure of the event's judge do, and whether it may be tried again
+    /// (empty: not said, as in older files).
+    pub event_success: String,
+    pub event_failure: String,
+    pub event_retry: String,
     /// The Ruler is met here (its stat block is printed in the climax).
     pub ruler: bool,
     pub trap: Option<String>,
@@ -164,8 +227,8 @@ pub(crate) fn stat_pairs(s: Option<&Stats>, spd: u32, initiative: u32) -> Vec<(S
             ("MATK", s.matk),
             ("MDEF", s.mdef),
             ("EVA", s.eva),
-            ("Body", s.body),
-            ("Mind", s.mind),
+            ("HP", s.body),
+            ("MP", s.mind),
             ("Perception", s.perception),
         ]
         .into_iter()
@@ -298,6 +361,61 @@ pub fn fortress_view(
         players_svg: svg.1,
         svg_file: format!("fortress-{}.svg", f.seed),
         players_svg_file: format!("fortress-{}-players.svg", f.seed),
+        episode: f.episode.as_ref().map(episode_view),
+    }
+}
+
+/// The episode's parts with their labels spelled out.
+fn episode_view(e: &crate::nw3::model::Episode) -> EpisodeView {
+    let entrance_thing = match (&e.keyword, &e.item) {
+        (Some(k), _) => format!("the keyword \"{}\" ({})", k.word, k.origin),
+        (None, Some(i)) => format!("the {}, found {}", i.name, i.where_found),
+        (None, None) => String::new(),
+    };
+    EpisodeView {
+        town: e.town.clone(),
+        victim: e.victim.clone(),
+        former: e.past.former.clone(),
+        life: e.past.life.clone(),
+        wish: e.past.wish.clone(),
+        place_reason: e.past.place_reason.clone(),
+        victim_reason: e.past.victim_reason.clone(),
+        entrance_thing,
+        handouts: e
+            .handouts
+            .iter()
+            .map(|h| HandoutView {
+                pc: format!("PC {}", h.pc),
+                hook: h.hook.clone(),
+                connection: h.connection.name.clone(),
+                who: h.connection.who.clone(),
+                kind: if h.connection.setting { "a character of the setting" } else { "an NPC of this episode" }.into(),
+            })
+            .collect(),
+        opening: e
+            .opening
+            .iter()
+            .map(|s| SceneView { title: s.title.clone(), plants: s.plants.label().into(), text: s.text.clone() })
+            .collect(),
+        legwork: e
+            .legwork
+            .iter()
+            .map(|l| LegworkView {
+                title: l.title.clone(),
+                judge: format!("{} judge, difficulty {}", l.attribute, l.difficulty),
+                connection: l.connection.clone(),
+                text: l.text.clone(),
+                reveals: l.reveals.clone(),
+            })
+            .collect(),
+        climax_setting: e.climax.setting.clone(),
+        ruler_line: e.climax.line.clone(),
+        tactics: e.climax.tactics.clone(),
+        endings: e
+            .endings
+            .iter()
+            .map(|x| EndingView { way: x.way.label().into(), text: x.text.clone(), xp: x.xp })
+            .collect(),
     }
 }
 
@@ -330,13 +448,20 @@ fn judges() -> Vec<(String, String)> {
                  to find a secret gate; a trap's Removal Value"
             ),
         ),
-        ("Trap Identification (Perception)".into(), "the trap's Detection Value".into()),
-        ("Trap Removal (Finesse)".into(), "the trap's Removal Value".into()),
+        ("Trap Identification (a Perception judge: 2D6 + Awareness)".into(), "the trap's Detection Value".into()),
+        ("Trap Removal (Finesse judge)".into(), "the trap's Removal Value".into()),
         (
             "Attack (enemy or PC)".into(),
             "hit: 2D6 + PACC/MACC vs 2D6 + EVA (ties hit); damage: 2D6 + PATK/MATK minus 2D6 + PDEF/MDEF".into(),
         ),
         ("Judges".into(), "2D6 + modifier ≥ difficulty; GM critical on 10, fumble on 5".into()),
+        (
+            "Strength, Finesse, Awareness, Knowledge, Spirit or Luck judge (events, legwork)".into(),
+            "the PC rolls 2D6 + that Attribute (plus skills and items); a Perception judge is an Awareness \
+             judge; legwork: +2 with the Connection named"
+                .into(),
+        ),
+        ("Dodge (against an attack)".into(), "the defender rolls 2D6 + EVA against the Hit Check".into()),
         ("Enemy initiative".into(), "Any Seven: SPD + 7".into()),
         (
             "Difficulty bands".into(),
@@ -358,6 +483,9 @@ fn area_view(f: &Fortress, a: &Area) -> AreaView {
         event_text: a.event.as_ref().map(|e| e.text.clone()),
         ruler: a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler),
         event_judge: a.event.as_ref().and_then(event_judge),
+        event_success: a.event.as_ref().map(|e| e.success.clone()).unwrap_or_default(),
+        event_failure: a.event.as_ref().map(|e| e.failure.clone()).unwrap_or_default(),
+        event_retry: a.event.as_ref().map(|e| e.retry.clone()).unwrap_or_default(),
         trap: a.trap.as_ref().map(|t| format!("{}: {}", t.name, t.effect)),
         trap_judges: a.trap.as_ref().map(trap_judges),
         danger_sense: danger_sense_line(f, a),

@@ -280,7 +280,7 @@ fn record_stats(rec: Option<&crate::tables::myk::Monster>) -> Vec<(String, Strin
 }
 
 /// The pieces of one NW3 area: one per enemy (a line of three is three pieces), and the Ruler
-/// in its own area. Body is the HP resource; the other combat stats, attacks and skills go on the
+/// in its own area. HP is the resource; the other combat stats, attacks and skills go on the
 /// sheet, and the rolls in the chat palette.
 pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
     let mut out = Vec::new();
@@ -387,9 +387,9 @@ fn pc_perception(s: Option<&Stats>) -> Option<(String, String)> {
     s.map(|_| (PC_PERCEPTION.to_string(), "0".to_string()))
 }
 
-/// An NW3 stat block's numbers in sheet order, less Body (the HP resource).
+/// An NW3 stat block's numbers in sheet order, less HP (the HP resource).
 fn combat_stats(s: Option<&Stats>, spd: u32, initiative: u32) -> Vec<(String, String)> {
-    stat_pairs(s, spd, initiative).into_iter().filter(|(k, _)| k != "Body").collect()
+    stat_pairs(s, spd, initiative).into_iter().filter(|(k, _)| k != "HP").collect()
 }
 
 /// The whole stat block as one text: stats, attacks and skills.

@@ -16,6 +16,7 @@ pub mod myk_rolls;
 pub mod name_index;
 pub mod nw3;
 pub mod nw3_combat;
+pub mod nw3_episode;
 pub mod placeholders;
 pub mod roll;
 pub mod shared;
@@ -72,13 +73,20 @@ struct TableFile {
     /// A `story.toml` file's pools, read with their own schema ([`story::is_story_file`]).
     #[serde(skip)]
     story: Option<story::StoryPools>,
+    /// The episode pools: the file `nw3/episode.toml`, whose sections sit at its top level, is
+    /// read as [`nw3_episode::EpisodeData`] instead.
+    #[serde(skip)]
+    episode: Option<nw3_episode::EpisodeData>,
 }
 
 impl TableFile {
-    /// A file's contents read with the schema its path calls for.
+    /// A file's contents read with the schema its path calls for: the story and episode pools by
+    /// their own, any other file as a `TableFile`.
     fn read<'de, D: serde::Deserializer<'de>>(path: &str, d: D) -> std::result::Result<TableFile, D::Error> {
         if story::is_story_file(path) {
             Ok(TableFile { story: Some(story::StoryPools::deserialize(d)?), ..TableFile::default() })
+        } else if nw3_episode::is_episode_file(path) {
+            Ok(TableFile { episode: Some(nw3_episode::EpisodeData::deserialize(d)?), ..TableFile::default() })
         } else {
             TableFile::deserialize(d)
         }
@@ -88,6 +96,8 @@ impl TableFile {
     fn read_toml(path: &str, text: &str) -> std::result::Result<TableFile, toml::de::Error> {
         if story::is_story_file(path) {
             Ok(TableFile { story: Some(toml::from_str(text)?), ..TableFile::default() })
+        } else if nw3_episode::is_episode_file(path) {
+            Ok(TableFile { episode: Some(toml::from_str(text)?), ..TableFile::default() })
         } else {
             toml::from_str(text)
         }
@@ -184,6 +194,7 @@ impl Tables {
         let mut item_data = items::ItemData::default();
         let mut nw3_files = Vec::new();
         let mut story = story::StoryPools::default();
+        let mut episode: Option<(String, nw3_episode::EpisodeData)> = None;
         // Record names and skill labels ("Name (Group)") with their files, for the checks' errors.
         let mut record_files: Vec<(Collection, String, String)> = Vec::new();
         let mut skill_files: Vec<(String, String)> = Vec::new();
@@ -214,8 +225,17 @@ impl Tables {
             if let Some(n) = parsed.nw3 {
                 nw3_files.push((path.clone(), n));
             }
+            if let Some(e) = parsed.episode {
+                episode = Some((path.clone(), e));
+            }
         }
-        let nw3 = nw3::Nw3Data::from_files(nw3_files, validate)?;
+        let mut nw3 = nw3::Nw3Data::from_files(nw3_files, validate)?;
+        if let Some((file, e)) = episode {
+            if validate {
+                e.validate(&file)?;
+            }
+            nw3.episode = e;
+        }
         myk.index();
         item_data.index();
         if let Some(label) = myk.skills.index().first() {

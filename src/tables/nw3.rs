@@ -357,6 +357,8 @@ pub struct Nw3File {
     pub title: Vec<TextRecord>,
     #[serde(default)]
     pub trailer: Vec<TextRecord>,
+    #[serde(default)]
+    pub town: Vec<TextRecord>,
 }
 
 /// All NW3 records, in file order.
@@ -377,6 +379,10 @@ pub struct Nw3Data {
     pub entrances: Vec<EntranceRecord>,
     pub titles: Vec<TextRecord>,
     pub trailers: Vec<TextRecord>,
+    /// Towns and districts where an episode may happen (`{town}`).
+    pub towns: Vec<TextRecord>,
+    /// The episode pools (`nw3/episode.toml`; empty when a tables folder has none).
+    pub episode: crate::tables::nw3_episode::EpisodeData,
 }
 
 /// The roll table of area events (2D6), rolled for Normal and Object areas.
@@ -558,12 +564,43 @@ fn check_file<'a>(o: &Origin<'a>, f: &Nw3File, names: &mut SeenNames<'a>) -> Res
     }
     for e in &f.entrance {
         need_text(o, "NW3 entrance condition", &e.text, "text", &e.text)?;
+        check_entrance(o, e)?;
+    }
+    for t in &f.town {
+        need_text(o, "NW3 town", &t.text, "text", &t.text)?;
     }
     for (kind, texts) in [("NW3 title", &f.title), ("NW3 trailer", &f.trailer)] {
         for t in texts {
             need_text(o, kind, &t.text, "text", &t.text)?;
             check_placeholders(o, kind, &t.text)?;
         }
+    }
+    Ok(())
+}
+
+/// A keyword Entrance says `{keyword}` and an item Entrance `{item}` (the episode's, which a
+/// scene or legwork gives the party); no other placeholder, and a cost asks for none.
+fn check_entrance(o: &Origin, e: &EntranceRecord) -> Result<()> {
+    const KIND: &str = "NW3 entrance condition";
+    let own = match e.kind {
+        EntranceKind::Keyword => Some("{keyword}"),
+        EntranceKind::Item => Some("{item}"),
+        EntranceKind::Cost => None,
+    };
+    if let Some(p) = own
+        && !e.text.contains(p)
+    {
+        return Err(o.entry(KIND, &e.text, format!("asks for a {} but never says `{p}`", e.kind.label())));
+    }
+    let mut rest = e.text.as_str();
+    while let Some(start) = rest.find('{') {
+        let end = rest[start..].find('}').map_or(rest.len(), |x| start + x + 1);
+        let word = &rest[start..end];
+        if Some(word) != own {
+            let allowed = own.map_or("none".to_string(), |p| format!("only `{p}`"));
+            return Err(o.entry(KIND, &e.text, format!("uses `{word}`; {allowed} may appear")));
+        }
+        rest = &rest[end..];
     }
     Ok(())
 }
@@ -682,6 +719,7 @@ impl Nw3Data {
             d.entrances.extend(f.entrance);
             d.titles.extend(f.title);
             d.trailers.extend(f.trailer);
+            d.towns.extend(f.town);
         }
         d
     }
@@ -1031,6 +1069,15 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("melee"), "{e}");
+    }
+
+    #[test]
+    fn a_keyword_entrance_must_say_the_episodes_keyword() {
+        let e =
+            load("[[nw3.entrance]]\nkind = \"keyword\"\ntext = \"Speak the name it had.\"\n").unwrap_err().to_string();
+        assert!(e.contains("never says `{keyword}`"), "{e}");
+        let e = load("[[nw3.entrance]]\nkind = \"cost\"\ntext = \"Give up the {item}.\"\n").unwrap_err().to_string();
+        assert!(e.contains("uses `{item}`; none may appear"), "{e}");
     }
 
     #[test]

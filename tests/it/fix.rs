@@ -876,10 +876,13 @@ fn myk_derived(p: &[String]) -> bool {
         || matches!(last, "summary" | "disarm")
 }
 
-/// What `fix` derives in a Fortress (an area's own description, the chart roll, gate uses and
-/// the entrance condition are the GM's).
+/// What `fix` derives in a Fortress (an area's own description, the chart roll, gate uses, the
+/// entrance condition and the episode are the GM's).
 fn nw3_derived(p: &[String]) -> bool {
     let last = p.last().map_or("", String::as_str);
+    if p.first().is_some_and(|k| k == "episode") {
+        return false;
+    }
     let in_area_itself = p.len() == 3 && p[0] == "areas";
     matches!(
         last,

@@ -6,6 +6,7 @@ mod booklet;
 mod browser;
 mod cli;
 mod dot;
+mod episode;
 mod fix;
 mod fuzz;
 mod glance;

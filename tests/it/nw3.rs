@@ -325,6 +325,9 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                         text: "The Ruler waits.".into(),
                         judge: None,
                         difficulty: None,
+                        success: String::new(),
+                        failure: String::new(),
+                        retry: String::new(),
                     });
                 }
                 AreaKind::Event => {
@@ -336,6 +339,9 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                         text: r.text.clone(),
                         judge: Some(r.judge.clone()),
                         difficulty: t.nw3.value(cl, r.offset),
+                        success: "The way opens.".into(),
+                        failure: "The way stays shut.".into(),
+                        retry: "Again after a scene.".into(),
                     });
                 }
                 AreaKind::Object => {

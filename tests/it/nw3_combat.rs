@@ -286,7 +286,7 @@ fn format_1_fortresses_get_stat_blocks_from_the_tables_on_read() {
         }
     }
     let md = std::fs::read_to_string(dir.join("fortress-7.md")).expect("markdown");
-    assert!(md.contains("Body") && md.contains("Danger Sense"), "the booklet prints the blocks");
+    assert!(md.contains("· HP ") && md.contains("Danger Sense"), "the booklet prints the blocks");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -313,7 +313,7 @@ fn the_booklet_prints_every_enemy_block_and_the_rulers_in_the_climax() {
         assert!(md.contains(&format!("Danger Sense {}", a.danger_sense.unwrap())));
     }
     let climax = &md[md.find("## Climax").expect("a climax")..];
-    assert!(climax.contains(&format!("Body {}", f.ruler.stats.unwrap().body)));
+    assert!(climax.contains(&format!("HP {}", f.ruler.stats.unwrap().body)));
     assert!(climax.contains(&f.ruler.attacks[0].name) && climax.contains(&f.ruler.skills[0].name));
     assert!(html.contains("class=\"statblock\"") && html.contains("Fortress rules for the GM"));
     assert!(md.contains("1 Prana") && md.contains("reset"));

@@ -150,9 +150,19 @@ fn fortress_pdf_has_the_area_map_area_text_and_handout() {
     footers_count_the_file(&texts, pages, 1..pages - 1);
     embedded_and_vector(&doc);
     let titles = outline_titles(&doc);
-    for want in
-        ["Maps (GM sheets)", "Areas", "Judges and difficulties", "After the Dive", "Glossary", "Players' sheets"]
-    {
+    for want in [
+        "Maps (GM sheets)",
+        "Preplay",
+        "Opening Phase",
+        "Middle Phase",
+        "Areas",
+        "Judges and difficulties",
+        "Climax Phase",
+        "After Phase",
+        "Glossary",
+        "Handouts for the players",
+        "Players' sheets",
+    ] {
         assert!(titles.iter().any(|t| t.starts_with(want)), "the outline has `{want}`: {titles:?}");
     }
     std::fs::remove_dir_all(&dir).ok();

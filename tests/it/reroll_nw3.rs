@@ -57,6 +57,8 @@ fn outside(f: &Fortress, part: &Nw3Part) -> Fortress {
             f.entrance_condition.kind = EntranceKind::Keyword;
             f.core.name.clear();
             f.core.description.clear();
+            // The episode belongs to the frame.
+            f.episode = None;
             if let Some(a) = f.areas.iter_mut().find(|a| a.id == area) {
                 a.event = None;
             }

@@ -31,6 +31,8 @@ pub enum Block {
         head: Vec<Rich>,
         rows: Vec<Vec<Rich>>,
     },
+    /// A thematic break (`---`): what follows starts a new page (a player's handout).
+    PageBreak,
 }
 
 /// A table being read: right-aligned columns, head, rows.
@@ -127,8 +129,11 @@ impl Reader {
             Event::End(TagEnd::Item) if !self.cur.text.is_empty() || self.marker.is_some() => self.flush(),
             // A GM's own template may hold other blocks: each is a paragraph of its text.
             Event::Start(Tag::CodeBlock(_) | Tag::BlockQuote(_))
-            | Event::End(TagEnd::CodeBlock | TagEnd::BlockQuote(_))
-            | Event::Rule => self.flush(),
+            | Event::End(TagEnd::CodeBlock | TagEnd::BlockQuote(_)) => self.flush(),
+            Event::Rule => {
+                self.flush();
+                self.blocks.push(Block::PageBreak);
+            }
             _ => return false,
         }
         true

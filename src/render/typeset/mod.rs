@@ -159,13 +159,17 @@ struct Flow {
     keep: bool,
     /// A heading: its level and text, for the outline; it starts a section.
     heading: Option<(u8, String)>,
+    /// It starts a new page (it follows a `---` break): a section of its own.
+    break_before: bool,
 }
 
 /// The blocks as items ready to paginate, for a column `width` points wide.
 fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<Flow> {
     let mut out: Vec<Flow> = Vec::new();
+    let mut breaks: Vec<usize> = Vec::new();
     for (i, block) in blocks.iter().enumerate() {
         match block {
+            Block::PageBreak => breaks.push(out.len()),
             Block::Heading(level, rich) => {
                 let size = style.heading(*level);
                 let layout = fonts.layout(rich, size, 1.2, true, width, false);
@@ -174,6 +178,7 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                     above: if *level == 1 { 0.0 } else { style.heading_gap_pt },
                     keep: true,
                     heading: Some((*level, rich.text.clone())),
+                    break_before: false,
                 });
             }
             Block::Para { depth, marker, text } => {
@@ -192,6 +197,7 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                     above,
                     keep: deeper,
                     heading: None,
+                    break_before: false,
                 });
             }
             Block::Table { right, head, rows } => {
@@ -215,10 +221,16 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                         above: if first { style.paragraph_gap_pt } else { 0.0 },
                         keep: r == 0,
                         heading: None,
+                        break_before: false,
                     });
                     first = false;
                 }
             }
+        }
+    }
+    for b in breaks {
+        if let Some(f) = out.get_mut(b) {
+            f.break_before = true;
         }
     }
     out
@@ -288,7 +300,7 @@ fn sections(items: &[Flow]) -> Vec<std::ops::Range<usize>> {
     let mut out = Vec::new();
     let mut start = 0;
     for i in 1..items.len() {
-        if items[i].heading.is_some() && !items[i - 1].keep {
+        if items[i].break_before || (items[i].heading.is_some() && !items[i - 1].keep) {
             out.push(start..i);
             start = i;
         }
@@ -307,6 +319,9 @@ pub fn typeset(md: &str, title: &str, size: (f32, f32), style: &Style, fonts: &m
     let items = flow(&markdown::blocks(md), style, fonts, width);
     let mut pager = Pager { pages: vec![Vec::new()], marks: Vec::new(), y: top, top, bottom };
     for sec in sections(&items) {
+        if items[sec.start].break_before && !pager.fresh() {
+            pager.next_page();
+        }
         pager.section(&items, sec);
     }
     let Pager { mut pages, marks, .. } = pager;
@@ -593,6 +608,17 @@ mod tests {
             assert!(mk.width() > 0.0, "the marker `{}` has ink", mk.text);
         }
         assert_eq!(seen, 12, "every item has its number");
+    }
+
+    #[test]
+    fn a_thematic_break_starts_a_new_page_for_each_handout() {
+        let handout = "### Handout\n\n- **Your hook:** short\n\n";
+        let md = format!("# Title\n\nintro\n\n---\n\n{handout}---\n\n{handout}---\n\n{handout}");
+        let t = typeset(&md, "Title", A4, &style(), &mut Fonts::new());
+        assert_eq!(t.pages.len(), 4, "the title page and one page per handout");
+        for page in &t.pages[1..] {
+            assert!(t.items[page[0].index].heading.is_some(), "each handout page starts with its heading");
+        }
     }
 
     #[test]

@@ -1,0 +1,170 @@
+//! The episode's rules: every Handout, Entrance condition and legwork item points at something
+//! the episode holds, so a hand edit that drops what another part relies on is caught in one
+//! line naming it. A fortress without an episode (format 2 and older) has none of these.
+//!
+//! | rule | what it checks |
+//! | --- | --- |
+//! | `episode.handouts` | one Handout per PC, PC 1 to PC n in order |
+//! | `episode.connection` | each Handout's Connection is different, and its hook names that NPC |
+//! | `episode.keyword` | a keyword Entrance says the episode's keyword, and an opening scene or a legwork result speaks it |
+//! | `episode.item` | an item Entrance names the episode's item, and an opening scene finds it and says where |
+//! | `episode.opening` | at least one opening scene |
+//! | `episode.legwork` | at least two legwork items, each judged by an Attribute with a difficulty, helped by a Handout's Connection |
+//! | `episode.ruler` | the Ruler has a former name |
+//! | `episode.endings` | an ending for each way the Dive can end, with 5 to 10 XP |
+//! | `event.outcome` | every judged scenario event says what success and failure do and whether it may be tried again |
+
+use crate::check::Violation;
+use crate::nw3::model::{Episode, EventKind, Fortress};
+use crate::tables::nw3::EntranceKind;
+use crate::tables::nw3_episode::{ATTRIBUTES, Way};
+
+/// Fewest legwork items an episode has (the floor: the Entrance and one more).
+const MIN_LEGWORK: usize = 2;
+
+/// Every episode rule `f` breaks, appended to `v`.
+pub fn check_episode(f: &Fortress, v: &mut Vec<Violation>) {
+    let Some(e) = &f.episode else { return };
+    handouts(f, e, v);
+    entrance(f, e, v);
+    if e.opening.is_empty() {
+        v.push(Violation::new("episode", "episode.opening", "the episode has no opening scene"));
+    }
+    legwork(e, v);
+    if e.past.former.trim().is_empty() {
+        v.push(Violation::new("episode", "episode.ruler", format!("{} has no former name", f.ruler.name)));
+    }
+    for way in Way::ALL {
+        match e.endings.iter().find(|x| x.way == way) {
+            None => v.push(Violation::new("episode", "episode.endings", format!("no ending for `{}`", way.label()))),
+            Some(x) if !(5..=10).contains(&x.xp) => v.push(Violation::new(
+                "episode",
+                "episode.endings",
+                format!("the ending `{}` gives {} XP, outside the seeds' 5-10", way.label(), x.xp),
+            )),
+            _ => {}
+        }
+    }
+    outcomes(f, v);
+}
+
+fn handouts(f: &Fortress, e: &Episode, v: &mut Vec<Violation>) {
+    let pcs: Vec<u32> = e.handouts.iter().map(|h| h.pc).collect();
+    let want: Vec<u32> = (1..=f.party.size).collect();
+    if pcs != want {
+        v.push(Violation::new(
+            "episode",
+            "episode.handouts",
+            format!(
+                "{} Handouts for a party of {} (one per PC, PC 1 to PC {} in order)",
+                pcs.len(),
+                f.party.size,
+                f.party.size
+            ),
+        ));
+    }
+    for (i, h) in e.handouts.iter().enumerate() {
+        let place = format!("handout {}", h.pc);
+        let name = h.connection.name.trim();
+        if name.is_empty() {
+            v.push(Violation::new(place, "episode.connection", "the Handout names no Connection"));
+        } else if !h.hook.contains(name) {
+            v.push(Violation::new(
+                place,
+                "episode.connection",
+                format!("the hook never names its Connection `{name}`: \"{}\"", h.hook),
+            ));
+        } else if e.handouts[..i].iter().any(|o| o.connection.name.trim() == name) {
+            v.push(Violation::new(place, "episode.connection", format!("`{name}` is already another PC's Connection")));
+        }
+    }
+}
+
+/// Whether a scene or a legwork result of the episode says `what`.
+fn spoken(e: &Episode, what: &str) -> bool {
+    e.opening.iter().any(|s| s.text.contains(what)) || e.legwork.iter().any(|l| l.reveals.contains(what))
+}
+
+fn entrance(f: &Fortress, e: &Episode, v: &mut Vec<Violation>) {
+    let text = &f.entrance_condition.text;
+    match f.entrance_condition.kind {
+        EntranceKind::Keyword => {
+            let Some(k) = &e.keyword else {
+                v.push(Violation::new("entrance", "episode.keyword", "the Entrance asks a keyword the episode lacks"));
+                return;
+            };
+            if !text.contains(&k.word) {
+                let m = format!("the Entrance condition never says the keyword \"{}\"", k.word);
+                v.push(Violation::new("entrance", "episode.keyword", m));
+            } else if !spoken(e, &k.word) {
+                let m = format!("the keyword \"{}\" is spoken in no opening scene or legwork result", k.word);
+                v.push(Violation::new("entrance", "episode.keyword", m));
+            }
+        }
+        EntranceKind::Item => {
+            let Some(i) = &e.item else {
+                v.push(Violation::new("entrance", "episode.item", "the Entrance asks an item the episode lacks"));
+                return;
+            };
+            if !text.contains(&i.name) {
+                let m = format!("the Entrance condition never names the item \"{}\"", i.name);
+                v.push(Violation::new("entrance", "episode.item", m));
+            } else if !e.opening.iter().any(|s| s.text.contains(&i.name) && s.text.contains(&i.where_found)) {
+                let m = format!("no opening scene finds \"{}\" and says where ({})", i.name, i.where_found);
+                v.push(Violation::new("entrance", "episode.item", m));
+            }
+        }
+        EntranceKind::Cost => {}
+    }
+}
+
+fn legwork(e: &Episode, v: &mut Vec<Violation>) {
+    if e.legwork.len() < MIN_LEGWORK {
+        let m = format!("{} legwork items; an episode needs at least {MIN_LEGWORK}", e.legwork.len());
+        v.push(Violation::new("episode", "episode.legwork", m));
+    }
+    let mut strangers: Vec<(&str, Vec<String>)> = Vec::new();
+    for (i, l) in e.legwork.iter().enumerate() {
+        let place = format!("legwork {}", i + 1);
+        if !ATTRIBUTES.contains(&l.attribute.as_str()) {
+            let m =
+                format!("`{}` is judged by `{}`, not an Attribute ({})", l.title, l.attribute, ATTRIBUTES.join(", "));
+            v.push(Violation::new(place, "episode.legwork", m));
+        } else if l.difficulty == 0 {
+            v.push(Violation::new(place, "episode.legwork", format!("`{}` has no difficulty", l.title)));
+        } else if !known(e, &l.connection) {
+            match strangers.iter_mut().find(|(n, _)| *n == l.connection) {
+                Some((_, items)) => items.push((i + 1).to_string()),
+                None => strangers.push((&l.connection, vec![(i + 1).to_string()])),
+            }
+        }
+    }
+    // One line per missing NPC, however many items name them.
+    for (name, items) in strangers {
+        let m = format!("`{name}`, the Connection of legwork {}, is no Handout's Connection", items.join(", "));
+        v.push(Violation::new("episode", "episode.legwork", m));
+    }
+}
+
+/// A Connection a Handout gives, or one a Handout's hook names (a hook whose Connection was
+/// renamed is reported once, at the Handout).
+fn known(e: &Episode, name: &str) -> bool {
+    e.handouts.iter().any(|h| h.connection.name == name || (!name.is_empty() && h.hook.contains(name)))
+}
+
+fn outcomes(f: &Fortress, v: &mut Vec<Violation>) {
+    for a in &f.areas {
+        let Some(ev) = a.event.as_ref().filter(|e| e.kind == EventKind::Scenario && e.judge.is_some()) else {
+            continue;
+        };
+        let missing: Vec<&str> = [("success", &ev.success), ("failure", &ev.failure), ("retry", &ev.retry)]
+            .into_iter()
+            .filter(|(_, t)| t.trim().is_empty())
+            .map(|(k, _)| k)
+            .collect();
+        if !missing.is_empty() {
+            let m = format!("the event `{}` does not say its {}", ev.name, missing.join(", "));
+            v.push(Violation::new(format!("area {}", a.id), "event.outcome", m));
+        }
+    }
+}

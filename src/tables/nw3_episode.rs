@@ -1,0 +1,498 @@
+//! The NW3 episode pools (`tables/nw3/episode.toml`): the parts an episode around a Fortress is
+//! composed from (trailer sentences, Episode Connections, hooks, the Ruler's past, the Entrance
+//! keyword and item, opening scenes, legwork, climax settings, endings, area name parts and event
+//! outcomes). The schema is binding for the content (`plan/nw3-episode.md`); the sections sit at
+//! the top level of that one file, so the loader reads it with its own type, not [`super::TableFile`].
+//!
+//! Every text may use only the placeholders of [`PLACEHOLDERS`]; the generator fills each one.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, Result};
+
+/// The table file that holds the episode pools, relative to the tables folder.
+pub const EPISODE_FILE: &str = "nw3/episode.toml";
+
+/// Whether a table file (path relative to the tables folder) is the episode file.
+pub fn is_episode_file(path: &str) -> bool {
+    path == EPISODE_FILE
+}
+
+/// Every placeholder an episode text may use.
+pub const PLACEHOLDERS: [&str; 12] = [
+    "{town}",
+    "{place}",
+    "{core}",
+    "{ruler}",
+    "{former}",
+    "{wish}",
+    "{keyword}",
+    "{item}",
+    "{victim}",
+    "{npc}",
+    "{pc}",
+    "{where}",
+];
+
+/// A line of prose.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Line {
+    pub text: String,
+}
+
+/// An Episode Connection: an NPC a PC knows for this episode.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConnectionRecord {
+    pub name: String,
+    /// Who they are to the PC.
+    pub who: String,
+    /// A character the seeds name (true) or an NPC of this episode (false).
+    pub setting: bool,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeywordRecord {
+    pub word: String,
+    /// How it ties to the Ruler's past.
+    pub origin: String,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemRecord {
+    pub name: String,
+    /// Where and how it is found (`{where}` in scenes).
+    #[serde(rename = "where")]
+    pub where_found: String,
+}
+
+/// What an opening scene plants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Plant {
+    Keyword,
+    Item,
+    Victim,
+    Logic,
+    Trouble,
+}
+
+impl Plant {
+    pub fn label(self) -> &'static str {
+        match self {
+            Plant::Keyword => "the keyword",
+            Plant::Item => "the item",
+            Plant::Victim => "the victim",
+            Plant::Logic => "the first sign of the Logic",
+            Plant::Trouble => "the trouble",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningRecord {
+    pub plants: Plant,
+    pub title: String,
+    pub text: String,
+}
+
+/// What a legwork item is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Topic {
+    Entrance,
+    Ruler,
+    Weakness,
+    Logic,
+    SecretGate,
+    Core,
+    Victim,
+}
+
+impl Topic {
+    pub const ALL: [Topic; 7] =
+        [Topic::Entrance, Topic::Ruler, Topic::Weakness, Topic::Logic, Topic::SecretGate, Topic::Core, Topic::Victim];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Topic::Entrance => "entrance",
+            Topic::Ruler => "ruler",
+            Topic::Weakness => "weakness",
+            Topic::Logic => "logic",
+            Topic::SecretGate => "secret_gate",
+            Topic::Core => "core",
+            Topic::Victim => "victim",
+        }
+    }
+}
+
+/// The six Attributes an Information Gathering judge may use (seed 000 l.508-514: Attributes,
+/// never Combat Stats).
+pub const ATTRIBUTES: [&str; 6] = ["Strength", "Finesse", "Awareness", "Knowledge", "Spirit", "Luck"];
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegworkRecord {
+    pub topic: Topic,
+    pub title: String,
+    pub attribute: String,
+    pub text: String,
+    /// Added to the band's base difficulty for the party's CL (optional; 0 by default).
+    #[serde(default)]
+    pub offset: i32,
+}
+
+/// How the Dive can end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Way {
+    RulerDefeated,
+    CoreBroken,
+    Retreat,
+    Fall,
+}
+
+impl Way {
+    pub const ALL: [Way; 4] = [Way::RulerDefeated, Way::CoreBroken, Way::Retreat, Way::Fall];
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Way::RulerDefeated => "The Ruler defeated",
+            Way::CoreBroken => "The Fortress Core broken",
+            Way::Retreat => "The party retreats",
+            Way::Fall => "The party falls",
+        }
+    }
+
+    /// The XP each player gets (seed 000 l.556: the GM gives 5 to 10 XP after the episode; the
+    /// split by ending is ours, see tables/nw3/NOTES.md).
+    pub fn xp(self) -> u32 {
+        match self {
+            Way::RulerDefeated => 10,
+            Way::CoreBroken => 8,
+            Way::Retreat => 6,
+            Way::Fall => 5,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EndingRecord {
+    pub way: Way,
+    pub text: String,
+}
+
+/// What an event's judge does: opens a way, gives a reward, or holds off a hazard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeKind {
+    Gate,
+    Reward,
+    Hazard,
+}
+
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutcomeRecord {
+    pub kind: OutcomeKind,
+    pub success: String,
+    pub failure: String,
+    pub retry: String,
+}
+
+/// The whole episode file (every section at the top level).
+#[derive(Clone, Debug, Default, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct EpisodeData {
+    #[serde(default)]
+    pub trailer_open: Vec<Line>,
+    #[serde(default)]
+    pub trailer_turn: Vec<Line>,
+    #[serde(default)]
+    pub trailer_close: Vec<Line>,
+    #[serde(default)]
+    pub connection: Vec<ConnectionRecord>,
+    #[serde(default)]
+    pub hook: Vec<Line>,
+    #[serde(default)]
+    pub given_name: Vec<Line>,
+    #[serde(default)]
+    pub family_name: Vec<Line>,
+    #[serde(default)]
+    pub former_life: Vec<Line>,
+    #[serde(default)]
+    pub wish: Vec<Line>,
+    #[serde(default)]
+    pub place_reason: Vec<Line>,
+    #[serde(default)]
+    pub victim_reason: Vec<Line>,
+    #[serde(default)]
+    pub ruler_line: Vec<Line>,
+    #[serde(default)]
+    pub keyword: Vec<KeywordRecord>,
+    #[serde(default)]
+    pub item: Vec<ItemRecord>,
+    #[serde(default)]
+    pub opening: Vec<OpeningRecord>,
+    #[serde(default)]
+    pub legwork: Vec<LegworkRecord>,
+    #[serde(default)]
+    pub climax: Vec<Line>,
+    #[serde(default)]
+    pub ending: Vec<EndingRecord>,
+    #[serde(default)]
+    pub area_adjective: Vec<Line>,
+    #[serde(default)]
+    pub area_noun: Vec<Line>,
+    #[serde(default)]
+    pub area_detail: Vec<Line>,
+    #[serde(default)]
+    pub event_outcome: Vec<OutcomeRecord>,
+}
+
+/// The most connections a party needs (one per PC, each different).
+const PARTY_MAX: usize = 8;
+
+impl EpisodeData {
+    /// True when the tables hold no episode pools (a tables folder without `nw3/episode.toml`).
+    pub fn is_empty(&self) -> bool {
+        self.trailer_open.is_empty() && self.connection.is_empty() && self.opening.is_empty()
+    }
+
+    /// Every text of the file with the section it is in, for the placeholder check.
+    fn texts(&self) -> Vec<(&'static str, &str)> {
+        let mut v: Vec<(&'static str, &str)> = Vec::new();
+        let lines: [(&'static str, &Vec<Line>); 15] = [
+            ("trailer_open", &self.trailer_open),
+            ("trailer_turn", &self.trailer_turn),
+            ("trailer_close", &self.trailer_close),
+            ("hook", &self.hook),
+            ("given_name", &self.given_name),
+            ("family_name", &self.family_name),
+            ("former_life", &self.former_life),
+            ("wish", &self.wish),
+            ("place_reason", &self.place_reason),
+            ("victim_reason", &self.victim_reason),
+            ("ruler_line", &self.ruler_line),
+            ("climax", &self.climax),
+            ("area_adjective", &self.area_adjective),
+            ("area_noun", &self.area_noun),
+            ("area_detail", &self.area_detail),
+        ];
+        for (section, list) in lines {
+            v.extend(list.iter().map(|l| (section, l.text.as_str())));
+        }
+        for c in &self.connection {
+            v.extend([("connection", c.name.as_str()), ("connection", c.who.as_str())]);
+        }
+        for k in &self.keyword {
+            v.extend([("keyword", k.word.as_str()), ("keyword", k.origin.as_str())]);
+        }
+        for i in &self.item {
+            v.extend([("item", i.name.as_str()), ("item", i.where_found.as_str())]);
+        }
+        for o in &self.opening {
+            v.extend([("opening", o.title.as_str()), ("opening", o.text.as_str())]);
+        }
+        for l in &self.legwork {
+            v.extend([("legwork", l.title.as_str()), ("legwork", l.text.as_str())]);
+        }
+        v.extend(self.ending.iter().map(|e| ("ending", e.text.as_str())));
+        for o in &self.event_outcome {
+            v.extend([("event_outcome", o.success.as_str()), ("event_outcome", o.failure.as_str())]);
+            v.push(("event_outcome", o.retry.as_str()));
+        }
+        v
+    }
+
+    /// Checks the pools a generator needs: texts present, placeholders known, an Attribute on
+    /// every legwork item, an opening scene for each thing a scene must plant, an ending for each
+    /// way, enough connections for a party of eight, and scenes that name what they plant.
+    pub fn validate(&self, file: &str) -> Result<()> {
+        let err = |message: String| Error::TableFile { file: file.to_string(), message };
+        for (section, text) in self.texts() {
+            if text.trim().is_empty() {
+                return Err(err(format!("[[{section}]] has an empty text")));
+            }
+            if let Some(bad) = unknown_placeholder(text) {
+                return Err(err(format!(
+                    "[[{section}]] `{}` uses `{bad}`; only {} may appear",
+                    short(text),
+                    PLACEHOLDERS.join(", ")
+                )));
+            }
+        }
+        let counts = [
+            ("trailer_open", self.trailer_open.len(), 1),
+            ("trailer_turn", self.trailer_turn.len(), 1),
+            ("trailer_close", self.trailer_close.len(), 1),
+            ("connection", self.connection.len(), PARTY_MAX),
+            ("hook", self.hook.len(), 1),
+            ("given_name", self.given_name.len(), 2),
+            ("family_name", self.family_name.len(), 2),
+            ("former_life", self.former_life.len(), 1),
+            ("wish", self.wish.len(), 1),
+            ("place_reason", self.place_reason.len(), 1),
+            ("victim_reason", self.victim_reason.len(), 1),
+            ("ruler_line", self.ruler_line.len(), 1),
+            ("keyword", self.keyword.len(), 1),
+            ("item", self.item.len(), 1),
+            ("climax", self.climax.len(), 1),
+            ("area_adjective", self.area_adjective.len(), 1),
+            ("area_noun", self.area_noun.len(), 1),
+            ("area_detail", self.area_detail.len(), 2),
+        ];
+        for (section, n, min) in counts {
+            if n < min {
+                return Err(err(format!("the episode pools need at least {min} [[{section}]] (found {n})")));
+            }
+        }
+        self.validate_kinds(&err)
+    }
+
+    /// Each opening kind, legwork topic, ending way and outcome kind present, and each record
+    /// consistent with its kind.
+    fn validate_kinds(&self, err: &dyn Fn(String) -> Error) -> Result<()> {
+        for plant in [Plant::Keyword, Plant::Item, Plant::Victim, Plant::Logic] {
+            if !self.opening.iter().any(|o| o.plants == plant) {
+                return Err(err(format!("the episode pools need an [[opening]] that plants {}", plant.label())));
+            }
+        }
+        for o in &self.opening {
+            let needs: &[&str] = match o.plants {
+                Plant::Keyword => &["{keyword}"],
+                Plant::Item => &["{item}", "{where}"],
+                Plant::Victim => &["{victim}"],
+                Plant::Logic | Plant::Trouble => &[],
+            };
+            if let Some(p) = needs.iter().find(|p| !o.text.contains(**p)) {
+                return Err(err(format!("[[opening]] `{}` plants {} but never says `{p}`", o.title, o.plants.label())));
+            }
+        }
+        for l in &self.legwork {
+            if !ATTRIBUTES.contains(&l.attribute.as_str()) {
+                return Err(err(format!(
+                    "[[legwork]] `{}` is judged by `{}`, not an Attribute ({})",
+                    l.title,
+                    l.attribute,
+                    ATTRIBUTES.join(", ")
+                )));
+            }
+        }
+        for topic in [Topic::Entrance, Topic::Ruler, Topic::Core] {
+            if !self.legwork.iter().any(|l| l.topic == topic) {
+                return Err(err(format!("the episode pools need a [[legwork]] item on `{}`", topic.label())));
+            }
+        }
+        for way in Way::ALL {
+            if !self.ending.iter().any(|e| e.way == way) {
+                return Err(err(format!("the episode pools need an [[ending]] for `{}`", way.label())));
+            }
+        }
+        for kind in [OutcomeKind::Gate, OutcomeKind::Reward, OutcomeKind::Hazard] {
+            if !self.event_outcome.iter().any(|o| o.kind == kind) {
+                return Err(err(format!("the episode pools need an [[event_outcome]] of kind `{kind:?}`")));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The first placeholder in `text` that is not one of [`PLACEHOLDERS`].
+fn unknown_placeholder(text: &str) -> Option<&str> {
+    let mut rest = text;
+    while let Some(start) = rest.find('{') {
+        let Some(len) = rest[start..].find('}') else { return Some(&rest[start..]) };
+        let word = &rest[start..start + len + 1];
+        if !PLACEHOLDERS.contains(&word) {
+            return Some(word);
+        }
+        rest = &rest[start + len + 1..];
+    }
+    None
+}
+
+/// The first words of a text, for a message.
+fn short(text: &str) -> String {
+    let mut s: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        s.push('…');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_unknown_placeholder_is_found() {
+        assert_eq!(unknown_placeholder("at {town} with {npc}"), None);
+        assert_eq!(unknown_placeholder("at {moon}"), Some("{moon}"));
+        assert_eq!(unknown_placeholder("open {town"), Some("{town"));
+    }
+
+    /// The built-in tables with the episode file's text changed.
+    fn with_episode(edit: impl Fn(&str) -> String) -> Result<crate::tables::Tables> {
+        let files: Vec<(String, String)> = crate::tables::EMBEDDED_TABLES
+            .iter()
+            .map(|(p, t)| (p.to_string(), if *p == EPISODE_FILE { edit(t) } else { t.to_string() }))
+            .collect();
+        crate::tables::Tables::from_files("test".into(), &files)
+    }
+
+    #[test]
+    fn the_episode_file_loads_by_its_own_schema() {
+        let t = with_episode(str::to_string).expect("the built-in episode pools load");
+        assert!(!t.nw3.episode.is_empty());
+        assert_eq!(
+            t.nw3.episode.connection.len(),
+            crate::tables::Tables::embedded().unwrap().nw3.episode.connection.len()
+        );
+    }
+
+    #[test]
+    fn an_episode_text_with_an_unknown_placeholder_is_refused_naming_the_section() {
+        let e =
+            with_episode(|t| format!("{t}\n[[hook]]\ntext = \"{{npc}} meets {{moon}}\"\n")).unwrap_err().to_string();
+        assert!(e.contains("nw3/episode.toml") && e.contains("[[hook]]") && e.contains("{moon}"), "{e}");
+    }
+
+    #[test]
+    fn an_opening_that_plants_the_item_must_say_where_it_is_found() {
+        let e = with_episode(|t| {
+            format!("{t}\n[[opening]]\nplants = \"item\"\ntitle = \"Lost\"\ntext = \"The {{item}} lies somewhere.\"\n")
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`Lost`") && e.contains("{where}"), "{e}");
+    }
+
+    #[test]
+    fn a_legwork_item_judged_by_a_combat_stat_is_refused() {
+        let e = with_episode(|t| {
+            format!("{t}\n[[legwork]]\ntopic = \"core\"\ntitle = \"Dodge it\"\nattribute = \"EVA\"\ntext = \"x\"\n")
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`EVA`") && e.contains("not an Attribute"), "{e}");
+    }
+
+    #[test]
+    fn an_unknown_episode_section_is_an_error_naming_it() {
+        let e = with_episode(|t| format!("{t}\n[[trailer_middle]]\ntext = \"x\"\n")).unwrap_err().to_string();
+        assert!(e.contains("trailer_middle"), "{e}");
+    }
+
+    #[test]
+    fn the_xp_of_each_ending_stays_in_the_seeds_range_of_5_to_10() {
+        for w in Way::ALL {
+            assert!((5..=10).contains(&w.xp()), "{w:?}");
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! The NW3 episode around a Fortress (issue 32): every fortress across the options has the five
+//! phases, a Handout per PC, legwork, an opening scene, a Ruler with a past; what the Entrance
+//! asks is given by the episode; hand edits that break that are caught by `check` in one line;
+//! `reroll frame` rolls the episode anew, a locked frame keeps it; older files load.
+
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
+use dungeonsmith::edit::nw3::{Nw3Part, regenerate, reroll};
+use dungeonsmith::nw3::{EventKind, Fortress, FortressParams, check, generate};
+use dungeonsmith::render::fortress_view::fortress_view;
+use dungeonsmith::render::text::Templates;
+use dungeonsmith::tables::Tables;
+use dungeonsmith::tables::nw3::EntranceKind;
+use dungeonsmith::tables::nw3_episode::ATTRIBUTES;
+
+fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| Tables::embedded().expect("embedded tables load"))
+}
+
+/// The spread of issue 32: areas 3-40, party 1-8, CL 1-20.
+fn params(i: u64) -> FortressParams {
+    FortressParams {
+        areas: 3 + (i % 38) as u32,
+        party: 1 + (i % 8) as u32,
+        cl: 1 + (i * 7 % 20) as u32,
+        ..Default::default()
+    }
+}
+
+fn fortress(i: u64) -> Fortress {
+    generate(tables(), &params(i), i).expect("generates")
+}
+
+fn markdown(f: &Fortress) -> String {
+    let t = Templates::load(None).expect("built-in templates");
+    let v = fortress_view(f, dungeonsmith::model::Paper::A4, (String::new(), String::new()));
+    t.render("fortress.md", &v).expect("renders")
+}
+
+/// Everything issue 32 asks of one fortress's episode, as a list of what is wrong.
+fn episode_faults(f: &Fortress) -> Vec<String> {
+    let mut bad = Vec::new();
+    let Some(e) = &f.episode else { return vec!["no episode".into()] };
+    let npcs: BTreeSet<&str> = e.handouts.iter().map(|h| h.connection.name.as_str()).collect();
+    if e.handouts.len() != f.party.size as usize || npcs.len() != e.handouts.len() {
+        bad.push(format!("{} handouts, {} Connections for {} PCs", e.handouts.len(), npcs.len(), f.party.size));
+    }
+    if e.legwork.len() < 2 || e.legwork.iter().any(|l| !ATTRIBUTES.contains(&l.attribute.as_str()) || l.difficulty == 0)
+    {
+        bad.push(format!("legwork {:?}", e.legwork.iter().map(|l| (&l.attribute, l.difficulty)).collect::<Vec<_>>()));
+    }
+    if e.opening.is_empty() || e.past.former.is_empty() {
+        bad.push("no opening scene or no former name".into());
+    }
+    let spoken =
+        |w: &str| e.opening.iter().any(|s| s.text.contains(w)) || e.legwork.iter().any(|l| l.reveals.contains(w));
+    match f.entrance_condition.kind {
+        EntranceKind::Keyword => match &e.keyword {
+            Some(k) if f.entrance_condition.text.contains(&k.word) && spoken(&k.word) => {}
+            _ => bad.push(format!("keyword not given: {}", f.entrance_condition.text)),
+        },
+        EntranceKind::Item => match &e.item {
+            Some(i)
+                if f.entrance_condition.text.contains(&i.name)
+                    && e.opening.iter().any(|s| s.text.contains(&i.name) && s.text.contains(&i.where_found)) => {}
+            _ => bad.push(format!("item not found in a scene: {}", f.entrance_condition.text)),
+        },
+        EntranceKind::Cost => {}
+    }
+    let names: BTreeSet<&str> = f.areas.iter().map(|a| a.name.as_str()).collect();
+    let texts: BTreeSet<&str> = f.areas.iter().map(|a| a.description.as_str()).collect();
+    if names.len() != f.areas.len() || texts.len() != f.areas.len() || f.areas.iter().any(|a| a.name.ends_with(" II")) {
+        bad.push("an area name or description repeats".into());
+    }
+    for a in &f.areas {
+        if let Some(ev) = a.event.as_ref().filter(|ev| ev.kind == EventKind::Scenario)
+            && (ev.success.is_empty() || ev.failure.is_empty() || ev.retry.is_empty())
+        {
+            bad.push(format!("area {}: the event `{}` lacks success, failure or retry", a.id, ev.name));
+        }
+    }
+    bad.extend(check(f, tables()).iter().map(|v| v.to_string()));
+    bad
+}
+
+#[test]
+fn three_hundred_fortresses_each_hold_a_whole_episode_that_gives_what_the_entrance_asks() {
+    let mut kinds = BTreeSet::new();
+    for i in 0..300 {
+        let f = fortress(i);
+        kinds.insert(f.entrance_condition.kind.label());
+        let faults = episode_faults(&f);
+        assert!(faults.is_empty(), "seed {i} {:?}: {faults:?}", params(i));
+    }
+    assert_eq!(kinds.len(), 3, "every kind of Entrance condition comes up: {kinds:?}");
+}
+
+#[test]
+fn the_booklet_names_the_five_phases_and_says_hp_and_mp_never_body_or_mind() {
+    for i in (0..300).step_by(25) {
+        let f = fortress(i);
+        let md = markdown(&f);
+        for phase in ["## Preplay", "## Opening Phase", "## Middle Phase", "## Climax Phase", "## After Phase"] {
+            assert!(md.contains(&format!("{phase}\n")), "seed {i}: no `{phase}`");
+        }
+        let handouts = md.matches(": Episode Handout for PC ").count();
+        assert_eq!(handouts, f.party.size as usize, "seed {i}: one player handout per PC");
+        for word in ["Body", "Mind"] {
+            assert!(!md.split(|c: char| !c.is_alphanumeric()).any(|w| w == word), "seed {i}: `{word}` in the text");
+        }
+        assert!(md.contains("| HP ") || md.contains("· HP "), "seed {i}: stat blocks say HP");
+    }
+}
+
+/// The fortress written to a file, edited, and checked by the program: (exit code, stdout).
+fn check_edited(f: &Fortress, tag: &str, edit: impl Fn(&mut serde_json::Value)) -> (i32, String) {
+    let mut v = serde_json::to_value(f).unwrap();
+    edit(&mut v);
+    let path = std::env::temp_dir().join(format!("ds-episode-{tag}-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let (code, out, err) = crate::run(&["check", path.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&path);
+    (code, format!("{out}{err}"))
+}
+
+/// The lines of a `check` report that name a broken rule.
+fn broken(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.contains("episode.")).collect()
+}
+
+#[test]
+fn a_hand_edit_that_swaps_the_npc_a_handout_names_is_caught_in_one_line() {
+    let f = fortress(11);
+    let name = f.episode.as_ref().unwrap().handouts[0].connection.name.clone();
+    let (code, out) =
+        check_edited(&f, "npc", |v| v["episode"]["handouts"][0]["connection"]["name"] = "Nobody Known".into());
+    assert_eq!(code, 1, "{out}");
+    let lines = broken(&out);
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].contains("handout 1") && lines[0].contains("Nobody Known"), "{out}");
+    assert!(lines[0].contains(&name), "the line names the NPC the hook still names: {out}");
+}
+
+#[test]
+fn a_hand_edit_that_removes_the_scene_holding_the_keyword_is_caught_in_one_line() {
+    let f = (0..200)
+        .map(fortress)
+        .find(|f| f.entrance_condition.kind == EntranceKind::Keyword)
+        .expect("a keyword Entrance");
+    let word = f.episode.as_ref().unwrap().keyword.as_ref().unwrap().word.clone();
+    let (code, out) = check_edited(&f, "keyword", |v| {
+        let e = &mut v["episode"];
+        e["opening"].as_array_mut().unwrap().retain(|s| s["plants"] != "keyword");
+        e["legwork"].as_array_mut().unwrap().retain(|l| l["topic"] != "entrance");
+    });
+    assert_eq!(code, 1, "{out}");
+    let lines = broken(&out);
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].contains(&word) && lines[0].contains("episode.keyword"), "{out}");
+}
+
+#[test]
+fn a_hand_edit_that_removes_the_item_scene_is_caught_in_one_line() {
+    let f = (0..200).map(fortress).find(|f| f.entrance_condition.kind == EntranceKind::Item).expect("an item Entrance");
+    let (code, out) = check_edited(&f, "item", |v| {
+        v["episode"]["opening"].as_array_mut().unwrap().retain(|s| s["plants"] != "item");
+    });
+    assert_eq!(code, 1, "{out}");
+    let lines = broken(&out);
+    assert_eq!(lines.len(), 1, "{out}");
+    assert!(lines[0].contains("episode.item"), "{out}");
+}
+
+#[test]
+fn reroll_frame_rolls_the_episode_anew_while_the_fortress_stays() {
+    let mut changed = 0;
+    for i in 0..20 {
+        let f = fortress(i);
+        let mut g = f.clone();
+        reroll(tables(), &mut g, &Nw3Part::Frame).expect("rerolls");
+        assert!(episode_faults(&g).iter().all(|x| x.contains("area name")), "seed {i}: {:?}", episode_faults(&g));
+        // The areas and gates stay; only the Ruler encounter follows the new Ruler.
+        let plan = |f: &Fortress| f.areas.iter().map(|a| (a.name.clone(), a.kind, a.trap.clone())).collect::<Vec<_>>();
+        assert_eq!((plan(&f), &f.gates), (plan(&g), &g.gates), "seed {i}: the fortress changed");
+        changed += usize::from(f.episode != g.episode);
+    }
+    assert!(changed >= 19, "only {changed} of 20 frame rerolls gave a new episode");
+}
+
+#[test]
+fn a_locked_frame_keeps_its_episode_when_the_rest_is_rolled_anew() {
+    for i in 0..10 {
+        let mut f = fortress(i);
+        f.frame_locked = true;
+        let g = regenerate(tables(), &f, i + 1000).expect("regenerates");
+        assert_eq!(f.episode, g.episode, "seed {i}");
+        assert!(check(&g, tables()).is_empty(), "seed {i}: {:?}", check(&g, tables()));
+    }
+}
+
+#[test]
+fn a_format_2_fortress_loads_without_an_episode_checks_clean_and_says_so() {
+    let f = fortress(5);
+    let mut v = serde_json::to_value(&f).unwrap();
+    v["format"] = 2.into();
+    let obj = v.as_object_mut().unwrap();
+    obj.remove("episode");
+    for a in v["areas"].as_array_mut().unwrap() {
+        if let Some(e) = a["event"].as_object_mut() {
+            for k in ["success", "failure", "retry"] {
+                e.remove(k);
+            }
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("ds-episode-format2-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("old.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    let (code, out, err) = crate::run(&["check", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let out_dir = dir.join("out");
+    let (code, _, err) =
+        crate::run(&["render", path.to_str().unwrap(), "--out", out_dir.to_str().unwrap(), "--format", "md"]);
+    assert_eq!(code, 0, "{err}");
+    let md = std::fs::read_to_string(out_dir.join("fortress-5.md")).unwrap();
+    assert!(md.contains("## Opening Phase") && md.contains("holds no episode"), "{md}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_html_booklet_prints_each_players_handout_on_a_page_of_its_own() {
+    let f = fortress(7);
+    let t = Templates::load(None).expect("built-in templates");
+    let v = fortress_view(&f, dungeonsmith::model::Paper::A4, (String::new(), String::new()));
+    let html = t.render("fortress.html", &v).expect("renders");
+    assert_eq!(html.matches("<section class=\"handout\">").count(), f.party.size as usize);
+    assert!(html.contains(".handout { break-before: page; break-after: page; }"));
+}
