@@ -35,7 +35,7 @@ fn fortress(i: u64) -> Fortress {
 
 fn markdown(f: &Fortress) -> String {
     let t = Templates::load(None).expect("built-in templates");
-    let v = fortress_view(f, dungeonsmith::model::Paper::A4, (String::new(), String::new()));
+    let v = fortress_view(f, tables(), dungeonsmith::model::Paper::A4, (String::new(), String::new()));
     t.render("fortress.md", &v).expect("renders")
 }
 
@@ -233,7 +233,7 @@ fn a_format_2_fortress_loads_without_an_episode_checks_clean_and_says_so() {
 fn the_html_booklet_prints_each_players_handout_on_a_page_of_its_own() {
     let f = fortress(7);
     let t = Templates::load(None).expect("built-in templates");
-    let v = fortress_view(&f, dungeonsmith::model::Paper::A4, (String::new(), String::new()));
+    let v = fortress_view(&f, tables(), dungeonsmith::model::Paper::A4, (String::new(), String::new()));
     let html = t.render("fortress.html", &v).expect("renders");
     assert_eq!(html.matches("<section class=\"handout\">").count(), f.party.size as usize);
     assert!(html.contains(".handout { break-before: page; break-after: page; }"));
