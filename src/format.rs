@@ -208,7 +208,6 @@ fn myk_search_difficulty_2_to_3(doc: &mut Value) {
     }
 }
 
-
 /// Format 2 → 3 for NW3. Format 3 marks the change of the enemy stat-block formulas (issue 24:
 /// the loader recomputes an older file's derived numbers from the tables,
 /// [`crate::fix::nw3::rederive`], saying so once on stderr) and added the `episode` (handouts, opening scenes, legwork, climax,

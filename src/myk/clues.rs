@@ -267,20 +267,6 @@ pub const PUZZLE_HOW: &str = "solve the puzzle written out below";
 
 /// What eliminating the room's threat means there: defeat or win over its monsters, else disarm
 /// its trap, else destroy its base.
-/// The threat a room's threat clue is won from, in the order [`threat_how`] names it.
-pub fn threat_kind(r: &Room) -> crate::tables::story::Threat {
-    use crate::tables::story::Threat;
-    if r.ruler.is_some() || !r.monsters.is_empty() {
-        Threat::Monster
-    } else if !r.traps.is_empty() {
-        Threat::Trap
-    } else if !r.bases.is_empty() {
-        Threat::Base
-    } else {
-        Threat::Monster
-    }
-}
-
 pub fn threat_how(r: &Room) -> String {
     if let Some(ru) = &r.ruler {
         return ["defeat ", &ru.name, " or drive it off"].concat();
@@ -398,35 +384,7 @@ impl Fact<'_> {
     /// The fact's text, as a clue tells it.
     fn text(&self) -> String {
         match &self.says {
-            Says::Ruler { room, ruler } => {
-                let weak = weak_point_names(ruler);
-                match weak.clone().count() {
-                    0 => ["{ruler} rules the {map} and waits in room ", room.name(), " ({room_name})."].concat(),
-                    1 => [
-                        "{ruler} rules the {map} from room ",
-                        room.name(),
-                        "; its weak point is ",
-                        weak.clone().next().unwrap_or_default(),
-                        ".",
-                    ]
-                    .concat(),
-                    n => {
-                        // "a, b and c": commas between all but the last two.
-                        let mut s =
-                            ["{ruler} rules the {map} from room ", room.name(), "; its weak points are "].concat();
-                        for (i, w) in weak.enumerate() {
-                            if i + 1 == n {
-                                s.push_str(" and ");
-                            } else if i > 0 {
-                                s.push_str(", ");
-                            }
-                            s.push_str(w);
-                        }
-                        s.push('.');
-                        s
-                    }
-                }
-            }
+            Says::Ruler { room, ruler } => ruler_says(*room, ruler),
             Says::SecretDoor { room, corridor } => [
                 "A secret door in room ",
                 room.name(),
@@ -476,6 +434,35 @@ impl Fact<'_> {
                 ").",
             ]
             .concat(),
+        }
+    }
+}
+
+/// What a ruler fact says: where the ruler waits, and its weak points named ("a, b and c").
+fn ruler_says(room: RoomId, ruler: &Ruler) -> String {
+    let weak = weak_point_names(ruler);
+    match weak.clone().count() {
+        0 => ["{ruler} rules the {map} and waits in room ", room.name(), " ({room_name})."].concat(),
+        1 => [
+            "{ruler} rules the {map} from room ",
+            room.name(),
+            "; its weak point is ",
+            weak.clone().next().unwrap_or_default(),
+            ".",
+        ]
+        .concat(),
+        n => {
+            let mut s = ["{ruler} rules the {map} from room ", room.name(), "; its weak points are "].concat();
+            for (i, w) in weak.enumerate() {
+                if i + 1 == n {
+                    s.push_str(" and ");
+                } else if i > 0 {
+                    s.push_str(", ");
+                }
+                s.push_str(w);
+            }
+            s.push('.');
+            s
         }
     }
 }

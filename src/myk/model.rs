@@ -286,7 +286,7 @@ pub struct Scenario {
     /// Prologue, stakes, the ruler's part, mini events, Scenario Movement and Epilogue (absent in
     /// files made before format 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub story: Option<crate::myk::story::Story>,
+    pub story: Option<Story>,
     pub maps: Vec<Map>,
     /// The random encounter table for the court's level, resolved for its size (for play).
     pub encounters: EncounterTable,
@@ -960,4 +960,95 @@ mod tests {
         let c: CorridorId = "B2-A2".parse().unwrap();
         assert_eq!(c.to_string(), "A2-B2");
     }
+}
+
+// The story's parts are data of the scenario (the generator in `myk::story` writes them).
+
+/// Everything of the scenario's story that is not the objective, cast or clues.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Story {
+    /// The court's kingdom.
+    pub kingdom: String,
+    pub prologue: Prologue,
+    /// Why each court member cares, one each, in court order.
+    pub stakes: Vec<Stake>,
+    /// The objective map's ruler (or the threat standing in for one): personality, motive, line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruler: Option<RulerPart>,
+    /// At least one per map, none a threat.
+    pub mini_events: Vec<MiniEvent>,
+    /// Scenario Movement: one action per Quarter for the first Quarters.
+    pub movement: Vec<Quarter>,
+    pub epilogue: Epilogue,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Prologue {
+    /// "appeal", "scout" or "wanderer" (The Appeal, The Scout, The Wanderer).
+    pub form: String,
+    pub who: String,
+    pub problem: String,
+    pub offer: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stake {
+    pub member: String,
+    pub text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RulerPart {
+    pub name: String,
+    pub personality: String,
+    pub motive: String,
+    pub line: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MiniEvent {
+    pub at: Place,
+    pub kind: String,
+    pub title: String,
+    pub text: String,
+    pub outcome: String,
+    /// A shop's wares: named items at the item tables' Cost.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub wares: Vec<Ware>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Ware {
+    pub item: String,
+    /// The item's Cost in MG.
+    pub cost: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Quarter {
+    pub quarter: u32,
+    pub action: String,
+    pub text: String,
+    pub prevent: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Epilogue {
+    pub success: String,
+    pub failure: String,
+    /// The Reward: named items and materials.
+    pub reward: Vec<String>,
+    /// A Change in Circumstances.
+    pub change: String,
+    pub farewell: String,
+    /// Whether and how the court may retry.
+    pub retry: String,
 }

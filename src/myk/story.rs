@@ -5,8 +5,6 @@
 //! Texts come from the story pools (`tables/myk/story.toml`), their placeholders filled here from
 //! the scenario. The generator, the frame reroll and `check` all go through this module.
 
-use serde::{Deserialize, Serialize};
-
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{
@@ -17,94 +15,7 @@ use crate::tables::Tables;
 use crate::tables::items::{Cost, ItemCategory};
 use crate::tables::story::{StoryPools, fits};
 
-/// Everything of the scenario's story that is not the objective, cast or clues.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Story {
-    /// The court's kingdom.
-    pub kingdom: String,
-    pub prologue: Prologue,
-    /// Why each court member cares, one each, in court order.
-    pub stakes: Vec<Stake>,
-    /// The objective map's ruler (or the threat standing in for one): personality, motive, line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ruler: Option<RulerPart>,
-    /// At least one per map, none a threat.
-    pub mini_events: Vec<MiniEvent>,
-    /// Scenario Movement: one action per Quarter for the first Quarters.
-    pub movement: Vec<Quarter>,
-    pub epilogue: Epilogue,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Prologue {
-    /// "appeal", "scout" or "wanderer" (The Appeal, The Scout, The Wanderer).
-    pub form: String,
-    pub who: String,
-    pub problem: String,
-    pub offer: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Stake {
-    pub member: String,
-    pub text: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RulerPart {
-    pub name: String,
-    pub personality: String,
-    pub motive: String,
-    pub line: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MiniEvent {
-    pub at: Place,
-    pub kind: String,
-    pub title: String,
-    pub text: String,
-    pub outcome: String,
-    /// A shop's wares: named items at the item tables' Cost.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub wares: Vec<Ware>,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Ware {
-    pub item: String,
-    /// The item's Cost in MG.
-    pub cost: u32,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Quarter {
-    pub quarter: u32,
-    pub action: String,
-    pub text: String,
-    pub prevent: String,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Epilogue {
-    pub success: String,
-    pub failure: String,
-    /// The Reward: named items and materials.
-    pub reward: Vec<String>,
-    /// A Change in Circumstances.
-    pub change: String,
-    pub farewell: String,
-    /// Whether and how the court may retry.
-    pub retry: String,
-}
+pub use crate::myk::model::{Epilogue, MiniEvent, Prologue, Quarter, RulerPart, Stake, Story, Ware};
 
 /// The court's members as the stakes name them, in court order (the book's King first; the
 /// ministers after; see tables/myk/NOTES.md).
@@ -458,6 +369,20 @@ pub fn fighter(tables: &Tables, average_level: u32, d: &mut Dice) -> Option<NpcS
     })
 }
 
+/// The threat a room's threat clue is won from, in the order `clues::threat_how` names it.
+fn threat_kind(r: &crate::myk::model::Room) -> crate::tables::story::Threat {
+    use crate::tables::story::Threat;
+    if r.ruler.is_some() || !r.monsters.is_empty() {
+        Threat::Monster
+    } else if !r.traps.is_empty() {
+        Threat::Trap
+    } else if !r.bases.is_empty() {
+        Threat::Base
+    } else {
+        Threat::Monster
+    }
+}
+
 /// Writes each clue out: what a search turns up or a threat leaves, the NPC (placed in the clue's
 /// room), question and condition of a conversation, the whole puzzle.
 pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) {
@@ -475,7 +400,7 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
             }
             ClueMethod::Threat => {
                 // Only a text that speaks of what stands there: a trap is disarmed, not beaten.
-                let kind = s.map(at.map).map(|m| crate::myk::clues::threat_kind(m.room(at.room)));
+                let kind = s.map(at.map).map(|m| threat_kind(m.room(at.room)));
                 let fits: Vec<&crate::tables::story::ThreatText> =
                     pools.clue_threat.iter().filter(|t| t.threat.is_none() || t.threat == kind).collect();
                 let found = cd.choose(&fits).map(|t| fill.text(&t.text)).unwrap_or_default();

@@ -338,8 +338,13 @@ mod tests {
     fn the_names_listed_without_rendering_are_the_names_render_gives() {
         let tables = Tables::embedded().expect("embedded tables");
         let templates = Templates::load(None).expect("built-in templates");
-        let params =
-            MykParams { levels: vec![2; 4], maps: 2, rooms: 9, layout: crate::myk::model::Layout::Mixed, objective: None };
+        let params = MykParams {
+            levels: vec![2; 4],
+            maps: 2,
+            rooms: 9,
+            layout: crate::myk::model::Layout::Mixed,
+            objective: None,
+        };
         let myk = crate::myk::generate(&tables, &params, 3).expect("generates");
         let fortress = crate::nw3::generate(&tables, &FortressParams::default(), 3).expect("generates");
         let opts = RenderOptions { formats: &Format::ALL, templates: &templates };

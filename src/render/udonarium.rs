@@ -761,9 +761,12 @@ pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, w
     let v = view::myk_view(s, tables, paper, &[]);
     let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
     let intro = templates.render("udonarium-myk.j2", &v)?;
+    // The title may name the ruler or the objective's target, which the players learn in play;
+    // their room is headed by the first map's name, which their own sheet shows.
+    let heading = s.maps.first().map_or_else(|| "Make You Kingdom".to_string(), |m| m.name.to_string());
     let welcome = (
-        s.title.clone(),
-        templates.render("udonarium-players.j2", &serde_json::json!({ "title": s.title, "game": "myk" }))?,
+        heading.clone(),
+        templates.render("udonarium-players.j2", &serde_json::json!({ "title": heading, "game": "myk" }))?,
     );
     for (i, (m, mv)) in s.maps.iter().zip(&v.maps).enumerate() {
         let plan = crate::render::plan::myk_plan(m);
