@@ -203,11 +203,16 @@ fn fullest_myk(d: &Path) -> Value {
     let trap = myk["maps"][0]["rooms"].as_array().unwrap().iter().find_map(|r| r["traps"].as_array()?.first().cloned());
     let mut trap = trap.expect("a trap to copy");
     trap["corridor"] = Value::Null;
+    // The copies bring no monsters of their own (an Encounter trap's would count to the total).
+    trap["monsters"] = json!([]);
     let size = |v: &Value| serde_json::to_string(v).unwrap().len() as u64;
+    let count = |groups: &Value| groups.as_array().map_or(0, |g| g.iter().map(|g| g["count"].as_u64().unwrap()).sum());
+    // Every count the limit adds up: the rooms' groups and those that come with their traps.
     let mut monsters: u64 = 0;
     for &(m, r) in &rooms {
-        let groups = myk["maps"][m]["rooms"][r]["monsters"].as_array().unwrap();
-        monsters += groups.iter().map(|g| g["count"].as_u64().unwrap()).sum::<u64>();
+        let room = &myk["maps"][m]["rooms"][r];
+        monsters += count(&room["monsters"]);
+        monsters += room["traps"].as_array().unwrap().iter().map(|t| count(&t["monsters"])).sum::<u64>();
     }
     'groups: loop {
         for &(m, r) in &rooms {

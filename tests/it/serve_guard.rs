@@ -187,7 +187,10 @@ fn a_reader_that_takes_nothing_of_its_answer_is_closed_after_the_send_timeout() 
     let whole = get(addr, &addr.to_string(), "/download/myk-1.zip?seed=1&maps=20").2.len();
     let mut s = slow_reader(addr);
     let start = Instant::now();
-    std::thread::sleep(SEND_TIMEOUT + Duration::from_secs(3));
+    // The send timeout runs from when the answer is built, which a debug build on a busy machine
+    // takes seconds over: wait for that too before the first read (a read takes bytes, which
+    // would keep the connection alive).
+    std::thread::sleep(SEND_TIMEOUT + Duration::from_secs(15));
     // What the kernel holds arrives at once; then the end, as the server has closed.
     s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     let mut got = Vec::new();
