@@ -206,14 +206,17 @@ fn fullest_myk(d: &Path) -> Value {
     // The copies bring no monsters of their own (an Encounter trap's would count to the total).
     trap["monsters"] = json!([]);
     let size = |v: &Value| serde_json::to_string(v).unwrap().len() as u64;
-    let count = |groups: &Value| groups.as_array().map_or(0, |g| g.iter().map(|g| g["count"].as_u64().unwrap()).sum());
-    // Every count the limit adds up: the rooms' groups and those that come with their traps.
-    let mut monsters: u64 = 0;
-    for &(m, r) in &rooms {
-        let room = &myk["maps"][m]["rooms"][r];
-        monsters += count(&room["monsters"]);
-        monsters += room["traps"].as_array().unwrap().iter().map(|t| count(&t["monsters"])).sum::<u64>();
+    // Every count the limit adds up, wherever it stands (rooms, their traps, the encounter table).
+    fn counts(v: &Value) -> u64 {
+        match v {
+            Value::Object(o) => {
+                o.iter().map(|(k, x)| if k == "count" { x.as_u64().unwrap_or(0) } else { counts(x) }).sum()
+            }
+            Value::Array(a) => a.iter().map(counts).sum(),
+            _ => 0,
+        }
     }
+    let mut monsters: u64 = counts(&myk);
     'groups: loop {
         for &(m, r) in &rooms {
             if monsters >= limits::MONSTERS {
