@@ -5,7 +5,9 @@
 //! DejaVu Sans faces, subset into the file).
 //!
 //! Why parley and not typst: typst typesets better but adds some 300 crates and minutes to a
-//! fresh build; parley adds about twenty on top of the krilla the PDF already used. Pagination is
+//! fresh build; parley adds about twenty on top of the krilla the PDF already used. Parley stays at
+//! 0.10, the release that reads fonts with the same skrifa/read-fonts as krilla 0.8: 0.12 brought a
+//! second copy of both, 22 s of a fresh 2-core build (issue 36). Pagination is
 //! ours (parley lays out paragraphs, not pages): a heading stays with what follows it, a section
 //! (a heading and its text: a room key, an area, a stat block) moves whole to the next page when
 //! it fits on one, a list item stays with its nested items, a table breaks only between rows and repeats its header
