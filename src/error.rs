@@ -1,15 +1,18 @@
 //! Errors: each variant carries the file, table, entry or option at fault and prints one line.
 
+use std::io;
 use std::path::PathBuf;
 
 /// Everything that can go wrong outside rule checking (which reports violations, not errors).
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
+    /// `source` keeps the system's error when there is one (`reason` is its one-line wording);
+    /// none when dungeonsmith itself refused (not a folder, no tables in it).
     #[error("cannot read tables folder `{}`: {reason}", path.display())]
-    TablesDir { path: PathBuf, reason: String },
+    TablesDir { path: PathBuf, reason: String, source: Option<io::Error> },
 
     #[error("cannot read `{file}`: {reason}")]
-    ReadFile { file: String, reason: String },
+    ReadFile { file: String, reason: String, source: Option<io::Error> },
 
     #[error("`{file}` line {line}: {message}")]
     TableSyntax { file: String, line: usize, message: String },
@@ -55,7 +58,11 @@ pub enum Error {
     Field { field: String, message: String },
 
     #[error("cannot write `{file}`: {reason}")]
-    Write { file: String, reason: String },
+    Write { file: String, reason: String, source: Option<io::Error> },
+
+    /// The workbench's server failed to start or to run (`action`: "start", "serve").
+    #[error("the workbench cannot {action}: {reason}")]
+    Serve { action: &'static str, reason: String, source: io::Error },
 
     /// A part path that names nothing in this scenario (a request to correct, not a refusal).
     #[error("{0}")]
@@ -70,6 +77,36 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// `file` could not be read: the system's error, kept as the source.
+    pub fn read_io(file: impl std::fmt::Display, e: io::Error) -> Error {
+        Error::ReadFile { file: file.to_string(), reason: io_reason(&e), source: Some(e) }
+    }
+
+    /// `file` is refused for a reason of dungeonsmith's own (too large, not UTF-8, a FIFO).
+    pub fn read_refused(file: impl std::fmt::Display, reason: impl Into<String>) -> Error {
+        Error::ReadFile { file: file.to_string(), reason: reason.into(), source: None }
+    }
+
+    /// `file` could not be written: the system's error, kept as the source.
+    pub fn write_io(file: impl std::fmt::Display, e: io::Error) -> Error {
+        Error::Write { file: file.to_string(), reason: io_reason(&e), source: Some(e) }
+    }
+
+    /// `file` is not written for a reason of dungeonsmith's own (a folder in the way).
+    pub fn write_refused(file: impl std::fmt::Display, reason: impl Into<String>) -> Error {
+        Error::Write { file: file.to_string(), reason: reason.into(), source: None }
+    }
+
+    /// The tables folder `path` could not be read: the system's error, kept as the source.
+    pub fn tables_dir_io(path: impl Into<PathBuf>, e: io::Error) -> Error {
+        Error::TablesDir { path: path.into(), reason: io_reason(&e), source: Some(e) }
+    }
+
+    /// The tables folder `path` is refused for a reason of dungeonsmith's own.
+    pub fn tables_dir_refused(path: impl Into<PathBuf>, reason: impl Into<String>) -> Error {
+        Error::TablesDir { path: path.into(), reason: reason.into(), source: None }
+    }
+
     /// `field` must lie in `range`: the one wording of every range error ("`areas` must be 3 to
     /// 40, got 0"); `unit` follows the range when the number counts something ("1 to 12 levels").
     pub fn range(field: &'static str, range: &std::ops::RangeInclusive<u32>, unit: &str, got: u32) -> Error {
@@ -83,6 +120,17 @@ impl Error {
             Error::Range { field, range, got } => format!("`{}` must be {range}, got {got}", spell(field)),
             e => e.to_string(),
         }
+    }
+}
+
+/// A system error in the one wording every message uses: lowercase, as the rest of the line, and
+/// the two a GM meets most in plain words ("no such file or folder" rather than the OS's
+/// "No such file or directory (os error 2)").
+pub fn io_reason(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::NotFound => "no such file or folder".into(),
+        io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => e.to_string().to_lowercase(),
     }
 }
 
@@ -134,6 +182,19 @@ pub fn cut_quotes(line: &str) -> std::borrow::Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_system_error_is_kept_as_the_source_and_worded_in_one_lowercase_line() {
+        let missing = std::env::temp_dir().join("dungeonsmith-no-such-file-here.json");
+        let e = crate::input::read_text(&missing, 1 << 20).expect_err("the file does not exist");
+        assert_eq!(e.to_string(), format!("cannot read `{}`: no such file or folder", missing.display()));
+        let source = std::error::Error::source(&e).expect("the io::Error is kept");
+        let io = source.downcast_ref::<io::Error>().expect("an io::Error");
+        assert_eq!(io.kind(), io::ErrorKind::NotFound);
+
+        let refused = Error::write_refused("out/x.svg", "a folder has that name");
+        assert!(std::error::Error::source(&refused).is_none(), "a refusal of our own has no system cause");
+    }
 
     #[test]
     fn a_long_quoted_value_is_cut_with_its_size_and_the_line_kept() {

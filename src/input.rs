@@ -57,11 +57,9 @@ fn open(path: &Path) -> std::io::Result<File> {
 /// (read through `take`, so the read stops there whatever the file is).
 pub fn read_text(path: &Path, limit: u64) -> Result<String> {
     let file = || path.display().to_string();
-    let read_err = |e: std::io::Error| Error::ReadFile { file: file(), reason: e.to_string().to_lowercase() };
-    let refuse = |what: &str| Error::ReadFile {
-        file: file(),
-        reason: format!("{what}, not a file; dungeonsmith reads regular files only"),
-    };
+    let read_err = |e: std::io::Error| Error::read_io(file(), e);
+    let refuse =
+        |what: &str| Error::read_refused(file(), format!("{what}, not a file; dungeonsmith reads regular files only"));
     // The type first, from the path: a FIFO is never opened.
     if let Some(what) = not_a_file(&std::fs::metadata(path).map_err(read_err)?) {
         return Err(refuse(what));
@@ -73,13 +71,12 @@ pub fn read_text(path: &Path, limit: u64) -> Result<String> {
     let mut bytes = Vec::new();
     f.take(limit + 1).read_to_end(&mut bytes).map_err(read_err)?;
     if bytes.len() as u64 > limit {
-        return Err(Error::ReadFile {
-            file: file(),
-            reason: format!("larger than {} MiB, the most dungeonsmith reads", limit >> 20),
-        });
+        return Err(Error::read_refused(
+            file(),
+            format!("larger than {} MiB, the most dungeonsmith reads", limit >> 20),
+        ));
     }
-    String::from_utf8(bytes)
-        .map_err(|_| Error::ReadFile { file: file(), reason: "stream did not contain valid utf-8".into() })
+    String::from_utf8(bytes).map_err(|_| Error::read_refused(file(), "stream did not contain valid utf-8"))
 }
 
 #[cfg(all(test, unix))]

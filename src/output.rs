@@ -47,7 +47,7 @@ impl Artifact {
 static RUNS: AtomicU64 = AtomicU64::new(0);
 
 fn werr(file: &Path, e: std::io::Error) -> Error {
-    Error::Write { file: file.display().to_string(), reason: e.to_string().to_lowercase() }
+    Error::write_io(file.display(), e)
 }
 
 /// Writes every artifact into `dir` (created if missing). Returns the paths written, in order.
@@ -65,10 +65,10 @@ pub fn write_set(dir: &Path, stem: &str, artifacts: &[Artifact]) -> Result<Vec<P
 
 fn write(dir: &Path, stem: Option<&str>, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
     if let Some(name) = duplicate(artifacts) {
-        return Err(Error::Write {
-            file: dir.join(name).display().to_string(),
-            reason: "the run makes two files of that name (two parts share a number?); nothing written".into(),
-        });
+        return Err(Error::write_refused(
+            dir.join(name).display(),
+            "the run makes two files of that name (two parts share a number?); nothing written",
+        ));
     }
     let created = !dir.exists();
     fs::create_dir_all(dir).map_err(|e| werr(dir, e))?;
@@ -99,9 +99,7 @@ fn write_locked(dir: &Path, stem: Option<&str>, artifacts: &[Artifact]) -> Resul
     };
     let result = match in_the_way {
         // Refused before any file is written, so a run fails whole rather than half renamed.
-        Some(name) => {
-            Err(Error::Write { file: dir.join(name).display().to_string(), reason: "a folder has that name".into() })
-        }
+        Some(name) => Err(Error::write_refused(dir.join(name).display(), "a folder has that name")),
         None => stage(dir, artifacts, &run, &mut staged).and_then(|()| {
             let intent = Intent::write(dir, &run, &staged, &stale)?;
             match commit(&mut staged) {
@@ -357,9 +355,11 @@ impl Intent {
             Err(e) => return Err(werr(&path, e)),
         };
         let mut text = String::new();
-        let bad = || Error::Write {
-            file: path.display().to_string(),
-            reason: "not a commit record dungeonsmith wrote; look at the folder's files and remove it".into(),
+        let bad = || {
+            Error::write_refused(
+                path.display(),
+                "not a commit record dungeonsmith wrote; look at the folder's files and remove it",
+            )
         };
         (&mut file).take(1 << 20).read_to_string(&mut text).map_err(|_| bad())?;
         let steps = Self::parse(&text).ok_or_else(bad)?;

@@ -110,7 +110,7 @@ impl From<io::Error> for Failure {
         if e.kind() == io::ErrorKind::BrokenPipe {
             Failure::Pipe
         } else {
-            Failure::Error(Error::Write { file: "standard output".into(), reason: e.to_string() })
+            Failure::Error(Error::write_io("standard output", e))
         }
     }
 }

@@ -34,10 +34,7 @@ impl Templates {
     pub fn load(dir: Option<&Path>) -> Result<Templates> {
         let mut files: Vec<(String, String)> = Vec::new();
         if let Some(dir) = dir {
-            let entries = fs::read_dir(dir).map_err(|e| Error::ReadFile {
-                file: dir.display().to_string(),
-                reason: e.to_string().to_lowercase(),
-            })?;
+            let entries = fs::read_dir(dir).map_err(|e| Error::read_io(dir.display(), e))?;
             let mut names: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path()).filter(|p| p.is_file()).collect();
             names.sort();
             for p in names {

@@ -19,7 +19,7 @@ use std::time::Duration;
 use axum::Router;
 use axum::routing::get;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, io_reason};
 use crate::render::text::Templates;
 use crate::tables::Tables;
 
@@ -135,10 +135,11 @@ pub fn address(host: &str, port: u16) -> Result<SocketAddr> {
 /// error).
 pub fn run(tables: Tables, host: &str, port: u16, open: bool, out: &mut dyn Write, err: &mut dyn Write) -> Result<()> {
     let addr = address(host, port)?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Error::Write { file: "the server".into(), reason: e.to_string() })?;
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().map_err(|e| Error::Serve {
+        action: "start",
+        reason: io_reason(&e),
+        source: e,
+    })?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| Error::Option {
             option: "--port",
@@ -158,9 +159,11 @@ pub fn run(tables: Tables, host: &str, port: u16, open: bool, out: &mut dyn Writ
         let stop = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        serve_on(listener, router, stop)
-            .await
-            .map_err(|e| Error::Write { file: "the server".into(), reason: e.to_string().to_lowercase() })
+        serve_on(listener, router, stop).await.map_err(|e| Error::Serve {
+            action: "serve",
+            reason: io_reason(&e),
+            source: e,
+        })
     })
 }
 

@@ -148,15 +148,15 @@ impl Tables {
 
     /// Every `*.toml` below `dir`, in path order, instead of the embedded tables.
     pub fn from_dir(dir: &Path) -> Result<Tables> {
-        let meta = fs::metadata(dir).map_err(|e| Error::TablesDir { path: dir.into(), reason: io_reason(&e) })?;
+        let meta = fs::metadata(dir).map_err(|e| Error::tables_dir_io(dir, e))?;
         if !meta.is_dir() {
-            return Err(Error::TablesDir { path: dir.into(), reason: "not a folder".into() });
+            return Err(Error::tables_dir_refused(dir, "not a folder"));
         }
         let mut paths = Vec::new();
         walk(dir, &mut paths)?;
         paths.sort();
         if paths.is_empty() {
-            return Err(Error::TablesDir { path: dir.into(), reason: "it holds no .toml files".into() });
+            return Err(Error::tables_dir_refused(dir, "it holds no .toml files"));
         }
         let mut files = Vec::new();
         for p in paths {
@@ -565,7 +565,7 @@ impl Tables {
 /// being walked (a cycle, which would otherwise be walked without end) is an error naming the link
 /// and where it leads, and a folder reached a second time through another link is not read again.
 fn walk(root: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
-    let io = |path: &Path, e: std::io::Error| Error::TablesDir { path: path.into(), reason: io_reason(&e) };
+    let io = |path: &Path, e: std::io::Error| Error::tables_dir_io(path, e);
     let real = fs::canonicalize(root).map_err(|e| io(root, e))?;
     let mut seen = BTreeSet::from([real.clone()]);
     walk_in(root, &mut vec![real], &mut seen, out)
@@ -577,7 +577,7 @@ fn walk_in(
     seen: &mut BTreeSet<PathBuf>,
     out: &mut Vec<PathBuf>,
 ) -> Result<()> {
-    let io = |path: &Path, e: std::io::Error| Error::TablesDir { path: path.into(), reason: io_reason(&e) };
+    let io = |path: &Path, e: std::io::Error| Error::tables_dir_io(path, e);
     let mut entries = Vec::new();
     for entry in fs::read_dir(dir).map_err(|e| io(dir, e))? {
         entries.push(entry.map_err(|e| io(dir, e))?.path());
@@ -587,10 +587,10 @@ fn walk_in(
         if path.is_dir() {
             let real = fs::canonicalize(&path).map_err(|e| io(&path, e))?;
             if ancestors.contains(&real) {
-                return Err(Error::TablesDir {
-                    path: path.clone(),
-                    reason: format!("a link back to `{}`, which holds it (a cycle of links)", real.display()),
-                });
+                return Err(Error::tables_dir_refused(
+                    path.clone(),
+                    format!("a link back to `{}`, which holds it (a cycle of links)", real.display()),
+                ));
             }
             if !seen.insert(real.clone()) {
                 continue;
@@ -675,14 +675,6 @@ pub(crate) fn twice_message(first: &str, second: &str) -> String {
         "is defined twice in this file".into()
     } else {
         format!("is defined twice: first in `{first}`")
-    }
-}
-
-fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file or folder".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        _ => e.to_string().to_lowercase(),
     }
 }
 
