@@ -6,6 +6,8 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
+    // A GM's templates render under a memory bound that ends the process (see the module).
+    dungeonsmith::cli::memory::enable();
     let code = dungeonsmith::cli::run(std::env::args_os(), &mut std::io::stdout(), &mut std::io::stderr());
     // `run` answers 0, 1 or 2; anything else would be a bug, and still a failure.
     std::process::ExitCode::from(u8::try_from(code).unwrap_or(1))

@@ -8,6 +8,7 @@ use std::path::Path;
 use clap::Parser;
 
 mod args;
+pub mod memory;
 pub use args::*;
 
 use crate::dice::Dice;
@@ -165,7 +166,9 @@ fn write_document(
     o: &OutputArgs,
     out: &mut dyn Write,
 ) -> Outcome {
+    let watch = o.templates.as_deref().and_then(memory::Watch::start);
     let artifacts = doc.render(tables, &o.formats(), templates)?;
+    drop(watch);
     for path in write_set(&o.out, &doc.stem(), &artifacts)? {
         writeln!(out, "{}", path.display())?;
     }

@@ -628,3 +628,27 @@ fn a_gm_template_that_writes_without_end_is_stopped_at_the_output_limit_in_one_l
     assert!(err.starts_with("error: template `myk.md`: its output passed 64 MiB; nothing written"), "{err}");
     assert!(!wrote, "nothing written");
 }
+
+/// A string doubled in a loop takes 40 steps and would ask for a terabyte: neither fuel nor the
+/// output limit sees it, the memory bound of a run through a GM's templates does. The bound ends
+/// the process, so the program runs as a child here.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_gm_template_that_builds_a_string_without_end_is_stopped_at_the_memory_limit_in_one_line() {
+    let doubling = "{% set ns = namespace(s='xxxxxxxx') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}";
+    let d = temp("doubling");
+    let t = d.join("templates");
+    std::fs::create_dir_all(&t).unwrap();
+    std::fs::write(t.join("myk.md"), doubling).unwrap();
+    let out = d.join("out");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_dungeonsmith"))
+        .args(["myk", "--seed", "1", "--format", "md", "--templates", &s(&t), "--out", &s(&out)])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&child.stderr);
+    assert_eq!(child.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("error: templates `") && err.contains("passed 1024 MiB of memory"), "{err}");
+    assert!(!out.exists(), "nothing written");
+    std::fs::remove_dir_all(&d).ok();
+}
