@@ -3,6 +3,7 @@
 
 pub mod area_map;
 pub mod dot;
+pub mod fonts;
 pub mod formats;
 pub mod fortress_view;
 pub mod myk_items;

@@ -6,7 +6,7 @@
 //! file about three times as large (115 KB instead of 36 KB; docs/speed.md).
 //!
 //! resvg's font database starts empty, and a system font would make the pixels depend on the
-//! machine, so the DejaVu Sans faces shipped in `assets/fonts/` are embedded and loaded
+//! machine, so the DejaVu Sans faces embedded by [`crate::render::fonts`] are loaded
 //! explicitly: the same SVG gives the same PNG bytes everywhere.
 
 use std::sync::{Arc, OnceLock};
@@ -16,8 +16,7 @@ use resvg::usvg;
 
 use crate::error::{Error, Result};
 
-static REGULAR: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-static BOLD: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
+use crate::render::fonts::{BOLD, FAMILY, REGULAR};
 
 /// The largest picture drawn (a 40-area fortress plan is about 28 million pixels).
 const MAX_PIXELS: u64 = 80_000_000;
@@ -29,7 +28,7 @@ pub fn fonts() -> Arc<usvg::fontdb::Database> {
         let mut db = usvg::fontdb::Database::new();
         db.load_font_data(REGULAR.to_vec());
         db.load_font_data(BOLD.to_vec());
-        db.set_sans_serif_family("DejaVu Sans");
+        db.set_sans_serif_family(FAMILY);
         Arc::new(db)
     })
     .clone()

@@ -12,6 +12,8 @@ use svg::node::element::{Circle, Definitions, Element, Group, Line, Path, Rectan
 use svg::node::{Blob, Text as TextNode};
 use svg::{Document, Node};
 
+use crate::render::fonts::{self, advance};
+
 /// The only fonts asked for; no external font or image is referenced.
 pub(crate) const FONT: &str = "DejaVu Sans, Arial, Helvetica, sans-serif";
 pub(crate) const INK: &str = "#000";
@@ -47,39 +49,8 @@ pub(crate) fn snap(v: f64) -> f64 {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Text measurement: DejaVu Sans advance widths (units of 1/2048 em) for ASCII 32..=126.
-
-#[rustfmt::skip]
-const REGULAR: [u16; 95] = [
-    651, 821, 942, 1716, 1303, 1946, 1597, 563, 799, 799, 1024, 1716, 651, 739, 651, 690, 1303, 1303, 1303,
-    1303, 1303, 1303, 1303, 1303, 1303, 1303, 690, 690, 1716, 1716, 1716, 1087, 2048, 1401, 1405, 1430, 1577,
-    1294, 1178, 1587, 1540, 604, 604, 1343, 1141, 1767, 1532, 1612, 1235, 1612, 1423, 1300, 1251, 1499, 1401,
-    2025, 1403, 1251, 1403, 799, 690, 799, 1716, 1024, 1024, 1255, 1300, 1126, 1300, 1260, 721, 1300, 1298,
-    569, 569, 1186, 569, 1995, 1298, 1253, 1300, 1300, 842, 1067, 803, 1298, 1212, 1675, 1212, 1212, 1075,
-    1303, 690, 1303, 1716,
-];
-#[rustfmt::skip]
-const BOLD: [u16; 95] = [
-    713, 934, 1067, 1716, 1425, 2052, 1786, 627, 936, 936, 1071, 1716, 778, 850, 778, 748, 1425, 1425, 1425,
-    1425, 1425, 1425, 1425, 1425, 1425, 1425, 819, 819, 1716, 1716, 1716, 1188, 2048, 1585, 1561, 1503, 1700,
-    1399, 1399, 1681, 1714, 762, 762, 1587, 1305, 2038, 1714, 1741, 1501, 1741, 1577, 1475, 1397, 1663, 1585,
-    2259, 1579, 1483, 1485, 936, 748, 936, 1716, 1024, 1024, 1382, 1466, 1214, 1466, 1389, 891, 1466, 1458,
-    702, 702, 1362, 702, 2134, 1458, 1407, 1466, 1466, 1010, 1219, 979, 1458, 1335, 1892, 1321, 1335, 1192,
-    1458, 748, 1458, 1716,
-];
-
-/// Advance width of one character in 1/2048 em; anything unknown counts as a full em (wide).
-fn advance(c: char, bold: bool) -> u32 {
-    let table = if bold { &BOLD } else { &REGULAR };
-    match c {
-        ' '..='~' => u32::from(table[c as usize - 32]),
-        '\u{2026}' | '\u{2014}' => 2048,
-        '\u{2192}' | '\u{00d7}' => 1716,
-        '\u{00b7}' => 778,
-        '\u{2013}' => 1024,
-        _ => 2048,
-    }
-}
+// Text measurement: the embedded faces' advance widths ([`fonts::advance`], the one measure of
+// the sheets' text), summed in font units.
 
 /// Width in mm of `text` at `size` mm.
 pub(crate) fn width(text: &str, size: f64, bold: bool) -> f64 {
@@ -88,7 +59,7 @@ pub(crate) fn width(text: &str, size: f64, bold: bool) -> f64 {
 
 /// A width in 1/2048 em (a whole number, so sums are exact and order-free) as mm at `size` mm.
 fn units_mm(units: u64, size: f64) -> f64 {
-    units as f64 * size / 2048.0
+    units as f64 * size / f64::from(fonts::UNITS_PER_EM)
 }
 
 pub(crate) fn fits(text: &str, max: f64, size: f64, bold: bool) -> bool {

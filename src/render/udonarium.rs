@@ -26,8 +26,16 @@
 //! on the scenario.
 
 use std::io::{Cursor, Write};
+use std::sync::OnceLock;
 
+use minijinja::syntax::SyntaxConfig;
+use minijinja::value::Serde;
+use minijinja::{Environment, UndefinedBehavior, Value as MjValue};
+use serde::Serialize;
 use sha2::{Digest, Sha256};
+use svg::Node;
+use svg::node::Text as TextNode;
+use svg::node::element::{Circle, Element};
 
 use crate::error::{Error, Result};
 use crate::model::Paper;
@@ -424,12 +432,68 @@ struct Image {
 /// Builds `data.xml` and collects the pictures it names.
 #[derive(Default)]
 struct RoomDoc {
-    xml: String,
+    /// What the room holds, in the order `data.xml` lists it.
+    items: Vec<Item>,
     images: Vec<Image>,
     tables: usize,
     /// Each token drawn so far (its SVG) and its picture's identifier: pieces alike (a ruler and
     /// its kin, groups with the same initials) share one drawing.
     tokens: Vec<(String, String)>,
+}
+
+/// One object of the room, as `udonarium-data.xml.j2` writes it: positions in pixels.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum Item {
+    /// A table `w` x `h` cells with picture `image` as its surface; `grid_type` -1 hides the grid.
+    Table { name: String, w: u32, h: u32, image: String, selected: bool, grid_type: i32 },
+    /// A piece on the table or, `place` "common", in the room's inventory.
+    Character {
+        place: &'static str,
+        x: u32,
+        y: u32,
+        image: String,
+        name: String,
+        hp: Option<u32>,
+        stats: Vec<(String, String)>,
+        note: String,
+        dicebot: String,
+        palette: String,
+    },
+    /// A text note `w` x `h` cells.
+    Note { x: u32, y: u32, w: u32, h: u32, title: String, text: String },
+}
+
+/// The room file's shape: Udonarium's elements with `{{ }}` where values go. A template of the
+/// program's own, not a GM's (`--templates` does not reach it): the file must stay what
+/// Udonarium reads.
+const DATA_XML: &str = include_str!("udonarium-data.xml.j2");
+
+/// `data.xml` for `items`. Every value is escaped as the template writes it (characters XML
+/// forbids dropped, `&<>"'` as entities); the `attr` filter also writes line breaks and tabs in
+/// an attribute as character references, which a parser would otherwise read as spaces.
+fn data_xml(items: &[Item]) -> Result<String> {
+    static ENV: OnceLock<Environment<'static>> = OnceLock::new();
+    let env = ENV.get_or_init(|| {
+        let mut env = Environment::new();
+        env.set_undefined_behavior(UndefinedBehavior::Strict);
+        // The built-in syntax with these switches always builds; were it refused, the defaults
+        // would show in the output at once (the Udonarium tests read every line).
+        if let Ok(syntax) =
+            SyntaxConfig::builder().trim_blocks(true).lstrip_blocks(true).keep_trailing_newline(true).build()
+        {
+            env.set_syntax(syntax);
+        }
+        env.set_formatter(|out, _, value| {
+            let text = if value.is_safe() { value.to_string() } else { esc(&value.to_string()) };
+            out.write_str(&text).map_err(minijinja::Error::from)
+        });
+        env.add_filter("attr", |s: &str| MjValue::from_safe_string(attr(s)));
+        env
+    });
+    let fail = |e: minijinja::Error| Error::Template { name: "udonarium-data.xml.j2".into(), message: e.to_string() };
+    let ctx = minijinja::context! { grid => GRID, items => MjValue::from(Serde(items)) };
+    env.template_from_str(DATA_XML).and_then(|t| t.render(ctx)).map_err(fail)
 }
 
 use crate::render::svgkit::xml_escape as esc;
@@ -438,10 +502,6 @@ use crate::render::svgkit::xml_escape as esc;
 /// spaces.
 fn attr(s: &str) -> String {
     esc(s).replace('\n', "&#10;").replace('\t', "&#9;")
-}
-
-fn data(name: &str, value: &str) -> String {
-    format!("<data name=\"{}\">{}</data>", attr(name), esc(value))
 }
 
 impl RoomDoc {
@@ -458,11 +518,8 @@ impl RoomDoc {
     fn table(&mut self, name: &str, w: u32, h: u32, image: &str, grid: bool) {
         let selected = self.tables == 0;
         self.tables += 1;
-        self.xml += &format!(
-            "  <game-table name=\"{}\" width=\"{w}\" height=\"{h}\" gridSize=\"{GRID}\" imageIdentifier=\"{image}\" backgroundImageIdentifier=\"imageIdentifier\" backgroundFilterType=\"\" selected=\"{selected}\" gridType=\"{}\" gridColor=\"#000000e6\"></game-table>\n",
-            attr(name),
-            if grid { 0 } else { -1 },
-        );
+        let grid_type = if grid { 0 } else { -1 };
+        self.items.push(Item::Table { name: name.to_string(), w, h, image: image.to_string(), selected, grid_type });
     }
 
     /// A character piece at cell (x, y) on the table (or, None, in the room's inventory), with
@@ -481,40 +538,26 @@ impl RoomDoc {
             Some((x, y)) => ("table", x * GRID, y * GRID),
             None => ("common", 0, 0),
         };
-        let mut detail = String::new();
-        if let Some(hp) = p.hp {
-            detail += &format!(
-                "        <data name=\"Resources\"><data type=\"numberResource\" currentValue=\"{hp}\" name=\"HP\">{hp}</data></data>\n"
-            );
-        }
-        let stats: String = p.stats.iter().map(|(k, v)| data(k, v)).collect();
-        detail += &format!("        <data name=\"Stats\">{stats}</data>\n");
-        detail += &format!(
-            "        <data name=\"Notes\"><data type=\"note\" name=\"Stat block\">{}</data></data>\n",
-            esc(&p.note)
-        );
-        self.xml += &format!(
-            "  <character location.name=\"{place}\" location.x=\"{x}\" location.y=\"{y}\" posZ=\"0\" rotate=\"0\" roll=\"0\">\n    <data name=\"character\">\n      <data name=\"image\"><data type=\"image\" name=\"imageIdentifier\">{image}</data></data>\n      <data name=\"common\">{}{}</data>\n      <data name=\"detail\">\n{detail}      </data>\n    </data>\n    <chat-palette dicebot=\"{}\">{}</chat-palette>\n  </character>\n",
-            data("name", &p.name),
-            data("size", "1"),
-            attr(dicebot),
-            esc(&p.palette.join("\n")),
-        );
+        self.items.push(Item::Character {
+            place,
+            x,
+            y,
+            image,
+            name: p.name.clone(),
+            hp: p.hp,
+            stats: p.stats.clone(),
+            note: p.note.clone(),
+            dicebot: dicebot.to_string(),
+            palette: p.palette.join("\n"),
+        });
         Ok(())
     }
 
     /// A text note at cell (x, y).
     fn note(&mut self, title: &str, text: &str, x: u32, y: u32) {
-        let (value, text) = (attr(text.trim()), esc(text.trim()));
-        self.xml += &format!(
-            "  <text-note rotate=\"0\" zindex=\"0\" password=\"\" location.name=\"table\" location.x=\"{}\" location.y=\"{}\" posZ=\"0\">\n    <data name=\"text-note\">\n      <data name=\"image\"><data type=\"image\" name=\"imageIdentifier\"></data></data>\n      <data name=\"common\">{}{}{}{}<data type=\"note\" currentValue=\"{value}\" name=\"text\">{text}</data></data>\n      <data name=\"detail\"></data>\n    </data>\n  </text-note>\n",
-            x * GRID,
-            y * GRID,
-            data("width", &NOTE_W.to_string()),
-            data("height", &(NOTE_H - 1).to_string()),
-            data("fontsize", "3"),
-            data("title", title),
-        );
+        let (w, h) = (NOTE_W, NOTE_H - 1);
+        let (title, text) = (title.to_string(), text.trim().to_string());
+        self.items.push(Item::Note { x: x * GRID, y: y * GRID, w, h, title, text });
     }
 
     /// The zip: every picture (named `<sha-256>.png`), then `data.xml`.
@@ -523,14 +566,14 @@ impl RoomDoc {
             file: what.to_string(),
             message: format!("cannot build the zip: {e}"),
         };
+        let xml = data_xml(&self.items)?;
         // Room for every entry and its headers, so the zip is not copied as it grows.
-        let size: usize = self.images.iter().map(|i| i.bytes.len() + 256).sum::<usize>() + self.xml.len() + 1024;
+        let size: usize = self.images.iter().map(|i| i.bytes.len() + 256).sum::<usize>() + xml.len() + 1024;
         let mut z = zip::ZipWriter::new(Cursor::new(Vec::with_capacity(size)));
         let opts = zip::write::SimpleFileOptions::default()
             .compression_method(zip::CompressionMethod::Stored)
             .last_modified_time(zip::DateTime::default())
             .unix_permissions(0o644);
-        let xml = format!("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<room>\n{}</room>\n", self.xml);
         let io = |e: std::io::Error| Error::Scenario {
             file: what.to_string(),
             message: format!("cannot build the zip: {e}"),
@@ -686,19 +729,37 @@ fn tell_apart(ps: &[Piece]) -> Vec<Piece> {
 }
 
 /// A round token with the piece's label, as SVG (drawn 100 pixels wide); a longer label is set
-/// smaller to stay inside the circle.
+/// smaller to stay inside the circle. Only its picture leaves the program (and its text keys the
+/// drawings pieces share), so the crate's layout of the document is free.
 fn token_svg(p: &Piece) -> String {
     let size = match p.label.chars().count() {
         0..=2 => 40,
         3 => 32,
         _ => 26,
     };
-    format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"100\" viewBox=\"0 0 100 100\"><circle cx=\"50\" cy=\"50\" r=\"46\" fill=\"{}\" stroke=\"#111111\" stroke-width=\"5\"/><text x=\"50\" y=\"{}\" text-anchor=\"middle\" font-family=\"DejaVu Sans\" font-weight=\"bold\" font-size=\"{size}\" fill=\"#ffffff\">{}</text></svg>",
-        p.colour,
-        50 + size * 7 / 20,
-        esc(&p.label)
-    )
+    let circle = Circle::new()
+        .set("cx", 50)
+        .set("cy", 50)
+        .set("r", 46)
+        .set("fill", p.colour)
+        .set("stroke", "#111111")
+        .set("stroke-width", 5);
+    // A plain element with the crate's text node, as svgkit's labels: the text hugs its tags.
+    let mut text = Element::new("text");
+    for (k, v) in [("x", "50"), ("text-anchor", "middle"), ("font-family", "DejaVu Sans"), ("font-weight", "bold")] {
+        text.assign(k, v);
+    }
+    text.assign("y", 50 + size * 7 / 20);
+    text.assign("font-size", size);
+    text.assign("fill", "#ffffff");
+    text.append(TextNode::new(crate::render::svgkit::xml_chars(&p.label)));
+    svg::Document::new()
+        .set("width", 100)
+        .set("height", 100)
+        .set("viewBox", "0 0 100 100")
+        .add(circle)
+        .add(text)
+        .to_string()
 }
 
 /// The two zips of an export: the players' room and the GM's (see the module doc).

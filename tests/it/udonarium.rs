@@ -371,6 +371,7 @@ fn names_with_markup_are_escaped_in_udonarium_and_pdf() {
     let mut s: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let evil = "<b>Tom & \"Jerry's\"</b>\nline";
     s["title"] = evil.into();
+    s["maps"][0]["name"] = evil.into();
     for r in s["maps"][0]["rooms"].as_array_mut().unwrap() {
         if r["used"] == true {
             r["name"] = evil.into();
@@ -388,6 +389,19 @@ fn names_with_markup_are_escaped_in_udonarium_and_pdf() {
     let titles: Vec<&str> =
         doc.descendants().filter(|n| n.attribute("name") == Some("title")).filter_map(|n| n.text()).collect();
     assert!(titles.contains(&evil), "the title reads back unchanged: {titles:?}");
+    // In an attribute too (a table's name), line break and all; and nowhere as markup.
+    let table = format!("Map 1: {evil}");
+    let tables: Vec<&str> =
+        doc.descendants().filter(|n| n.has_tag_name("game-table")).filter_map(|n| n.attribute("name")).collect();
+    assert!(tables.contains(&table.as_str()), "the map's name reads back from its table: {tables:?}");
+    let players = unzip(&std::fs::read(out.join("myk-8-udonarium.zip")).unwrap());
+    for xml in [&room.xml, &players.xml] {
+        assert!(!xml.contains("<b>") && !xml.contains("Jerry's"), "user text is escaped, not markup");
+        assert!(
+            xml.contains("&lt;b&gt;Tom &amp; &quot;Jerry&apos;s&quot;&lt;/b&gt;&#10;line"),
+            "escaped in an attribute"
+        );
+    }
     let pdf = std::fs::read(out.join("myk-8.pdf")).unwrap();
     assert!(pdf.starts_with(b"%PDF-"), "a PDF");
     std::fs::remove_dir_all(&dir).ok();

@@ -32,11 +32,7 @@ use parley::{
 use markdown::{Block, Rich};
 pub use style::Style;
 
-static REGULAR: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
-static BOLD: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Bold.ttf");
-static ITALIC: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-Oblique.ttf");
-static BOLD_ITALIC: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans-BoldOblique.ttf");
-const FACES: [&[u8]; 4] = [REGULAR, BOLD, ITALIC, BOLD_ITALIC];
+use crate::render::fonts::{FACES, FAMILY};
 
 /// Points per millimetre.
 pub const PT: f32 = 72.0 / 25.4;
@@ -71,7 +67,7 @@ impl Fonts {
     /// `rich` shaped at `size` and broken into lines at most `width` wide.
     fn layout(&mut self, rich: &Rich, size: f32, line_height: f32, bold: bool, width: f32, end: bool) -> Layout<()> {
         let mut b = self.lcx.ranged_builder(&mut self.fcx, &rich.text, 1.0, false);
-        b.push_default(StyleProperty::FontFamily(FontFamily::named("DejaVu Sans")));
+        b.push_default(StyleProperty::FontFamily(FontFamily::named(FAMILY)));
         b.push_default(StyleProperty::FontSize(size));
         b.push_default(StyleProperty::LineHeight(LineHeight::FontSizeRelative(line_height)));
         if bold {
@@ -588,6 +584,32 @@ impl Typeset {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::fonts;
+
+    /// The SVG sheets measure text from a table (`fonts::advance`); parley shaping each
+    /// character from the same embedded faces at one font unit a point must give its numbers.
+    #[test]
+    fn the_sheet_measure_is_the_embedded_faces_advances() {
+        let mut f = Fonts::new();
+        let mut shaped = |c: char, bold: bool| {
+            let rich = Rich { text: c.to_string(), bold: Vec::new(), italic: Vec::new() };
+            f.layout(&rich, fonts::UNITS_PER_EM as f32, 1.0, bold, 1.0e6, false).full_width()
+        };
+        for bold in [false, true] {
+            for c in ' '..='~' {
+                let (drawn, measured) = (shaped(c, bold), fonts::advance(c, bold) as f32);
+                assert!((drawn - measured).abs() < 0.01, "{c:?} (bold {bold}): drawn {drawn}, measured {measured}");
+            }
+            // Beyond ASCII the measure may be wider than the face, never narrower.
+            for (c, units) in fonts::WIDE_ENOUGH {
+                let drawn = shaped(c, bold);
+                assert!(
+                    drawn > 0.0 && drawn <= units as f32 + 0.01,
+                    "{c:?} (bold {bold}): drawn {drawn}, measured {units}"
+                );
+            }
+        }
+    }
 
     fn style() -> Style {
         let t = crate::render::text::Templates::load(None).expect("built-in templates");
