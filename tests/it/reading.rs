@@ -192,3 +192,41 @@ fn a_three_map_pdf_puts_each_map_sheet_before_its_own_room_key() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Bold marks a name or a label ("Trap: Moving Floor", "Object — Prana Spring:"), never a
+/// whole description: no bold run in 16 booklets holds a sentence's end followed by more text,
+/// or more than 14 words.
+#[test]
+fn bold_marks_names_and_labels_never_whole_sentences() {
+    let dir = temp("reading-bold");
+    let d = dir.to_str().expect("a UTF-8 path");
+    let mut runs = 0;
+    for seed in 1..=8u32 {
+        let (s, lv) = (seed.to_string(), (seed * 2).to_string());
+        for (args, stem) in [
+            (vec!["myk", "--seed", &s, "--maps", "2", "--level", &lv], format!("myk-{seed}")),
+            (vec!["fortress", "--seed", &s, "--areas", "30"], format!("fortress-{seed}")),
+        ] {
+            let mut all = args.clone();
+            all.extend(["--format", "md", "--out", d]);
+            let (code, _, err) = run(&all);
+            assert_eq!(code, 0, "{err}");
+            let md = std::fs::read_to_string(dir.join(format!("{stem}.md"))).expect("the Markdown");
+            for b in blocks(&md) {
+                let Block::Para { text, .. } = b else { continue };
+                for r in &text.bold {
+                    let bold = text.text[r.clone()].trim();
+                    runs += 1;
+                    let words = bold.split_whitespace().count();
+                    let inner = bold.trim_end_matches(['.', ':']);
+                    assert!(
+                        words <= 14 && !inner.contains(". "),
+                        "{stem}: a description set in bold ({words} words): `{bold}`"
+                    );
+                }
+            }
+        }
+    }
+    assert!(runs > 500, "the booklets hold bold names ({runs})");
+    std::fs::remove_dir_all(&dir).ok();
+}
