@@ -192,7 +192,7 @@ fn the_printed_html_keeps_header_words_whole_and_no_near_empty_page_before_a_map
         print_to_pdf(&chromium, &out.join(format!("{stem}.html")), &pdf, &dir.join("profile"));
         let raw = String::from_utf8(Command::new(&pdftotext).arg("-raw").arg(&pdf).arg("-").output().unwrap().stdout)
             .unwrap();
-        let tokens: std::collections::HashSet<&str> =
+        let tokens: std::collections::BTreeSet<&str> =
             raw.split_whitespace().map(|t| t.trim_matches(|c: char| !c.is_alphanumeric())).collect();
         for w in header_words(&html) {
             assert!(tokens.contains(w.as_str()), "{stem}: the header word `{w}` is broken in print");

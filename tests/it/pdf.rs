@@ -327,3 +327,57 @@ fn a_table_split_over_pages_repeats_its_header_row_on_each_page() {
     assert!(split >= 1, "seed 42 with two maps has a table run on over pages");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The outline as (depth, title) in reading order, walked from the catalog's /Outlines.
+fn outline_tree(doc: &Document) -> Vec<(usize, String)> {
+    fn title(d: &lopdf::Dictionary) -> String {
+        match d.get(b"Title") {
+            Ok(Object::String(bytes, _)) if bytes.starts_with(&[0xfe, 0xff]) => {
+                let units: Vec<u16> = bytes[2..].chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
+                String::from_utf16_lossy(&units)
+            }
+            Ok(Object::String(bytes, _)) => bytes.iter().map(|&b| b as char).collect(),
+            _ => String::new(),
+        }
+    }
+    fn walk(doc: &Document, first: Option<&Object>, depth: usize, out: &mut Vec<(usize, String)>) {
+        let mut at = first.and_then(|o| o.as_reference().ok());
+        while let Some(id) = at {
+            let d = doc.get_dictionary(id).expect("an outline item");
+            out.push((depth, title(d)));
+            walk(doc, d.get(b"First").ok(), depth + 1, out);
+            at = d.get(b"Next").ok().and_then(|o| o.as_reference().ok());
+        }
+    }
+    let root = doc.catalog().expect("a catalog").get(b"Outlines").and_then(Object::as_reference).expect("an outline");
+    let mut out = Vec::new();
+    walk(doc, doc.get_dictionary(root).expect("the outline root").get(b"First").ok(), 0, &mut out);
+    out
+}
+
+/// The outline reads as the booklet: the title alone at the top, its parts (each map's key, the
+/// sheets' groups) under it, and each room under its own map's part.
+#[test]
+fn the_pdf_outline_nests_title_parts_and_rooms() {
+    let dir = temp("pdf-outline");
+    let d = dir.to_str().unwrap();
+    let (code, _, err) = run(&["myk", "--seed", "808", "--maps", "3", "--format", "json,pdf", "--out", d]);
+    assert_eq!(code, 0, "{err}");
+    let s: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("myk-808.json")).unwrap()).unwrap();
+    let tree = outline_tree(&Document::load(dir.join("myk-808.pdf")).unwrap());
+    let top: Vec<&String> = tree.iter().filter(|e| e.0 == 0).map(|e| &e.1).collect();
+    assert_eq!(top, [s["title"].as_str().unwrap()], "the title alone at the top: {tree:?}");
+    for want in ["Maps (GM sheets)", "Players' sheets", "For play"] {
+        assert!(tree.contains(&(1, want.to_string())), "`{want}` is a part under the title: {tree:?}");
+    }
+    for (i, m) in s["maps"].as_array().unwrap().iter().enumerate() {
+        let part = format!("Map {} of 3: {}", i + 1, m["name"].as_str().unwrap());
+        let at = tree.iter().position(|e| *e == (1, part.clone())).unwrap_or_else(|| panic!("{part}: {tree:?}"));
+        let rooms: Vec<&String> = tree[at + 1..].iter().take_while(|e| e.0 > 1).map(|e| &e.1).collect();
+        for r in m["rooms"].as_array().unwrap().iter().filter(|r| r["used"] == true) {
+            let room = format!("{} — {}", r["id"].as_str().unwrap(), r["name"].as_str().unwrap());
+            assert!(rooms.contains(&&room), "{room} is under {part}: {rooms:?}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
