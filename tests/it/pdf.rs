@@ -54,6 +54,16 @@ fn embedded_and_vector(doc: &Document) {
     assert!(!dicts.iter().any(|d| is(d, b"Subtype", b"Image")), "no raster pictures, only vector drawing");
 }
 
+/// A PDF text string: UTF-16 after its byte-order mark, else one byte a character.
+fn pdf_text(bytes: &[u8]) -> String {
+    if bytes.starts_with(&[0xfe, 0xff]) {
+        let units: Vec<u16> = bytes[2..].chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
+        String::from_utf16_lossy(&units)
+    } else {
+        bytes.iter().map(|&b| b as char).collect()
+    }
+}
+
 /// The outline's entry titles, in file order.
 fn outline_titles(doc: &Document) -> Vec<String> {
     let mut out = Vec::new();
@@ -62,13 +72,7 @@ fn outline_titles(doc: &Document) -> Vec<String> {
             && let Ok(Object::String(bytes, _)) = d.get(b"Title")
             && (d.has(b"Parent") || d.has(b"Dest"))
         {
-            let text = if bytes.starts_with(&[0xfe, 0xff]) {
-                let units: Vec<u16> = bytes[2..].chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
-                String::from_utf16_lossy(&units)
-            } else {
-                bytes.iter().map(|&b| b as char).collect()
-            };
-            out.push(text);
+            out.push(pdf_text(bytes));
         }
     }
     out
@@ -332,11 +336,7 @@ fn a_table_split_over_pages_repeats_its_header_row_on_each_page() {
 fn outline_tree(doc: &Document) -> Vec<(usize, String)> {
     fn title(d: &lopdf::Dictionary) -> String {
         match d.get(b"Title") {
-            Ok(Object::String(bytes, _)) if bytes.starts_with(&[0xfe, 0xff]) => {
-                let units: Vec<u16> = bytes[2..].chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
-                String::from_utf16_lossy(&units)
-            }
-            Ok(Object::String(bytes, _)) => bytes.iter().map(|&b| b as char).collect(),
+            Ok(Object::String(bytes, _)) => pdf_text(bytes),
             _ => String::new(),
         }
     }
