@@ -425,10 +425,13 @@ impl Document {
         }
     }
 
-    /// What a generate run says on stderr when it is done (warnings included).
-    pub fn summary(&self) -> String {
+    /// What a generate run says on stderr when it is done (warnings included; for MYK, a danger
+    /// line for each threat the book's tables let past the court's limits, read from `tables`).
+    pub fn summary(&self, tables: &Tables) -> String {
         match self {
-            Document::Myk(s) => crate::render::summary::myk_summary(s),
+            Document::Myk(s) => {
+                crate::render::summary::myk_summary(s) + &crate::render::summary::myk_danger_lines(s, tables)
+            }
             Document::Nw3(f) => format!(
                 "{} (seed {}): {} areas, {} gates, ruler {}\n",
                 f.title,

@@ -207,7 +207,7 @@ fn generate_command(tables: &Tables, g: Generate, out: &mut dyn Write, err: &mut
     doc.set_paper(g.output.paper.unwrap_or(paper));
     let code = write_document(&doc, tables, &templates, g.output, out)?;
     // The warnings are printed once, with the summary.
-    write!(err, "{}", doc.summary())?;
+    write!(err, "{}", doc.summary(tables))?;
     Ok(code)
 }
 

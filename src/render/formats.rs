@@ -67,6 +67,7 @@ impl<'a> Subject<'a> {
                 .map(|m| Sheet {
                     file: files.next().unwrap_or_default(),
                     gm_label: format!("Map {}: {} (GM)", m.index, m.name),
+                    key: format!("Map {} of {}:", m.index, s.maps.len()),
                     players_label: format!("Map {}: {} (players)", m.index, m.name),
                     gm: sheet::myk_sheet(s, m, tables, paper, Audience::Gm),
                     players: sheet::myk_sheet(s, m, tables, paper, Audience::Players),
@@ -75,6 +76,7 @@ impl<'a> Subject<'a> {
             Subject::Nw3(f) => vec![Sheet {
                 file: files.next().unwrap_or_default(),
                 gm_label: "Area map (GM)".into(),
+                key: "Areas".into(),
                 players_label: "Area map (players' handout)".into(),
                 gm: super::area_map::fortress_map(f, tables, paper, Audience::Gm),
                 players: super::area_map::fortress_map(f, tables, paper, Audience::Players),
@@ -95,6 +97,9 @@ pub struct Sheet {
     file: String,
     gm_label: String,
     players_label: String,
+    /// How the heading of the sheet's key in the booklet starts (the PDF prints the sheet right
+    /// before it).
+    key: String,
     gm: String,
     players: String,
 }
@@ -239,8 +244,16 @@ fn make_uvtt(d: &Drafts) -> Result<Vec<Artifact>> {
 
 fn make_pdf(d: &Drafts) -> Result<Vec<Artifact>> {
     let name = format!("{}.pdf", d.stem);
-    let gm: Vec<pdf::Sheet> = d.sheets.iter().map(|s| (s.gm_label.clone(), s.gm.clone())).collect();
-    let players: Vec<pdf::Sheet> = d.sheets.iter().map(|s| (s.players_label.clone(), s.players.clone())).collect();
+    let gm: Vec<pdf::Sheet> = d
+        .sheets
+        .iter()
+        .map(|s| pdf::Sheet { label: s.gm_label.clone(), svg: s.gm.clone(), key: Some(s.key.clone()) })
+        .collect();
+    let players: Vec<pdf::Sheet> = d
+        .sheets
+        .iter()
+        .map(|s| pdf::Sheet { label: s.players_label.clone(), svg: s.players.clone(), key: None })
+        .collect();
     let paper = d.subject.paper();
     let bytes = pdf::booklet(&gm, &d.md, &players, d.templates, paper, d.subject.title(), &name)?;
     Ok(vec![Artifact::new(name, bytes)])

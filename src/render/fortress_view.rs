@@ -162,11 +162,15 @@ pub struct AreaView {
     /// The Ruler is met here (its stat block is printed in the climax).
     pub ruler: bool,
     pub trap: Option<String>,
+    /// The trap's name and its effect apart, for the booklets to set the name alone in bold.
+    pub trap_parts: Option<(String, String)>,
     pub trap_judges: Option<String>,
     /// "Danger Sense 12 (the default)".
     pub danger_sense: String,
     pub enemies: Vec<GroupView>,
     pub objects: Vec<String>,
+    /// Each object's name and what it does apart (as [`AreaView::trap_parts`]).
+    pub object_parts: Vec<(String, String)>,
     pub gates: Vec<String>,
     /// The GM's own notes from the file (empty: none).
     pub notes: String,
@@ -487,10 +491,12 @@ fn area_view(f: &Fortress, a: &Area) -> AreaView {
         event_failure: a.event.as_ref().map(|e| e.failure.clone()).unwrap_or_default(),
         event_retry: a.event.as_ref().map(|e| e.retry.clone()).unwrap_or_default(),
         trap: a.trap.as_ref().map(|t| format!("{}: {}", t.name, t.effect)),
+        trap_parts: a.trap.as_ref().map(|t| (t.name.clone(), t.effect.clone())),
         trap_judges: a.trap.as_ref().map(trap_judges),
         danger_sense: danger_sense_line(f, a),
         enemies: a.enemies.iter().map(group_view).collect(),
         objects: a.objects.iter().map(object_line).collect(),
+        object_parts: a.objects.iter().map(|o| (o.name.clone(), object_effect(o))).collect(),
         gates: f.gates.iter().filter_map(|g| gate_text(f, a.id, g)).collect(),
         notes: a.notes.clone(),
     }
@@ -575,8 +581,13 @@ fn ambush_line(g: &EnemyGroup) -> String {
 
 /// An object and its effect; a Gate Release Device also names the gate it opens.
 fn object_line(o: &Object) -> String {
+    format!("{}: {}", o.name, object_effect(o))
+}
+
+/// What an object does, and the gate it opens.
+fn object_effect(o: &Object) -> String {
     match o.opens {
-        Some(g) => format!("{}: {} (opens the gate {}-{})", o.name, o.effect, g.from, g.to),
-        None => format!("{}: {}", o.name, o.effect),
+        Some(g) => format!("{} (opens the gate {}-{})", o.effect, g.from, g.to),
+        None => o.effect.clone(),
     }
 }

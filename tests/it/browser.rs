@@ -142,3 +142,71 @@ fn the_letter_booklet_keeps_every_word_inside_the_right_margin() {
     let over: Vec<&WordBox> = words.iter().filter(|w| !sheets.contains(&w.0) && w.4 > w.1 - margin + 1.0).collect();
     assert!(over.is_empty(), "words past the right margin: {over:?}");
 }
+
+/// The words of the HTML's table headers (letters and digits only: "Formula", "2D6").
+fn header_words(html: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for cell in html.split("<th").skip(1) {
+        let Some(body) = cell.split_once('>').and_then(|(_, rest)| rest.split_once("</th>")).map(|(b, _)| b) else {
+            continue;
+        };
+        // Tags inside a header cell (<b>, <br>) are dropped.
+        let text: String = body
+            .split('<')
+            .enumerate()
+            .map(|(i, p)| if i == 0 { p } else { p.split_once('>').map_or("", |x| x.1) })
+            .collect::<Vec<_>>()
+            .join(" ");
+        out.extend(
+            text.split_whitespace().filter(|w| w.len() >= 2 && w.chars().all(char::is_alphanumeric)).map(String::from),
+        );
+    }
+    out
+}
+
+/// Printed from Chromium (both games, both papers, 1-3 maps, up to 40 areas): no table header
+/// breaks inside a word ("Formul a", "2D6" a letter a line), and no page before a map sheet
+/// holds only a line or two (the sheet's page break leaves no near-empty page behind).
+#[test]
+#[ignore = "needs chromium and poppler-utils: run by .ci/run"]
+fn the_printed_html_keeps_header_words_whole_and_no_near_empty_page_before_a_map() {
+    let (chromium, _, pdftotext) = tools();
+    let dir = std::env::temp_dir().join(format!("dungeonsmith-print-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.join("out");
+    let o = out.to_str().unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["myk", "--seed", "99", "--level", "8", "--maps", "2"], "myk-99"),
+        (&["myk", "--seed", "808", "--maps", "3", "--paper", "letter"], "myk-808"),
+        (&["fortress", "--seed", "55", "--areas", "40"], "fortress-55"),
+        (&["fortress", "--seed", "321", "--areas", "30", "--paper", "letter"], "fortress-321"),
+    ];
+    let mut checked = 0;
+    for (args, stem) in cases {
+        let mut all = args.to_vec();
+        all.extend(["--format", "html", "--out", o]);
+        let (code, _, err) = run(&all);
+        assert_eq!(code, 0, "{err}");
+        let html = std::fs::read_to_string(out.join(format!("{stem}.html"))).unwrap();
+        let pdf = dir.join(format!("{stem}.pdf"));
+        print_to_pdf(&chromium, &out.join(format!("{stem}.html")), &pdf, &dir.join("profile"));
+        let raw = String::from_utf8(Command::new(&pdftotext).arg("-raw").arg(&pdf).arg("-").output().unwrap().stdout)
+            .unwrap();
+        let tokens: std::collections::BTreeSet<&str> =
+            raw.split_whitespace().map(|t| t.trim_matches(|c: char| !c.is_alphanumeric())).collect();
+        for w in header_words(&html) {
+            assert!(tokens.contains(w.as_str()), "{stem}: the header word `{w}` is broken in print");
+            checked += 1;
+        }
+        let pages: Vec<&str> = raw.split('\u{c}').collect();
+        let sheet = |p: &str| p.contains("GM copy") || p.contains("players' copy") || p.contains("handout");
+        for i in 1..pages.len() {
+            if sheet(pages[i]) && !sheet(pages[i - 1]) {
+                let lines = pages[i - 1].lines().filter(|l| !l.trim().is_empty()).count();
+                assert!(lines >= 4, "{stem}: page {} before a map holds {lines} line(s)", i);
+            }
+        }
+    }
+    assert!(checked > 50, "header words checked: {checked}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

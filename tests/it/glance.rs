@@ -349,3 +349,39 @@ fn gates_one_deed_opens_are_labelled_apart_on_the_area_map() {
     }
     assert!(shared > 0, "the seeds hold gates one deed opens");
 }
+
+/// The summary a `myk` run prints on the terminal lists every danger the booklet's court section
+/// lists ("danger: the level-2 encounter table, roll 4: ..."), one line each (no more, no fewer),
+/// after the limits line.
+#[test]
+fn the_terminal_summary_lists_each_danger_the_booklet_flags() {
+    let dir = temp("summary-danger");
+    let d = dir.to_str().expect("a UTF-8 path");
+    let mut with = 0;
+    for (seed, level) in [(1u64, 2u32), (2, 2), (3, 1), (4, 3), (5, 10), (6, 6), (7, 12), (8, 4)] {
+        let (sd, lv) = (seed.to_string(), level.to_string());
+        let (code, _, err) = run(&["myk", "--seed", &sd, "--level", &lv, "--format", "md", "--out", d]);
+        assert_eq!(code, 0, "{err}");
+        let md = std::fs::read_to_string(dir.join(format!("myk-{seed}.md"))).expect("written");
+        let court = md.split("### Threat limits").nth(1).and_then(|c| c.split("\n## ").next()).expect("the limits");
+        let booklet: Vec<String> = court
+            .lines()
+            .filter_map(|l| l.strip_prefix("- **Danger:** "))
+            .map(|l| l.trim_end_matches('.').to_string())
+            .collect();
+        let said: Vec<String> = err
+            .lines()
+            .filter_map(|l| l.strip_prefix("danger: "))
+            .map(|l| l.trim_end_matches('.').to_string())
+            .collect();
+        let limits = err.lines().position(|l| l.starts_with("traps ")).expect("the limits line");
+        let first = err.lines().position(|l| l.starts_with("danger: "));
+        assert!(first.is_none_or(|f| f > limits), "seed {seed}: the danger lines follow the limits line:\n{err}");
+        for b in &booklet {
+            assert!(said.contains(b), "seed {seed}: the summary lists `{b}`:\n{err}");
+        }
+        assert_eq!(said.len(), booklet.len(), "seed {seed}: one summary line per danger: {said:?}");
+        with += usize::from(!said.is_empty());
+    }
+    assert!(with >= 2, "the seeds go past the court's limits ({with} of 8)");
+}

@@ -25,6 +25,7 @@ mod nw3_rules;
 mod pdf;
 mod pictures;
 mod png;
+mod reading;
 mod readme;
 mod regen;
 mod render;

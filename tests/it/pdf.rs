@@ -54,6 +54,16 @@ fn embedded_and_vector(doc: &Document) {
     assert!(!dicts.iter().any(|d| is(d, b"Subtype", b"Image")), "no raster pictures, only vector drawing");
 }
 
+/// A PDF text string: UTF-16 after its byte-order mark, else one byte a character.
+fn pdf_text(bytes: &[u8]) -> String {
+    if bytes.starts_with(&[0xfe, 0xff]) {
+        let units: Vec<u16> = bytes[2..].chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
+        String::from_utf16_lossy(&units)
+    } else {
+        bytes.iter().map(|&b| b as char).collect()
+    }
+}
+
 /// The outline's entry titles, in file order.
 fn outline_titles(doc: &Document) -> Vec<String> {
     let mut out = Vec::new();
@@ -62,13 +72,7 @@ fn outline_titles(doc: &Document) -> Vec<String> {
             && let Ok(Object::String(bytes, _)) = d.get(b"Title")
             && (d.has(b"Parent") || d.has(b"Dest"))
         {
-            let text = if bytes.starts_with(&[0xfe, 0xff]) {
-                let units: Vec<u16> = bytes[2..].chunks(2).map(|c| u16::from_be_bytes([c[0], c[1]])).collect();
-                String::from_utf16_lossy(&units)
-            } else {
-                bytes.iter().map(|&b| b as char).collect()
-            };
-            out.push(text);
+            out.push(pdf_text(bytes));
         }
     }
     out
@@ -97,11 +101,13 @@ fn myk_pdf_has_gm_sheets_text_and_players_sheets_with_embedded_fonts() {
     assert!(pages >= 2 + 1 + 2, "two GM sheets, the text, two players' sheets: {pages} pages");
     let s: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("myk-42.json")).unwrap()).unwrap();
     let all = flat(&texts.join(" "));
-    // GM sheets first, players' sheets last (a sheet's text is placed glyph by glyph, so the
-    // extractor spaces its letters out).
+    // Each GM sheet before its key (tests/it/reading.rs), players' sheets last (a sheet's text is
+    // placed glyph by glyph, so the extractor spaces its letters out).
     let bare = |t: &str| t.split_whitespace().collect::<String>();
+    let gm: Vec<usize> = (0..pages).filter(|&i| bare(&texts[i]).contains("GMcopy")).collect();
+    assert_eq!(gm.len(), 2, "two GM sheets");
+    assert!(gm[0] > 0, "the title page comes before the first map");
     for (i, m) in s["maps"].as_array().unwrap().iter().enumerate() {
-        assert!(bare(&texts[i]).contains("GMcopy"), "page {} is map {}'s GM sheet", i + 1, i + 1);
         assert!(bare(&texts[pages - 2 + i]).contains("players"), "page {} is a players' sheet", pages - 1 + i);
         for r in m["rooms"].as_array().unwrap().iter().filter(|r| r["used"] == true) {
             let name = r["name"].as_str().unwrap();
@@ -112,7 +118,10 @@ fn myk_pdf_has_gm_sheets_text_and_players_sheets_with_embedded_fonts() {
     let target = flat(s["objective"]["target"].as_str().unwrap());
     assert!(!target.is_empty() && all.contains(&target), "the objective's target is in the text pages");
     assert!(!all.contains("**") && !all.contains("| ---") && !all.contains("##"), "no Markdown syntax");
-    footers_count_the_file(&texts, pages, 2..pages - 2);
+    let text_pages: Vec<usize> = (0..pages - 2).filter(|i| !gm.contains(i)).collect();
+    for i in text_pages {
+        footers_count_the_file(&texts, pages, i..i + 1);
+    }
     embedded_and_vector(&doc);
     let titles = outline_titles(&doc);
     for want in ["Maps (GM sheets)", "Map 1: ", "Clues", "Random encounter table", "Glossary", "Players' sheets"] {
@@ -147,7 +156,9 @@ fn fortress_pdf_has_the_area_map_area_text_and_handout() {
         assert!(all.contains(name), "area {name} appears in the PDF");
     }
     assert!(all.contains(&flat(f["trailer"].as_str().unwrap())), "the trailer, as text");
-    footers_count_the_file(&texts, pages, 1..pages - 1);
+    // Every page but the two sheets (the GM's before the areas, the players' last) is text.
+    let text_pages = (0..pages).filter(|&i| flat(&texts[i]).contains(&format!("page {} of {pages}", i + 1))).count();
+    assert_eq!(text_pages, pages - 2, "two sheet pages and {} text pages", pages - 2);
     embedded_and_vector(&doc);
     let titles = outline_titles(&doc);
     for want in [
@@ -318,5 +329,55 @@ fn a_table_split_over_pages_repeats_its_header_row_on_each_page() {
         }
     }
     assert!(split >= 1, "seed 42 with two maps has a table run on over pages");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The outline as (depth, title) in reading order, walked from the catalog's /Outlines.
+fn outline_tree(doc: &Document) -> Vec<(usize, String)> {
+    fn title(d: &lopdf::Dictionary) -> String {
+        match d.get(b"Title") {
+            Ok(Object::String(bytes, _)) => pdf_text(bytes),
+            _ => String::new(),
+        }
+    }
+    fn walk(doc: &Document, first: Option<&Object>, depth: usize, out: &mut Vec<(usize, String)>) {
+        let mut at = first.and_then(|o| o.as_reference().ok());
+        while let Some(id) = at {
+            let d = doc.get_dictionary(id).expect("an outline item");
+            out.push((depth, title(d)));
+            walk(doc, d.get(b"First").ok(), depth + 1, out);
+            at = d.get(b"Next").ok().and_then(|o| o.as_reference().ok());
+        }
+    }
+    let root = doc.catalog().expect("a catalog").get(b"Outlines").and_then(Object::as_reference).expect("an outline");
+    let mut out = Vec::new();
+    walk(doc, doc.get_dictionary(root).expect("the outline root").get(b"First").ok(), 0, &mut out);
+    out
+}
+
+/// The outline reads as the booklet: the title alone at the top, its parts (each map's key, the
+/// sheets' groups) under it, and each room under its own map's part.
+#[test]
+fn the_pdf_outline_nests_title_parts_and_rooms() {
+    let dir = temp("pdf-outline");
+    let d = dir.to_str().unwrap();
+    let (code, _, err) = run(&["myk", "--seed", "808", "--maps", "3", "--format", "json,pdf", "--out", d]);
+    assert_eq!(code, 0, "{err}");
+    let s: Value = serde_json::from_str(&std::fs::read_to_string(dir.join("myk-808.json")).unwrap()).unwrap();
+    let tree = outline_tree(&Document::load(dir.join("myk-808.pdf")).unwrap());
+    let top: Vec<&String> = tree.iter().filter(|e| e.0 == 0).map(|e| &e.1).collect();
+    assert_eq!(top, [s["title"].as_str().unwrap()], "the title alone at the top: {tree:?}");
+    for want in ["Maps (GM sheets)", "Players' sheets", "For play"] {
+        assert!(tree.contains(&(1, want.to_string())), "`{want}` is a part under the title: {tree:?}");
+    }
+    for (i, m) in s["maps"].as_array().unwrap().iter().enumerate() {
+        let part = format!("Map {} of 3: {}", i + 1, m["name"].as_str().unwrap());
+        let at = tree.iter().position(|e| *e == (1, part.clone())).unwrap_or_else(|| panic!("{part}: {tree:?}"));
+        let rooms: Vec<&String> = tree[at + 1..].iter().take_while(|e| e.0 > 1).map(|e| &e.1).collect();
+        for r in m["rooms"].as_array().unwrap().iter().filter(|r| r["used"] == true) {
+            let room = format!("{} — {}", r["id"].as_str().unwrap(), r["name"].as_str().unwrap());
+            assert!(rooms.contains(&&room), "{room} is under {part}: {rooms:?}");
+        }
+    }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -38,6 +38,10 @@ use crate::render::fonts::{FACES, FAMILY};
 pub const PT: f32 = 72.0 / 25.4;
 /// Padding inside a table cell, in points.
 const CELL_PAD: f32 = 3.0;
+/// A table of at most this many body rows never splits over two pages.
+pub const SMALL_TABLE: usize = 12;
+/// Lines of a paragraph that must follow a heading on its page (a heading never ends a page).
+const LINES_AFTER_HEADING: usize = 2;
 
 /// The fonts, as parley and krilla each see them.
 pub struct Fonts {
@@ -202,6 +206,9 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                 let cols = head.len().max(rows.iter().map(Vec::len).max().unwrap_or(0));
                 let widths = column_widths(head, rows, cols, style, fonts, width);
                 let header = out.len();
+                // A small table (a treasure or roll table) is read at one glance: it moves whole
+                // to the next page rather than leave a row or two behind.
+                let whole = rows.len() <= SMALL_TABLE;
                 let mut first = true;
                 for (r, row) in std::iter::once(head).chain(rows).enumerate() {
                     let mut x = 0.0;
@@ -217,7 +224,7 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                     out.push(Flow {
                         item: Item::Row { cells, height, head: r == 0, first, header: (r > 0).then_some(header) },
                         above: if first { style.paragraph_gap_pt } else { 0.0 },
-                        keep: r == 0,
+                        keep: r == 0 || (whole && r < rows.len()),
                         heading: None,
                         break_before: false,
                     });
@@ -289,6 +296,8 @@ pub struct Typeset {
     header: Text,
     pub pages: Vec<Vec<Placed>>,
     pub marks: Vec<Mark>,
+    /// For each anchor asked for, the text page its heading starts (`None`: no such heading).
+    pub anchors: Vec<Option<usize>>,
     style: Style,
     left: f32,
 }
@@ -311,10 +320,38 @@ fn sections(items: &[Flow]) -> Vec<std::ops::Range<usize>> {
 
 /// Lays `md` out on pages of `size` (points) with `style`; `title` fills the running header.
 pub fn typeset(md: &str, title: &str, size: (f32, f32), style: &Style, fonts: &mut Fonts) -> Typeset {
+    typeset_at(md, title, size, style, fonts, &[])
+}
+
+/// The index of the first heading after item `from` whose text starts with `prefix`.
+fn find_heading(items: &[Flow], from: usize, prefix: &str) -> Option<usize> {
+    (from..items.len()).find(|&i| items[i].heading.as_ref().is_some_and(|(_, t)| t.starts_with(prefix)))
+}
+
+/// [`typeset`], with each heading that starts with one of `anchors` (in order) on a new page, so
+/// the PDF can put a map sheet right before the key that it draws ([`Typeset::anchors`]).
+pub fn typeset_at(
+    md: &str,
+    title: &str,
+    size: (f32, f32),
+    style: &Style,
+    fonts: &mut Fonts,
+    anchors: &[String],
+) -> Typeset {
     let m = &style.margin_mm;
     let (left, top, bottom) = (m.left * PT, m.top * PT, size.1 - m.bottom * PT);
     let width = (size.0 - (m.left + m.right) * PT).max(36.0);
-    let items = flow(&markdown::blocks(md), style, fonts, width);
+    let mut items = flow(&markdown::blocks(md), style, fonts, width);
+    let mut from = 0;
+    let at: Vec<Option<usize>> = anchors
+        .iter()
+        .map(|a| {
+            let i = find_heading(&items, from, a)?;
+            from = i + 1;
+            items[i].break_before = true;
+            Some(i)
+        })
+        .collect();
     let mut pager = Pager { pages: vec![Vec::new()], marks: Vec::new(), y: top, top, bottom };
     for sec in sections(&items) {
         if items[sec.start].break_before && !pager.fresh() {
@@ -326,9 +363,28 @@ pub fn typeset(md: &str, title: &str, size: (f32, f32), style: &Style, fonts: &m
     if pages.last().is_some_and(Vec::is_empty) && pages.len() > 1 {
         pages.pop();
     }
+    let anchors =
+        at.iter().map(|i| i.and_then(|i| pages.iter().position(|p| p.first().is_some_and(|f| f.index == i)))).collect();
     let head = Rich { text: style.header.replace("{title}", title), ..Rich::default() };
     let header = Text::new(fonts.layout(&head, style.header_pt, 1.2, false, width, false), head.text);
-    Typeset { items, pages, marks, style: style.clone(), left, header }
+    Typeset { items, pages, marks, anchors, style: style.clone(), left, header }
+}
+
+/// The height of a unit's headings and what must stand with them: the item after the last
+/// heading, or its first lines when it is a long paragraph.
+fn lead_height(items: &[Flow], unit: std::ops::Range<usize>) -> f32 {
+    let mut h = 0.0;
+    for (k, f) in items[unit].iter().enumerate() {
+        h += if k == 0 { 0.0 } else { f.above };
+        match &f.item {
+            Item::Text { text, .. } if f.heading.is_none() => {
+                return h + text.tops[text.lines().min(LINES_AFTER_HEADING)];
+            }
+            _ if f.heading.is_none() => return h + f.item.height(),
+            _ => h += f.item.height(),
+        }
+    }
+    h
 }
 
 /// The height of items `r` stacked, with the space above each but the first.
@@ -384,11 +440,15 @@ impl Pager {
     }
 
     /// Items kept together: on the next page when they do not fit on this one but fit on a page.
+    /// A unit taller than a page starts on the next page too when its headings and the first
+    /// lines after them would not fit on this one (a heading never ends a page).
     fn unit(&mut self, items: &[Flow], unit: std::ops::Range<usize>, body: f32) {
         let fresh = self.fresh();
         let above = if fresh { 0.0 } else { items[unit.start].above };
         let h = span(&unit, items);
-        if self.y + above + h > self.bottom && !fresh && h <= body {
+        let lead = lead_height(items, unit.clone());
+        let fits = |h: f32| self.y + above + h <= self.bottom;
+        if !fresh && ((!fits(h) && h <= body) || !fits(lead)) {
             self.next_page();
         }
         for k in unit {
@@ -676,6 +736,87 @@ mod tests {
         // Every body row is placed once.
         let body: Vec<usize> = t.pages.iter().flatten().map(|p| p.index).filter(|&i| i != head && i != 0).collect();
         assert_eq!(body, (head + 1..head + 151).collect::<Vec<_>>());
+    }
+
+    /// The page each item index is placed on (its first line's).
+    fn page_of(t: &Typeset) -> Vec<usize> {
+        let mut at = vec![usize::MAX; t.items.len()];
+        for (n, page) in t.pages.iter().enumerate() {
+            for p in page {
+                at[p.index] = at[p.index].min(n);
+            }
+        }
+        at
+    }
+
+    #[test]
+    fn a_table_of_twelve_rows_or_fewer_never_splits_over_two_pages() {
+        // Paragraphs of every length push a 6-row and a 12-row table to every place on the page.
+        for filler in 0..40 {
+            let para = "word ".repeat(30);
+            let rows = |n: usize| (1..=n).map(|i| format!("| {i} | treasure {i} |\n")).collect::<String>();
+            let md = format!(
+                "# T\n\n{}\n| Roll | Result |\n| ---: | --- |\n{}\nafter\n\n| Roll | Result |\n| ---: | --- |\n{}",
+                format!("{para}\n\n").repeat(filler),
+                rows(6),
+                rows(SMALL_TABLE)
+            );
+            let t = typeset(&md, "T", A4, &style(), &mut Fonts::new());
+            let at = page_of(&t);
+            let tables: Vec<Vec<usize>> =
+                t.items.iter().enumerate().filter(|(_, f)| matches!(f.item, Item::Row { .. })).fold(
+                    Vec::new(),
+                    |mut acc: Vec<Vec<usize>>, (i, f)| {
+                        if matches!(f.item, Item::Row { first: true, .. }) {
+                            acc.push(Vec::new());
+                        }
+                        acc.last_mut().expect("a table").push(at[i]);
+                        acc
+                    },
+                );
+            assert_eq!(tables.len(), 2);
+            for rows in tables {
+                assert!(rows.iter().all(|p| *p == rows[0]), "filler {filler}: a small table split: pages {rows:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_heading_is_never_the_last_line_of_a_page() {
+        // Each heading is followed by a paragraph longer than a page, at every height on the page.
+        for filler in 0..40 {
+            let md = format!(
+                "# T\n\n{}### A heading\n\n{}\n\n## Next\n\n| a | b |\n| --- | --- |\n{}",
+                "line\n\n".repeat(filler),
+                "word ".repeat(3000),
+                "| 1 | 2 |\n".repeat(30)
+            );
+            let t = typeset(&md, "T", A4, &style(), &mut Fonts::new());
+            for (n, page) in t.pages.iter().enumerate() {
+                let last = page.last().expect("a page holds something");
+                assert!(t.items[last.index].heading.is_none(), "filler {filler}: page {} ends with a heading", n + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn an_anchored_heading_starts_a_page_and_says_which() {
+        let room = "### A1 — Room\n\ntext\n\n";
+        let md = format!(
+            "# T\n\nintro\n\n## Map 1 of 2: Caves\n\n{}## Map 2 of 2: Halls\n\n{}## For play\n\nend\n",
+            room.repeat(30),
+            room.repeat(3)
+        );
+        let keys = ["Map 1 of 2:".to_string(), "Map 2 of 2:".to_string(), "Map 3".to_string()];
+        let t = typeset_at(&md, "T", A4, &style(), &mut Fonts::new(), &keys);
+        assert_eq!(t.anchors.len(), 3);
+        for (a, key) in t.anchors.iter().zip(&keys).take(2) {
+            let page = &t.pages[a.expect("found")];
+            let first = t.items[page[0].index].heading.as_ref().expect("a heading starts the page");
+            assert!(first.1.starts_with(key.as_str()), "{key} starts its page, not {}", first.1);
+        }
+        assert!(t.anchors[1] > t.anchors[0] && t.anchors[0] > Some(0), "{:?}", t.anchors);
+        assert_eq!(t.anchors[2], None, "a key the text does not hold has no page");
     }
 
     #[test]
