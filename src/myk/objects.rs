@@ -37,6 +37,19 @@ fn category_kind(c: MonsterCategory) -> String {
     format!("{} {MONSTER}", c.label().to_ascii_lowercase())
 }
 
+/// The bestiary's categories, in the order an object's kinds are matched against them.
+const CATEGORIES: [MonsterCategory; 9] = [
+    MonsterCategory::Ogre,
+    MonsterCategory::Fairy,
+    MonsterCategory::Beast,
+    MonsterCategory::Aberration,
+    MonsterCategory::Undead,
+    MonsterCategory::Human,
+    MonsterCategory::Construct,
+    MonsterCategory::Angel,
+    MonsterCategory::DeepOne,
+];
+
 /// The bestiary category an object's kinds ask for ("construct monster" asks for a Construct).
 ///
 /// The generator asks this for every trap and room it tries, so it compares in place: listing the
@@ -48,18 +61,7 @@ pub fn category_needed(data: &MykData, object: &str) -> Option<MonsterCategory> 
         return None;
     }
     let kinds = &data.objects.iter().find(|o| o.name.eq_ignore_ascii_case(name))?.kinds;
-    const ALL: [MonsterCategory; 9] = [
-        MonsterCategory::Ogre,
-        MonsterCategory::Fairy,
-        MonsterCategory::Beast,
-        MonsterCategory::Aberration,
-        MonsterCategory::Undead,
-        MonsterCategory::Human,
-        MonsterCategory::Construct,
-        MonsterCategory::Angel,
-        MonsterCategory::DeepOne,
-    ];
-    ALL.into_iter().find(|&c| kinds.iter().any(|k| is_category_kind(k, c)))
+    CATEGORIES.into_iter().find(|&c| kinds.iter().any(|k| is_category_kind(k, c)))
 }
 
 /// Whether `kind` is [`category_kind`] of `c` in any letter case, without writing it out.
@@ -159,18 +161,7 @@ mod tests {
         if data.monsters.iter().any(|m| m.name.eq_ignore_ascii_case(object.trim())) {
             return None;
         }
-        let all = [
-            MonsterCategory::Ogre,
-            MonsterCategory::Fairy,
-            MonsterCategory::Beast,
-            MonsterCategory::Aberration,
-            MonsterCategory::Undead,
-            MonsterCategory::Human,
-            MonsterCategory::Construct,
-            MonsterCategory::Angel,
-            MonsterCategory::DeepOne,
-        ];
-        all.into_iter().find(|&c| kinds.contains(&category_kind(c)))
+        CATEGORIES.into_iter().find(|&c| kinds.contains(&category_kind(c)))
     }
 
     #[test]
