@@ -83,7 +83,9 @@ impl Fill {
         ];
         let mut out = t.to_string();
         for (k, v) in pairs {
-            if out.contains(k) {
+            // A placeholder kept as itself ([`Fill::keep`]) is left where it stands: replacing it
+            // by itself made a new string and changed nothing.
+            if k != v && out.contains(k) {
                 out = out.replace(k, v);
             }
         }
@@ -123,12 +125,9 @@ impl Fill {
     /// The values as the scenario stands (its objective, map, ruler, cast and kingdom).
     pub fn of(s: &Scenario) -> Fill {
         let o = &s.objective;
-        let map = o.at.and_then(|p| s.map(p.map)).or(s.maps.last());
+        let map = objective_map(s);
         let room = o.at.and_then(|p| map.map(|m| m.room(p.room)));
-        let ruler = map
-            .and_then(|m| m.rooms.iter().find_map(|r| r.ruler.as_ref()))
-            .map(|r| r.name.to_string())
-            .unwrap_or_else(|| threat_name(map.map(|m| m.rooms.as_slice()).unwrap_or_default()));
+        let ruler = ruler_name(s);
         let npc_of = |role: &str| {
             s.cast.iter().find(|c| c.role.as_str().starts_with(role)).map(|c| c.name.to_string()).unwrap_or_default()
         };
@@ -151,6 +150,19 @@ impl Fill {
             gift: String::new(),
         }
     }
+}
+
+/// The map the objective stands on (the last map when it names none).
+fn objective_map(s: &Scenario) -> Option<&crate::myk::model::Map> {
+    s.objective.at.and_then(|p| s.map(p.map)).or(s.maps.last())
+}
+
+/// The ruler of the objective's map (its strongest group when it has none): `{ruler}`.
+fn ruler_name(s: &Scenario) -> String {
+    let map = objective_map(s);
+    map.and_then(|m| m.rooms.iter().find_map(|r| r.ruler.as_ref()))
+        .map(|r| r.name.to_string())
+        .unwrap_or_else(|| threat_name(map.map(|m| m.rooms.as_slice()).unwrap_or_default()))
 }
 
 /// The strongest monster group of the rooms, or "the monsters" when there is none.
@@ -284,13 +296,14 @@ fn threat_target(s: &Scenario, kind: ObjectiveKind, d: &mut Dice) -> (Option<Pla
             let causes = || {
                 allowed(last).into_iter().flat_map(move |r| {
                     let room = m.room(r);
-                    let bases = room.bases.iter().map(|b| b.name.to_string());
-                    let traps = room.traps.iter().map(|t| t.name.to_string());
-                    let groups = room.monsters.iter().map(|g| g.name.to_string());
+                    let bases = room.bases.iter().map(|b| b.name.as_str());
+                    let traps = room.traps.iter().map(|t| t.name.as_str());
+                    let groups = room.monsters.iter().map(|g| g.name.as_str());
                     bases.chain(traps).chain(groups).map(move |n| (r, n))
                 })
             };
-            d.choose_from(causes).map(|(r, n)| (place(last, r), n)).or_else(|| ruler_of(last))
+            // The name is copied once picked, not for every cause the two passes walk.
+            d.choose_from(causes).map(|(r, n)| (place(last, r), n.to_string())).or_else(|| ruler_of(last))
         }
         ObjectiveKind::WinOver => (0..s.maps.len())
             .rev()
@@ -307,25 +320,18 @@ fn threat_target(s: &Scenario, kind: ObjectiveKind, d: &mut Dice) -> (Option<Pla
 /// A named item from the item tables: a Rare Item for a treasure, a Common Item otherwise.
 pub fn pick_item(tables: &Tables, rare: bool, d: &mut Dice) -> String {
     let items = &tables.items.items;
-    d.choose_from(|| items.iter().filter(|i| i.category.rare() == rare).map(|i| i.name.to_string()))
-        .or_else(|| d.choose(items).map(|i| i.name.to_string()))
+    // The pick is made on the items and only its name copied (the same draw): copying every
+    // name the two passes walk cost a hundred allocations a scenario.
+    d.choose_from(|| items.iter().filter(|i| i.category.rare() == rare))
+        .or_else(|| d.choose(items))
+        .map(|i| i.name.to_string())
         .unwrap_or_default()
 }
 
-/// The materials the item tables name ("Iron", "Reagent"...), sorted, once each.
-pub fn materials(tables: &Tables) -> Vec<String> {
-    let mut out: Vec<String> = tables
-        .items
-        .items
-        .iter()
-        .flat_map(|i| &i.materials)
-        .map(|m| m.trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ' || c == 'x').to_string())
-        // Monster Citizens and other bracketed entries are not materials one hands over.
-        .filter(|m| !m.is_empty() && !m.contains('('))
-        .collect();
-    out.sort();
-    out.dedup();
-    out
+/// The materials the item tables name ("Iron", "Reagent"...), sorted, once each (listed when
+/// the tables are built).
+pub fn materials(tables: &Tables) -> &[String] {
+    tables.items.materials()
 }
 
 /// The objective's text template for its kind from the pools.
@@ -387,12 +393,13 @@ fn threat_kind(r: &crate::myk::model::Room) -> crate::tables::story::Threat {
 /// room), question and condition of a conversation, the whole puzzle.
 pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) {
     let pools = &tables.story;
-    let base = Fill::keep();
+    // One set of kept placeholders for every clue; a conversation's gift is set for its own
+    // texts and put back (a copy of the set per clue cost fifteen allocations).
+    let mut fill = Fill::keep();
     let mats = materials(tables);
     for k in 0..s.clues.len() {
         let mut cd = d.child_n("clue/", k as u32 + 1, "");
         let at = s.clues[k].at;
-        let fill = base.clone();
         match s.clues[k].method {
             ClueMethod::Search => {
                 let found = cd.choose(&pools.clue_search).map(|t| fill.text(&t.text)).unwrap_or_default();
@@ -401,20 +408,20 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
             ClueMethod::Threat => {
                 // Only a text that speaks of what stands there: a trap is disarmed, not beaten.
                 let kind = s.map(at.map).map(|m| threat_kind(m.room(at.room)));
-                let fits: Vec<&crate::tables::story::ThreatText> =
-                    pools.clue_threat.iter().filter(|t| t.threat.is_none() || t.threat == kind).collect();
-                let found = cd.choose(&fits).map(|t| fill.text(&t.text)).unwrap_or_default();
+                let fits = || pools.clue_threat.iter().filter(|t| t.threat.is_none() || t.threat == kind);
+                let found = cd.choose_from(fits).map(|t| fill.text(&t.text)).unwrap_or_default();
                 s.clues[k].found = found;
             }
             ClueMethod::Conversation => {
                 let name = informant_at(s, at, new_npc, &mut cd);
-                let gift = cd.choose(&mats).cloned().unwrap_or_else(|| "Iron".into());
-                let f = Fill { gift: ["one unit of ", &gift].concat(), ..fill.clone() };
+                let gift = cd.choose(mats).cloned().unwrap_or_else(|| "Iron".into());
+                let kept = std::mem::replace(&mut fill.gift, ["one unit of ", &gift].concat());
                 if let Some(t) = cd.choose(&pools.clue_talk) {
-                    s.clues[k].ask = f.text(&t.ask);
-                    s.clues[k].found = f.text(&t.text);
+                    s.clues[k].ask = fill.text(&t.ask);
+                    s.clues[k].found = fill.text(&t.text);
                 }
-                s.clues[k].condition = cd.choose(&pools.clue_condition).map(|c| f.text(&c.text)).unwrap_or_default();
+                s.clues[k].condition = cd.choose(&pools.clue_condition).map(|c| fill.text(&c.text)).unwrap_or_default();
+                fill.gift = kept;
                 s.clues[k].how = ["ask ", &name, " (", &s.clues[k].condition, ")"].concat();
                 s.clues[k].npc = Some(name);
             }
@@ -498,7 +505,7 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     let reward_item = pick_item(tables, true, &mut d.child("reward"));
     let mats = materials(tables);
     let mut rd = d.child("reward-material");
-    let material = rd.choose(&mats).cloned().unwrap_or_else(|| "Iron".into());
+    let material = rd.choose(mats).cloned().unwrap_or_else(|| "Iron".into());
     let amount = rd.between(2, 6);
     f.reward = format!("{amount} {material}");
     let prologue = {
@@ -519,7 +526,7 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
         let mut rd = d.child("ruler");
         let p = rd.choose(&pools.personality).map(|p| p.name.clone()).unwrap_or_default();
         Some(RulerPart {
-            name: Fill::of(s).ruler,
+            name: ruler_name(s),
             personality: p,
             motive: rd.choose(&pools.ruler_motive).map(|t| f.text(&t.text)).unwrap_or_default(),
             line: rd.choose(&pools.ruler_line).map(|t| f.text(&t.text)).unwrap_or_default(),
@@ -547,12 +554,15 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
 fn stakes(pools: &StoryPools, size: usize, f: &Fill, d: &mut Dice) -> Vec<Stake> {
     let mut order: Vec<usize> = (0..pools.stake.len()).collect();
     d.shuffle(&mut order);
+    // One copy of the values, its member set per stake (not a copy per stake).
+    let mut f = f.clone();
     (0..size)
         .filter_map(|i| {
             let member = MEMBERS[i % MEMBERS.len()];
             let e = &pools.stake[*order.get(i % order.len().max(1))?];
             let member_cap = capitalise(member);
-            let text = Fill { member: member.into(), ..f.clone() }.text(&e.text);
+            f.member = member.into();
+            let text = f.text(&e.text);
             Some(Stake { member: member_cap, text: capitalise(&text) })
         })
         .collect()
@@ -588,10 +598,11 @@ fn mini_events(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<Min
 
 /// Three Common Items at their Cost (no Rare Item: the book prints theirs in brackets, not for sale).
 fn wares(tables: &Tables, d: &mut Dice) -> Vec<Ware> {
+    // Names are copied only for the wares kept (the same draws, on borrowed names).
     let sellable = || {
         tables.items.items.iter().filter(|i| !i.category.rare() && i.category != ItemCategory::RareArms).filter_map(
             |i| match i.cost {
-                Cost::Mg(n) => Some((i.name.to_string(), n)),
+                Cost::Mg(n) => Some((i.name.as_str(), n)),
                 Cost::None => None,
             },
         )
@@ -604,7 +615,7 @@ fn wares(tables: &Tables, d: &mut Dice) -> Vec<Ware> {
         if let Some((item, cost)) = d.choose_from(sellable)
             && !out.iter().any(|w| w.item == item)
         {
-            out.push(Ware { item, cost });
+            out.push(Ware { item: item.to_string(), cost });
         }
     }
     out
@@ -708,13 +719,14 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
     }
     for (i, c) in s.clues.iter().enumerate() {
         let Some(name) = &c.npc else { continue };
-        let at = format!("clue {}", i + 1);
+        // The clue's label is written only for a violation (a clean check wrote it per clue).
+        let at = || format!("clue {}", i + 1);
         match npc(s, name) {
             None => {
-                v.push(Violation::new(at, "clue.npc", format!("the clue is told by {name}, who is not in the cast")))
+                v.push(Violation::new(at(), "clue.npc", format!("the clue is told by {name}, who is not in the cast")))
             }
             Some(n) if n.place != Some(c.at) => v.push(Violation::new(
-                at,
+                at(),
                 "clue.npc",
                 format!("the clue is told by {name}, who does not stand in map {} room {}", c.at.map, c.at.room),
             )),

@@ -273,7 +273,7 @@ impl<'a> Named<'a> {
 
     /// A material the item tables name.
     pub fn material(&self, what: &str) -> String {
-        self.dice(what).choose(&crate::myk::story::materials(self.tables)).cloned().unwrap_or_default()
+        self.dice(what).choose(crate::myk::story::materials(self.tables)).cloned().unwrap_or_default()
     }
 }
 

@@ -260,18 +260,41 @@ pub struct Citation {
     pub file: String,
 }
 
+/// The materials `items` name, sorted, once each: a crafting line's name without its count.
+fn materials_of(items: &[Item]) -> Vec<String> {
+    let mut out: Vec<String> = items
+        .iter()
+        .flat_map(|i| &i.materials)
+        .map(|m| m.trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ' || c == 'x').to_string())
+        // Monster Citizens and other bracketed entries are not materials one hands over.
+        .filter(|m| !m.is_empty() && !m.contains('('))
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Every item and citation, with a name index for the look-ups.
 #[derive(Clone, Debug, Default)]
 pub struct ItemData {
     pub items: Vec<Item>,
     pub citations: Vec<Citation>,
     index: NameIndex,
+    /// The materials the items name, made with the index: the story draws from them twice per
+    /// scenario, and listing them then cost more than the rest of its text.
+    materials: Vec<String>,
 }
 
 impl ItemData {
     /// Builds the name index (the first record of a name wins; validation refuses repeats).
     pub fn index(&mut self) {
         self.index = NameIndex::new(self.items.iter().map(|t| t.name.as_str()));
+        self.materials = materials_of(&self.items);
+    }
+
+    /// The materials the items name ("Iron", "Reagent"...), sorted, once each.
+    pub fn materials(&self) -> &[String] {
+        &self.materials
     }
 
     pub fn item(&self, name: &str) -> Option<&Item> {
@@ -335,6 +358,7 @@ mod tests {
                 })
                 .collect(),
             index: NameIndex::default(),
+            materials: Vec::new(),
         }
     }
 
