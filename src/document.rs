@@ -15,6 +15,7 @@ use crate::model::{Format, Paper};
 use crate::myk::{MykParams, Scenario};
 use crate::nw3::{Fortress, FortressParams};
 use crate::output::Artifact;
+use crate::permalink::Fields;
 use crate::render::text::Templates;
 use crate::tables::Tables;
 
@@ -70,6 +71,23 @@ impl Game {
     /// `system` name (`nw3`: permalinks from before the workbench called it `fortress`).
     pub fn called(name: &str) -> Option<Game> {
         Game::ALL.into_iter().find(|g| g.command() == name || g.name() == name)
+    }
+
+    /// The workbench permalink's fields for this game's options.
+    pub fn query_fields(self) -> &'static [&'static str] {
+        match self {
+            Game::Myk => &MykParams::QUERY_FIELDS,
+            Game::Nw3 => &FortressParams::QUERY_FIELDS,
+        }
+    }
+
+    /// This game's options as a workbench permalink gives them (the inverse of
+    /// [`Params::query_pairs`]), under the command line's rules.
+    pub fn params_from_query(self, fields: &Fields) -> Result<Params> {
+        Ok(match self {
+            Game::Myk => Params::Myk(MykParams::from_query(fields)?),
+            Game::Nw3 => Params::Nw3(FortressParams::from_query(fields)?),
+        })
     }
 
     /// A part path of this game (`map1/B2/monsters`, `area5/enemies`, `frame`).
@@ -422,6 +440,14 @@ impl Document {
         match self {
             Document::Myk(s) => crate::render::render_myk(s, tables, &opts),
             Document::Nw3(f) => crate::render::render_fortress(f, tables, &opts),
+        }
+    }
+
+    /// What the web workbench shows of it: sheets with click targets, parts, limits, `check`.
+    pub fn workbench(&self, tables: &Tables) -> crate::workbench::View {
+        match self {
+            Document::Myk(s) => crate::workbench::myk(s, tables),
+            Document::Nw3(f) => crate::workbench::fortress(f, tables),
         }
     }
 

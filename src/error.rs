@@ -53,7 +53,8 @@ pub enum Error {
     #[error("{what}: {message}")]
     Edit { what: String, message: String },
 
-    /// A field of a scenario that `fix` cannot fill in (a name the tables do not know).
+    /// A named field whose value cannot be used: a field of a scenario that `fix` cannot fill in
+    /// (a name the tables do not know), or a permalink field that is not what it must be.
     #[error("`{field}`: {message}")]
     Field { field: String, message: String },
 

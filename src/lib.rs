@@ -18,8 +18,10 @@ pub mod model;
 pub mod myk;
 pub mod nw3;
 pub mod output;
+pub mod permalink;
 pub mod render;
 pub mod serve;
 pub mod tables;
+pub mod workbench;
 
 pub use error::{Error, Result};

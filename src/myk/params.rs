@@ -5,6 +5,7 @@ use std::ops::RangeInclusive;
 
 use crate::error::{Error, Result};
 use crate::myk::model::Layout;
+use crate::permalink::{Fields, bad, whole};
 
 /// Members of the court (`--court-size`, the length of `--levels`).
 pub const COURT: RangeInclusive<u32> = 1..=12;
@@ -109,6 +110,35 @@ impl Layout {
 }
 
 impl MykParams {
+    /// The permalink fields [`MykParams::from_query`] reads and [`MykParams::query_pairs`] writes.
+    pub const QUERY_FIELDS: [&'static str; 7] =
+        ["court-size", "level", "levels", "maps", "rooms", "layout", "objective"];
+
+    /// The params a permalink gives, under the command line's rules (court size against levels,
+    /// the ranges): one truth. Range errors name the library's field (`court_size`).
+    pub fn from_query(q: &Fields) -> Result<MykParams> {
+        let levels = match q.given("levels") {
+            Some(v) => Some(v.split(',').map(|l| whole("levels", l)).collect::<Result<Vec<u32>>>()?),
+            None => None,
+        };
+        let layout = match q.one("layout").unwrap_or("") {
+            "" => Layout::Mixed,
+            name => Layout::named(name).ok_or_else(|| {
+                bad("layout", format!("`{name}` is not a layout; use one of: straight, junction, mixed"))
+            })?,
+        };
+        let level = if levels.is_some() { None } else { q.opt_u32("level")? };
+        let params = MykParams {
+            levels: court_levels(q.opt_u32("court-size")?, level, levels.as_deref())?,
+            maps: q.opt_u32("maps")?.unwrap_or(1),
+            rooms: q.opt_u32("rooms")?.unwrap_or(9),
+            layout,
+            objective: q.given("objective").map(|k| k.parse().map_err(|e| bad("objective", e))).transpose()?,
+        };
+        params.validate()?;
+        Ok(params)
+    }
+
     /// The params as the workbench's permalink writes them: a court of one level as size and
     /// level, a mixed one as its levels.
     pub fn query_pairs(&self) -> Vec<(&'static str, String)> {

@@ -6,6 +6,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::permalink::Fields;
 
 /// Party size (`--party`).
 pub const PARTY: RangeInclusive<u32> = 1..=8;
@@ -71,6 +72,25 @@ impl FortressParams {
 }
 
 impl FortressParams {
+    /// The permalink fields [`FortressParams::from_query`] reads and
+    /// [`FortressParams::query_pairs`] writes.
+    pub const QUERY_FIELDS: [&'static str; 6] = ["party", "cl", "areas", "party-attack", "party-defence", "party-hp"];
+
+    /// The params a permalink gives, each absent one at the command line's default.
+    pub fn from_query(q: &Fields) -> Result<FortressParams> {
+        let d = FortressParams::default();
+        let params = FortressParams {
+            party: q.opt_u32("party")?.unwrap_or(d.party),
+            cl: q.opt_u32("cl")?.unwrap_or(d.cl),
+            areas: q.opt_u32("areas")?.unwrap_or(d.areas),
+            party_attack: q.opt_u32("party-attack")?,
+            party_defence: q.opt_u32("party-defence")?,
+            party_hp: q.opt_u32("party-hp")?,
+        };
+        params.validate()?;
+        Ok(params)
+    }
+
     /// The params as the workbench's permalink writes them; the party's own numbers only when
     /// the GM gave them (absent: the model PC's).
     pub fn query_pairs(&self) -> Vec<(&'static str, String)> {

@@ -9,14 +9,14 @@
 //! for, and wider than the Arial/Helvetica fallbacks), every label is fitted to the box it owns
 //! (wrapped, then shortened with an ellipsis), and the layout keeps the boxes apart.
 
-use svg::node::element::{Line, Path, Pattern, Rectangle};
+use svg::node::element::{Line, Path, Pattern, Rectangle, Title};
 
 use crate::model::Paper;
 use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, Room, RoomId, Scenario, Wall};
 use crate::render::Audience;
 use crate::render::svgkit::{
     ASCENT, Canvas, DESCENT, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn, icon_trap,
-    mm, snap, txt, width, wrap, wrap_words,
+    mm, snap, txt, width, wrap, wrap_words, xml_chars,
 };
 #[cfg(test)]
 use crate::render::svgkit::{Bbox, Label};
@@ -282,29 +282,48 @@ fn grid(paper: Paper, corridor_traps: usize, footer_h: f64) -> Grid {
 
 /// The map sheet of `map` as a standalone SVG document (1 unit = 1 mm), for the GM or the players.
 pub fn myk_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) -> String {
+    finish(s, map, draw(s, map, tables, paper, copy, false), copy)
+}
+
+/// The GM's sheet of `map` as the web workbench shows it: the same drawing with a click target
+/// over every room (`data-room="map1/B2"`), placed as the room is drawn. Only the workbench asks
+/// for it; the files never carry targets, so their bytes stay as they are.
+pub fn myk_workbench_sheet(s: &Scenario, map: &Map, tables: &Tables, paper: Paper) -> String {
+    finish(s, map, draw(s, map, tables, paper, Audience::Gm, true), Audience::Gm)
+}
+
+fn finish(s: &Scenario, map: &Map, c: Canvas, copy: Audience) -> String {
     let title = match copy {
         Audience::Gm => format!("{} \u{2014} map {}: {} (GM)", s.title, map.index, map.name),
         Audience::Players => format!("{} \u{2014} map {} (players)", map.name, map.index),
     };
-    let c = draw(s, map, tables, paper, copy);
     let hatch = c.hatch();
     c.finish(&title, vec![Box::new(hatch)])
 }
 
-/// Where each room of `map` sits on its GM sheet: (room, left, top, side) in millimetres, the same
-/// geometry `myk_sheet` draws with. The web workbench lays its click targets over the served copy
-/// with it; the sheet itself is not changed, so the CLI's files stay as they are.
-pub fn room_boxes(s: &Scenario, map: &Map, tables: &Tables, paper: Paper) -> Vec<(RoomId, f64, f64, f64)> {
-    let command = crate::render::regen::myk(s, tables, paper).command;
-    let footer_h = footer_height(footer(s, map, &command, paper, Audience::Gm).len());
-    let g = grid(paper, numbered_traps(map).len(), footer_h);
-    RoomId::ALL
-        .iter()
-        .map(|&r| {
-            let (x, y) = g.origin(r);
-            (r, x, y, g.room)
-        })
-        .collect()
+/// The workbench's click target over a room of the GM's copy: the room's box, its part path, a
+/// class for a locked or unused room, and a tooltip naming it.
+fn room_target(c: &mut Canvas, map: &Map, room: &Room, (x, y, r): (f64, f64, f64)) {
+    let mut class = String::from("ds-hook");
+    if room.locked || map.locked {
+        class.push_str(" ds-locked");
+    }
+    if !room.used {
+        class.push_str(" ds-unused");
+    }
+    let name =
+        if room.used { format!("{} {}", room.id.name(), room.name) } else { format!("{} (unused)", room.id.name()) };
+    let lock = if room.locked { " (locked)" } else { "" };
+    let target = Rectangle::new()
+        .set("class", class)
+        .set("data-room", format!("map{}/{}", map.index, room.id.name()))
+        .set("x", mm(x))
+        .set("y", mm(y))
+        .set("width", mm(r))
+        .set("height", mm(r))
+        .set("fill", "transparent")
+        .add(Title::new(xml_chars(&format!("{name}{lock}"))));
+    c.target(target);
 }
 
 /// Corridor traps of the map in corridor order, numbered from 1.
@@ -317,13 +336,16 @@ fn numbered_traps(map: &Map) -> Vec<(CorridorId, usize)> {
 /// One map sheet: the title block, the 3x3 grid (the GM's copy with everything in it, the
 /// players' with bare rooms and faint corridor guides), the legend or the players' key, and the
 /// footer that regenerates it.
-fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) -> Canvas {
+fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience, targets: bool) -> Canvas {
     let (w, h) = paper.size_mm();
     let tag = match copy {
         Audience::Gm => "gm",
         Audience::Players => "pl",
     };
-    let mut c = Canvas { w, h, id: format!("m{}-{tag}", map.index), shapes: String::new(), labels: Vec::new() };
+    let mut c = Canvas::new(w, h, format!("m{}-{tag}", map.index));
+    if targets {
+        c.targets = Some(String::new());
+    }
     let numbers = numbered_traps(map);
     let command = crate::render::regen::myk(s, tables, paper).command;
     // The GM's footer sets the geometry of both copies, so they line up.
@@ -340,6 +362,7 @@ fn draw(s: &Scenario, map: &Map, tables: &Tables, paper: Paper, copy: Audience) 
         let r = g.room;
         if gm {
             draw_gm_room(&mut c, s, map, room.id, x, y, r);
+            room_target(&mut c, map, room, (x, y, r));
         } else {
             c.rect(x, y, r, r, WHITE, Some(Pen(INK, 0.6, None)));
             txt(x + 1.5, y + 1.2 + ASCENT * 3.2, 3.2, room.id.to_string()).bold().grey().put(&mut c);
@@ -910,7 +933,7 @@ mod tests {
             for map in &s.maps {
                 for paper in [Paper::A4, Paper::Letter] {
                     for copy in [Audience::Gm, Audience::Players] {
-                        let c = draw(&s, map, tables(), paper, copy);
+                        let c = draw(&s, map, tables(), paper, copy, false);
                         let boxes: Vec<(Bbox, &str)> = c.labels.iter().map(|l| (l.bbox(), l.text.as_str())).collect();
                         for (b, t) in &boxes {
                             assert!(
@@ -944,7 +967,7 @@ mod tests {
             let map = &s.maps[0];
             for paper in [Paper::A4, Paper::Letter] {
                 let g = grid(paper, numbered_traps(map).len(), footer_height(gm_footer(&s, map, paper).len()));
-                let c = draw(&s, map, tables(), paper, Audience::Gm);
+                let c = draw(&s, map, tables(), paper, Audience::Gm, false);
                 for l in &c.labels {
                     let b = l.bbox();
                     let inside = RoomId::ALL.iter().any(|&r| {
@@ -993,7 +1016,7 @@ mod tests {
         let map = &s.maps[0];
         for paper in [Paper::A4, Paper::Letter] {
             let g = grid(paper, numbered_traps(map).len(), footer_height(gm_footer(&s, map, paper).len()));
-            let c = draw(&s, map, tables(), paper, Audience::Gm);
+            let c = draw(&s, map, tables(), paper, Audience::Gm, false);
             let (x, y) = g.origin(RoomId::ALL[4]);
             let inside: Vec<&Label> = c
                 .labels
@@ -1030,7 +1053,7 @@ mod tests {
                 lines[1..].join(" ").split(" \u{00b7} ").last(),
                 Some(crate::render::regen::myk_seed_command(&s, paper).as_str())
             );
-            let c = draw(&s, &s.maps[1], tables(), paper, Audience::Gm);
+            let c = draw(&s, &s.maps[1], tables(), paper, Audience::Gm, false);
             assert!(c.labels.iter().all(|l| l.bbox().y1 <= c.h));
         }
         assert_eq!(

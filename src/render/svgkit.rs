@@ -328,6 +328,10 @@ pub(crate) struct Canvas {
     /// before each): written as added, so a sheet never holds thousands of element trees at once.
     pub(crate) shapes: String,
     pub(crate) labels: Vec<Label>,
+    /// The workbench's click targets, one per room or area (`data-room`, `data-area`), written by
+    /// the renderer as it draws each one, so the workbench never redoes the layout. `None` for
+    /// the files: they never carry targets, so their bytes stay as they are.
+    pub(crate) targets: Option<String>,
 }
 
 /// Builder for a label; `put` adds it to the canvas.
@@ -384,6 +388,19 @@ pub(crate) fn txt(x: f64, y: f64, size: f64, text: impl Into<String>) -> Txt {
 }
 
 impl Canvas {
+    /// An empty page of `w` x `h` mm whose ids start with `id`, without click targets.
+    pub(crate) fn new(w: f64, h: f64, id: String) -> Canvas {
+        Canvas { w, h, id, shapes: String::new(), labels: Vec::new(), targets: None }
+    }
+
+    /// Writes a click target, on top of everything, when this canvas takes them (the workbench's
+    /// copy); a file's canvas drops it.
+    pub(crate) fn target<T: Node>(&mut self, n: T) {
+        if let Some(t) = &mut self.targets {
+            put(t, &n);
+        }
+    }
+
     /// Writes a shape after the ones before it.
     pub(crate) fn add<T: Node>(&mut self, n: T) {
         put(&mut self.shapes, &n);
@@ -449,7 +466,13 @@ impl Canvas {
         if !defs.is_empty() {
             doc = doc.add(defs.into_iter().fold(Definitions::new(), Definitions::add));
         }
-        let mut out = doc.add(page).to_string();
+        doc = doc.add(page);
+        // The click targets go over the page, labels included, so a click on a room's text
+        // selects the room.
+        if let Some(written) = self.targets.as_deref().and_then(|t| t.strip_prefix('\n')) {
+            doc = doc.add(Group::new().set("class", "ds-hooks").add(Blob::new(written)));
+        }
+        let mut out = doc.to_string();
         out.push('\n');
         out
     }
@@ -494,7 +517,7 @@ pub(crate) fn icon_trap(c: &mut Canvas, x: f64, y: f64, s: f64) {
 }
 
 /// Escapes text for an XML attribute value or text node where the `svg` crate does not write it
-/// (Udonarium's XML, the served sheet's click targets, the VTT plans): the characters XML forbids
+/// (Udonarium's XML, the VTT plans): the characters XML forbids
 /// are dropped ([`xml_chars`]), then `&`, `<`, `>`, `"` and `'` are escaped as the crate escapes
 /// attribute values (`&apos;`), so every XML file the program writes follows one rule.
 pub fn xml_escape(s: &str) -> String {

@@ -6,7 +6,6 @@ mod conn;
 mod error;
 mod guard;
 mod handlers;
-mod hooks;
 mod query;
 mod scenario;
 mod view;

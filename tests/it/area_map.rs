@@ -6,10 +6,10 @@ use std::sync::OnceLock;
 use dungeonsmith::model::Paper;
 use dungeonsmith::nw3::{Fortress, FortressParams, generate};
 use dungeonsmith::render::Audience;
-use dungeonsmith::render::area_map::fortress_map;
+use dungeonsmith::render::area_map::{fortress_map, fortress_workbench_map};
 use dungeonsmith::tables::Tables;
 
-use crate::sheet::{assert_text_fits, dark_pixels, parse, render, text_boxes};
+use crate::sheet::{assert_text_fits, attr, dark_pixels, parse, render, targets, text_boxes};
 
 fn tables() -> &'static Tables {
     static T: OnceLock<Tables> = OnceLock::new();
@@ -440,5 +440,30 @@ fn generated_area_maps_never_cross_two_gates() {
         let seed = k * 7919 + 1;
         let (made, rerolled) = crossings_generated_and_rerolled(seed, areas, paper);
         assert_eq!((made, rerolled), (0, 0), "seed {seed} areas {areas} {paper:?}: gate lines cross");
+    }
+}
+
+#[test]
+fn the_workbench_map_marks_each_area_on_the_circle_the_map_draws_it_as() {
+    let mut all = vec![fortress(1, 3, 10), fortress(3, 8, 30)];
+    all[0].areas[2].locked = true;
+    for f in &all {
+        let file = fortress_map(f, tables(), f.paper, Audience::Gm);
+        assert!(!file.contains("data-area") && !file.contains("ds-hook"), "the file carries no targets");
+        let served = fortress_workbench_map(f, tables(), f.paper);
+        let start = served.find("\n<g class=\"ds-hooks\">").expect("targets");
+        let end = served[start..].find("</g>").expect("closed") + start + "</g>".len();
+        assert_eq!(format!("{}{}", &served[..start], &served[end..]), file, "the same drawing under the targets");
+        let (_, circles) = gates_and_areas(&file);
+        let marked = targets(&served, "data-area");
+        assert_eq!(marked.len(), f.areas.len(), "one target per area");
+        for ((a, &(cx, cy, r)), (id, el)) in f.areas.iter().zip(&circles).zip(&marked) {
+            assert_eq!(*id, a.id.to_string());
+            let num = |k: &str| attr(el, k).and_then(|v| v.parse::<f64>().ok()).expect(k);
+            assert_eq!((num("cx"), num("cy")), (cx, cy), "area {id}: on its drawn circle");
+            // Both radii are written on the 0.1 mm grid, so they may round apart by a tenth.
+            assert!((num("r") - r - 0.8).abs() < 0.11, "area {id}: just past its ring");
+            assert_eq!(attr(el, "class").expect("class").contains("ds-locked"), a.locked, "area {id}");
+        }
     }
 }

@@ -35,7 +35,7 @@ async fn get(uri: &str) -> Answer {
 
 /// The SVG without the workbench's click targets.
 fn without_hooks(svg: &str) -> String {
-    let start = svg.find("<g class=\"ds-hooks\">").expect("click targets");
+    let start = svg.find("\n<g class=\"ds-hooks\">").expect("click targets");
     let end = svg[start..].find("</g>").unwrap() + start + "</g>".len();
     format!("{}{}", &svg[..start], &svg[end..])
 }

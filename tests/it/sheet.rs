@@ -4,11 +4,12 @@
 use std::sync::{Arc, OnceLock};
 
 use dungeonsmith::model::Paper;
+use dungeonsmith::myk::model::Map;
 use dungeonsmith::myk::model::{CorridorId, RoomId};
 use dungeonsmith::myk::model::{Layout, Scenario};
 use dungeonsmith::myk::{MykParams, generate};
 use dungeonsmith::render::Audience;
-use dungeonsmith::render::sheet::{myk_sheet, room_boxes};
+use dungeonsmith::render::sheet::{myk_sheet, myk_workbench_sheet};
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 
@@ -304,7 +305,7 @@ fn rock_is_shaded_apart_from_floor_and_each_corridor_joins_its_two_rooms() {
     for s in &all {
         for map in &s.maps {
             let pix = render(&parse(&myk_sheet(s, map, tables(), Paper::A4, Audience::Gm)), Paper::A4, PX);
-            let boxes = room_boxes(s, map, tables(), Paper::A4);
+            let boxes = room_boxes(s, map);
             for a in RoomId::ALL {
                 for b in a.neighbours().filter(|b| *b > a) {
                     let corridor = map.corridors.iter().any(|k| k.id() == CorridorId::new(a, b));
@@ -334,4 +335,64 @@ fn rock_is_shaded_apart_from_floor_and_each_corridor_joins_its_two_rooms() {
         }
     }
     assert!(joined > 10 && apart > 5, "the cases hold both kinds ({joined} joined, {apart} apart)");
+}
+
+/// An attribute's value in one element's text (`x="12.5"` -> `12.5`).
+pub(crate) fn attr<'a>(el: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!(" {name}=\"");
+    el.find(&key).map(|i| el[i + key.len()..].split('"').next().unwrap_or_default())
+}
+
+/// The workbench's click targets of a served sheet: (value of `key`, element text) each.
+pub(crate) fn targets<'a>(svg: &'a str, key: &str) -> Vec<(&'a str, &'a str)> {
+    let start = svg.find("<g class=\"ds-hooks\">").expect("the workbench's copy has click targets");
+    svg[start..].split('<').filter_map(|el| attr(el, key).map(|v| (v, el))).collect()
+}
+
+/// Each room's box (room, left, top, side) as the workbench's copy of the GM sheet marks it.
+fn room_boxes(s: &Scenario, map: &Map) -> Vec<(RoomId, f64, f64, f64)> {
+    let svg = myk_workbench_sheet(s, map, tables(), Paper::A4);
+    let num = |el: &str, name: &str| attr(el, name).and_then(|v| v.parse::<f64>().ok()).expect("a number");
+    targets(&svg, "data-room")
+        .into_iter()
+        .map(|(path, el)| {
+            let room = path.rsplit('/').next().and_then(|r| r.parse::<RoomId>().ok()).expect("a room id");
+            (room, num(el, "x"), num(el, "y"), num(el, "width"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_workbench_sheet_marks_each_room_on_the_box_the_sheet_draws_it_in() {
+    let mut all = vec![scenario(42, 2, 9, Layout::Mixed), scenario(5, 2, 5, Layout::Straight)];
+    all[1].maps[0].rooms[4].locked = true;
+    let mut unused = 0;
+    for s in &all {
+        for map in &s.maps {
+            let file = myk_sheet(s, map, tables(), Paper::A4, Audience::Gm);
+            assert!(!file.contains("data-room") && !file.contains("ds-hook"), "the file carries no targets");
+            let served = myk_workbench_sheet(s, map, tables(), Paper::A4);
+            let start = served.find("\n<g class=\"ds-hooks\">").expect("targets");
+            let end = served[start..].find("</g>").expect("closed") + start + "</g>".len();
+            assert_eq!(format!("{}{}", &served[..start], &served[end..]), file, "the same drawing under the targets");
+            let marked = targets(&served, "data-room");
+            assert_eq!(marked.len(), map.rooms.len(), "one target per room");
+            for room in &map.rooms {
+                let path = format!("map{}/{}", map.index, room.id);
+                let (_, el) = *marked.iter().find(|(p, _)| *p == path).unwrap_or_else(|| panic!("{path} marked"));
+                let bx = ["x", "y", "width", "height"].map(|k| attr(el, k).expect(k));
+                // The room's own rectangle in the file, at the same place and size.
+                let drawn = file
+                    .split('<')
+                    .filter(|e| e.starts_with("rect "))
+                    .any(|e| ["x", "y", "width", "height"].iter().zip(&bx).all(|(k, v)| attr(e, k) == Some(*v)));
+                assert!(drawn, "{path}: the target is on the drawn room {bx:?}");
+                let class = attr(el, "class").expect("class");
+                assert_eq!(class.contains("ds-locked"), room.locked || map.locked, "{path}: {class}");
+                assert_eq!(class.contains("ds-unused"), !room.used, "{path}: {class}");
+                unused += usize::from(!room.used);
+            }
+        }
+    }
+    assert!(unused > 0, "the cases hold an unused room");
 }

@@ -276,3 +276,58 @@ fn the_command_line_stays_a_thin_adapter() {
     let lines = std::fs::read_to_string(src().join("cli/mod.rs")).expect("cli/mod.rs is readable").lines().count();
     assert!(lines < MAX_CLI_LINES, "cli/mod.rs has {lines} lines; at most {MAX_CLI_LINES}");
 }
+
+/// The command line's argument types, one subcommand per game (clap's derive): the only front-end
+/// file that may name a game's own module, to hand its options to that game's params type.
+const GAME_ARGUMENTS: &str = "cli/args.rs";
+
+/// The front ends' files (`cli/`, `serve/`) but their argument types, as (path under `src/`, code).
+fn front_end_code() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for dir in ["cli", "serve"] {
+        for f in rust_files(&src().join(dir)) {
+            let rel = f.strip_prefix(src()).expect("under src").to_string_lossy().replace('\\', "/");
+            if rel != GAME_ARGUMENTS {
+                out.push((rel, code_of(&std::fs::read_to_string(&f).expect("a source file is readable"))));
+            }
+        }
+    }
+    out
+}
+
+/// The paths of `code` that name a game's own module (`crate::myk::…`, `crate::nw3::…`, the edit
+/// API's `crate::edit::nw3`).
+fn game_modules_named(code: &str) -> Vec<String> {
+    paths_in(code).into_iter().filter(|p| p.split("::").any(|seg| seg == "myk" || seg == "nw3")).collect()
+}
+
+#[test]
+fn the_front_ends_name_no_game_module_and_pick_a_game_in_one_adapter_call_each() {
+    let mut named = Vec::new();
+    let mut variants = BTreeMap::new();
+    for (file, code) in front_end_code() {
+        named.extend(game_modules_named(&code).into_iter().map(|p| format!("{file}: {p}")));
+        // A game's variant of the library's types (`Params::Myk`, `Document::Nw3`, ...).
+        for ty in ["Game", "Params", "Part", "Document"] {
+            for game in ["Myk", "Nw3"] {
+                let n = code.matches(&format!("{ty}::{game}")).count();
+                *variants.entry(game).or_insert(0) += n;
+            }
+        }
+    }
+    assert!(named.is_empty(), "game modules named outside {GAME_ARGUMENTS}:\n{}", named.join("\n"));
+    for (game, n) in variants {
+        assert!(n <= 1, "{game}: {n} places pick the game in cli/ and serve/; one adapter call each");
+    }
+}
+
+#[test]
+fn the_game_module_finder_sees_use_lines_and_inline_paths() {
+    let code =
+        "use crate::myk::{MykParams, model::Layout};\nuse crate::document::Game;\nfn f() { crate::nw3::generate(); }\n";
+    let named = game_modules_named(code);
+    for p in ["crate::myk::MykParams", "crate::myk::model::Layout", "crate::nw3::generate"] {
+        assert!(named.iter().any(|n| n == p), "{p} in {named:?}");
+    }
+    assert!(!named.iter().any(|n| n.contains("document")), "{named:?}");
+}

@@ -529,7 +529,7 @@ mod zigzag_tests {
 
     #[test]
     fn a_damaged_gate_drawn_absurdly_long_has_a_bounded_zigzag() {
-        let mut c = Canvas { w: 210.0, h: 297.0, id: "t".into(), shapes: String::new(), labels: Vec::new() };
+        let mut c = Canvas::new(210.0, 297.0, "t".into());
         let line = Poly::new(vec![(0.0, 0.0), (9.2e17, 0.0)]);
         draw_gate_line(&mut c, GateKind::Damaged, &line, &[], &[], None);
         // About 20 bytes a point: ZIGS points, not one per 0.9 mm of 9.2e17 mm.

@@ -41,8 +41,9 @@ use crate::model::Paper;
 use crate::nw3::layout::layout;
 use crate::nw3::model::{AreaKind, Fortress, GateKind};
 use crate::render::Audience;
-use crate::render::svgkit::{Anchor, Bbox, Canvas, Label};
+use crate::render::svgkit::{Anchor, Bbox, Canvas, Label, mm, xml_chars};
 use crate::tables::Tables;
+use svg::node::element::{Circle, Title};
 
 use furniture::{
     Look, draw_circle, draw_footer, draw_gate_line, draw_head, draw_legend, draw_mark, entrance_arrow, footer,
@@ -133,7 +134,7 @@ fn drawable(f: &Fortress) -> (Vec<(usize, usize, usize)>, Vec<usize>) {
 /// The GM's map, laid out with room for `note_rows` rows of notes under the legend.
 fn draw_gm(f: &Fortress, command: &str, paper: Paper, note_rows: usize) -> Drawn {
     let (w, h) = paper.size_mm();
-    let mut c = Canvas { w, h, id: format!("nw3-{}-gm", f.seed), shapes: String::new(), labels: Vec::new() };
+    let mut c = Canvas::new(w, h, format!("nw3-{}-gm", f.seed));
     draw_head(
         &mut c,
         &cap(&f.title),
@@ -188,7 +189,7 @@ struct AreaLayer {
 /// so no mark or note is put over them.
 fn draw_areas(f: &Fortress, placed: &Placed, badged: &[bool], board: &mut Board, c: &Canvas) -> AreaLayer {
     let lv = &placed.level;
-    let mut nodes = Canvas { w: c.w, h: c.h, id: String::new(), shapes: String::new(), labels: Vec::new() };
+    let mut nodes = Canvas::new(c.w, c.h, String::new());
     let mut circles = Vec::with_capacity(f.areas.len());
     let mut area_labels: Vec<Label> = Vec::new();
     for (i, a) in f.areas.iter().enumerate() {
@@ -360,12 +361,27 @@ fn gm_map(f: &Fortress, tables: &Tables, paper: Paper) -> Drawn {
     d
 }
 
-/// Every area circle of the GM's map: (area id, cx, cy, r) in millimetres, as `fortress_map` draws
-/// them. The web workbench lays its click targets over the served copy with it; the map itself is
-/// not changed, so the CLI's files stay as they are.
-pub fn area_discs(f: &Fortress, tables: &Tables, paper: Paper) -> Vec<(u32, f64, f64, f64)> {
-    let d = gm_map(f, tables, paper);
-    f.areas.iter().zip(d.circles).map(|(a, (cx, cy, r))| (a.id, cx, cy, r)).collect()
+/// The GM's area map as the web workbench shows it: the same drawing with a click target over
+/// every area circle (`data-area="5"`), on the circles the map was drawn with. Only the workbench
+/// asks for it; the files never carry targets, so their bytes stay as they are.
+pub fn fortress_workbench_map(f: &Fortress, tables: &Tables, paper: Paper) -> String {
+    let mut d = gm_map(f, tables, paper);
+    d.canvas.targets = Some(String::new());
+    for (a, &(cx, cy, r)) in f.areas.iter().zip(&d.circles) {
+        let class = if a.locked { "ds-hook ds-locked" } else { "ds-hook" };
+        let lock = if a.locked { " (locked)" } else { "" };
+        let target = Circle::new()
+            .set("class", class)
+            .set("data-area", a.id.to_string())
+            .set("cx", mm(cx))
+            .set("cy", mm(cy))
+            // A little past the ring, so its ink is inside the target too.
+            .set("r", mm(r + 0.8))
+            .set("fill", "transparent")
+            .add(Title::new(xml_chars(&format!("area {} {}{lock}", a.id, a.name))));
+        d.canvas.target(target);
+    }
+    d.canvas.finish(&format!("{} \u{2014} area map (GM)", cap(&f.title)), Vec::new())
 }
 
 /// The area map of a fortress as a standalone SVG document (1 unit = 1 mm): for the GM, every

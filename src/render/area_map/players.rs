@@ -19,7 +19,7 @@ use super::{BOTTOM, HEAD, MARGIN, MIN_TEXT, TOP};
 
 pub(super) fn draw_players(f: &Fortress, paper: Paper) -> (Canvas, Vec<Box<dyn Node>>) {
     let (w, h) = paper.size_mm();
-    let mut c = Canvas { w, h, id: format!("nw3-{}-pl", f.seed), shapes: String::new(), labels: Vec::new() };
+    let mut c = Canvas::new(w, h, format!("nw3-{}-pl", f.seed));
     draw_head(&mut c, &cap(&f.title), "Night Wizard 3rd Edition Fortress", "players' copy");
     let inner = w - 2.0 * MARGIN;
     let size = 3.4;
