@@ -88,7 +88,7 @@ const MAX_OPS: usize = 1000;
 pub type Pairs = [(String, String)];
 
 /// The fields a query may hold; any other is refused.
-const KNOWN: [&str; 16] = [
+const KNOWN: [&str; 17] = [
     "game",
     "seed",
     "paper",
@@ -99,6 +99,7 @@ const KNOWN: [&str; 16] = [
     "maps",
     "rooms",
     "layout",
+    "objective",
     "party",
     "cl",
     "areas",

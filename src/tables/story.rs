@@ -11,6 +11,9 @@ use serde::Deserialize;
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StoryPools {
+    /// Each objective kind's name as a GM reads it (the workbench's objective picker).
+    #[serde(default)]
+    pub objective_kind: Vec<KindLabel>,
     #[serde(default)]
     pub title: Vec<Title>,
     #[serde(default)]
@@ -84,6 +87,14 @@ pub struct Title {
     pub text: String,
     #[serde(default)]
     pub kinds: Vec<String>,
+}
+
+/// An objective kind (`defeat`, `win_over`, ...) and the words a GM picks it by.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindLabel {
+    pub kind: String,
+    pub label: String,
 }
 
 /// A text for one objective kind (objective, success, failure).
@@ -168,6 +179,7 @@ pub fn is_story_file(path: &str) -> bool {
 impl StoryPools {
     /// Adds another file's pools after these.
     pub fn extend(&mut self, o: StoryPools) {
+        self.objective_kind.extend(o.objective_kind);
         self.title.extend(o.title);
         self.objective.extend(o.objective);
         self.prologue.extend(o.prologue);
@@ -188,6 +200,11 @@ impl StoryPools {
         self.change.extend(o.change);
         self.farewell.extend(o.farewell);
         self.retry.extend(o.retry);
+    }
+
+    /// The label of objective kind `kind` (its name with spaces when the pools give none).
+    pub fn kind_label(&self, kind: &str) -> String {
+        self.objective_kind.iter().find(|e| e.kind == kind).map_or_else(|| kind.replace('_', " "), |e| e.label.clone())
     }
 
     /// Why the pools cannot make a scenario (a pool the generator draws from is empty, or an
@@ -222,6 +239,9 @@ impl StoryPools {
             return Some(format!("the puzzle `{}` needs an `answer` and one or two `hints`", p.text));
         }
         for kind in crate::myk::model::ObjectiveKind::ALL.iter().map(|k| k.name()) {
+            if !self.objective_kind.iter().any(|e| e.kind == kind) {
+                return Some(format!("the story pool `[[objective_kind]]` has no label for kind `{kind}`"));
+            }
             for (pool, list) in [("objective", &self.objective), ("success", &self.success), ("failure", &self.failure)]
             {
                 if !list.iter().any(|e| e.kind == kind) {
