@@ -11,7 +11,8 @@ use serde::Deserialize;
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StoryPools {
-    /// Each objective kind's name as a GM reads it (the workbench's objective picker).
+    /// Each objective kind's name as a GM reads it (the workbench's objective picker); a kind
+    /// without one shows its own name, so a tables folder from before the picker still works.
     #[serde(default)]
     pub objective_kind: Vec<KindLabel>,
     #[serde(default)]
@@ -239,9 +240,6 @@ impl StoryPools {
             return Some(format!("the puzzle `{}` needs an `answer` and one or two `hints`", p.text));
         }
         for kind in crate::myk::model::ObjectiveKind::ALL.iter().map(|k| k.name()) {
-            if !self.objective_kind.iter().any(|e| e.kind == kind) {
-                return Some(format!("the story pool `[[objective_kind]]` has no label for kind `{kind}`"));
-            }
             for (pool, list) in [("objective", &self.objective), ("success", &self.success), ("failure", &self.failure)]
             {
                 if !list.iter().any(|e| e.kind == kind) {
