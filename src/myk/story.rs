@@ -122,6 +122,15 @@ impl Fill {
         Fill { npc: npc.to_string(), ..Fill::of(s) }
     }
 
+    /// [`Fill::of`] with `{map}` naming map `index` (a mini event's own map, not the objective's).
+    pub fn on_map(s: &Scenario, index: u32) -> Fill {
+        let f = Fill::of(s);
+        match s.map(index) {
+            Some(m) => Fill { map: m.name.to_string(), ..f },
+            None => f,
+        }
+    }
+
     /// The values as the scenario stands (its objective, map, ruler, cast and kingdom).
     pub fn of(s: &Scenario) -> Fill {
         let o = &s.objective;
@@ -453,16 +462,18 @@ pub fn unique_npc(s: &Scenario, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &m
     n
 }
 
-/// Gives every NPC a personality, a want and a line; the rival, who fights, Important-NPC numbers.
+/// Gives every NPC a personality, a want and a line, and Important-NPC numbers: every NPC the
+/// scenario names is an Important NPC (seed 003 l.2973; the unnamed are Extras), so whoever the
+/// court ends up fighting beside or against (a captive in a guarded room, an informant among
+/// monsters, the rival) has a stat line in the booklet.
 pub fn dress_cast(s: &mut Scenario, tables: &Tables, d: &mut Dice) {
     let f = Fill::keep();
     let average = s.court.average_level;
     for (k, n) in s.cast.iter_mut().enumerate() {
+        // The NPC's own stream: its words first, then its numbers, so the words stay as they were.
         let mut nd = d.child_n("npc/", k as u32 + 1, "");
         dress_npc(&tables.story, n, &f, &mut nd);
-        if n.role.as_str().starts_with(RIVAL) {
-            n.fights = fighter(tables, average, &mut nd);
-        }
+        n.fights = fighter(tables, average, &mut nd);
     }
 }
 

@@ -1,6 +1,6 @@
 //! The item and word tables a MYK booklet carries: exactly those its own Treasure, Negotiation
-//! and random encounter results send the GM to ("1 random Recovery Item", "a Random Word Table of
-//! your pick", "one Lunch or Full Course"), found through the tables' `[[citation]]` records.
+//! and random encounter results send the GM to ("1 random Recovery Item", "picks a Random Word
+//! Table", "one Lunch or Full Course"), found through the tables' `[[citation]]` records.
 
 use serde::Serialize;
 
@@ -212,7 +212,7 @@ mod tests {
         let t = Tables::embedded().expect("built-in tables");
         assert_eq!(names(&t, &["1 random Recovery Item"]).0, vec!["myk.items.recovery"]);
         assert_eq!(names(&t, &["Nothing", "3 Materials"]), (vec![], vec![]));
-        let (tables, _) = names(&t, &["roll D66 on a Random Word Table of your pick"]);
+        let (tables, _) = names(&t, &["the court's representative picks a Random Word Table and rolls D66 on it"]);
         assert_eq!(tables, vec!["myk.words.1", "myk.words.2", "myk.words.3", "myk.words.4"]);
     }
 

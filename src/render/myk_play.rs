@@ -268,15 +268,14 @@ pub fn encounter_monsters(s: &Scenario, tables: &Tables) -> Vec<EncounterMonster
 /// A bestiary record's stat line, as the sheets and the booklet print it.
 pub(super) fn stat_line(m: &crate::tables::myk::Monster) -> String {
     let n = |v: Option<u32>| v.map_or("?".to_string(), |x| x.to_string());
-    format!(
-        "Warfare {} / Range {} / Damage {} / Defense {} / HP {} / {}",
-        n(m.warfare),
-        n(m.range),
-        m.damage.map_or("?".into(), |d| d.to_string()),
-        n(m.defense),
-        n(m.hp),
-        m.personality.map_or("?", |p| p.label())
-    )
+    let numbers = [n(m.warfare), n(m.range), m.damage.map_or("?".into(), |d| d.to_string()), n(m.defense), n(m.hp)];
+    format!("{} / {}", combat_numbers(&numbers), m.personality.map_or("?", |p| p.label()))
+}
+
+/// "Warfare 7 / Range 1 / Damage 2D6 / Defense 9 / HP 30": the five combat numbers, in the
+/// bestiary's order, for a monster and for an Important NPC alike (one layout of the stats).
+pub(crate) fn combat_numbers([warfare, range, damage, defense, hp]: &[String; 5]) -> String {
+    format!("Warfare {warfare} / Range {range} / Damage {damage} / Defense {defense} / HP {hp}")
 }
 
 #[cfg(test)]

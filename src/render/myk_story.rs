@@ -80,10 +80,11 @@ fn prologue(s: &Scenario, st: &Story) -> Section {
 /// Where an NPC stands, in words.
 pub fn where_is(s: &Scenario, place: Option<Place>) -> String {
     match place {
-        Some(p) => {
-            let name = s.map(p.map).map(|m| m.room(p.room).name.to_string()).unwrap_or_default();
-            format!("map {}, room {} ({name})", p.map, p.room)
-        }
+        Some(p) => match s.map(p.map) {
+            // The map by its name too: a booklet of several maps is read by map name.
+            Some(m) => format!("map {} ({}), room {} ({})", p.map, m.name, p.room, m.room(p.room).name),
+            None => format!("map {}, room {}", p.map, p.room),
+        },
         None => s.story.as_ref().map_or_else(|| "the kingdom".into(), |st| st.kingdom.clone()),
     }
 }
@@ -120,9 +121,18 @@ fn npc_text(s: &Scenario, tables: &Tables, n: &Npc) -> Entry {
     }
     if let Some(f) = &n.fights {
         let st = &f.stats;
+        let numbers = [
+            st.warfare.to_string(),
+            st.range.to_string(),
+            st.damage.to_string(),
+            st.defense.to_string(),
+            st.hp.to_string(),
+        ];
         sub.push(format!(
-            "Fights as an Important NPC of level {} (stats of the {}): Warfare {} / Range {} / Damage {} / Defense {} / HP {}",
-            f.level, f.as_monster, st.warfare, st.range, st.damage, st.defense, st.hp
+            "Fights as an Important NPC of level {} (stats of the {}): {}",
+            f.level,
+            f.as_monster,
+            super::myk_play::combat_numbers(&numbers)
         ));
     }
     Entry { label: n.name.to_string(), text, sub }
@@ -182,11 +192,12 @@ fn clues(s: &Scenario) -> Section {
 }
 
 fn mini_events(s: &Scenario, st: &Story) -> Section {
-    let f = Fill::of(s);
     let entries = st
         .mini_events
         .iter()
         .map(|e| {
+            // The map the event is placed on, whichever map the objective is on.
+            let f = Fill::on_map(s, e.at.map);
             let mut en = entry(
                 format!("{} ({}):", f.text(&e.title), where_is(s, Some(e.at))),
                 format!("{} Outcome: {}", f.text(&e.text), f.text(&e.outcome)),
@@ -245,6 +256,6 @@ pub fn people_in(s: &Scenario, at: Place) -> Vec<String> {
 
 /// The mini events of a room, by title.
 pub fn events_in(s: &Scenario, at: Place) -> Vec<String> {
-    let f = Fill::of(s);
+    let f = Fill::on_map(s, at.map);
     s.story.iter().flat_map(|st| &st.mini_events).filter(|e| e.at == at).map(|e| f.text(&e.title)).collect()
 }

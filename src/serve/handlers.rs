@@ -25,8 +25,24 @@ const INDEX: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 
-pub async fn index() -> impl IntoResponse {
-    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX)
+/// Where the page's objective picker takes its options.
+const OBJECTIVE_OPTIONS: &str = "<!-- objective kinds -->";
+
+pub async fn index(State(state): State<Arc<AppState>>) -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], index_page(&state.tables))
+}
+
+/// The page with one objective option per kind the generator knows, labelled from the story
+/// tables (so a kind added there shows in the picker), after the default "any".
+fn index_page(tables: &crate::tables::Tables) -> String {
+    let options: String = crate::myk::model::ObjectiveKind::ALL
+        .iter()
+        .map(|k| {
+            let label = crate::render::svgkit::xml_escape(&tables.story.kind_label(k.name()));
+            format!("<option value=\"{}\">{label}</option>", k.name())
+        })
+        .collect();
+    INDEX.replace(OBJECTIVE_OPTIONS, &options)
 }
 
 pub async fn app_js() -> impl IntoResponse {

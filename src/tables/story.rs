@@ -11,6 +11,10 @@ use serde::Deserialize;
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct StoryPools {
+    /// Each objective kind's name as a GM reads it (the workbench's objective picker); a kind
+    /// without one shows its own name, so a tables folder from before the picker still works.
+    #[serde(default)]
+    pub objective_kind: Vec<KindLabel>,
     #[serde(default)]
     pub title: Vec<Title>,
     #[serde(default)]
@@ -84,6 +88,14 @@ pub struct Title {
     pub text: String,
     #[serde(default)]
     pub kinds: Vec<String>,
+}
+
+/// An objective kind (`defeat`, `win_over`, ...) and the words a GM picks it by.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindLabel {
+    pub kind: String,
+    pub label: String,
 }
 
 /// A text for one objective kind (objective, success, failure).
@@ -168,6 +180,7 @@ pub fn is_story_file(path: &str) -> bool {
 impl StoryPools {
     /// Adds another file's pools after these.
     pub fn extend(&mut self, o: StoryPools) {
+        self.objective_kind.extend(o.objective_kind);
         self.title.extend(o.title);
         self.objective.extend(o.objective);
         self.prologue.extend(o.prologue);
@@ -188,6 +201,11 @@ impl StoryPools {
         self.change.extend(o.change);
         self.farewell.extend(o.farewell);
         self.retry.extend(o.retry);
+    }
+
+    /// The label of objective kind `kind` (its name with spaces when the pools give none).
+    pub fn kind_label(&self, kind: &str) -> String {
+        self.objective_kind.iter().find(|e| e.kind == kind).map_or_else(|| kind.replace('_', " "), |e| e.label.clone())
     }
 
     /// Why the pools cannot make a scenario (a pool the generator draws from is empty, or an

@@ -44,7 +44,7 @@ fn expected(text: &str) -> Vec<&'static str> {
     let mut out = Vec::new();
     let plain_arms = text.match_indices("Arms Item").any(|(i, _)| !text[..i].ends_with("Rare "));
     let common = text.contains("Common Item category");
-    let any_rare = text.contains("Rare Item of your choice");
+    let any_rare = text.contains("Rare Item the court picks");
     if plain_arms || common {
         out.push("Arms Items Table");
     }
@@ -120,4 +120,31 @@ fn an_item_the_booklet_prints_has_its_record_in_tables_show() {
         assert!(text.contains(&format!("{name} — {}, cost {}", it.category.label(), it.cost_text())), "{text}");
         assert!(text.contains(&it.effect), "{text}");
     }
+}
+
+/// Who picks, in the book's Treasure and Negotiation rows the booklet prints, is the court: no
+/// row leaves a pick to the reader ("your pick", "of your choice"), who is the GM. (An item's own
+/// effect may say "your": there it is the owner's.)
+#[test]
+fn no_treasure_or_negotiation_row_leaves_a_pick_to_the_reader() {
+    const READER_PICKS: [&str; 5] = ["your pick", "your choice", "you pick", "you choose", "of your own"];
+    let printed = tables()
+        .rolls
+        .iter()
+        .map(|r| &r.item)
+        .filter(|t| t.name.starts_with("myk.treasure.") || t.name == "myk.negotiation");
+    let mut rows = 0;
+    for t in printed {
+        for r in &t.rows {
+            let text = r.result.as_deref().unwrap_or_default();
+            rows += 1;
+            assert!(!READER_PICKS.iter().any(|p| text.contains(p)), "{} row {}: `{text}`", t.title, r.roll);
+        }
+    }
+    assert!(rows >= 35, "{rows} rows read");
+    let md = (0..40u64)
+        .map(|seed| templates().render("myk.md", &view::myk_view(&scenario_for(seed), tables(), Paper::A4, &[])))
+        .find_map(|md| md.ok().filter(|m| m.contains("Materials field")))
+        .expect("a booklet printing a Materials row");
+    assert!(md.contains("from the monster's Materials field, the court picking which"));
 }

@@ -30,6 +30,28 @@ fn story_words(s: &Scenario) -> String {
     out
 }
 
+/// A named NPC (an Important NPC, l.2973) whose Cast entry prints no stat line, or whose level
+/// is above the court's average.
+fn npc_without_stat_line(s: &Scenario) -> Option<String> {
+    let Some(cast) = sections(s, tables()).into_iter().find(|x| x.heading == "Cast") else {
+        return Some("no Cast section".into());
+    };
+    for n in &s.cast {
+        let Some(f) = &n.fights else { return Some(format!("{} has no Important-NPC numbers", n.name)) };
+        if f.level > s.court.average_level.max(1) {
+            return Some(format!("{} is level {}, above the court's average", n.name, f.level));
+        }
+        let line = format!("Fights as an Important NPC of level {} (stats of the {}): Warfare ", f.level, f.as_monster);
+        let Some(entry) = cast.entries.iter().find(|e| e.label == n.name.as_str()) else {
+            return Some(format!("{} is not in the Cast", n.name));
+        };
+        if !entry.sub.iter().any(|l| l.starts_with(&line) && l.contains(" / HP ")) {
+            return Some(format!("{} ({}) has no stat line in the booklet: {:?}", n.name, n.role, entry.sub));
+        }
+    }
+    None
+}
+
 /// The first story rule a generated scenario breaks, or `None`.
 fn broken_story_rule(s: &Scenario) -> Option<String> {
     let words = story_words(s);
@@ -40,6 +62,9 @@ fn broken_story_rule(s: &Scenario) -> Option<String> {
         if !(in_room || in_scene) {
             return Some(format!("{} appears in no room or scene", n.name));
         }
+    }
+    if let Some(why) = npc_without_stat_line(s) {
+        return Some(why);
     }
     if let Some(phrase) = DEFERRALS.iter().find(|p| words.contains(*p)) {
         return Some(format!("the booklet leaves the GM to invent: `{phrase}`"));
@@ -263,4 +288,35 @@ fn the_most_frequent_prologue_sentence_is_in_at_most_3_percent_of_scenarios() {
     }
     let (top, count) = seen.iter().max_by_key(|(_, c)| **c).expect("sentences");
     assert!(count * 100 <= n * 3, "`{top}` in {count} of {n} scenarios");
+}
+
+/// A mini event on map 1 of a two-map scenario whose objective lies on map 2 happens on map 1:
+/// its entry names map 1 by number and name, and its `{map}` is map 1's name.
+#[test]
+fn each_mini_event_names_the_map_it_is_placed_on() {
+    let (mut own_map_text, mut other_maps) = (0, 0);
+    for seed in 0..80u64 {
+        let p = params(vec![2; 3], 2 + (seed % 2) as u32, 9, Layout::Mixed);
+        let s = generate(tables(), &p, seed).expect("generates");
+        let st = s.story.as_ref().expect("a story");
+        let part = sections(&s, tables()).into_iter().find(|x| x.heading == "Mini events").expect("mini events");
+        assert_eq!(part.entries.len(), st.mini_events.len());
+        for (e, entry) in st.mini_events.iter().zip(&part.entries) {
+            let m = s.map(e.at.map).expect("the event's map");
+            let named = format!("(map {} ({}), room {} (", m.index, m.name, e.at.room);
+            assert!(entry.label.contains(&named), "seed {seed}: `{}` lacks `{named}`", entry.label);
+            let objective_map = s.objective.at.map_or(s.maps.len() as u32, |p| p.map);
+            if e.at.map != objective_map {
+                other_maps += 1;
+                if e.text.contains("{map}") {
+                    own_map_text += 1;
+                    assert!(entry.text.contains(m.name.as_str()), "seed {seed}: `{}` names not {}", entry.text, m.name);
+                }
+            }
+        }
+    }
+    assert!(
+        other_maps > 50 && own_map_text > 0,
+        "{other_maps} events off the objective's map, {own_map_text} with {{map}}"
+    );
 }

@@ -391,3 +391,45 @@ async fn the_workbench_takes_the_partys_own_numbers_and_keeps_them_in_the_file_a
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     assert_eq!(bad.text(), "`party-hp` must be 1 to 999, got 0\n");
 }
+
+#[tokio::test]
+async fn the_objective_picker_offers_any_then_every_kind_labelled_from_the_tables() {
+    let tables = Tables::load(None).unwrap();
+    let page = get("/").await.text();
+    let start = page.find("<select id=\"objective\" name=\"objective\">").expect("an objective picker");
+    let select = &page[start..start + page[start..].find("</select>").unwrap()];
+    let values: Vec<&str> = select.split("<option value=\"").skip(1).map(|o| &o[..o.find('"').unwrap()]).collect();
+    let mut expected = vec![""];
+    expected.extend(dungeonsmith::myk::model::ObjectiveKind::ALL.iter().map(|k| k.name()));
+    assert_eq!(values, expected, "\"any\" first (the default), then each kind once");
+    assert!(select.contains("<option value=\"\">any</option>"), "{select}");
+    for k in dungeonsmith::myk::model::ObjectiveKind::ALL {
+        let label = tables.story.kind_label(k.name());
+        assert_ne!(label, k.name().replace('_', " "), "the tables label `{}`", k.name());
+        let option = format!("<option value=\"{}\">{}</option>", k.name(), label.replace('\'', "&apos;"));
+        assert!(select.contains(&option), "{option} in {select}");
+    }
+}
+
+#[tokio::test]
+async fn an_objective_kind_in_the_query_shapes_the_scenario_and_stays_in_the_permalink() {
+    for kind in ["rescue", "race"] {
+        let a = get(&format!("/api/scenario?seed=42&objective={kind}")).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", a.text());
+        let v = a.json();
+        let query = v["query"].as_str().unwrap().to_string();
+        assert!(query.contains(&format!("&objective={kind}&")), "{query}");
+        assert!(v["check"].as_array().unwrap().is_empty(), "{}", v["check"]);
+        let json = get(&format!("/download/myk-42.json?{query}")).await.json();
+        assert_eq!(json["objective"]["kind"], kind);
+        // The permalink, opened again, is the same scenario.
+        assert_eq!(get(&format!("/api/scenario?{query}")).await.body, a.body);
+    }
+    // "any": no objective in the permalink, and the generator's own pick.
+    let any = get("/api/scenario?seed=42&objective=").await.json();
+    assert!(!any["query"].as_str().unwrap().contains("objective"), "{}", any["query"]);
+    let refused = get("/api/scenario?seed=42&objective=conquer").await;
+    assert_eq!(refused.status, StatusCode::BAD_REQUEST);
+    let line = refused.text();
+    assert!(line.contains("`objective`") && line.contains("conquer") && line.contains("win_over"), "{line}");
+}

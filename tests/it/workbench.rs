@@ -110,6 +110,25 @@ async fn gm_sheet(c: &Client) -> String {
     c.find(Locator::Css("#sheet")).await.unwrap().html(true).await.unwrap().replace(" ds-selected", "")
 }
 
+/// The objective picker: a kind picked goes into the permalink and shapes the scenario; the
+/// permalink reopened shows it picked; "any" leaves it out again.
+async fn objective_picker(c: &Client) {
+    let picker = c.find(Locator::Id("objective")).await.unwrap();
+    picker.select_by_value("rescue").await.unwrap();
+    click(c, "#generate").await;
+    let q = wait_query(c, |q| q.contains("&objective=rescue&")).await;
+    assert_eq!(scenario_json(c).await["objective"]["kind"], "rescue");
+    let url = c.current_url().await.unwrap().to_string();
+    c.goto("about:blank").await.unwrap();
+    c.goto(&url).await.unwrap();
+    wait_query(c, |x| x == q).await;
+    let shown = c.execute("return document.getElementById('objective').value;", vec![]).await.unwrap();
+    assert_eq!(shown, "rescue", "the reopened permalink shows the kind picked");
+    c.find(Locator::Id("objective")).await.unwrap().select_by_value("").await.unwrap();
+    click(c, "#generate").await;
+    wait_query(c, |q| !q.contains("objective=")).await;
+}
+
 /// The MYK session, then a fortress area rerolled.
 async fn session(c: Client, base: String, dir: PathBuf) {
     // Generate: type a seed into the form.
@@ -177,6 +196,8 @@ async fn session(c: Client, base: String, dir: PathBuf) {
     std::fs::write(&file, fetch(&c, &href).await).unwrap();
     let (code, out, _) = crate::run(&["check", file.to_str().unwrap()]);
     assert_eq!(code, 0, "the downloaded scenario passes check: {out}");
+
+    objective_picker(&c).await;
 
     // A fortress: reroll one area, only that area changes.
     c.goto(&format!("{base}/?game=nw3&seed=7")).await.unwrap();

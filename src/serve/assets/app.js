@@ -81,11 +81,12 @@ function fillForm(query) {
   const game = p.get('game') === 'nw3' ? 'fortress' : p.get('game') || 'myk';
   document.querySelector(`input[name=game][value=${game}]`).checked = true;
   document.body.dataset.game = game;
-  for (const name of ['seed', 'court-size', 'level', 'levels', 'maps', 'rooms', 'layout', 'party', 'cl', 'areas',
-    'party-attack', 'party-defence', 'party-hp', 'paper']) {
+  for (const name of ['seed', 'court-size', 'level', 'levels', 'maps', 'rooms', 'layout', 'objective', 'party', 'cl',
+    'areas', 'party-attack', 'party-defence', 'party-hp', 'paper']) {
     const field = document.getElementById(name);
     if (p.has(name)) field.value = p.get(name);
-    else if (['levels', 'party-attack', 'party-defence', 'party-hp'].includes(name)) field.value = '';
+    // A field the permalink leaves out is at its default: blank, or "any" objective kind.
+    else if (['levels', 'objective', 'party-attack', 'party-defence', 'party-hp'].includes(name)) field.value = '';
   }
 }
 
@@ -94,7 +95,7 @@ function formQuery() {
   const p = new URLSearchParams();
   p.set('game', game);
   const names = game === 'myk'
-    ? ['seed', 'court-size', 'level', 'levels', 'maps', 'rooms', 'layout', 'paper']
+    ? ['seed', 'court-size', 'level', 'levels', 'maps', 'rooms', 'layout', 'objective', 'paper']
     : ['seed', 'party', 'cl', 'areas', 'party-attack', 'party-defence', 'party-hp', 'paper'];
   for (const name of names) {
     const v = document.getElementById(name).value.trim();
