@@ -634,7 +634,7 @@ fn judges_read_the_rollers_score_from_the_pieces_own_sheet() {
 
 /// The notes of a room: (title, text, footprint in pixels), the footprint centred on the note's
 /// position as Udonarium places it.
-fn notes_with_footprints(room: &Room) -> Vec<(String, String, (f64, f64, f64, f64))> {
+fn notes_with_footprints(room: &Room) -> Vec<(String, String, dungeonsmith::render::udonarium::Box2)> {
     let doc = Document::parse(&room.xml).unwrap();
     children(doc.root_element())
         .into_iter()

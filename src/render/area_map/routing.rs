@@ -180,18 +180,18 @@ fn lanes(placed: &Placed, cs: &[Crossing]) -> Vec<(f64, f64)> {
 fn nest(group: &[usize], ends: impl Fn(usize) -> (f64, f64), rank: &mut [usize]) {
     let mut g = group.to_vec();
     g.sort_by(|&a, &b| ends(a).0.total_cmp(&ends(b).0).then(a.cmp(&b)));
-    for j in 0..g.len() {
-        let (xj, tj) = ends(g[j]);
+    for (j, &line) in g.iter().enumerate() {
+        let (xj, tj) = ends(line);
         if tj < xj {
             let deepest = g[..j].iter().filter(|&&i| tj < ends(i).0 + PASSING).map(|&i| rank[i] + 1).max();
-            rank[g[j]] = deepest.unwrap_or(0);
+            rank[line] = deepest.unwrap_or(0);
         }
     }
-    for j in (0..g.len()).rev() {
-        let (xj, tj) = ends(g[j]);
+    for (j, &line) in g.iter().enumerate().rev() {
+        let (xj, tj) = ends(line);
         if tj > xj {
             let deepest = g[j + 1..].iter().filter(|&&i| tj > ends(i).0 - PASSING).map(|&i| rank[i] + 1).max();
-            rank[g[j]] = deepest.unwrap_or(0);
+            rank[line] = deepest.unwrap_or(0);
         }
     }
 }
