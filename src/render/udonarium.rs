@@ -54,6 +54,38 @@ const GRID: u32 = 50;
 const NOTE_W: u32 = 12;
 const NOTE_H: u32 = 5;
 
+/// Token colours by what a piece is, so the GM tells a hostile monster from one that will talk at
+/// a glance; the legend note of the GM's room (templates/udonarium-legend.j2) names each.
+pub mod colour {
+    pub const HOSTILE: &str = "#a33a2c";
+    pub const NEUTRAL: &str = "#2f5f8a";
+    pub const FRIENDLY: &str = "#2e7d32";
+    pub const RULER: &str = "#b8860b";
+    pub const MARKER: &str = "#6b645a";
+    pub const ENEMY: &str = "#5b3f8c";
+}
+
+/// The token colour of a MYK monster of `reaction`.
+pub fn reaction_colour(reaction: crate::myk::model::Reaction) -> &'static str {
+    use crate::myk::model::Reaction;
+    match reaction {
+        Reaction::Hostile => colour::HOSTILE,
+        Reaction::Neutral => colour::NEUTRAL,
+        Reaction::Friendly => colour::FRIENDLY,
+    }
+}
+
+/// The legend note of a GM room: each token colour and what it marks.
+fn legend(templates: &Templates, game: &str) -> Result<(String, String)> {
+    use colour::*;
+    let c = serde_json::json!({
+        "hostile": HOSTILE, "neutral": NEUTRAL, "friendly": FRIENDLY,
+        "ruler": RULER, "marker": MARKER, "enemy": ENEMY,
+    });
+    let text = templates.render("udonarium-legend.j2", &serde_json::json!({ "game": game, "c": c }))?;
+    Ok(("Token colours".to_string(), text))
+}
+
 /// A character piece: what Udonarium shows on its sheet.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Piece {
@@ -142,7 +174,7 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
             hp: r.stats.as_ref().map(|x| x.hp).or_else(|| rec.and_then(|m| m.hp).map(|hp| hp + extra)),
             stats,
             note: format!("Ruler. {}. Skills: {}.", rv.stats, rv.skills),
-            colour: "#b8860b",
+            colour: colour::RULER,
             label: token_label(r.name.as_str()),
             palette: myk_palette(r.name.as_str(), warfare, range, damage),
         });
@@ -175,7 +207,7 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
                 hp: rec.and_then(|r| r.hp),
                 stats: stats.clone(),
                 note: format!("{}. Skills: {}.", mv.stats, mv.skills),
-                colour: "#a33a2c",
+                colour: reaction_colour(m.reaction),
                 palette,
             });
         }
@@ -212,7 +244,7 @@ pub fn myk_marker(map: &Map, room: &Room, view: &view::RoomView, tables: &Tables
             (DISARMER.to_string(), "0".to_string()),
         ],
         note: view.traps.iter().map(|t| format!("{}: {}", t.name, t.summary)).collect::<Vec<_>>().join("\n"),
-        colour: "#6b645a",
+        colour: colour::MARKER,
         palette,
     })
 }
@@ -309,7 +341,7 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
                 &r.attacks,
                 &r.skills,
             ),
-            colour: "#b8860b",
+            colour: colour::RULER,
             label: token_label(&r.name),
             palette: nw3_palette(&r.name, r.stats.as_ref(), &r.attacks),
         });
@@ -335,7 +367,7 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
                         &e.attacks,
                         &e.skills,
                     ),
-                    colour: "#5b3f8c",
+                    colour: colour::ENEMY,
                 });
             }
         }
@@ -385,7 +417,7 @@ pub fn nw3_marker(area: &Area) -> Option<Piece> {
         hp: None,
         stats,
         note: area.trap.as_ref().map(|t| format!("{}: {}", t.name, t.effect)).unwrap_or_default(),
-        colour: "#6b645a",
+        colour: colour::MARKER,
         palette,
     })
 }
@@ -594,8 +626,8 @@ impl RoomDoc {
         let image = self.image(png);
         self.table(name, plan.w + extra, plan.h, &image, true);
         for (i, (title, text)) in notes.iter().enumerate() {
-            let (c, r) = ((i / per_col) as u32, (i % per_col) as u32);
-            self.note(title, text, plan.w + 1 + c * (NOTE_W + 1), 1 + r * NOTE_H);
+            let (x, y) = note_cell(plan, i / per_col, i % per_col);
+            self.note(title, text, x, y);
         }
     }
 
@@ -618,6 +650,21 @@ impl RoomDoc {
         let image = self.image(png);
         self.table(name, w, h, &image, false);
     }
+}
+
+/// The cell a note of column `col`, row `row` beside `plan` is placed at: Udonarium centres a
+/// note's footprint on its position, so the position is the middle of the note's slot (a
+/// position at the slot's corner would put half the note over the map and its pieces).
+fn note_cell(plan: &Plan, col: usize, row: usize) -> (u32, u32) {
+    let (c, r) = (col as u32, row as u32);
+    (plan.w + 1 + c * (NOTE_W + 1) + NOTE_W / 2, 1 + r * NOTE_H + (NOTE_H - 1) / 2)
+}
+
+/// The footprint in pixels (left, top, right, bottom) of a note Udonarium places at pixel
+/// (x, y) with a size of `w` x `h` cells: centred on its position.
+pub fn note_footprint(x: f64, y: f64, w: f64, h: f64) -> Box2 {
+    let (w, h) = (w * f64::from(GRID), h * f64::from(GRID));
+    (x - w / 2.0, y - h / 2.0, x + w / 2.0, y + h / 2.0)
 }
 
 /// Notes per column beside a plan.
@@ -834,6 +881,7 @@ pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, w
         let mut notes = Vec::new();
         if i == 0 {
             notes.push((s.title.clone(), intro.clone()));
+            notes.push(legend(templates, "myk")?);
         }
         let mut pieces = Vec::new();
         for rv in &mv.rooms {
@@ -898,7 +946,7 @@ pub fn fortress_gm_plan(f: &Fortress) -> Plan {
 pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templates, what: &str) -> Result<Rooms> {
     let v = crate::render::fortress_view::fortress_view(f, tables, paper, (String::new(), String::new()));
     let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
-    let mut notes = vec![(f.title.clone(), templates.render("udonarium-fortress.j2", &v)?)];
+    let mut notes = vec![(f.title.clone(), templates.render("udonarium-fortress.j2", &v)?), legend(templates, "nw3")?];
     let welcome = (
         f.title.clone(),
         templates.render("udonarium-players.j2", &serde_json::json!({ "title": f.title, "game": "nw3" }))?,

@@ -300,7 +300,7 @@ fn myk_udonarium_rooms_split_the_players_map_from_the_gms_pieces_and_notes() {
         .count();
     assert_eq!(chars, monsters as usize + markers, "one piece per monster and ruler, a marker per trapped room");
     assert_eq!(hp, monsters as usize, "every monster has its own HP");
-    assert_eq!(notes, rooms.len() + 1, "a note per used room and one for the scenario");
+    assert_eq!(notes, rooms.len() + 2, "a note per used room, one for the scenario and the colours' legend");
     let back: dungeonsmith::myk::Scenario = serde_json::from_str(&text).unwrap();
     let plan = dungeonsmith::render::plan::myk_plan(&back.maps[0]);
     assert!(assert_pieces_stand_clear(&gm, &plan, "myk 42 gm") > 0);
@@ -354,7 +354,7 @@ fn fortress_udonarium_rooms_split_the_players_map_from_the_gms_pieces_and_notes(
             .sum();
         assert_eq!(hp, enemies as usize + 1, "one piece per enemy, and the Ruler, each with its Body");
         assert!(chars >= hp, "and the GM's markers");
-        assert_eq!(notes, areas.len() + 1, "a note per area and one for the fortress");
+        assert_eq!(notes, areas.len() + 2, "a note per area, one for the fortress and the colours' legend");
         let back: dungeonsmith::nw3::Fortress = serde_json::from_str(&text).unwrap();
         let plan = dungeonsmith::render::udonarium::fortress_gm_plan(&back);
         assert_eq!(assert_pieces_stand_clear(&gm, &plan, &what), chars, "every piece stands in its area");
@@ -643,5 +643,120 @@ fn judges_read_the_rollers_score_from_the_pieces_own_sheet() {
             assert!(ok, "{zip}: {l:?} is not a judge its BCDice system reads");
         }
     }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The notes of a room: (title, text, footprint in pixels), the footprint centred on the note's
+/// position as Udonarium places it.
+fn notes_with_footprints(room: &Room) -> Vec<(String, String, dungeonsmith::render::udonarium::Box2)> {
+    let doc = Document::parse(&room.xml).unwrap();
+    children(doc.root_element())
+        .into_iter()
+        .filter(|n| n.has_tag_name("text-note"))
+        .map(|n| {
+            let common = data(data(n, "text-note"), "common");
+            let cells = |k: &str| -> f64 { data(common, k).text().unwrap().parse().expect("a number") };
+            let at = (number(n, "location.x"), number(n, "location.y"));
+            let foot = dungeonsmith::render::udonarium::note_footprint(at.0, at.1, cells("width"), cells("height"));
+            let title = data(common, "title").text().unwrap_or("").to_string();
+            (title, data(common, "text").text().unwrap_or("").to_string(), foot)
+        })
+        .collect()
+}
+
+/// Udonarium centres a note on its position: in every GM room (MYK with one to three maps,
+/// fortresses of 10 to 40 areas) no note's footprint reaches over a piece, its name tag or the
+/// plan of the map shown first.
+#[test]
+fn no_note_footprint_covers_a_piece_or_the_map_in_a_gm_room() {
+    use dungeonsmith::render::udonarium::name_tag;
+    let overlap = |a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3;
+    let dir = temp("udon-notes");
+    let d = dir.to_str().unwrap();
+    let mut checked = (0, 0);
+    for seed in 1..=6u64 {
+        let (s, maps, areas) = (seed.to_string(), (seed % 3 + 1).to_string(), (10 + seed * 5).to_string());
+        let runs = [
+            (vec!["myk", "--seed", &s, "--maps", &maps], format!("myk-{seed}")),
+            (vec!["fortress", "--seed", &s, "--areas", &areas], format!("fortress-{seed}")),
+        ];
+        for (args, stem) in runs {
+            let mut args = args.clone();
+            args.extend(["--format", "json,udonarium", "--out", d]);
+            let (code, _, err) = run(&args);
+            assert_eq!(code, 0, "{err}");
+            let gm = unzip(&std::fs::read(dir.join(format!("{stem}-udonarium-gm.zip"))).unwrap());
+            let text = std::fs::read_to_string(dir.join(format!("{stem}.json"))).unwrap();
+            let plan = if stem.starts_with("myk") {
+                let back: dungeonsmith::myk::Scenario = serde_json::from_str(&text).unwrap();
+                dungeonsmith::render::plan::myk_plan(&back.maps[0])
+            } else {
+                let back: dungeonsmith::nw3::Fortress = serde_json::from_str(&text).unwrap();
+                dungeonsmith::render::udonarium::fortress_gm_plan(&back)
+            };
+            let map = (0.0, 0.0, f64::from(plan.w) * 50.0, f64::from(plan.h) * 50.0);
+            let pieces = table_pieces(&gm);
+            for (title, _, foot) in notes_with_footprints(&gm) {
+                checked.0 += 1;
+                assert!(!overlap(foot, map), "{stem}: the note {title:?} reaches over the map");
+                for (name, x, y) in &pieces {
+                    checked.1 += 1;
+                    let body = (*x, *y, x + 50.0, y + 50.0);
+                    assert!(!overlap(foot, body), "{stem}: the note {title:?} covers {name}");
+                    assert!(!overlap(foot, name_tag(name, *x, *y)), "{stem}: the note {title:?} covers {name}'s tag");
+                }
+            }
+        }
+    }
+    assert!(checked.0 > 100 && checked.1 > 1000, "notes and pieces were compared: {checked:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// The colour of a token picture: the pixel inside its circle, above its label.
+fn token_colour(room: &Room, image: &str) -> String {
+    let bytes = &room.files.iter().find(|f| f.0 == format!("{image}.png")).expect("the token's picture").1;
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes.as_slice())).read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    let channels = info.color_type.samples();
+    let at = (14 * info.width as usize + 50) * channels;
+    format!("#{:02x}{:02x}{:02x}", buf[at], buf[at + 1], buf[at + 2])
+}
+
+/// A MYK monster's token is coloured by its reaction (hostile, neutral, friendly), a ruler's and
+/// a GM marker's by what it is, and the GM room's legend note names every colour a token shows.
+#[test]
+fn myk_tokens_are_coloured_by_reaction_and_the_legend_names_each_colour() {
+    use dungeonsmith::render::udonarium::colour;
+    let dir = temp("udon-colours");
+    let d = dir.to_str().unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 1..=12u64 {
+        let s = seed.to_string();
+        let (code, _, err) = run(&["myk", "--seed", &s, "--maps", "2", "--format", "udonarium", "--out", d]);
+        assert_eq!(code, 0, "{err}");
+        let gm = unzip(&std::fs::read(dir.join(format!("myk-{seed}-udonarium-gm.zip"))).unwrap());
+        let legend = notes_with_footprints(&gm).into_iter().find(|n| n.0 == "Token colours").expect("a legend note").1;
+        let doc = Document::parse(&gm.xml).unwrap();
+        for n in children(doc.root_element()).into_iter().filter(|n| n.has_tag_name("character")) {
+            let root = data(n, "character");
+            let image = data(data(root, "image"), "imageIdentifier").text().unwrap_or("").to_string();
+            let stats = data(data(root, "detail"), "Stats");
+            let stat =
+                |k: &str| children(stats).into_iter().find(|c| c.attribute("name") == Some(k)).and_then(|c| c.text());
+            let name = data(data(root, "common"), "name").text().unwrap_or("").to_string();
+            let want = match (stat("Reaction"), stat("Traps")) {
+                (Some("hostile"), _) => colour::HOSTILE,
+                (Some("neutral"), _) => colour::NEUTRAL,
+                (Some("friendly"), _) => colour::FRIENDLY,
+                (None, Some(_)) => colour::MARKER,
+                _ => colour::RULER,
+            };
+            assert_eq!(token_colour(&gm, &image), want, "seed {seed}: {name}");
+            assert!(legend.contains(want), "seed {seed}: the legend names {want}");
+            seen.insert(want);
+        }
+    }
+    assert!(seen.len() >= 4, "hostile, neutral or friendly monsters, rulers and markers were seen: {seen:?}");
     std::fs::remove_dir_all(&dir).ok();
 }

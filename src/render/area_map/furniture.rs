@@ -282,8 +282,9 @@ const ZIGS: f64 = 400.0;
 /// The gate's line along `q`, broken round the marks in `holes`; `id` names it in the SVG.
 /// Millimetres over which a damaged gate's zigzag grows to its full width at each end.
 const ZIGZAG_TAPER: f64 = 3.0;
-/// Room a damaged gate's zigzag keeps from any other line (mm, beyond both lines' ink).
-const ZIGZAG_CLEAR: f64 = 0.6;
+/// How near a damaged gate's zigzag comes to any other line's centre (mm): the 0.8 mm of paper
+/// the map keeps between two gates' ink, plus both lines' half widths.
+const ZIGZAG_CLEAR: f64 = 1.2;
 
 /// A gate's line along `q`, with gaps at `holes` (its mark). A damaged gate's zigzag narrows
 /// where another of the map's lines (`near`) runs close, so its ink never meets theirs.

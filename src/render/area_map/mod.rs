@@ -16,7 +16,9 @@
 //!    only gate lines. Sizes come from the roomiest level at which the map fits; text is never
 //!    smaller than [`MIN_TEXT`] for anything the generator makes.
 //! 2. [`routing`]: each gate leaves its circle vertically from a port of its own, crosses each
-//!    channel in one straight slanted piece and passes rows in its own cell. Lines cross only
+//!    channel in one straight slanted piece (started a lane lower, or ended a lane higher, where
+//!    it passes another line's end, so shallow lines do not run along each other) and passes rows
+//!    in its own cell. Lines cross only
 //!    in channels, and on a generated fortress's map not at all: its layout is drawn as it is,
 //!    a row per layer, and the generator built it so that no two gates cross (a test counts the
 //!    crossings on the SVG of thousands of maps); a hand-edited graph gets the layout's fewest

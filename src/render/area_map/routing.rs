@@ -2,7 +2,8 @@
 //!
 //! Every line leaves its circle straight down (or up) from a port of its own on the circle's
 //! lower (upper) half, runs down the short stub to its channel, crosses the channel in one
-//! straight slanted piece, and goes straight down through any row it passes (in its own narrow
+//! straight slanted piece (a lane or more below the channel's top where it passes under another
+//! line's start, above its bottom where it passes over another's end: see [`lanes`]), and goes straight down through any row it passes (in its own narrow
 //! cell) or into the port of the circle it joins. A gate inside a row dips into the channel below
 //! it in a V. So lines meet other lines only in the channels, where nothing else is drawn: no
 //! line can cross a circle or a label. Ports on a circle are ordered by where their lines go, so
@@ -21,8 +22,74 @@ use super::placement::Placed;
 pub(super) const TOP_PORTS: usize = 4;
 pub(super) const BOTTOM_PORTS: usize = 6;
 
+/// Vertical room (mm) between two gates' slants where one passes beside the other's end: the
+/// clear gap a reader needs to see two lines (the tests' 0.8 mm of paper between the inks), plus
+/// the lines' width, with some to spare for a slant that is not level.
+const LANE: f64 = 1.6;
+/// At most this share of a channel's height goes to lanes; the rest is the slant itself.
+const LANE_SHARE: f64 = 0.6;
+/// A far end this close to another line's end counts as passing beside it.
+const PASSING: f64 = 1.0;
+
 /// The line of every placed edge, in `placed.edges` order.
 pub(super) fn route(placed: &Placed, badged: &[bool]) -> Vec<Poly> {
+    let items = &placed.items;
+    let r = placed.level.r;
+    let port = ports(placed, badged);
+    let on_circle = |item: usize, dx: f64, below: bool| -> Pt {
+        let cy = placed.bands[items[item].row].2;
+        let dy = (r * r - dx * dx).max(0.0).sqrt();
+        (items[item].x + dx, if below { cy + dy } else { cy - dy })
+    };
+    let mut crossings: Vec<Crossing> = Vec::new();
+    for (ei, e) in placed.edges.iter().enumerate() {
+        let (u, v) = (e.chain[0], e.chain[e.chain.len() - 1]);
+        if items[u].row == items[v].row {
+            continue;
+        }
+        let mut x = on_circle(u, port[ei][0], true).0;
+        for k in 0..e.chain.len() - 1 {
+            let row = items[e.chain[k]].row;
+            if placed.channels[row].is_none() {
+                continue;
+            }
+            let next =
+                if k + 2 == e.chain.len() { on_circle(v, port[ei][1], false).0 } else { items[e.chain[k + 1]].x };
+            crossings.push(Crossing { edge: ei, row, x0: x, x1: next });
+            x = next;
+        }
+    }
+    let depths = lanes(placed, &crossings);
+    let mut through: Vec<Vec<Pt>> = vec![Vec::new(); placed.edges.len()];
+    for (c, (dt, db)) in crossings.iter().zip(depths) {
+        let Some((ya, yb)) = placed.channels[c.row] else { continue };
+        through[c.edge].extend([(c.x0, ya), (c.x0, ya + dt), (c.x1, yb - db), (c.x1, yb)]);
+    }
+    placed
+        .edges
+        .iter()
+        .enumerate()
+        .map(|(ei, e)| {
+            let (u, v) = (e.chain[0], e.chain[e.chain.len() - 1]);
+            let row = items[u].row;
+            let Some((ya, yb)) = placed.channels[row] else { return Poly::new(Vec::new()) };
+            if items[u].row == items[v].row {
+                let (p, q) = (on_circle(u, port[ei][0], true), on_circle(v, port[ei][1], true));
+                let mid = (p.0 + q.0) / 2.0;
+                let depth = (yb - ya) * 0.75;
+                return Poly::new(vec![p, (p.0, ya), (mid, ya + depth), (q.0, ya), q]);
+            }
+            let mut pts = vec![on_circle(u, port[ei][0], true)];
+            pts.append(&mut through[ei]);
+            pts.push(on_circle(v, port[ei][1], false));
+            Poly::new(pts)
+        })
+        .collect()
+}
+
+/// Port offsets across each circle, per (edge, end): end 0 is the upper (or left-listed) end.
+/// Ports on a side are ordered by where their lines go, so lines do not cross by a circle.
+fn ports(placed: &Placed, badged: &[bool]) -> Vec<[f64; 2]> {
     let items = &placed.items;
     let r = placed.level.r;
     // (edge, partner's x) per port side of each item.
@@ -38,7 +105,6 @@ pub(super) fn route(placed: &Placed, badged: &[bool]) -> Vec<Poly> {
             top[v].push((items[e.chain[e.chain.len() - 2]].x, ei));
         }
     }
-    // Port offsets across, per (edge, end): end 0 is the upper (or left-listed) end.
     let mut port: Vec<[f64; 2]> = vec![[0.0; 2]; placed.edges.len()];
     let spread = |list: &mut Vec<(f64, usize)>, lo: f64, hi: f64| -> Vec<(usize, f64)> {
         list.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -62,40 +128,72 @@ pub(super) fn route(placed: &Placed, badged: &[bool]) -> Vec<Poly> {
             port[e][1] = dx;
         }
     }
-    let on_circle = |item: usize, dx: f64, below: bool| -> Pt {
-        let cy = placed.bands[items[item].row].2;
-        let dy = (r * r - dx * dx).max(0.0).sqrt();
-        (items[item].x + dx, if below { cy + dy } else { cy - dy })
-    };
-    placed
-        .edges
-        .iter()
+    port
+}
+
+/// One gate's pass through the channel below `row`: from `x0` at its top down to `x1`.
+struct Crossing {
+    edge: usize,
+    row: usize,
+    x0: f64,
+    x1: f64,
+}
+
+/// How far each crossing's slant starts below its channel's top and ends above its bottom.
+/// Lines that fan out of one circle (or into one) would leave it nearly along each other when
+/// their slants are shallow: a line whose slant passes under another's start (or over another's
+/// end) in its channel runs one lane further from that edge of the channel, so the two are a
+/// lane apart where they are nearest (two straight pieces come nearest at an end of one of
+/// them). Counted over the whole channel, not one circle's fan: a line deepened for its own fan
+/// must not drop across a line from another circle that passes under it.
+fn lanes(placed: &Placed, cs: &[Crossing]) -> Vec<(f64, f64)> {
+    use std::collections::BTreeMap;
+    let (mut top_rank, mut bot_rank) = (vec![0usize; cs.len()], vec![0usize; cs.len()]);
+    let (mut by_top, mut by_bot): (BTreeMap<usize, Vec<usize>>, BTreeMap<usize, Vec<usize>>) = Default::default();
+    for (i, c) in cs.iter().enumerate() {
+        by_top.entry(c.row).or_default().push(i);
+        by_bot.entry(c.row).or_default().push(i);
+    }
+    for g in by_top.values() {
+        nest(g, |i| (cs[i].x0, cs[i].x1), &mut top_rank);
+    }
+    for g in by_bot.values() {
+        nest(g, |i| (cs[i].x1, cs[i].x0), &mut bot_rank);
+    }
+    let mut most = vec![0usize; placed.channels.len()];
+    for (i, c) in cs.iter().enumerate() {
+        most[c.row] = most[c.row].max(top_rank[i] + bot_rank[i]);
+    }
+    cs.iter()
         .enumerate()
-        .map(|(ei, e)| {
-            let (u, v) = (e.chain[0], e.chain[e.chain.len() - 1]);
-            let row = items[u].row;
-            let Some((ya, yb)) = placed.channels[row] else { return Poly::new(Vec::new()) };
-            if items[u].row == items[v].row {
-                let (p, q) = (on_circle(u, port[ei][0], true), on_circle(v, port[ei][1], true));
-                let mid = (p.0 + q.0) / 2.0;
-                let depth = (yb - ya) * 0.75;
-                return Poly::new(vec![p, (p.0, ya), (mid, ya + depth), (q.0, ya), q]);
-            }
-            let start = on_circle(u, port[ei][0], true);
-            let end = on_circle(v, port[ei][1], false);
-            let mut pts = vec![start];
-            let mut x = start.0;
-            for k in 0..e.chain.len() - 1 {
-                let Some((ya, yb)) = placed.channels[items[e.chain[k]].row] else { continue };
-                let next = if k + 2 == e.chain.len() { end.0 } else { items[e.chain[k + 1]].x };
-                pts.push((x, ya));
-                pts.push((next, yb));
-                x = next;
-            }
-            pts.push(end);
-            Poly::new(pts)
+        .map(|(i, c)| {
+            let h = placed.channels[c.row].map_or(0.0, |(ya, yb)| yb - ya);
+            let lane = if most[c.row] == 0 { 0.0 } else { LANE.min(LANE_SHARE * h / most[c.row] as f64) };
+            (top_rank[i] as f64 * lane, bot_rank[i] as f64 * lane)
         })
         .collect()
+}
+
+/// Lane ranks of the lines of one fan, `ends(i)` giving a line's x at the shared item and at its
+/// far end: a line heading left whose far end lies left of (or beside) the shared-end of a line
+/// to its left goes a lane deeper than that line; the same to the right.
+fn nest(group: &[usize], ends: impl Fn(usize) -> (f64, f64), rank: &mut [usize]) {
+    let mut g = group.to_vec();
+    g.sort_by(|&a, &b| ends(a).0.total_cmp(&ends(b).0).then(a.cmp(&b)));
+    for (j, &line) in g.iter().enumerate() {
+        let (xj, tj) = ends(line);
+        if tj < xj {
+            let deepest = g[..j].iter().filter(|&&i| tj < ends(i).0 + PASSING).map(|&i| rank[i] + 1).max();
+            rank[line] = deepest.unwrap_or(0);
+        }
+    }
+    for (j, &line) in g.iter().enumerate().rev() {
+        let (xj, tj) = ends(line);
+        if tj > xj {
+            let deepest = g[j + 1..].iter().filter(|&&i| tj > ends(i).0 - PASSING).map(|&i| rank[i] + 1).max();
+            rank[line] = deepest.unwrap_or(0);
+        }
+    }
 }
 
 /// Everything already on the map that a mark or note must keep clear of.
