@@ -250,3 +250,10 @@ fn area_parts(f: &Fortress, a: &Area) -> Vec<&'static str> {
     }
     parts
 }
+
+/// The choices of the page's objective picker, as (value, label): one per objective kind the MYK
+/// generator knows, labelled from the story tables (so a kind's label added there shows), in the
+/// generator's order. The page puts "any" first.
+pub fn objective_choices(tables: &Tables) -> Vec<(&'static str, String)> {
+    crate::myk::model::ObjectiveKind::ALL.iter().map(|k| (k.name(), tables.story.kind_label(k.name()))).collect()
+}

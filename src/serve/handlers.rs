@@ -35,11 +35,11 @@ pub async fn index(State(state): State<Arc<AppState>>) -> impl IntoResponse {
 /// The page with one objective option per kind the generator knows, labelled from the story
 /// tables (so a kind added there shows in the picker), after the default "any".
 fn index_page(tables: &crate::tables::Tables) -> String {
-    let options: String = crate::myk::model::ObjectiveKind::ALL
-        .iter()
-        .map(|k| {
-            let label = crate::render::svgkit::xml_escape(&tables.story.kind_label(k.name()));
-            format!("<option value=\"{}\">{label}</option>", k.name())
+    let options: String = crate::workbench::objective_choices(tables)
+        .into_iter()
+        .map(|(value, label)| {
+            let label = crate::render::svgkit::xml_escape(&label);
+            format!("<option value=\"{value}\">{label}</option>")
         })
         .collect();
     INDEX.replace(OBJECTIVE_OPTIONS, &options)
