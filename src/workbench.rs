@@ -12,6 +12,7 @@ use crate::render::{Audience, area_map, sheet};
 use crate::tables::Tables;
 
 /// One scenario as the page draws it.
+#[derive(Serialize)]
 pub struct View {
     pub seed: u64,
     pub title: String,

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::document::Document;
 use crate::tables::Tables;
-use crate::workbench::{Limit, Part, Sheet};
+use crate::workbench::View;
 
 use super::query::Request;
 
@@ -15,13 +15,9 @@ pub struct PageView {
     /// The canonical permalink query (without `?`).
     pub query: String,
     pub game: &'static str,
-    pub seed: u64,
-    pub title: String,
-    pub sheets: Vec<Sheet>,
-    pub parts: Vec<Part>,
-    pub limits: Vec<Limit>,
-    /// One line per rule violation (`check`); empty: every rule and limit holds.
-    pub check: Vec<String>,
+    /// The library's view (seed, title, sheets, parts, limits, check), its fields at this level.
+    #[serde(flatten)]
+    pub view: View,
     /// The files a download offers (the CLI's names), then the zip of them all.
     pub files: Vec<String>,
     pub zip: String,
@@ -31,16 +27,10 @@ pub struct PageView {
 
 /// The page's view of `doc` (made from `req`); `files` are the downloadable artifacts' names.
 pub fn page(tables: &Tables, req: &Request, doc: &Document, files: Vec<String>, zip: String) -> PageView {
-    let v = doc.workbench(tables);
     PageView {
         query: req.query(),
         game: doc.game().command(),
-        seed: v.seed,
-        title: v.title,
-        sheets: v.sheets,
-        parts: v.parts,
-        limits: v.limits,
-        check: v.check,
+        view: doc.workbench(tables),
         files,
         zip,
         ops: req.ops.iter().map(ToString::to_string).collect(),
