@@ -38,8 +38,11 @@ pub enum Error {
     #[error("template `{name}`: {message}")]
     Template { name: String, message: String },
 
-    #[error("option `{option}`: {message}")]
-    Option { option: &'static str, message: String },
+    /// An option or a combination of options that cannot be used. `field` is the library's name
+    /// (`court_size`, `map`, `frame`); the front end spells it as its users type it
+    /// ([`Error::line_for`]: `--court-size` on the command line), so the message names no flag.
+    #[error("option `{field}`: {message}")]
+    Option { field: &'static str, message: String },
 
     /// A number outside what a rule allows. `field` is the library's name (`areas`, `court_size`);
     /// the command line and the workbench name it as their users type it ([`Error::line_for`]).
@@ -114,11 +117,13 @@ impl Error {
         Error::Range { field, range: format!("{} to {}{unit}", range.start(), range.end()), got: got.to_string() }
     }
 
-    /// The error's line for a user who types a field as `spell` spells it: a range error names
-    /// the field so (`--court-size` on the command line, `court-size` in the workbench's query).
+    /// The error's line for a user who types a field as `spell` spells it: a range or option
+    /// error names the field so (`--court-size` on the command line, `court-size` in the
+    /// workbench's query).
     pub fn line_for(&self, spell: impl Fn(&str) -> String) -> String {
         match self {
             Error::Range { field, range, got } => format!("`{}` must be {range}, got {got}", spell(field)),
+            Error::Option { field, message } => format!("option `{}`: {message}", spell(field)),
             e => e.to_string(),
         }
     }
@@ -195,6 +200,14 @@ mod tests {
 
         let refused = Error::write_refused("out/x.svg", "a folder has that name");
         assert!(std::error::Error::source(&refused).is_none(), "a refusal of our own has no system cause");
+    }
+
+    #[test]
+    fn a_library_option_error_names_the_field_and_each_front_end_spells_it_its_own_way() {
+        let e = Error::Option { field: "court_size", message: "4 does not match the 3 levels listed".into() };
+        assert_eq!(e.to_string(), "option `court_size`: 4 does not match the 3 levels listed");
+        assert_eq!(e.line_for(flag), "option `--court-size`: 4 does not match the 3 levels listed");
+        assert_eq!(e.line_for(query_field), "option `court-size`: 4 does not match the 3 levels listed");
     }
 
     #[test]

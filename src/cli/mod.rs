@@ -216,7 +216,7 @@ fn read_game(file: &Path, tables: &Tables, game: Game) -> Result<Document> {
     let doc = Document::read(file, tables)?;
     if doc.game() != game {
         let message = format!("`{}` is {}; use `{} --from`", file.display(), doc.game().kind(), doc.game().command());
-        return Err(Error::Option { option: "--from", message });
+        return Err(Error::Option { field: "from", message });
     }
     Ok(doc)
 }
@@ -308,7 +308,7 @@ fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome 
     let target = args.out.as_deref().unwrap_or(&args.file);
     let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
         return Err(
-            Error::Option { option: "--out", message: format!("`{}` is not a file name", target.display()) }.into()
+            Error::Option { field: "out", message: format!("`{}` is not a file name", target.display()) }.into()
         );
     };
     let dir = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));

@@ -142,40 +142,36 @@ pub fn part_from_options(args: &PartOptions) -> Result<MykPart> {
     let file = args.file;
     if args.area.is_some() {
         return Err(Error::Option {
-            option: "--area",
-            message: format!("`{file}` is a Make You Kingdom scenario; use `--map N [--room B2]` or `--frame`"),
+            field: "area",
+            message: format!("`{file}` is a Make You Kingdom scenario: its parts are maps, their rooms and the frame"),
         });
     }
     let part = args.part;
     match (args.map, args.room, args.frame) {
-        (None, Some(_), _) => {
-            Err(Error::Option { option: "--room", message: "needs `--map N`, the map the room is on".into() })
-        }
+        (None, Some(_), _) => Err(Error::Option { field: "room", message: "needs the map the room is on".into() }),
         (Some(_), _, true) => {
-            Err(Error::Option { option: "--frame", message: "rerolls the frame; leave out `--map`".into() })
+            Err(Error::Option { field: "frame", message: "rerolls the frame alone, not a map with it".into() })
         }
         (None, None, false) => Err(Error::Option {
-            option: "--map",
-            message: format!("say what to reroll in `{file}`: `--map N [--room B2]` or `--frame`"),
+            field: "map",
+            message: format!("say what to reroll in `{file}`: a map, a room on a map, or the frame"),
         }),
         (None, None, true) | (Some(_), None, false) => {
             if let Some(p) = part.filter(|p| *p != "all") {
                 let what = if args.frame { "the frame" } else { "a whole map" };
                 return Err(Error::Option {
-                    option: "--part",
-                    message: format!(
-                        "`{p}` is a part of a room; {what} is rerolled whole (use `--room` for a room's parts)"
-                    ),
+                    field: "part",
+                    message: format!("`{p}` is a part of a room; {what} is rerolled whole (name a room for its parts)"),
                 });
             }
             Ok(if args.frame { MykPart::Frame } else { MykPart::Map(args.map.unwrap_or(1)) })
         }
         (Some(map), Some(room), false) => {
-            let room = room.parse().map_err(|message| Error::Option { option: "--room", message })?;
+            let room = room.parse().map_err(|message| Error::Option { field: "room", message })?;
             let what = match part {
                 None => RoomPart::All,
                 Some(p) => RoomPart::named(p).ok_or_else(|| Error::Option {
-                    option: "--part",
+                    field: "part",
                     message: format!(
                         "`{p}` is not a part of a Make You Kingdom room; use monsters, traps, bases, name or all"
                     ),

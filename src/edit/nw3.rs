@@ -148,27 +148,27 @@ impl fmt::Display for Nw3Part {
 /// The NW3 part the reroll options name; invalid combinations name the option at fault.
 pub fn part_from_options(args: &PartOptions) -> Result<Nw3Part> {
     let file = args.file;
-    if let Some(option) = [(args.map.is_some(), "--map"), (args.room.is_some(), "--room")]
+    if let Some(field) = [(args.map.is_some(), "map"), (args.room.is_some(), "room")]
         .into_iter()
-        .find_map(|(given, o)| given.then_some(o))
+        .find_map(|(given, f)| given.then_some(f))
     {
         return Err(Error::Option {
-            option,
-            message: format!("`{file}` is a Night Wizard fortress; use `--area N` or `--frame`"),
+            field,
+            message: format!("`{file}` is a Night Wizard fortress: its parts are areas and the frame"),
         });
     }
     let part = args.part;
     match (args.area, args.frame) {
         (Some(_), true) => {
-            Err(Error::Option { option: "--frame", message: "rerolls the frame; leave out `--area`".into() })
+            Err(Error::Option { field: "frame", message: "rerolls the frame alone, not an area with it".into() })
         }
         (None, false) => Err(Error::Option {
-            option: "--area",
-            message: format!("say what to reroll in `{file}`: `--area N` or `--frame`"),
+            field: "area",
+            message: format!("say what to reroll in `{file}`: an area or the frame"),
         }),
         (None, true) => match part.filter(|p| *p != "all") {
             Some(p) => Err(Error::Option {
-                option: "--part",
+                field: "part",
                 message: format!("`{p}` is a part of an area; the frame is rerolled whole"),
             }),
             None => Ok(Nw3Part::Frame),
@@ -178,7 +178,7 @@ pub fn part_from_options(args: &PartOptions) -> Result<Nw3Part> {
             let what = AreaPart::named(p).ok_or_else(|| {
                 let names: Vec<&str> = AREA_PARTS.iter().skip(1).map(|(_, n)| *n).collect();
                 Error::Option {
-                    option: "--part",
+                    field: "part",
                     message: format!("`{p}` is not a part of a Night Wizard area; use {} or all", names.join(", ")),
                 }
             })?;

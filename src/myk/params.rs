@@ -49,8 +49,8 @@ pub fn court_levels(court_size: Option<u32>, level: Option<u32>, levels: Option<
                 && size as usize != levels.len()
             {
                 return Err(Error::Option {
-                    option: "--court-size",
-                    message: format!("{size} does not match the {} levels given with `--levels`", levels.len()),
+                    field: "court_size",
+                    message: format!("{size} does not match the {} levels listed", levels.len()),
                 });
             }
             levels.to_vec()

@@ -122,7 +122,7 @@ pub fn address(host: &str, port: u16) -> Result<SocketAddr> {
     let ip: IpAddr = match host {
         "localhost" => IpAddr::V4(Ipv4Addr::LOCALHOST),
         h => h.parse().map_err(|_| Error::Option {
-            option: "--host",
+            field: "host",
             message: format!("`{h}` is not an IP address (e.g. 127.0.0.1, or 0.0.0.0 for every interface)"),
         })?,
     };
@@ -141,7 +141,7 @@ pub fn run(tables: Tables, host: &str, port: u16, open: bool, out: &mut dyn Writ
     })?;
     runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind(addr).await.map_err(|e| Error::Option {
-            option: "--port",
+            field: "port",
             message: format!("cannot listen on {addr}: {}", e.to_string().to_lowercase()),
         })?;
         let bound = listener.local_addr().unwrap_or(addr);

@@ -331,3 +331,31 @@ fn the_game_module_finder_sees_use_lines_and_inline_paths() {
     }
     assert!(!named.iter().any(|n| n.contains("document")), "{named:?}");
 }
+
+/// Library files allowed to write a flag: the regenerate line a booklet prints, and `error::flag`,
+/// the one function that spells a field as the command line's flag.
+const WRITES_A_COMMAND_LINE: &[&str] = &["render/regen.rs", "error.rs"];
+
+#[test]
+fn library_errors_name_fields_in_the_librarys_words_and_the_front_ends_spell_them_as_flags() {
+    let mut flags = Vec::new();
+    for f in rust_files(&src()) {
+        let rel = f.strip_prefix(src()).expect("under src").to_string_lossy().replace('\\', "/");
+        let front_end = rel.starts_with("cli/") || rel.starts_with("serve/") || rel == "main.rs";
+        if front_end || rel.ends_with("/tests.rs") || WRITES_A_COMMAND_LINE.contains(&rel.as_str()) {
+            continue;
+        }
+        let code = code_of(&std::fs::read_to_string(&f).expect("a source file is readable"));
+        for (n, line) in code.lines().enumerate() {
+            // A flag inside a string: "`--map N`" or "--court-size".
+            if line.contains("\"--") || line.contains("`--") {
+                flags.push(format!("{rel}: {}: {}", n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(
+        flags.is_empty(),
+        "library code names command-line flags (use a field and Error::line_for):\n{}",
+        flags.join("\n")
+    );
+}
