@@ -31,6 +31,9 @@ pub struct TableView {
     pub name: String,
     pub title: String,
     pub dice: String,
+    /// When and how the table is rolled, for the tables printed because a text cites them (the
+    /// booklet's own sections say it for the others).
+    pub note: Option<String>,
     pub rows: Vec<RowView>,
 }
 
@@ -218,6 +221,7 @@ pub fn table_view(t: &RollTable) -> TableView {
         name: t.name.clone(),
         title: t.title.clone(),
         dice: t.dice.label().to_string(),
+        note: None,
         rows: t.rows.iter().map(|r| RowView { roll: r.roll.clone(), text: r.text() }).collect(),
     }
 }
@@ -228,20 +232,46 @@ pub fn negotiation(tables: &Tables) -> Option<TableView> {
 }
 
 /// The book's roll tables the booklet's texts cite by title ("roll on the Birth Table", "a
-/// Weakness Table item") and print nowhere else (`printed`: titles the booklet already carries),
-/// by title, so each table a result, trap or weak point sends the GM to is in the booklet.
+/// Weakness Table item") or by the name of their family ("a Rest Table roll": all four Rest
+/// Tables, as the player picks one) and print nowhere else (`printed`: titles the booklet already
+/// carries), by title, each with its note, so each table a result, trap or weak point sends the
+/// GM to is in the booklet; and, in turn, the tables those printed rows cite (the Market Table a
+/// Wandering Table row rolls on), until no new one is cited.
 pub fn cited_tables(text: &str, printed: &[&str], tables: &Tables) -> Vec<TableView> {
-    let mut out: Vec<TableView> = tables
+    let candidates: Vec<&RollTable> = tables
         .rolls
         .iter()
         .map(|r| &r.item)
         .filter(|t| t.name.starts_with("myk.") && t.title.ends_with(" Table"))
-        .filter(|t| !printed.contains(&t.title.as_str()) && text.contains(t.title.as_str()))
-        .map(table_view)
+        .filter(|t| !printed.contains(&t.title.as_str()))
         .collect();
-    out.sort_by(|a, b| a.title.cmp(&b.title));
-    out.dedup_by(|a, b| a.title == b.title);
-    out
+    let cited = |t: &RollTable, text: &str| {
+        text.contains(t.title.as_str()) || t.cited_as.as_deref().is_some_and(|c| text.contains(c))
+    };
+    let mut found: Vec<&RollTable> = Vec::new();
+    let mut text = text.to_string();
+    loop {
+        let before = found.len();
+        for &t in &candidates {
+            // Once per title: two files may hold tables of one title.
+            if cited(t, &text) && !found.iter().any(|f| f.title == t.title) {
+                found.push(t);
+            }
+        }
+        if found.len() == before {
+            break;
+        }
+        // The rows just added may cite further tables: scan only them on the next pass.
+        let added = &found[before..];
+        let notes = added.iter().filter_map(|t| t.note.clone());
+        text = added.iter().flat_map(|t| &t.rows).map(|r| r.text()).chain(notes).collect::<Vec<_>>().join("\n");
+    }
+    // By title, a family under its shared name in the book's order (Wit, Charisma, Quest, Warfare).
+    let key = |t: &RollTable| {
+        (t.cited_as.clone().unwrap_or_else(|| t.title.clone()), candidates.iter().position(|c| c.title == t.title))
+    };
+    found.sort_by_key(|t| key(t));
+    found.into_iter().map(|t| TableView { note: t.note.clone(), ..table_view(t) }).collect()
 }
 
 /// Every monster of the scenario's random encounter table with known stats, once, in table order.
@@ -306,5 +336,29 @@ mod tests {
             line.contains("Level 1-5") && line.contains("Total 10-15") && line.contains("total level 14"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn a_family_cited_by_its_short_name_prints_all_four_tables_in_the_books_order() {
+        let t = Tables::embedded().unwrap();
+        let got = cited_tables("every Rest Table roll reads that number", &[], &t);
+        let titles: Vec<&str> = got.iter().map(|v| v.title.as_str()).collect();
+        assert_eq!(titles, ["Wit Rest Table", "Charisma Rest Table", "Quest Rest Table", "Warfare Rest Table"]);
+        assert!(got.iter().all(|v| v.note.as_deref().is_some_and(|n| n.contains("Rest action"))));
+    }
+
+    #[test]
+    fn a_table_a_printed_row_cites_is_printed_too() {
+        let t = Tables::embedded().unwrap();
+        let got = cited_tables("or a Wandering Table by 1 up or down", &[], &t);
+        let titles: Vec<&str> = got.iter().map(|v| v.title.as_str()).collect();
+        // The Culture row 4 rolls a Job on the Birth Table; Order rows 3 and 9 roll on the Market
+        // Table, row 12 cancels a Kingdom Disaster Table roll.
+        for cited in ["Birth Table", "Kingdom Disaster Table", "Market Table", "Order Wandering Table"] {
+            assert!(titles.contains(&cited), "{cited} in {titles:?}");
+        }
+        // A table the booklet already prints is not printed twice.
+        let again = cited_tables("or a Wandering Table by 1 up or down", &["Birth Table"], &t);
+        assert!(again.iter().all(|v| v.title != "Birth Table"));
     }
 }

@@ -13,6 +13,10 @@ pub struct RollTable {
     pub name: String,
     /// The book's title, e.g. "Classic Trap Table".
     pub title: String,
+    /// The shorter name texts cite a family of tables by ("Rest Table" for the Wit, Charisma,
+    /// Quest and Warfare Rest Tables): the player picks one, so a citation of it needs them all.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cited_as: Option<String>,
     pub dice: DiceKind,
     /// When set, every `result` names a record of this collection (e.g. `trap`).
     #[serde(default)]
@@ -292,6 +296,7 @@ mod tests {
         RollTable {
             name: "t".into(),
             title: "T".into(),
+            cited_as: None,
             dice,
             yields: None,
             source: None,

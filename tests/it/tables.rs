@@ -196,3 +196,29 @@ fn tables_show_prints_an_item_the_treasure_tables_reach_and_roll_gives_its_gist(
     let it = tables().items.item(name).unwrap_or_else(|| panic!("{line}"));
     assert!(line.contains(&format!("({}, cost {}): ", it.category.label(), it.cost_text())), "{line}");
 }
+
+/// The play tables the booklets cite (tables/myk/play.toml): each outcome of a table's dice falls
+/// in exactly one row, every row gives a result, and each family a text cites by its short name
+/// ("Rest Table") is the book's four tables, one per ability or Kingdom Attribute.
+#[test]
+fn every_cited_play_table_covers_each_roll_of_its_dice_exactly_once() {
+    let t = tables();
+    let play: Vec<_> = t.rolls.iter().filter(|l| l.file.ends_with("play.toml")).map(|l| &l.item).collect();
+    for table in &play {
+        for o in table.dice.outcomes() {
+            let rows = table.rows.iter().filter(|r| table.outcomes_of(r).expect("a valid roll").contains(&o)).count();
+            assert_eq!(rows, 1, "{}: roll {o} is in {rows} rows", table.title);
+        }
+        assert!(table.rows.iter().all(|r| r.result.as_deref().is_some_and(|x| !x.is_empty())), "{}", table.title);
+    }
+    for (family, members) in [
+        ("Rest Table", ["Wit", "Charisma", "Quest", "Warfare"]),
+        ("Happening Table", ["Wit", "Charisma", "Quest", "Warfare"]),
+        ("Wandering Table", ["Lifestyle", "Culture", "Order", "Military"]),
+    ] {
+        let titles: Vec<&str> =
+            play.iter().filter(|x| x.cited_as.as_deref() == Some(family)).map(|x| x.title.as_str()).collect();
+        let expected: Vec<String> = members.iter().map(|m| format!("{m} {family}")).collect();
+        assert_eq!(titles, expected, "the {family} family");
+    }
+}
