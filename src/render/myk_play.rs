@@ -271,7 +271,23 @@ pub fn cited_tables(text: &str, printed: &[&str], tables: &Tables) -> Vec<TableV
         (t.cited_as.clone().unwrap_or_else(|| t.title.clone()), candidates.iter().position(|c| c.title == t.title))
     };
     found.sort_by_key(|t| key(t));
-    found.into_iter().map(|t| TableView { note: t.note.clone(), ..table_view(t) }).collect()
+    found
+        .into_iter()
+        .map(|t| with_trap_effects(TableView { note: t.note.clone(), ..table_view(t) }, t, tables))
+        .collect()
+}
+
+/// A table that yields traps (the Disaster Trap Table a Happening row rolls on) prints each trap
+/// with its effect: a trap rolled in play sits in no room, so no room key tells the GM what it does.
+fn with_trap_effects(mut view: TableView, t: &RollTable, tables: &Tables) -> TableView {
+    if t.yields == Some(crate::tables::roll::Collection::Trap) {
+        for row in &mut view.rows {
+            if let Some(trap) = tables.myk.trap(&row.text) {
+                row.text = format!("{}: {}", row.text, trap.summary);
+            }
+        }
+    }
+    view
 }
 
 /// Every monster of the scenario's random encounter table with known stats, once, in table order.
@@ -360,5 +376,17 @@ mod tests {
         // A table the booklet already prints is not printed twice.
         let again = cited_tables("or a Wandering Table by 1 up or down", &["Birth Table"], &t);
         assert!(again.iter().all(|v| v.title != "Birth Table"));
+    }
+
+    #[test]
+    fn a_trap_rolled_in_play_is_printed_with_its_effect() {
+        let t = Tables::embedded().unwrap();
+        let got = cited_tables("roll a trap on the Disaster Trap Table", &[], &t);
+        let disaster = got.iter().find(|v| v.title == "Disaster Trap Table").expect("the table is cited");
+        for row in &disaster.rows {
+            let (name, effect) = row.text.split_once(": ").unwrap_or((&row.text, ""));
+            let trap = t.myk.trap(name).unwrap_or_else(|| panic!("row {} names a trap: {}", row.roll, row.text));
+            assert_eq!(effect, trap.summary.as_str(), "row {}", row.roll);
+        }
     }
 }
