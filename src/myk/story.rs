@@ -874,3 +874,55 @@ fn objective_rules(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
         ));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every text of the built-in pools, and texts whose braces a one-pass reading could misread.
+    fn texts(p: &StoryPools) -> Vec<&str> {
+        let mut t: Vec<&str> =
+            vec!["", "{map", "}{map}{", "{a{map}}", "{{map}}", "{unknown} {map}{ruler}", "{npc}{npc}"];
+        t.extend(p.title.iter().map(|x| x.text.as_str()));
+        t.extend(p.objective.iter().chain(&p.success).chain(&p.failure).map(|x| x.text.as_str()));
+        t.extend(p.prologue.iter().flat_map(|x| [x.who.as_str(), x.problem.as_str(), x.offer.as_str()]));
+        let plain = [&p.stake, &p.want, &p.ruler_motive, &p.ruler_line, &p.clue_search, &p.change];
+        t.extend(plain.into_iter().flatten().map(|x| x.text.as_str()));
+        t.extend(p.clue_talk.iter().flat_map(|x| [x.ask.as_str(), x.text.as_str()]));
+        t.extend(p.clue_condition.iter().map(|x| x.text.as_str()));
+        t.extend(p.mini_event.iter().flat_map(|x| [x.title.as_str(), x.text.as_str(), x.outcome.as_str()]));
+        t.extend(p.movement.iter().flat_map(|x| [x.text.as_str(), x.prevent.as_str()]));
+        t
+    }
+
+    /// The one walk over a text fills it as the placeholders replaced one after another in their
+    /// order do (or leaves it to them): with kept placeholders, with every value given, and with
+    /// values that hold braces or name other placeholders.
+    #[test]
+    fn a_text_filled_in_one_pass_reads_as_the_replacements_in_turn() {
+        let tables = Tables::embedded().expect("embedded tables load");
+        let given = |v: &str| Some(v.to_string());
+        let mut all = Fill::keep();
+        for (i, f) in [&mut all.kingdom, &mut all.map, &mut all.ruler, &mut all.target, &mut all.npc, &mut all.gift]
+            .into_iter()
+            .enumerate()
+        {
+            *f = given(["Avalon", "Ant Hill", "Zog", "", "Pim", "one unit of Iron"][i]);
+        }
+        let kept = Fill { member: given("the King"), reward: given("3 Iron"), ..Fill::keep() };
+        let braces = Fill { map: given("{ruler}'s Hall"), ruler: given("Zog"), ..Fill::keep() };
+        let closing = Fill { map: given("Hall}"), npc: given("{"), ..Fill::keep() };
+        let mut one_pass = 0;
+        for f in [&kept, &all, &braces, &closing] {
+            for t in texts(&tables.story) {
+                let by_replace = f.text_by_replace(t);
+                if let Some(once) = f.text_in_one_pass(t) {
+                    assert_eq!(once, by_replace, "{t}");
+                    one_pass += 1;
+                }
+                assert_eq!(f.text(t), by_replace, "{t}");
+            }
+        }
+        assert!(one_pass > 500, "only {one_pass} texts filled in one pass");
+    }
+}
