@@ -774,8 +774,9 @@ fn trap_in_room(
     trap: impl FnOnce() -> PlacedTrap,
     d: &mut Dice,
 ) -> Option<Undo> {
-    let fit =
-        room_list(here.as_slice().iter().copied().filter(|&r| traps::fits_room(rec, on, m.room(r), m, data).is_none()));
+    // What the trap asks of a room is read once, then each room of `here` is tried against it.
+    let needs = traps::RoomNeeds::of(rec, on, data);
+    let fit = room_list(here.as_slice().iter().copied().filter(|&r| needs.unmet(m.room(r), m, data).is_none()));
     let &r = d.choose(fit.as_slice())?;
     let mut hides = None;
     if rec.route == Some(Route::Hidden) {

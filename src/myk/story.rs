@@ -38,55 +38,115 @@ pub const MEMBERS: [&str; 12] = [
 pub const DEFERRALS: [&str; 6] =
     ["the GM decides", "the GM fixes", "the GM chooses", "GM's choice", "of the GM's", "the GM's pick"];
 
-/// The values every story text's placeholders are filled with.
+/// The values every story text's placeholders are filled with; `None` keeps the placeholder as
+/// written (see [`Fill::keep`]).
 #[derive(Clone, Debug, Default)]
 pub struct Fill {
-    pub kingdom: String,
-    pub map: String,
-    pub ruler: String,
-    pub target: String,
-    pub target_room: String,
-    pub target_at: String,
-    pub patron: String,
-    pub captive: String,
-    pub rival: String,
-    pub rival_kingdom: String,
-    pub item: String,
-    pub npc: String,
-    pub member: String,
-    pub reward: String,
-    pub gift: String,
+    pub kingdom: Option<String>,
+    pub map: Option<String>,
+    pub ruler: Option<String>,
+    pub target: Option<String>,
+    pub target_room: Option<String>,
+    pub target_at: Option<String>,
+    pub patron: Option<String>,
+    pub captive: Option<String>,
+    pub rival: Option<String>,
+    pub rival_kingdom: Option<String>,
+    pub item: Option<String>,
+    pub npc: Option<String>,
+    pub member: Option<String>,
+    pub reward: Option<String>,
+    pub gift: Option<String>,
 }
 
 impl Fill {
+    /// The value of placeholder `{name}`: `None` for a placeholder kept as written, and for a
+    /// name that is no placeholder.
+    fn value(&self, name: &str) -> Option<&str> {
+        let v = match name {
+            "kingdom" => &self.kingdom,
+            "map" => &self.map,
+            "ruler" => &self.ruler,
+            "target" => &self.target,
+            "target_room" => &self.target_room,
+            "target_at" => &self.target_at,
+            "patron" => &self.patron,
+            "captive" => &self.captive,
+            "rival" => &self.rival,
+            "rival_kingdom" => &self.rival_kingdom,
+            "item" => &self.item,
+            "npc" => &self.npc,
+            "member" => &self.member,
+            "reward" => &self.reward,
+            "gift" => &self.gift,
+            _ => return None,
+        };
+        v.as_deref()
+    }
+
     /// The text with every placeholder filled.
     pub fn text(&self, t: &str) -> String {
-        if !t.contains('{') {
-            return t.to_string();
+        self.text_in_one_pass(t).unwrap_or_else(|| self.text_by_replace(t))
+    }
+
+    /// [`Fill::text`] written in one walk over the text's bytes, each `{name}` looked up once (a
+    /// `replace` per placeholder walked the text fifteen times and made a string each). `None`
+    /// when a one-pass reading could differ from the replacements made in turn: a `{` inside a
+    /// placeholder's braces, or a value holding a `{` (a later replacement would reach into it).
+    fn text_in_one_pass(&self, t: &str) -> Option<String> {
+        let b = t.as_bytes();
+        let mut out = String::with_capacity(t.len() + 32);
+        // `written`: how much of the text is in `out`; `at`: where the walk stands.
+        let (mut written, mut at) = (0, 0);
+        while let Some(open) = b[at..].iter().position(|&c| c == b'{').map(|i| at + i) {
+            // The placeholder's end, or a second `{` first (then the braces nest: not one pass).
+            let Some(end) = b[open + 1..].iter().position(|&c| c == b'}' || c == b'{').map(|i| open + 1 + i) else {
+                // An unclosed `{` holds no placeholder: the rest is written as it stands.
+                break;
+            };
+            if b[end] == b'{' {
+                return None;
+            }
+            if let Some(v) = self.value(&t[open + 1..end]) {
+                if v.bytes().any(|c| c == b'{') {
+                    return None;
+                }
+                out.push_str(&t[written..open]);
+                out.push_str(v);
+                written = end + 1;
+            }
+            at = end + 1;
         }
-        let pairs: [(&str, &str); 15] = [
-            ("{kingdom}", &self.kingdom),
-            ("{map}", &self.map),
-            ("{ruler}", &self.ruler),
-            ("{target}", &self.target),
-            ("{target_room}", &self.target_room),
-            ("{target_at}", &self.target_at),
-            ("{patron}", &self.patron),
-            ("{captive}", &self.captive),
-            ("{rival}", &self.rival),
-            ("{rival_kingdom}", &self.rival_kingdom),
-            ("{item}", &self.item),
-            ("{npc}", &self.npc),
-            ("{member}", &self.member),
-            ("{reward}", &self.reward),
-            ("{gift}", &self.gift),
+        out.push_str(&t[written..]);
+        Some(out)
+    }
+
+    /// [`Fill::text`] as the placeholders replaced one after another, in their order.
+    fn text_by_replace(&self, t: &str) -> String {
+        const NAMES: [&str; 15] = [
+            "kingdom",
+            "map",
+            "ruler",
+            "target",
+            "target_room",
+            "target_at",
+            "patron",
+            "captive",
+            "rival",
+            "rival_kingdom",
+            "item",
+            "npc",
+            "member",
+            "reward",
+            "gift",
         ];
         let mut out = t.to_string();
-        for (k, v) in pairs {
-            // A placeholder kept as itself ([`Fill::keep`]) is left where it stands: replacing it
-            // by itself made a new string and changed nothing.
-            if k != v && out.contains(k) {
-                out = out.replace(k, v);
+        for name in NAMES {
+            let key = ["{", name, "}"].concat();
+            if let Some(v) = self.value(name)
+                && out.contains(&key)
+            {
+                out = out.replace(&key, v);
             }
         }
         out
@@ -97,41 +157,25 @@ impl Fill {
     /// NPC never leaves it stale). Only what the scenario does not hold elsewhere (`{member}`,
     /// `{reward}`, `{gift}`) is filled when the text is written.
     pub fn keep() -> Fill {
-        let k = |p: &str| ["{", p, "}"].concat();
-        Fill {
-            kingdom: k("kingdom"),
-            map: k("map"),
-            ruler: k("ruler"),
-            target: k("target"),
-            target_room: k("target_room"),
-            target_at: k("target_at"),
-            patron: k("patron"),
-            captive: k("captive"),
-            rival: k("rival"),
-            rival_kingdom: k("rival_kingdom"),
-            item: k("item"),
-            npc: k("npc"),
-            member: k("member"),
-            reward: k("reward"),
-            gift: k("gift"),
-        }
+        Fill::default()
     }
 
     /// [`Fill::of`] with `{npc}` standing for `npc`.
     pub fn with_npc(s: &Scenario, npc: &str) -> Fill {
-        Fill { npc: npc.to_string(), ..Fill::of(s) }
+        Fill { npc: Some(npc.to_string()), ..Fill::of(s) }
     }
 
     /// [`Fill::of`] with `{map}` naming map `index` (a mini event's own map, not the objective's).
     pub fn on_map(s: &Scenario, index: u32) -> Fill {
         let f = Fill::of(s);
         match s.map(index) {
-            Some(m) => Fill { map: m.name.to_string(), ..f },
+            Some(m) => Fill { map: Some(m.name.to_string()), ..f },
             None => f,
         }
     }
 
-    /// The values as the scenario stands (its objective, map, ruler, cast and kingdom).
+    /// The values as the scenario stands (its objective, map, ruler, cast and kingdom); the
+    /// placeholders it has no value for (`{npc}`, `{member}`, `{gift}`) are filled with nothing.
     pub fn of(s: &Scenario) -> Fill {
         let o = &s.objective;
         let map = objective_map(s);
@@ -142,21 +186,21 @@ impl Fill {
         };
         let story = s.story.as_ref();
         Fill {
-            kingdom: story.map(|x| x.kingdom.clone()).unwrap_or_else(|| "the kingdom".into()),
-            map: map.map(|m| m.name.to_string()).unwrap_or_default(),
-            ruler,
-            target: o.target.clone(),
-            target_room: room.map(|r| r.name.to_string()).unwrap_or_default(),
-            target_at: o.at.map(|p| format!("map {}, room {}", p.map, p.room)).unwrap_or_default(),
-            patron: npc_of(PATRON),
-            captive: npc_of(CAPTIVE),
-            rival: npc_of(RIVAL),
-            rival_kingdom: o.rival_kingdom.clone().unwrap_or_default(),
-            item: o.item.clone().unwrap_or_default(),
-            npc: String::new(),
-            member: String::new(),
-            reward: story.and_then(|x| x.epilogue.reward.get(1)).cloned().unwrap_or_default(),
-            gift: String::new(),
+            kingdom: Some(story.map(|x| x.kingdom.clone()).unwrap_or_else(|| "the kingdom".into())),
+            map: Some(map.map(|m| m.name.to_string()).unwrap_or_default()),
+            ruler: Some(ruler),
+            target: Some(o.target.clone()),
+            target_room: Some(room.map(|r| r.name.to_string()).unwrap_or_default()),
+            target_at: Some(o.at.map(|p| format!("map {}, room {}", p.map, p.room)).unwrap_or_default()),
+            patron: Some(npc_of(PATRON)),
+            captive: Some(npc_of(CAPTIVE)),
+            rival: Some(npc_of(RIVAL)),
+            rival_kingdom: Some(o.rival_kingdom.clone().unwrap_or_default()),
+            item: Some(o.item.clone().unwrap_or_default()),
+            npc: Some(String::new()),
+            member: Some(String::new()),
+            reward: Some(story.and_then(|x| x.epilogue.reward.get(1)).cloned().unwrap_or_default()),
+            gift: Some(String::new()),
         }
     }
 }
@@ -368,9 +412,14 @@ pub fn dress_npc(pools: &StoryPools, n: &mut Npc, f: &Fill, d: &mut Dice) {
 /// Important-NPC numbers for a fighter: the court's average level at most, with the stat line of
 /// a complete bestiary monster of that level or the nearest below.
 pub fn fighter(tables: &Tables, average_level: u32, d: &mut Dice) -> Option<NpcStats> {
-    let fit = |m: &&crate::tables::myk::Monster| m.level.is_some_and(|l| l <= average_level.max(1));
-    let best = tables.myk.stockable().filter(fit).filter_map(|m| m.level).max()?;
-    let m = d.choose_from(|| tables.myk.stockable().filter(fit).filter(|m| m.level == Some(best)))?;
+    let data = &tables.myk;
+    // The strongest level at or below the average that a stockable monster (each has a level)
+    // stands at, from the counts per level made at load, not a walk over the bestiary.
+    let cap = average_level.max(1).min(data.top_stock_level());
+    let best = (0..=cap).rev().find(|&l| data.stock_at_level(l) > 0)?;
+    // One of that level at weight 1 each: the same draw, and the same monster in file order, as
+    // a choice among the bestiary filtered to the level.
+    let m = crate::myk::monsters::pick_by_level(data, d, best..=best, |_| 1, &[])?;
     Some(NpcStats {
         level: best,
         as_monster: m.name.clone(),
@@ -424,7 +473,7 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
             ClueMethod::Conversation => {
                 let name = informant_at(s, at, new_npc, &mut cd);
                 let gift = cd.choose(mats).cloned().unwrap_or_else(|| "Iron".into());
-                let kept = std::mem::replace(&mut fill.gift, ["one unit of ", &gift].concat());
+                let kept = fill.gift.replace(["one unit of ", &gift].concat());
                 if let Some(t) = cd.choose(&pools.clue_talk) {
                     s.clues[k].ask = fill.text(&t.ask);
                     s.clues[k].found = fill.text(&t.text);
@@ -482,12 +531,15 @@ pub fn dress_cast(s: &mut Scenario, tables: &Tables, d: &mut Dice) {
 pub fn hooks(s: &Scenario) -> (crate::tables::shared::SharedStr, String) {
     let Some(st) = &s.story else { return (Default::default(), String::new()) };
     let p = &st.prologue;
-    let intro = [p.who.as_str(), p.problem.as_str(), p.offer.as_str()]
-        .iter()
-        .filter(|t| !t.is_empty())
-        .map(|t| capitalise(t))
-        .collect::<Vec<_>>()
-        .join(" ");
+    // The non-empty parts capitalised and joined by spaces, written into one string.
+    let parts = [p.who.as_str(), p.problem.as_str(), p.offer.as_str()];
+    let mut intro = String::with_capacity(parts.iter().map(|t| t.len() + 1).sum());
+    for t in parts.into_iter().filter(|t| !t.is_empty()) {
+        if !intro.is_empty() {
+            intro.push(' ');
+        }
+        push_capitalised(&mut intro, t);
+    }
     let e = &st.epilogue;
     (intro.into(), ["Success: ", &e.success, " Failure: ", &e.failure].concat())
 }
@@ -518,7 +570,8 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     let mut rd = d.child("reward-material");
     let material = rd.choose(mats).cloned().unwrap_or_else(|| "Iron".into());
     let amount = rd.between(2, 6);
-    f.reward = format!("{amount} {material}");
+    let reward = [itoa::Buffer::new().format(amount), " ", &material].concat();
+    f.reward = Some(reward.clone());
     let prologue = {
         let mut pd = d.child("prologue");
         let p = pd.choose_from(|| pools.prologue.iter().filter(|p| fits(&p.kinds, kind)));
@@ -552,7 +605,7 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     let epilogue = Epilogue {
         success: pick_kind(&pools.success, &mut ed),
         failure: pick_kind(&pools.failure, &mut ed),
-        reward: vec![format!("1 {reward_item} (a Rare Item)"), f.reward.clone()],
+        reward: vec![["1 ", &reward_item, " (a Rare Item)"].concat(), reward],
         change: ed.choose(&pools.change).map(|t| f.text(&t.text)).unwrap_or_default(),
         farewell: ed.choose(&pools.farewell).map(|t| f.text(&t.text)).unwrap_or_default(),
         retry: ed.choose(&pools.retry).map(|t| f.text(&t.text)).unwrap_or_default(),
@@ -571,18 +624,38 @@ fn stakes(pools: &StoryPools, size: usize, f: &Fill, d: &mut Dice) -> Vec<Stake>
         .filter_map(|i| {
             let member = MEMBERS[i % MEMBERS.len()];
             let e = &pools.stake[*order.get(i % order.len().max(1))?];
-            let member_cap = capitalise(member);
-            f.member = member.into();
-            let text = f.text(&e.text);
-            Some(Stake { member: member_cap, text: capitalise(&text) })
+            f.member = Some(member.into());
+            Some(Stake { member: capitalise(member), text: capitalised(f.text(&e.text)) })
         })
         .collect()
 }
 
 /// The text with its first letter upper-case (a sentence opening with a placeholder).
 pub fn capitalise(t: &str) -> String {
+    let mut out = String::with_capacity(t.len());
+    push_capitalised(&mut out, t);
+    out
+}
+
+/// [`capitalise`] of a text already owned: an ASCII first letter is raised where it stands.
+fn capitalised(mut t: String) -> String {
+    match t.as_bytes().first() {
+        Some(b) if b.is_ascii() => {
+            t[..1].make_ascii_uppercase();
+            t
+        }
+        _ => capitalise(&t),
+    }
+}
+
+/// Appends `t` with its first letter upper-case (the letter's upper case written, then the rest
+/// as it stands: no string built a character at a time).
+fn push_capitalised(out: &mut String, t: &str) {
     let mut c = t.chars();
-    c.next().map(|first| first.to_uppercase().chain(c).collect()).unwrap_or_default()
+    if let Some(first) = c.next() {
+        out.extend(first.to_uppercase());
+        out.push_str(c.as_str());
+    }
 }
 
 /// At least one mini event per map, in a used room; a shop lists named items at their Cost.
@@ -638,17 +711,19 @@ fn movement(pools: &StoryPools, f: &Fill, d: &mut Dice) -> Vec<Quarter> {
     let n = d.between(4, 6);
     let mut out: Vec<Quarter> = Vec::with_capacity(n as usize);
     let mut used: Vec<usize> = Vec::new();
+    // The last quarter's action, read from its pool entry (not a copy per quarter).
+    let mut last_action: Option<&str> = None;
     for q in 1..=n {
-        let last_action = out.last().map(|x| x.action.clone());
         let pick = d.choose_from(|| {
             pools
                 .movement
                 .iter()
                 .enumerate()
-                .filter(|(k, e)| !used.contains(k) && Some(&e.action) != last_action.as_ref())
+                .filter(|(k, e)| !used.contains(k) && Some(e.action.as_str()) != last_action)
         });
         let Some((k, e)) = pick.or_else(|| d.choose_from(|| pools.movement.iter().enumerate())) else { break };
         used.push(k);
+        last_action = Some(e.action.as_str());
         out.push(Quarter { quarter: q, action: e.action.clone(), text: f.text(&e.text), prevent: f.text(&e.prevent) });
     }
     out
@@ -797,5 +872,57 @@ fn objective_rules(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
             "objective.clue",
             format!("no clue reveals map {} room {}, where the objective's target is", at.map, at.room),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every text of the built-in pools, and texts whose braces a one-pass reading could misread.
+    fn texts(p: &StoryPools) -> Vec<&str> {
+        let mut t: Vec<&str> =
+            vec!["", "{map", "}{map}{", "{a{map}}", "{{map}}", "{unknown} {map}{ruler}", "{npc}{npc}"];
+        t.extend(p.title.iter().map(|x| x.text.as_str()));
+        t.extend(p.objective.iter().chain(&p.success).chain(&p.failure).map(|x| x.text.as_str()));
+        t.extend(p.prologue.iter().flat_map(|x| [x.who.as_str(), x.problem.as_str(), x.offer.as_str()]));
+        let plain = [&p.stake, &p.want, &p.ruler_motive, &p.ruler_line, &p.clue_search, &p.change];
+        t.extend(plain.into_iter().flatten().map(|x| x.text.as_str()));
+        t.extend(p.clue_talk.iter().flat_map(|x| [x.ask.as_str(), x.text.as_str()]));
+        t.extend(p.clue_condition.iter().map(|x| x.text.as_str()));
+        t.extend(p.mini_event.iter().flat_map(|x| [x.title.as_str(), x.text.as_str(), x.outcome.as_str()]));
+        t.extend(p.movement.iter().flat_map(|x| [x.text.as_str(), x.prevent.as_str()]));
+        t
+    }
+
+    /// The one walk over a text fills it as the placeholders replaced one after another in their
+    /// order do (or leaves it to them): with kept placeholders, with every value given, and with
+    /// values that hold braces or name other placeholders.
+    #[test]
+    fn a_text_filled_in_one_pass_reads_as_the_replacements_in_turn() {
+        let tables = Tables::embedded().expect("embedded tables load");
+        let given = |v: &str| Some(v.to_string());
+        let mut all = Fill::keep();
+        for (i, f) in [&mut all.kingdom, &mut all.map, &mut all.ruler, &mut all.target, &mut all.npc, &mut all.gift]
+            .into_iter()
+            .enumerate()
+        {
+            *f = given(["Avalon", "Ant Hill", "Zog", "", "Pim", "one unit of Iron"][i]);
+        }
+        let kept = Fill { member: given("the King"), reward: given("3 Iron"), ..Fill::keep() };
+        let braces = Fill { map: given("{ruler}'s Hall"), ruler: given("Zog"), ..Fill::keep() };
+        let closing = Fill { map: given("Hall}"), npc: given("{"), ..Fill::keep() };
+        let mut one_pass = 0;
+        for f in [&kept, &all, &braces, &closing] {
+            for t in texts(&tables.story) {
+                let by_replace = f.text_by_replace(t);
+                if let Some(once) = f.text_in_one_pass(t) {
+                    assert_eq!(once, by_replace, "{t}");
+                    one_pass += 1;
+                }
+                assert_eq!(f.text(t), by_replace, "{t}");
+            }
+        }
+        assert!(one_pass > 500, "only {one_pass} texts filled in one pass");
     }
 }

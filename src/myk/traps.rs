@@ -216,28 +216,70 @@ pub fn fits_room(
     map: &Map,
     data: &MykData,
 ) -> Option<(&'static str, String)> {
-    if needs_bearer(rec, object, data) && !room.has_monsters() {
-        let on = object.unwrap_or(BEARER_OBJECT);
-        return Some((
+    let unmet = RoomNeeds::of(rec, object, data).unmet(room, map, data)?;
+    Some(match unmet {
+        Unmet::Bearer => (
             "trap.bearer",
-            format!("`{}` sits on a {on} that attacks, but the room has no monster or ruler", rec.name),
-        ));
+            format!(
+                "`{}` sits on a {} that attacks, but the room has no monster or ruler",
+                rec.name,
+                object.unwrap_or(BEARER_OBJECT)
+            ),
+        ),
+        Unmet::Category(c) => {
+            ("trap.bearer", format!("`{}` sits on a {} Monster, but the room holds none", rec.name, c.label()))
+        }
+        Unmet::Spoils => {
+            ("trap.spoils", format!("`{}` sits on what the ruler leaves behind, but the map has no ruler", rec.name))
+        }
+    })
+}
+
+/// What a trap of one record on one object asks of its room and map: [`fits_room`]'s rule, its
+/// needs read once per trap (the generator tries one trap in up to nine rooms, and the needs
+/// depend on the record and the object alone).
+#[derive(Clone, Copy, Debug)]
+pub struct RoomNeeds {
+    bearer: bool,
+    category: Option<crate::tables::myk::MonsterCategory>,
+    spoils: bool,
+}
+
+/// The first need a room or map leaves unmet, in [`fits_room`]'s order.
+#[derive(Clone, Copy, Debug)]
+pub enum Unmet {
+    /// The trap's object attacks, and the room has no monster or ruler.
+    Bearer,
+    /// The object is a monster of this bestiary category, and the room holds none.
+    Category(crate::tables::myk::MonsterCategory),
+    /// The trap sits on the ruler's spoils, and the map has no ruler.
+    Spoils,
+}
+
+impl RoomNeeds {
+    pub fn of(rec: &Trap, object: Option<&str>, data: &MykData) -> RoomNeeds {
+        RoomNeeds {
+            bearer: needs_bearer(rec, object, data),
+            category: object.and_then(|o| crate::myk::objects::category_needed(data, o)),
+            spoils: on_spoils(object),
+        }
     }
-    if let Some(c) = object.and_then(|o| crate::myk::objects::category_needed(data, o))
-        && !holds_category(room, c, data)
-    {
-        return Some((
-            "trap.bearer",
-            format!("`{}` sits on a {} Monster, but the room holds none", rec.name, c.label()),
-        ));
+
+    /// The first need `room` of `map` leaves unmet, or `None` when the trap may stand there.
+    pub fn unmet(&self, room: &Room, map: &Map, data: &MykData) -> Option<Unmet> {
+        if self.bearer && !room.has_monsters() {
+            return Some(Unmet::Bearer);
+        }
+        if let Some(c) = self.category
+            && !holds_category(room, c, data)
+        {
+            return Some(Unmet::Category(c));
+        }
+        if self.spoils && !map.rooms.iter().any(|r| r.ruler.is_some()) {
+            return Some(Unmet::Spoils);
+        }
+        None
     }
-    if on_spoils(object) && !map.rooms.iter().any(|r| r.ruler.is_some()) {
-        return Some((
-            "trap.spoils",
-            format!("`{}` sits on what the ruler leaves behind, but the map has no ruler", rec.name),
-        ));
-    }
-    None
 }
 
 /// Whether a room holds a Warder (seed 003 l.6085).

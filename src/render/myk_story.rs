@@ -143,7 +143,7 @@ fn cast(s: &Scenario, tables: &Tables) -> Section {
     if let Some(ru) = s.story.as_ref().and_then(|st| st.ruler.as_ref()) {
         let meaning = tables.story.personality.iter().find(|p| p.name == ru.personality).map(|p| p.meaning.as_str());
         let f = Fill::of(s);
-        let mut e = entry(f.ruler.clone(), "the villain".to_string());
+        let mut e = entry(f.ruler.clone().unwrap_or_default(), "the villain".to_string());
         e.sub.push(format!(
             "Personality: {}{}",
             ru.personality,

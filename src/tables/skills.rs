@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::tables::name_index::NameIndex;
+
 /// One skill: name and group as the book prints them, the rest summarised.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -92,6 +94,29 @@ pub struct SkillData {
     pub skills: Vec<Skill>,
     pub unknown: Vec<UnknownSkill>,
     index: BTreeMap<(String, String), SkillSlot>,
+    /// Each record's own label with what [`SkillData::for_label`] finds for it, listed at the
+    /// first look-up (a run that looks up no label, as most do, never pays for the list).
+    labels: LabelCache,
+}
+
+/// The label list, made at the first look-up. It prints the same made or not, so two loads of
+/// the same tables print alike whichever of them has looked a label up.
+#[derive(Clone, Default)]
+struct LabelCache(std::sync::OnceLock<Labels>);
+
+impl std::fmt::Debug for LabelCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LabelCache")
+    }
+}
+
+/// Each record's own label (`Name (Group)` as written) with the entry the lower-cased index gives
+/// it, so a monster's label written as its record writes it is found by one hash and one
+/// comparison instead of two lower-cased copies and a map walk.
+#[derive(Clone, Debug, Default)]
+struct Labels {
+    list: Vec<(String, Option<SkillSlot>)>,
+    index: NameIndex,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -118,6 +143,7 @@ impl SkillData {
             }
         }
         twice.extend(again.into_iter().map(|slot| self.slot(slot).label()));
+        self.labels = LabelCache::default();
         twice
     }
 
@@ -149,8 +175,31 @@ impl SkillData {
 
     /// The entry for a monster's `Name (Group)`, exactly one or none.
     pub fn for_label(&self, label: &str) -> Option<SkillRef<'_>> {
+        let labels = self.labels.0.get_or_init(|| self.record_labels());
+        let slot = match labels.index.get(label, |i| &labels.list[i].0) {
+            Some(i) => labels.list[i].1,
+            None => self.slot_for_label(label),
+        };
+        slot.map(|slot| self.slot(slot))
+    }
+
+    /// Every record's label with its entry, for [`SkillData::for_label`].
+    fn record_labels(&self) -> Labels {
+        let labels = self.skills.iter().map(Skill::label).chain(self.unknown.iter().map(UnknownSkill::label));
+        let list: Vec<(String, Option<SkillSlot>)> = labels
+            .map(|l| {
+                let slot = self.slot_for_label(&l);
+                (l, slot)
+            })
+            .collect();
+        let index = NameIndex::new(list.iter().map(|(l, _)| l.as_str()));
+        Labels { list, index }
+    }
+
+    /// [`SkillData::for_label`]'s entry, looked up in the lower-cased index.
+    fn slot_for_label(&self, label: &str) -> Option<SkillSlot> {
         let (name, group) = split_label(label);
-        self.index.get(&key(name, group?)).map(|&slot| self.slot(slot))
+        self.index.get(&key(name, group?)).copied()
     }
 }
 
@@ -186,6 +235,7 @@ mod tests {
             ],
             unknown: vec![UnknownSkill { name: "Analyze".into(), group: "Monster".into(), reason: "lost".into() }],
             index: BTreeMap::new(),
+            labels: LabelCache::default(),
         };
         assert!(d.index().is_empty());
         d
@@ -216,5 +266,33 @@ mod tests {
         let mut d = data();
         d.unknown.push(UnknownSkill { name: "hoick".into(), group: "MELEE".into(), reason: "again".into() });
         assert_eq!(d.index(), ["hoick (MELEE)"]);
+    }
+
+    /// The label look-up by a record's own label finds what the lower-cased index finds: for
+    /// every label of the built-in bestiary and skill records in three letter cases, and for a
+    /// record that repeats another's label in other letters (the first record wins in both).
+    #[test]
+    fn a_label_is_found_as_the_lower_cased_index_finds_it() {
+        let same = |d: &SkillData, label: &str| {
+            let fast = d.for_label(label).map(|r| r.label());
+            let slow = d.slot_for_label(label).map(|slot| d.slot(slot).label());
+            assert_eq!(fast, slow, "{label}");
+            fast.is_some()
+        };
+        let mut d = data();
+        d.unknown.push(UnknownSkill { name: "hoick".into(), group: "MELEE".into(), reason: "again".into() });
+        d.index();
+        assert!(same(&d, "hoick (MELEE)"));
+        let t = crate::tables::Tables::embedded().expect("embedded tables load");
+        let skills = &t.myk.skills;
+        let records = skills.skills.iter().map(Skill::label).chain(skills.unknown.iter().map(UnknownSkill::label));
+        let monsters = t.myk.monsters.iter().flat_map(|m| m.skills.iter().map(|l| l.to_string()));
+        let mut found = 0;
+        for label in records.chain(monsters) {
+            for l in [label.clone(), label.to_lowercase(), label.to_uppercase()] {
+                found += usize::from(same(skills, &l));
+            }
+        }
+        assert!(found > 100, "only {found} labels found");
     }
 }

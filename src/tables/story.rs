@@ -236,7 +236,8 @@ impl StoryPools {
         if let Some(p) = self.personality.iter().find(|p| p.lines.is_empty()) {
             return Some(format!("personality `{}` has no `lines`", p.name));
         }
-        if let Some(p) = self.puzzle.iter().find(|p| p.hints.is_empty() || p.answer.trim().is_empty()) {
+        // An answer of white space only, read up to its first other character (not trimmed).
+        if let Some(p) = self.puzzle.iter().find(|p| p.hints.is_empty() || p.answer.chars().all(char::is_whitespace)) {
             return Some(format!("the puzzle `{}` needs an `answer` and one or two `hints`", p.text));
         }
         for kind in crate::myk::model::ObjectiveKind::ALL.iter().map(|k| k.name()) {
