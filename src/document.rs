@@ -489,3 +489,25 @@ fn json_error(file: &str, e: &serde_json::Error) -> Error {
     let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
     Error::Scenario { file: file.to_string(), message: format!("line {} column {}: {msg}", e.line(), e.column()) }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An older file with a mistake: the error read from its upgraded text has the words reading
+    /// the upgraded value itself gave (before issue 36), and no position in the upgraded text.
+    #[test]
+    fn an_older_files_error_keeps_the_words_and_drops_the_upgraded_texts_place() {
+        let tables = Tables::embedded().expect("embedded tables");
+        let old = include_str!("../tests/data/format1/myk-42.json");
+        for (from, to) in [("\"seed\": 42", "\"seed\": \"x\""), ("\"maps\": 1,", "\"maps\": \"one\",")] {
+            let text = old.replacen(from, to, 1);
+            let e = Document::parse(&text, "old.json", &tables).map(|_| ()).expect_err(to).to_string();
+            let mut value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+            crate::format::upgrade("myk", &mut value).expect("upgrades");
+            let from_value = serde_json::from_value::<Scenario>(value).map(|_| ()).expect_err(to);
+            assert_eq!(e, upgraded_error("old.json", 1, &from_value).to_string());
+            assert!(!e.contains(" line "), "{e}");
+        }
+    }
+}
