@@ -181,6 +181,18 @@ fn leb(out: &mut Vec<u8>, mut n: u64) {
     }
 }
 
+/// Reads TOML text (a user's file) with `read` through the blob, as the built-in tables are read:
+/// the value, or the error's words and the text offset of the value or key it concerns.
+pub fn from_toml<T>(
+    text: &str,
+    read: impl for<'r> FnOnce(&mut Reader<'r>) -> Result<T, BlobError>,
+) -> Result<T, (usize, String)> {
+    let document = DeTable::parse(text).map_err(|e| (e.span().map_or(0, |s| s.start), e.message().to_string()))?;
+    let (blob, pool, marks) = Encoder::marked().document(&document).map_err(|e| (e.at, e.message))?;
+    let mut reader = Reader::new(&blob, &pool);
+    explained(|| read(&mut reader)).map_err(|e| (marks.text_offset(reader.mark()), e.to_string()))
+}
+
 /// A malformed blob: only possible if the blob and this reader disagree.
 #[derive(Debug)]
 pub struct BlobError(Cow<'static, str>);
@@ -512,13 +524,7 @@ mod tests {
 
     /// A user's file read as `mod.rs` reads it: the error and the line its mark names.
     fn read_marked<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, (usize, String)> {
-        let (blob, pool, marks) =
-            Encoder::marked().document(&DeTable::parse(text).expect("valid TOML")).expect("encodes");
-        let mut r = Reader::new(&blob, &pool);
-        explained(|| T::deserialize(&mut r)).map_err(|e| {
-            let line = text[..marks.text_offset(r.mark())].matches('\n').count() + 1;
-            (line, e.to_string())
-        })
+        from_toml(text, |r| T::deserialize(r)).map_err(|(at, e)| (text[..at].matches('\n').count() + 1, e))
     }
 
     #[test]

@@ -97,17 +97,11 @@ impl TableFile {
     /// record type has one deserializer in the binary. An error names the line of the value or
     /// key it concerns, as toml's deserializer did, and says what was found and wanted.
     fn read_toml(path: &str, text: &str) -> Result<TableFile> {
-        let at_line = |offset: usize, message: &str| Error::TableSyntax {
+        blob::from_toml(text, |r| TableFile::read(path, r)).map_err(|(offset, message)| Error::TableSyntax {
             file: path.to_string(),
             line: text[..offset.min(text.len())].matches('\n').count() + 1,
             message: message.lines().next().unwrap_or("invalid TOML").trim().trim_end_matches('.').to_string(),
-        };
-        let document =
-            toml::de::DeTable::parse(text).map_err(|e| at_line(e.span().map_or(0, |s| s.start), e.message()))?;
-        let (blob, pool, marks) = blob::Encoder::marked().document(&document).map_err(|e| at_line(e.at, &e.message))?;
-        let mut reader = blob::Reader::new(&blob, &pool);
-        blob::explained(|| TableFile::read(path, &mut reader))
-            .map_err(|e| at_line(marks.text_offset(reader.mark()), &e.to_string()))
+        })
     }
 }
 
