@@ -31,7 +31,7 @@ const STRING: u8 = 4;
 const ARRAY: u8 = 5;
 const TABLE: u8 = 6;
 
-/// Writes TOML documents into a blob and its string pool (each string once): at build time the
+/// Writes TOML documents into a blob and its string pool: at build time the
 /// built-in tables ([`Encoder::files`], [`Encoder::file`]), at run time one file of a user's
 /// tables folder ([`Encoder::marked`], [`Encoder::document`]), so both are read by the one
 /// [`Reader`] and each table type has one deserializer compiled, not one per format.
@@ -67,8 +67,14 @@ impl Marks {
 
 impl Encoder {
     /// An encoder that remembers where each value came from ([`Encoder::document`]).
-    pub fn marked() -> Encoder {
-        Encoder { marks: Some(Vec::new()), ..Encoder::default() }
+    /// `text_len`, the document's length, sizes the blob and pool once (neither outgrows it much).
+    pub fn marked(text_len: usize) -> Encoder {
+        Encoder {
+            blob: Vec::with_capacity(text_len),
+            pool: String::with_capacity(text_len),
+            marks: Some(Vec::with_capacity(text_len / 8)),
+            ..Encoder::default()
+        }
     }
 
     /// Starts a blob of `count` files (build time), each then added with [`Encoder::file`].
@@ -100,8 +106,16 @@ impl Encoder {
     }
 
     fn string(&mut self, s: &str) {
-        let (offset, len) = match self.seen.get(s) {
-            Some(&found) => found,
+        // Each string once for the built-in blob, which ships in the binary; a user's file is
+        // read once and dropped, and looking every string up cost more than the pool saves.
+        let found = if self.marks.is_some() { None } else { self.seen.get(s).copied() };
+        let (offset, len) = match found {
+            Some(found) => found,
+            None if self.marks.is_some() => {
+                let at = (self.pool.len(), s.len());
+                self.pool.push_str(s);
+                at
+            }
             None => {
                 let at = (self.pool.len(), s.len());
                 self.pool.push_str(s);
@@ -188,7 +202,7 @@ pub fn from_toml<T>(
     read: impl for<'r> FnOnce(&mut Reader<'r>) -> Result<T, BlobError>,
 ) -> Result<T, (usize, String)> {
     let document = DeTable::parse(text).map_err(|e| (e.span().map_or(0, |s| s.start), e.message().to_string()))?;
-    let (blob, pool, marks) = Encoder::marked().document(&document).map_err(|e| (e.at, e.message))?;
+    let (blob, pool, marks) = Encoder::marked(text.len()).document(&document).map_err(|e| (e.at, e.message))?;
     let mut reader = Reader::new(&blob, &pool);
     explained(|| read(&mut reader)).map_err(|e| (marks.text_offset(reader.mark()), e.to_string()))
 }
@@ -588,7 +602,8 @@ mod tests {
     #[test]
     fn a_value_no_table_can_hold_is_refused_at_its_place() {
         let text = "name = \"x\"\nwhen = 1979-05-27\n";
-        let e = Encoder::marked().document(&DeTable::parse(text).expect("valid TOML")).map(|_| ()).unwrap_err();
+        let e =
+            Encoder::marked(text.len()).document(&DeTable::parse(text).expect("valid TOML")).map(|_| ()).unwrap_err();
         assert_eq!(&text[e.at..e.at + 10], "1979-05-27");
         assert!(e.message.contains("1979-05-27"), "{}", e.message);
     }
