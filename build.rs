@@ -62,19 +62,18 @@ fn embed_tables_blob() {
         files.push((rel, fs::read_to_string(f).expect("read a table file")));
     }
     let mut encoder = blob::Encoder::default();
+    encoder.files(files.len());
     for (rel, text) in &files {
-        match toml::from_str(text) {
-            Ok(value) => encoder.file(rel, value),
-            Err(e) => {
-                eprintln!("error: the built-in table file `{rel}` is not TOML: {e}");
-                std::process::exit(1);
-            }
+        let table = toml::de::DeTable::parse(text).unwrap_or_else(|e| {
+            eprintln!("error: the built-in table file `{rel}` is not TOML: {e}");
+            std::process::exit(1);
+        });
+        if let Err(e) = encoder.file(rel, &table) {
+            eprintln!("error: the built-in tables cannot be embedded: {e}");
+            std::process::exit(1);
         }
     }
-    let (blob, pool) = encoder.finish().unwrap_or_else(|e| {
-        eprintln!("error: the built-in tables cannot be embedded: {e}");
-        std::process::exit(1);
-    });
+    let (blob, pool) = encoder.finish();
     let version = digest::version(files.iter().map(|(p, t)| (p.as_str(), t.as_str())));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::write(out.join("embedded_tables.blob"), &blob).expect("write the tables blob");

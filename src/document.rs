@@ -224,17 +224,15 @@ impl Document {
         let version = crate::format::upgrade(game.name(), &mut value).map_err(scenario_error)?;
         if version == crate::format::CURRENT {
             // A current file is parsed from its text, so an error names its line and column.
-            return Ok(match game {
-                Game::Myk => Document::Myk(serde_json::from_str(text).map_err(|e| json_error(file, &e))?),
-                Game::Nw3 => Document::Nw3(serde_json::from_str(text).map_err(|e| json_error(file, &e))?),
-            });
+            return Document::from_text(game, text).map_err(|e| json_error(file, &e));
         }
-        // An older file: parse the upgraded document (a typo still names its field).
-        let upgraded = |e: serde_json::Error| upgraded_error(file, version, &e);
-        Ok(match game {
-            Game::Myk => Document::Myk(serde_json::from_value(value).map_err(upgraded)?),
-            Game::Nw3 => {
-                let mut f: Box<Fortress> = serde_json::from_value(value).map_err(upgraded)?;
+        // An older file: its upgraded document written out and read as a current file's text is
+        // (one deserializer per model type in the binary, not a second one for `Value`). A typo
+        // still names its field; not its line, which would be the upgraded text's.
+        let upgraded_text = value.to_string();
+        let document = Document::from_text(game, &upgraded_text).map_err(|e| upgraded_error(file, version, &e))?;
+        Ok(match document {
+            Document::Nw3(mut f) => {
                 crate::nw3::combat::fill_from_tables(&mut f, tables);
                 if version < crate::format::NW3_FORMULAS {
                     // Made under older formulas: the derived numbers are today's, said once.
@@ -243,6 +241,15 @@ impl Document {
                 }
                 Document::Nw3(f)
             }
+            myk => myk,
+        })
+    }
+
+    /// A document of `game` from its JSON text in the current format.
+    fn from_text(game: Game, text: &str) -> serde_json::Result<Document> {
+        Ok(match game {
+            Game::Myk => Document::Myk(serde_json::from_str(text)?),
+            Game::Nw3 => Document::Nw3(serde_json::from_str(text)?),
         })
     }
 
@@ -472,11 +479,35 @@ impl Document {
 
 /// An error in a file upgraded from an older format (no line numbers: they would be the upgraded text's).
 fn upgraded_error(file: &str, version: u32, e: &serde_json::Error) -> Error {
-    Error::Scenario { file: file.to_string(), message: format!("(format {version}, upgraded on read) {e}") }
+    let msg = e.to_string();
+    let msg = msg.split(" at line ").next().unwrap_or(&msg);
+    Error::Scenario { file: file.to_string(), message: format!("(format {version}, upgraded on read) {msg}") }
 }
 
 fn json_error(file: &str, e: &serde_json::Error) -> Error {
     let msg = e.to_string();
     let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
     Error::Scenario { file: file.to_string(), message: format!("line {} column {}: {msg}", e.line(), e.column()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An older file with a mistake: the error read from its upgraded text has the words reading
+    /// the upgraded value itself gave (before issue 36), and no position in the upgraded text.
+    #[test]
+    fn an_older_files_error_keeps_the_words_and_drops_the_upgraded_texts_place() {
+        let tables = Tables::embedded().expect("embedded tables");
+        let old = include_str!("../tests/data/format1/myk-42.json");
+        for (from, to) in [("\"seed\": 42", "\"seed\": \"x\""), ("\"maps\": 1,", "\"maps\": \"one\",")] {
+            let text = old.replacen(from, to, 1);
+            let e = Document::parse(&text, "old.json", &tables).map(|_| ()).expect_err(to).to_string();
+            let mut value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+            crate::format::upgrade("myk", &mut value).expect("upgrades");
+            let from_value = serde_json::from_value::<Scenario>(value).map(|_| ()).expect_err(to);
+            assert_eq!(e, upgraded_error("old.json", 1, &from_value).to_string());
+            assert!(!e.contains(" line "), "{e}");
+        }
+    }
 }

@@ -20,6 +20,8 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
 
 const FALSE: u8 = 0;
 const TRUE: u8 = 1;
@@ -29,76 +31,153 @@ const STRING: u8 = 4;
 const ARRAY: u8 = 5;
 const TABLE: u8 = 6;
 
-/// Writes named TOML files into a blob and its string pool (build time; each string once).
+/// Writes TOML documents into a blob and its string pool: at build time the
+/// built-in tables ([`Encoder::files`], [`Encoder::file`]), at run time one file of a user's
+/// tables folder ([`Encoder::marked`], [`Encoder::document`]), so both are read by the one
+/// [`Reader`] and each table type has one deserializer compiled, not one per format.
 #[derive(Default)]
 pub struct Encoder {
     pub blob: Vec<u8>,
     pub pool: String,
     seen: BTreeMap<String, (usize, usize)>,
-    files: Vec<(String, toml::Value)>,
+    /// With [`Encoder::marked`]: where in the text each value and key the blob holds starts, by
+    /// its blob position (ascending), so a [`Reader`]'s error can name its line.
+    marks: Option<Vec<(usize, usize)>>,
+}
+
+/// A TOML value the blob cannot hold (a date or time, which no table uses; a number beyond 64
+/// bits), with where it starts in the text.
+#[derive(Debug)]
+pub struct Unencodable {
+    pub at: usize,
+    pub message: String,
+}
+
+/// Where the values and keys of one marked document start in its text (see [`Reader::mark`]).
+pub struct Marks(Vec<(usize, usize)>);
+
+impl Marks {
+    /// The text offset of the value or key that starts at blob position `mark` (or of the one
+    /// before it, should the mark fall inside a value).
+    pub fn text_offset(&self, mark: usize) -> usize {
+        let i = self.0.partition_point(|&(at, _)| at <= mark);
+        i.checked_sub(1).map_or(0, |i| self.0[i].1)
+    }
 }
 
 impl Encoder {
-    /// Adds one file (its path relative to the tables folder and its parsed TOML).
-    pub fn file(&mut self, path: &str, value: toml::Value) {
-        self.files.push((path.to_string(), value));
-    }
-
-    /// The finished blob and pool. A TOML date or time, which no table uses, is refused.
-    pub fn finish(mut self) -> Result<(Vec<u8>, String), String> {
-        let files = std::mem::take(&mut self.files);
-        leb(&mut self.blob, files.len() as u64);
-        for (path, value) in &files {
-            self.string(path)?;
-            self.value(value).map_err(|e| format!("`{path}`: {e}"))?;
+    /// An encoder that remembers where each value came from ([`Encoder::document`]).
+    /// `text_len`, the document's length, sizes the blob and pool once (neither outgrows it much).
+    pub fn marked(text_len: usize) -> Encoder {
+        Encoder {
+            blob: Vec::with_capacity(text_len),
+            pool: String::with_capacity(text_len),
+            marks: Some(Vec::with_capacity(text_len / 8)),
+            ..Encoder::default()
         }
-        Ok((self.blob, self.pool))
     }
 
-    fn string(&mut self, s: &str) -> Result<(), String> {
-        let (offset, len) = *self.seen.entry(s.to_string()).or_insert_with(|| {
-            let offset = self.pool.len();
-            self.pool.push_str(s);
-            (offset, s.len())
-        });
+    /// Starts a blob of `count` files (build time), each then added with [`Encoder::file`].
+    pub fn files(&mut self, count: usize) {
+        leb(&mut self.blob, count as u64);
+    }
+
+    /// Adds one file: its path relative to the tables folder and its parsed TOML.
+    pub fn file(&mut self, path: &str, table: &Spanned<DeTable<'_>>) -> Result<(), String> {
+        self.string(path);
+        self.table(table).map_err(|e| format!("`{path}`: {}", e.message))
+    }
+
+    /// One document alone (no count or path), with its marks: a user's table file.
+    pub fn document(mut self, table: &Spanned<DeTable<'_>>) -> Result<(Vec<u8>, String, Marks), Unencodable> {
+        self.table(table)?;
+        Ok((self.blob, self.pool, Marks(self.marks.unwrap_or_default())))
+    }
+
+    /// The finished blob and pool.
+    pub fn finish(self) -> (Vec<u8>, String) {
+        (self.blob, self.pool)
+    }
+
+    fn mark(&mut self, at: usize) {
+        if let Some(marks) = &mut self.marks {
+            marks.push((self.blob.len(), at));
+        }
+    }
+
+    fn string(&mut self, s: &str) {
+        // Each string once for the built-in blob, which ships in the binary; a user's file is
+        // read once and dropped, and looking every string up cost more than the pool saves.
+        let found = if self.marks.is_some() { None } else { self.seen.get(s).copied() };
+        let (offset, len) = match found {
+            Some(found) => found,
+            None if self.marks.is_some() => {
+                let at = (self.pool.len(), s.len());
+                self.pool.push_str(s);
+                at
+            }
+            None => {
+                let at = (self.pool.len(), s.len());
+                self.pool.push_str(s);
+                self.seen.insert(s.to_string(), at);
+                at
+            }
+        };
+        // A pool past 4 GiB cannot be (a user's file is read only up to the input limit); were it,
+        // the reader would find the string outside the pool: an error, not a wrong string.
         for n in [offset, len] {
-            let n = u32::try_from(n).map_err(|_| "the tables' strings pass 4 GiB".to_string())?;
-            self.blob.extend_from_slice(&n.to_le_bytes());
+            self.blob.extend_from_slice(&u32::try_from(n).unwrap_or(u32::MAX).to_le_bytes());
+        }
+    }
+
+    fn table(&mut self, t: &Spanned<DeTable<'_>>) -> Result<(), Unencodable> {
+        self.mark(t.span().start);
+        self.entries(t.get_ref())
+    }
+
+    fn entries(&mut self, t: &DeTable<'_>) -> Result<(), Unencodable> {
+        self.blob.push(TABLE);
+        leb(&mut self.blob, t.len() as u64);
+        for (k, item) in t.iter() {
+            self.mark(k.span().start);
+            self.string(k.get_ref());
+            self.value(item)?;
         }
         Ok(())
     }
 
-    fn value(&mut self, v: &toml::Value) -> Result<(), String> {
-        match v {
-            toml::Value::Boolean(b) => self.blob.push(if *b { TRUE } else { FALSE }),
-            toml::Value::Integer(i) => {
+    fn value(&mut self, v: &Spanned<DeValue<'_>>) -> Result<(), Unencodable> {
+        let at = v.span().start;
+        self.mark(at);
+        let refuse = |message: String| Unencodable { at, message };
+        match v.get_ref() {
+            DeValue::Boolean(b) => self.blob.push(if *b { TRUE } else { FALSE }),
+            DeValue::Integer(i) => {
+                let n = i64::from_str_radix(i.as_str(), i.radix())
+                    .map_err(|_| refuse(format!("integer `{i}` does not fit in 64 bits")))?;
                 self.blob.push(INTEGER);
-                leb(&mut self.blob, ((i << 1) ^ (i >> 63)) as u64);
+                leb(&mut self.blob, ((n << 1) ^ (n >> 63)) as u64);
             }
-            toml::Value::Float(f) => {
+            DeValue::Float(f) => {
+                // As toml reads it: an infinity only when written `inf`.
+                let x = f.as_str().parse::<f64>().ok().filter(|x| x.is_finite() || f.as_str().contains("inf"));
+                let x = x.ok_or_else(|| refuse(format!("number `{f}` is out of range")))?;
                 self.blob.push(FLOAT);
-                self.blob.extend_from_slice(&f.to_le_bytes());
+                self.blob.extend_from_slice(&x.to_le_bytes());
             }
-            toml::Value::String(s) => {
+            DeValue::String(s) => {
                 self.blob.push(STRING);
-                self.string(s)?;
+                self.string(s);
             }
-            toml::Value::Array(items) => {
+            DeValue::Array(items) => {
                 self.blob.push(ARRAY);
                 leb(&mut self.blob, items.len() as u64);
-                for item in items {
+                for item in items.iter() {
                     self.value(item)?;
                 }
             }
-            toml::Value::Table(t) => {
-                self.blob.push(TABLE);
-                leb(&mut self.blob, t.len() as u64);
-                for (k, item) in t {
-                    self.string(k)?;
-                    self.value(item)?;
-                }
-            }
-            toml::Value::Datetime(d) => return Err(format!("date `{d}` cannot be embedded")),
+            DeValue::Table(t) => self.entries(t)?,
+            DeValue::Datetime(d) => return Err(refuse(format!("date or time `{d}`, which no table holds"))),
         }
         Ok(())
     }
@@ -114,6 +193,18 @@ fn leb(out: &mut Vec<u8>, mut n: u64) {
         }
         out.push(byte | 0x80);
     }
+}
+
+/// Reads TOML text (a user's file) with `read` through the blob, as the built-in tables are read:
+/// the value, or the error's words and the text offset of the value or key it concerns.
+pub fn from_toml<T>(
+    text: &str,
+    read: impl for<'r> FnOnce(&mut Reader<'r>) -> Result<T, BlobError>,
+) -> Result<T, (usize, String)> {
+    let document = DeTable::parse(text).map_err(|e| (e.span().map_or(0, |s| s.start), e.message().to_string()))?;
+    let (blob, pool, marks) = Encoder::marked(text.len()).document(&document).map_err(|e| (e.at, e.message))?;
+    let mut reader = Reader::new(&blob, &pool);
+    explained(|| read(&mut reader)).map_err(|e| (marks.text_offset(reader.mark()), e.to_string()))
 }
 
 /// A malformed blob: only possible if the blob and this reader disagree.
@@ -133,11 +224,35 @@ impl de::Error for BlobError {
         BlobError(Cow::Owned(msg.to_string()))
     }
 
-    /// Without formatting: an untagged enum (`Level`, `Count` ...) tries its variants in turn and
-    /// drops this error for each that does not fit, hundreds of times per load.
-    fn invalid_type(_: de::Unexpected<'_>, _: &dyn de::Expected) -> Self {
-        BlobError(Cow::Borrowed("a value of the wrong type"))
+    /// Without formatting for the built-in tables: an untagged enum (`Level`, `Count` ...) tries
+    /// its variants in turn and drops this error for each that does not fit, hundreds of times
+    /// per load. A user's file ([`explained`]) gets serde's full sentence, which names the type.
+    fn invalid_type(unexpected: de::Unexpected<'_>, expected: &dyn de::Expected) -> Self {
+        if EXPLAINED.get() {
+            BlobError(Cow::Owned(format!("invalid type: {unexpected}, expected {expected}")))
+        } else {
+            BlobError(Cow::Borrowed("a value of the wrong type"))
+        }
     }
+}
+
+thread_local! {
+    /// Whether [`BlobError::invalid_type`] spells out what it found and wanted ([`explained`]).
+    static EXPLAINED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `read` with every type error spelt out as serde words it ("invalid type: string \"x\",
+/// expected u32"): for a user's file, whose errors a person reads.
+pub fn explained<T>(read: impl FnOnce() -> T) -> T {
+    /// Restores the flag however `read` ends.
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            EXPLAINED.set(self.0);
+        }
+    }
+    let _restore = Restore(EXPLAINED.replace(true));
+    read()
 }
 
 /// Reads a blob made by [`Encoder`]: [`Reader::files`], then a path and a value per file.
@@ -145,11 +260,20 @@ pub struct Reader<'a> {
     blob: &'a [u8],
     pos: usize,
     pool: &'a str,
+    /// Where the value an error concerns starts ([`Reader::mark`]).
+    mark: usize,
 }
 
 impl<'a> Reader<'a> {
     pub fn new(blob: &'a [u8], pool: &'a str) -> Reader<'a> {
-        Reader { blob, pos: 0, pool }
+        Reader { blob, pos: 0, pool, mark: 0 }
+    }
+
+    /// The blob position of the value or key the last error concerns: the last value or key
+    /// begun, or the table or array last finished (a missing field is its table's fault). With
+    /// [`Marks`] it names the line of a user's file, as toml's own deserializer would.
+    pub fn mark(&self) -> usize {
+        self.mark
     }
 
     /// How many files the blob holds (read first).
@@ -213,6 +337,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
     type Error = BlobError;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, BlobError> {
+        self.mark = self.pos;
         match self.byte()? {
             FALSE => visitor.visit_bool(false),
             TRUE => visitor.visit_bool(true),
@@ -230,12 +355,14 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
             }
             STRING => visitor.visit_borrowed_str(self.string()?),
             ARRAY => {
+                let start = self.mark;
                 let left = self.count()?;
-                visitor.visit_seq(Items { reader: self, left })
+                visitor.visit_seq(Items { reader: self, left, start })
             }
             TABLE => {
+                let start = self.mark;
                 let left = self.count()?;
-                visitor.visit_map(Items { reader: self, left })
+                visitor.visit_map(Items { reader: self, left, start })
             }
             t => Err(BlobError(Cow::Owned(format!("unknown tag {t}")))),
         }
@@ -257,6 +384,7 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
         _: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, BlobError> {
+        self.mark = self.pos;
         match self.blob.get(self.pos).copied() {
             Some(STRING) => {
                 self.pos += 1;
@@ -264,12 +392,14 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
             }
             Some(TABLE) => {
                 self.pos += 1;
-                if self.count()? != 1 {
-                    return Err(BlobError(Cow::Borrowed("an enum table holds one entry")));
+                // toml's words, which a user's tables folder has always been told.
+                match self.count()? {
+                    1 => visitor.visit_enum(Variant { reader: self }),
+                    0 => Err(BlobError(Cow::Borrowed("wanted exactly 1 element, found 0 elements"))),
+                    _ => Err(BlobError(Cow::Borrowed("wanted exactly 1 element, more than 1 element"))),
                 }
-                visitor.visit_enum(Variant { reader: self })
             }
-            _ => Err(BlobError(Cow::Borrowed("an enum is a string or a one-entry table"))),
+            _ => Err(BlobError(Cow::Borrowed("wanted string or table"))),
         }
     }
 
@@ -283,6 +413,8 @@ impl<'de> de::Deserializer<'de> for &mut Reader<'de> {
 struct Items<'r, 'de> {
     reader: &'r mut Reader<'de>,
     left: usize,
+    /// The array's or table's own blob position: the mark once it is read to its end.
+    start: usize,
 }
 
 impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
@@ -290,6 +422,7 @@ impl<'de> de::SeqAccess<'de> for Items<'_, 'de> {
 
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, BlobError> {
         if self.left == 0 {
+            self.reader.mark = self.start;
             return Ok(None);
         }
         self.left -= 1;
@@ -306,9 +439,11 @@ impl<'de> de::MapAccess<'de> for Items<'_, 'de> {
 
     fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, BlobError> {
         if self.left == 0 {
+            self.reader.mark = self.start;
             return Ok(None);
         }
         self.left -= 1;
+        self.reader.mark = self.reader.pos;
         let key: &'de str = self.reader.string()?;
         seed.deserialize(de::value::BorrowedStrDeserializer::new(key)).map(Some)
     }
@@ -332,6 +467,7 @@ impl<'r, 'de> de::EnumAccess<'de> for Variant<'r, 'de> {
     type Variant = Self;
 
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), BlobError> {
+        self.reader.mark = self.reader.pos;
         let key: &'de str = self.reader.string()?;
         let v = seed.deserialize(de::value::BorrowedStrDeserializer::new(key))?;
         Ok((v, self))
@@ -391,12 +527,18 @@ mod tests {
 
     fn read<T: for<'de> Deserialize<'de>>(toml_text: &str) -> Result<T, BlobError> {
         let mut enc = Encoder::default();
-        enc.file("t.toml", toml::from_str(toml_text).expect("valid TOML"));
-        let (blob, pool) = enc.finish().expect("encodes");
+        enc.files(1);
+        enc.file("t.toml", &DeTable::parse(toml_text).expect("valid TOML")).expect("encodes");
+        let (blob, pool) = enc.finish();
         let mut r = Reader::new(&blob, &pool);
         assert_eq!(r.files()?, 1);
         assert_eq!(r.path()?, "t.toml");
         T::deserialize(&mut r)
+    }
+
+    /// A user's file read as `mod.rs` reads it: the error and the line its mark names.
+    fn read_marked<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, (usize, String)> {
+        from_toml(text, |r| T::deserialize(r)).map_err(|(at, e)| (text[..at].matches('\n').count() + 1, e))
     }
 
     #[test]
@@ -421,11 +563,48 @@ mod tests {
     #[test]
     fn a_truncated_blob_is_an_error_not_a_panic() {
         let mut enc = Encoder::default();
-        enc.file("t.toml", toml::from_str("name = \"x\"").expect("valid TOML"));
-        let (blob, pool) = enc.finish().expect("encodes");
+        enc.files(1);
+        enc.file("t.toml", &DeTable::parse("name = \"x\"").expect("valid TOML")).expect("encodes");
+        let (blob, pool) = enc.finish();
         let mut r = Reader::new(&blob[..blob.len() - 1], &pool);
         r.files().expect("count");
         r.path().expect("path");
         assert!(toml::Value::deserialize(&mut r).is_err());
+    }
+
+    /// Each broken record, read from the blob, fails at the line toml's own deserializer names
+    /// and with its words (serde's, which toml passes on).
+    #[test]
+    fn a_marked_blob_names_the_line_and_words_toml_gives() {
+        let good = "name = \"x\"\nlevel = 1\nkinds = []\nflags = []\nnegative = 0\n";
+        let broken = [
+            good.replace("negative = 0", "negative = \"zero\""),
+            good.replace("flags = []", "flags = [true,\n 3]"),
+            good.replace("kinds = []", "kinds = [\"plain\", \"odd\"]"),
+            good.replace("kinds = []", "kinds = [{ scaled = \"x\" }]"),
+            good.replace("level = 1", "level = [1]"),
+            good.replace("level = 1\n", ""),
+            format!("{good}extra = 1\n"),
+            format!("{good}[sub]\nx = 1\n"),
+            good.replace("negative = 0", "negative = 99999999999"),
+            good.replace("kinds = []", "kinds = [1]"),
+            good.replace("kinds = []", "kinds = [{}]"),
+            good.replace("kinds = []", "kinds = [{ scaled = 1.0, plain = 2 }]"),
+        ];
+        for text in &broken {
+            let (line, message) = read_marked::<Record>(text).expect_err(text);
+            let toml_error = toml::from_str::<Record>(text).expect_err(text);
+            let toml_line = text[..toml_error.span().expect("toml names a place").start].matches('\n').count() + 1;
+            assert_eq!((line, message.as_str()), (toml_line, toml_error.message().trim_end()), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_value_no_table_can_hold_is_refused_at_its_place() {
+        let text = "name = \"x\"\nwhen = 1979-05-27\n";
+        let e =
+            Encoder::marked(text.len()).document(&DeTable::parse(text).expect("valid TOML")).map(|_| ()).unwrap_err();
+        assert_eq!(&text[e.at..e.at + 10], "1979-05-27");
+        assert!(e.message.contains("1979-05-27"), "{}", e.message);
     }
 }

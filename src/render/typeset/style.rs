@@ -43,10 +43,15 @@ impl Style {
     /// The style the templates give for `paper`.
     pub fn load(templates: &Templates, paper: Paper) -> Result<Style> {
         let text = templates.render("pdf.toml", &serde_json::json!({ "paper": paper.label() }))?;
-        let style: Style = toml::from_str(&text).map_err(|e| Error::Template {
-            name: "pdf.toml".into(),
-            message: e.message().lines().next().unwrap_or("not a page style").to_lowercase(),
-        })?;
+        // Through the tables' blob reader, not toml's deserializer: one TOML deserializer in the
+        // binary (issue 36).
+        let style: Style =
+            crate::tables::blob::from_toml(&text, |r| Style::deserialize(r)).map_err(|(_, message)| {
+                Error::Template {
+                    name: "pdf.toml".into(),
+                    message: message.lines().next().unwrap_or("not a page style").to_lowercase(),
+                }
+            })?;
         let sizes = [style.body_pt, style.table_pt, style.header_pt, style.line_height];
         let ok = sizes.iter().chain(&style.heading_pt).all(|s| s.is_finite() && *s > 0.0 && *s <= 72.0)
             && !style.heading_pt.is_empty()
@@ -68,5 +73,24 @@ impl Style {
     pub fn heading(&self, level: u8) -> f32 {
         let i = usize::from(level.max(1) - 1).min(self.heading_pt.len() - 1);
         self.heading_pt[i]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page style goes through the tables' blob reader: a broken one gets the words toml's
+    /// deserializer gave it, and a good one the same numbers.
+    #[test]
+    fn a_page_style_reads_as_toml_read_it() {
+        let good = std::fs::read_to_string("templates/pdf.toml").expect("the built-in page style");
+        let good = good.replace("{{ paper }}", "a4").replace("{%", "#").replace("{{", "#");
+        let read = |text: &str| crate::tables::blob::from_toml(text, |r| Style::deserialize(r)).map_err(|e| e.1);
+        for text in ["body_pt = \"big\"\n".to_string(), good.replace("grey", "gray"), good.clone()] {
+            let ours = read(&text).map(|s| format!("{s:?}"));
+            let toml = toml::from_str::<Style>(&text).map(|s| format!("{s:?}")).map_err(|e| e.message().to_string());
+            assert_eq!(ours, toml, "{text}");
+        }
     }
 }
