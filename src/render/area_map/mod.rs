@@ -55,7 +55,7 @@ use geometry::{Disc, Poly, Pt, union};
 use labels::{block_height, cap, stack};
 use placement::{Placed, label_x, place};
 use players::draw_players;
-use routing::{BOTTOM_PORTS, Board, TOP_PORTS, fallback_mark, mark_and_note, route};
+use routing::{BOTTOM_PORTS, Board, TOP_PORTS, fallback_mark, mark_and_note, route, top_reach};
 
 /// Page margins (mm) and the title block's height.
 const MARGIN: f64 = 10.0;
@@ -152,7 +152,7 @@ fn draw_gm(f: &Fortress, command: &str, paper: Paper, note_rows: usize) -> Drawn
     let noted: Vec<bool> = f.gates.iter().map(|g| gate_note(f, g).is_some()).collect();
     let placed = place(f, &gates, &noted, &region);
     let badged: Vec<bool> = f.areas.iter().map(|a| has_badge(Look::of(f, a))).collect();
-    let lines = route(&placed, &badged);
+    let lines = route(&placed, &top_reach(f, &placed.level));
     // How far each line's ink reaches from its centre line (a damaged gate's rungs are wide).
     let reach = placed
         .edges
