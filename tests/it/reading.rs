@@ -12,17 +12,17 @@ use crate::run;
 use crate::vtt::temp;
 
 /// The text without any whitespace (a wrapped line or a glyph-spaced sheet reads the same).
-fn bare(s: &str) -> String {
+pub(crate) fn bare(s: &str) -> String {
     s.split_whitespace().collect()
 }
 
 /// What the booklet's Markdown says its headings and small tables are, as bare text.
-struct Expected {
-    headings: Vec<String>,
-    small_tables: Vec<String>,
+pub(crate) struct Expected {
+    pub(crate) headings: Vec<String>,
+    pub(crate) small_tables: Vec<String>,
 }
 
-fn expected(md: &str) -> Expected {
+pub(crate) fn expected(md: &str) -> Expected {
     let cells = |row: &[Rich]| row.iter().map(|c| bare(&c.text)).collect::<String>();
     let mut e = Expected { headings: Vec::new(), small_tables: Vec::new() };
     for b in blocks(md) {
@@ -136,15 +136,15 @@ fn pdftotext_pages(pdf: &Path) -> Vec<String> {
 }
 
 /// One scenario: the command's arguments, its file stem, and its key headings' starts.
-struct Case {
-    args: Vec<String>,
-    stem: String,
-    keys: Vec<String>,
+pub(crate) struct Case {
+    pub(crate) args: Vec<String>,
+    pub(crate) stem: String,
+    pub(crate) keys: Vec<String>,
 }
 
 /// 40 held-out scenarios: 20 MYK (1-3 maps, 6-9 rooms a map) and 20 fortresses (10-40 areas),
 /// half on A4 and half on letter paper.
-fn cases() -> Vec<Case> {
+pub(crate) fn cases() -> Vec<Case> {
     let mut out = Vec::new();
     for n in 0..20u32 {
         let seed = 9100 + n;
