@@ -22,7 +22,6 @@ use crate::render::svgkit::{Bbox, snap};
 
 use super::furniture::{Look, badge_r, has_badge};
 use super::labels::{Line, area_block, block_height, block_width};
-use super::routing::{channel_needs, top_reach};
 
 /// Sizes for one map (mm).
 #[derive(Clone, Copy, Debug)]
@@ -150,9 +149,19 @@ pub(super) fn label_x(cx: f64, r: f64, badged: bool) -> f64 {
     (cx + r + 1.0).max(badge_right)
 }
 
+/// How tall (mm) each of a placed map's `rows` channels must be for the lines through it (the
+/// routing knows: [`super::channel_room`]); the rows are placed down the page only after that.
+pub(super) type Needs = fn(&Fortress, &Placed, usize) -> Vec<f64>;
+
 /// Places the areas joined by `gates` (pairs of area indices, by gate index) in `region`.
-/// `noted` says which gates carry a note.
-pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool], region: &Bbox) -> Placed {
+/// `noted` says which gates carry a note; `needs` gives the channels' least heights.
+pub(super) fn place(
+    f: &Fortress,
+    gates: &[(usize, usize, usize)],
+    noted: &[bool],
+    region: &Bbox,
+    needs: Needs,
+) -> Placed {
     let l = layout(f);
     // A layout without crossings is drawn as it is, a row per layer, at the roomiest level
     // where that fits; only if it fits at none are layers dealt over rows (and may cross).
@@ -165,7 +174,7 @@ pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool
                 for w in LABEL_WIDTHS {
                     for budget in [0.85, 1.0] {
                         let lv = Level { label_w: w, ..level };
-                        let how = How { budget, keep, lanes };
+                        let how = How { budget, keep, lanes: lanes.then_some(needs) };
                         if let Some(p) = try_level(f, &l, gates, noted, region, lv, how) {
                             return p;
                         }
@@ -177,7 +186,7 @@ pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool
     // Far more than the generator ever makes: smaller still, until it fits.
     let mut k = 0.96;
     loop {
-        let how = How { budget: 1.0, keep: false, lanes: false };
+        let how = How { budget: 1.0, keep: false, lanes: None };
         if let Some(p) = try_level(f, &l, gates, noted, region, LEVELS[LEVELS.len() - 1].scaled(k), how) {
             return p;
         }
@@ -185,7 +194,7 @@ pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool
             // Cannot happen for a page-sized region, but never loop for ever: draw it as it is.
             let lv = LEVELS[LEVELS.len() - 1].scaled(k);
             let region = Bbox { x1: f64::MAX / 4.0, y1: f64::MAX / 4.0, ..*region };
-            let how = How { budget: 1.0, keep: false, lanes: false };
+            let how = How { budget: 1.0, keep: false, lanes: None };
             return try_level(f, &l, gates, noted, &region, lv, how)
                 .unwrap_or_else(|| Placed::empty(lv, f.areas.len()));
         }
@@ -196,12 +205,12 @@ pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool
 /// How a level is tried: layers dealt over several rows when wider than `budget` of the region
 /// (room is left for the gates passing through); with `keep`, every layer stays one row in the
 /// layout's order (or the level does not fit); with `lanes`, each channel is at least as tall as
-/// its lanes need ([`channel_needs`]) (or the level does not fit).
+/// its lanes need (or the level does not fit).
 #[derive(Clone, Copy)]
 struct How {
     budget: f64,
     keep: bool,
-    lanes: bool,
+    lanes: Option<Needs>,
 }
 
 /// The map at level `lv`, tried as `how` says, if it fits.
@@ -237,7 +246,10 @@ fn try_level(
         it.x = snap(it.x);
     }
     let mut placed = Placed { level: lv, items, edges, bands: Vec::new(), channels: Vec::new(), item_of, blocks };
-    let needs = if lanes { channel_needs(&placed, &top_reach(f, &lv), rows.len()) } else { vec![0.0; rows.len()] };
+    let needs = match lanes {
+        Some(needs) => needs(f, &placed, rows.len()),
+        None => vec![0.0; rows.len()],
+    };
     (placed.bands, placed.channels) = place_down(&band_h, &same_row, &notes_in, &needs, &lv, region)?;
     Some(placed)
 }
