@@ -542,9 +542,12 @@ fn gates_too_close(svg: &str) -> Vec<(String, String, f64)> {
 /// gates whose ink comes closer than [`GATE_GAP`] outside the circles' fans are counted. The
 /// goal is none; one straight slant per channel gave 1470 such pairs (91 maps with two gates'
 /// inks touching), the lanes (a line passing under another's start, or over its end, runs a
-/// lane deeper) give 477 (5 maps): this bound keeps it from growing back. The map of the bug
-/// report (seed 55, the damaged 15-17 along 16-17) keeps the gap but for lines leaving
-/// neighbouring ports, 1.2 mm apart on the 0.1 mm grid.
+/// lane deeper) 477 on 81 maps; ports a whole 1.3 mm step apart (badged circles' upper ports
+/// shifted left, clear of the badge) and channels as tall as their lanes need give 55 on 9
+/// maps: 4 maps whose lanes fit at no level (they are squeezed), 3 whose layers are too wide for
+/// one row each (dealt over rows, where lines may cross) and 2 with four lines into one badged
+/// circle's top. This bound keeps it from growing back. The map of the bug report (seed 55, the
+/// damaged 15-17 along 16-17) keeps the gap everywhere.
 #[test]
 fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
     let (mut measured, mut close) = (0, 0);
@@ -557,11 +560,11 @@ fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
         let svg = fortress_map(&f, tables(), paper, Audience::Gm);
         let pairs = gates_too_close(&svg);
         if seed == 55 {
-            assert!(pairs.iter().all(|p| p.2 >= GATE_GAP - 0.01), "seed 55: gate lines too close: {pairs:?}");
+            assert!(pairs.is_empty(), "seed 55: gate lines too close: {pairs:?}");
         }
         measured += gate_pieces(&svg).len();
         close += pairs.len();
     }
     assert!(measured > 100 * 40, "every map's gates were measured ({measured})");
-    assert!(close <= 480, "{close} pairs of gate lines closer than {GATE_GAP} mm on 100 maps");
+    assert!(close <= 55, "{close} pairs of gate lines closer than {GATE_GAP} mm on 100 maps");
 }

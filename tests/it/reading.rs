@@ -1,28 +1,28 @@
 //! The PDF booklet read as a GM reads it (issue 33 item 2): each map sheet is followed by its own
 //! key, a small table is never split over two pages, a heading never ends a page, a list number
-//! stands apart from its item. The PDFs are read with poppler's `pdftotext -raw` (ignored: run by
+//! stands apart from its item, no page before a sheet holds only a line or two. The PDFs are read with poppler's `pdftotext -raw` (ignored: run by
 //! .ci/run, as the other poppler tests); one short test reads a few with pdf-extract on every run.
 
 use std::path::Path;
 
-use dungeonsmith::render::typeset::SMALL_TABLE;
 use dungeonsmith::render::typeset::markdown::{Block, Rich, blocks};
+use dungeonsmith::render::typeset::{MIN_LINES_BEFORE_BREAK, SMALL_TABLE};
 
 use crate::run;
 use crate::vtt::temp;
 
 /// The text without any whitespace (a wrapped line or a glyph-spaced sheet reads the same).
-fn bare(s: &str) -> String {
+pub(crate) fn bare(s: &str) -> String {
     s.split_whitespace().collect()
 }
 
 /// What the booklet's Markdown says its headings and small tables are, as bare text.
-struct Expected {
-    headings: Vec<String>,
-    small_tables: Vec<String>,
+pub(crate) struct Expected {
+    pub(crate) headings: Vec<String>,
+    pub(crate) small_tables: Vec<String>,
 }
 
-fn expected(md: &str) -> Expected {
+pub(crate) fn expected(md: &str) -> Expected {
     let cells = |row: &[Rich]| row.iter().map(|c| bare(&c.text)).collect::<String>();
     let mut e = Expected { headings: Vec::new(), small_tables: Vec::new() };
     for b in blocks(md) {
@@ -84,6 +84,19 @@ fn reads_in_order(what: &str, texts: &[String], md: &str, keys: &[String]) -> us
     }
     let texts: Vec<(usize, &Vec<String>)> =
         pages.iter().enumerate().filter_map(|(i, p)| if let Page::Text(l) = p { Some((i, l)) } else { None }).collect();
+    // A text page right before a sheet reads as a page, not a stray line or two (the last text
+    // page, before the players' sheets, may be short).
+    let last_text = texts.last().map(|(i, _)| *i);
+    for (i, lines) in &texts {
+        if Some(*i) != last_text && matches!(pages.get(i + 1), Some(Page::Sheet(_))) {
+            assert!(
+                lines.len() >= MIN_LINES_BEFORE_BREAK,
+                "{what}: page {} before a sheet holds only {} lines: {lines:?}",
+                i + 1,
+                lines.len()
+            );
+        }
+    }
     for (i, lines) in &texts {
         // The last body line (or the last two or three: a wrapped heading) is no heading.
         for k in 1..=3.min(lines.len()) {
@@ -123,15 +136,15 @@ fn pdftotext_pages(pdf: &Path) -> Vec<String> {
 }
 
 /// One scenario: the command's arguments, its file stem, and its key headings' starts.
-struct Case {
-    args: Vec<String>,
-    stem: String,
-    keys: Vec<String>,
+pub(crate) struct Case {
+    pub(crate) args: Vec<String>,
+    pub(crate) stem: String,
+    pub(crate) keys: Vec<String>,
 }
 
 /// 40 held-out scenarios: 20 MYK (1-3 maps, 6-9 rooms a map) and 20 fortresses (10-40 areas),
 /// half on A4 and half on letter paper.
-fn cases() -> Vec<Case> {
+pub(crate) fn cases() -> Vec<Case> {
     let mut out = Vec::new();
     for n in 0..20u32 {
         let seed = 9100 + n;

@@ -8,7 +8,8 @@ use crate::nw3::model::{Area, AreaKind, EventKind, Fortress, Gate, GateKind, Ope
 use crate::nw3::opener::opener_words;
 use crate::render::Audience;
 use crate::render::svgkit::{
-    ASCENT, Canvas, INK, Pen, WHITE, ellipsize, icon_crown, icon_pawn, icon_trap, mm, snap, txt, width, wrap_words,
+    ASCENT, Bbox, Canvas, INK, Pen, WHITE, ellipsize, icon_crown, icon_pawn, icon_trap, mm, snap, txt, width,
+    wrap_words,
 };
 
 use super::geometry::{Disc, Poly, Pt, disc_hits_box};
@@ -199,14 +200,22 @@ pub(super) fn draw_circle(
     let mut nb = None;
     if let Some((n, size)) = number {
         let label = txt(cx, cy + 0.36 * size, size, n.to_string()).bold().middle();
-        nb = Some(label.label.bbox());
+        nb = Some(number_box(cx, cy, n, size));
         label.put(c);
     }
     if !has_badge(look) {
         return None;
     }
     let rb = badge_r(r);
-    // On the rim at the upper right, pushed out until it clears the number.
+    let (bx, by) = badge_centre((cx, cy, r), nb);
+    badge(c, look, bx, by, rb);
+    Some((bx, by, rb))
+}
+
+/// Where a circle's badge goes: on the rim at the upper right, pushed out until it clears the
+/// number (`nb`, its box). The gate ports ask too, to keep lines coming down clear of it.
+pub(super) fn badge_centre((cx, cy, r): Disc, nb: Option<Bbox>) -> Pt {
+    let rb = badge_r(r);
     let mut d = r;
     let k = std::f64::consts::FRAC_1_SQRT_2;
     while let Some(b) = nb {
@@ -215,9 +224,12 @@ pub(super) fn draw_circle(
         }
         d += 0.1;
     }
-    let (bx, by) = (snap(cx + d * k), snap(cy - d * k));
-    badge(c, look, bx, by, rb);
-    Some((bx, by, rb))
+    (snap(cx + d * k), snap(cy - d * k))
+}
+
+/// The box of an area's number `n` drawn at `size` in a circle centred on (cx, cy).
+pub(super) fn number_box(cx: f64, cy: f64, n: u32, size: f64) -> Bbox {
+    txt(cx, cy + 0.36 * size, size, n.to_string()).bold().middle().label.bbox()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,8 +295,9 @@ const ZIGS: f64 = 400.0;
 /// Millimetres over which a damaged gate's zigzag grows to its full width at each end.
 const ZIGZAG_TAPER: f64 = 3.0;
 /// How near a damaged gate's zigzag comes to any other line's centre (mm): the 0.8 mm of paper
-/// the map keeps between two gates' ink, plus both lines' half widths.
-const ZIGZAG_CLEAR: f64 = 1.2;
+/// the map keeps between two gates' ink, plus both lines' half widths, plus what writing the
+/// points on the 0.1 mm grid may take off.
+const ZIGZAG_CLEAR: f64 = 1.35;
 
 /// A gate's line along `q`, with gaps at `holes` (its mark). A damaged gate's zigzag narrows
 /// where another of the map's lines (`near`) runs close, so its ink never meets theirs.

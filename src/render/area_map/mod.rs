@@ -55,7 +55,7 @@ use geometry::{Disc, Poly, Pt, union};
 use labels::{block_height, cap, stack};
 use placement::{Placed, label_x, place};
 use players::draw_players;
-use routing::{BOTTOM_PORTS, Board, TOP_PORTS, fallback_mark, mark_and_note, route};
+use routing::{BOTTOM_PORTS, Board, TOP_PORTS, channel_needs, fallback_mark, mark_and_note, route, top_reach};
 
 /// Page margins (mm) and the title block's height.
 const MARGIN: f64 = 10.0;
@@ -150,9 +150,9 @@ fn draw_gm(f: &Fortress, command: &str, paper: Paper, note_rows: usize) -> Drawn
 
     let (gates, left_out) = drawable(f);
     let noted: Vec<bool> = f.gates.iter().map(|g| gate_note(f, g).is_some()).collect();
-    let placed = place(f, &gates, &noted, &region);
+    let placed = place(f, &gates, &noted, &region, channel_room);
     let badged: Vec<bool> = f.areas.iter().map(|a| has_badge(Look::of(f, a))).collect();
-    let lines = route(&placed, &badged);
+    let lines = route(&placed, &top_reach(f, &placed.level));
     // How far each line's ink reaches from its centre line (a damaged gate's rungs are wide).
     let reach = placed
         .edges
@@ -177,6 +177,12 @@ fn draw_gm(f: &Fortress, command: &str, paper: Paper, note_rows: usize) -> Drawn
     draw_legend(&mut c, f, legend_top, &notes_that_fit(&listed, note_rows, w));
     draw_footer(&mut c, &foot, footer_top);
     Drawn { canvas: c, circles: areas.circles, routes, listed }
+}
+
+/// The least height of each channel of a map placed at its level: room for its lanes
+/// ([`routing::channel_needs`]). Handed to [`placement::place`], which does not route.
+fn channel_room(f: &Fortress, placed: &Placed, rows: usize) -> Vec<f64> {
+    channel_needs(placed, &top_reach(f, &placed.level), rows)
 }
 
 /// The areas as drawn: circles, badges and the Entrance's arrow on a canvas of their own (they

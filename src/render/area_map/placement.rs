@@ -149,20 +149,35 @@ pub(super) fn label_x(cx: f64, r: f64, badged: bool) -> f64 {
     (cx + r + 1.0).max(badge_right)
 }
 
+/// How tall (mm) each of a placed map's `rows` channels must be for the lines through it (the
+/// routing knows: [`super::channel_room`]); the rows are placed down the page only after that.
+pub(super) type Needs = fn(&Fortress, &Placed, usize) -> Vec<f64>;
+
 /// Places the areas joined by `gates` (pairs of area indices, by gate index) in `region`.
-/// `noted` says which gates carry a note.
-pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool], region: &Bbox) -> Placed {
+/// `noted` says which gates carry a note; `needs` gives the channels' least heights.
+pub(super) fn place(
+    f: &Fortress,
+    gates: &[(usize, usize, usize)],
+    noted: &[bool],
+    region: &Bbox,
+    needs: Needs,
+) -> Placed {
     let l = layout(f);
     // A layout without crossings is drawn as it is, a row per layer, at the roomiest level
     // where that fits; only if it fits at none are layers dealt over rows (and may cross).
     let keeps: &[bool] = if l.clean() { &[true, false] } else { &[false] };
+    // Channels roomy enough for their lanes first, at any level; only a map that fits at none
+    // that way squeezes its lanes (closer than the gap a reader needs between two lines).
     for &keep in keeps {
-        for level in LEVELS {
-            for w in LABEL_WIDTHS {
-                for budget in [0.85, 1.0] {
-                    let lv = Level { label_w: w, ..level };
-                    if let Some(p) = try_level(f, &l, gates, noted, region, lv, budget, keep) {
-                        return p;
+        for lanes in [true, false] {
+            for level in LEVELS {
+                for w in LABEL_WIDTHS {
+                    for budget in [0.85, 1.0] {
+                        let lv = Level { label_w: w, ..level };
+                        let how = How { budget, keep, lanes: lanes.then_some(needs) };
+                        if let Some(p) = try_level(f, &l, gates, noted, region, lv, how) {
+                            return p;
+                        }
                     }
                 }
             }
@@ -171,24 +186,34 @@ pub(super) fn place(f: &Fortress, gates: &[(usize, usize, usize)], noted: &[bool
     // Far more than the generator ever makes: smaller still, until it fits.
     let mut k = 0.96;
     loop {
-        if let Some(p) = try_level(f, &l, gates, noted, region, LEVELS[LEVELS.len() - 1].scaled(k), 1.0, false) {
+        let how = How { budget: 1.0, keep: false, lanes: None };
+        if let Some(p) = try_level(f, &l, gates, noted, region, LEVELS[LEVELS.len() - 1].scaled(k), how) {
             return p;
         }
         if k < 0.02 {
             // Cannot happen for a page-sized region, but never loop for ever: draw it as it is.
             let lv = LEVELS[LEVELS.len() - 1].scaled(k);
             let region = Bbox { x1: f64::MAX / 4.0, y1: f64::MAX / 4.0, ..*region };
-            return try_level(f, &l, gates, noted, &region, lv, 1.0, false)
+            let how = How { budget: 1.0, keep: false, lanes: None };
+            return try_level(f, &l, gates, noted, &region, lv, how)
                 .unwrap_or_else(|| Placed::empty(lv, f.areas.len()));
         }
         k *= 0.96;
     }
 }
 
-/// The map at level `lv`, with layers dealt over several rows when wider than `budget` of the
-/// region (room is left for the gates passing through), if it fits. With `keep`, every layer
-/// stays one row in the layout's order (or the level does not fit).
-#[allow(clippy::too_many_arguments)]
+/// How a level is tried: layers dealt over several rows when wider than `budget` of the region
+/// (room is left for the gates passing through); with `keep`, every layer stays one row in the
+/// layout's order (or the level does not fit); with `lanes`, each channel is at least as tall as
+/// its lanes need (or the level does not fit).
+#[derive(Clone, Copy)]
+struct How {
+    budget: f64,
+    keep: bool,
+    lanes: Option<Needs>,
+}
+
+/// The map at level `lv`, tried as `how` says, if it fits.
 fn try_level(
     f: &Fortress,
     l: &Layout,
@@ -196,9 +221,9 @@ fn try_level(
     noted: &[bool],
     region: &Bbox,
     lv: Level,
-    budget: f64,
-    keep: bool,
+    how: How,
 ) -> Option<Placed> {
+    let How { budget, keep, lanes } = how;
     let avail = region.x1 - region.x0;
     let (blocks, extents) = area_cells(f, &lv, avail);
     let area_rows = deal_rows(l, &extents, lv.gap, avail * budget, keep)?;
@@ -217,11 +242,16 @@ fn try_level(
         .iter()
         .map(|row| row.iter().filter_map(|&i| items[i].area.map(|a| extents[a].2)).fold(2.0 * lv.r, f64::max))
         .collect();
-    let (bands, channels) = place_down(&band_h, &same_row, &notes_in, &lv, region)?;
     for it in &mut items {
         it.x = snap(it.x);
     }
-    Some(Placed { level: lv, items, edges, bands, channels, item_of, blocks })
+    let mut placed = Placed { level: lv, items, edges, bands: Vec::new(), channels: Vec::new(), item_of, blocks };
+    let needs = match lanes {
+        Some(needs) => needs(f, &placed, rows.len()),
+        None => vec![0.0; rows.len()],
+    };
+    (placed.bands, placed.channels) = place_down(&band_h, &same_row, &notes_in, &needs, &lv, region)?;
+    Some(placed)
 }
 
 /// Per area at level `lv`: its label's lines (and the characters cut from its name), and its
@@ -360,20 +390,21 @@ fn neighbours(items: &[Item], edges: &[Edge]) -> (Vec<Vec<usize>>, Vec<Vec<usize
 }
 
 /// Down the page: each row's band (top, bottom, centre line) of height `band_h`, and below it a
-/// channel where gates leave it (every row but the last, and a row with a gate inside it), or
-/// `None` if the rows do not fit the region's height. Spare height goes to the channels (steeper
-/// lines read better), up to [`MAX_CHANNEL`].
+/// channel where gates leave it (every row but the last, and a row with a gate inside it), at
+/// least `needs` tall, or `None` if the rows do not fit the region's height. Spare height goes
+/// to the channels (steeper lines read better), up to [`MAX_CHANNEL`].
 #[allow(clippy::type_complexity)]
 fn place_down(
     band_h: &[f64],
     same_row: &[bool],
     notes_in: &[usize],
+    needs: &[f64],
     lv: &Level,
     region: &Bbox,
 ) -> Option<(Vec<(f64, f64, f64)>, Vec<Option<(f64, f64)>>)> {
     let nrows = band_h.len();
     let channel_needed = |r: usize| r + 1 < nrows || same_row[r];
-    let base = |r: usize| lv.channel + lv.note_room * notes_in[r].min(1) as f64;
+    let base = |r: usize| (lv.channel + lv.note_room * notes_in[r].min(1) as f64).max(needs[r]);
     let fixed: f64 = TOP_PAD
         + band_h.iter().sum::<f64>()
         + (0..nrows).filter(|&r| channel_needed(r)).map(|r| 2.0 * STUB + base(r)).sum::<f64>();

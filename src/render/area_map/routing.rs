@@ -13,10 +13,12 @@
 //! against every line, label, circle and note); a note that finds none is listed under the
 //! legend.
 
-use crate::render::svgkit::{ASCENT, Bbox, DESCENT, Label, txt};
+use crate::render::svgkit::{ASCENT, Bbox, DESCENT, Label, snap, txt};
 
+use super::furniture::{Look, badge_centre, badge_r, has_badge, number_box};
 use super::geometry::{Disc, Poly, Pt, disc_hits_box, grow, inside};
-use super::placement::Placed;
+use super::placement::{Level, Placed};
+use crate::nw3::model::Fortress;
 
 /// Ports a circle offers on its upper and lower half.
 pub(super) const TOP_PORTS: usize = 4;
@@ -24,41 +26,32 @@ pub(super) const BOTTOM_PORTS: usize = 6;
 
 /// Vertical room (mm) between two gates' slants where one passes beside the other's end: the
 /// clear gap a reader needs to see two lines (the tests' 0.8 mm of paper between the inks), plus
-/// the lines' width, with some to spare for a slant that is not level.
-const LANE: f64 = 1.6;
+/// the lines' width, with some to spare for a slant that is not level and for the 0.1 mm grid.
+const LANE: f64 = 1.35;
+/// The step (mm) between two ports on a circle's side when the side has room: the lines' width
+/// and the 0.8 mm gap between their inks, with a grid step to spare.
+const PORT_STEP: f64 = 1.3;
+/// How far across (in radii) from the circle's centre the outermost ports sit.
+const PORT_REACH: f64 = 0.85;
+/// How far left (in radii) the leftmost port on a circle's upper half sits.
+const TOP_REACH_LEFT: f64 = 0.95;
 /// At most this share of a channel's height goes to lanes; the rest is the slant itself.
-const LANE_SHARE: f64 = 0.6;
-/// A far end this close to another line's end counts as passing beside it.
-const PASSING: f64 = 1.0;
+const LANE_SHARE: f64 = 0.85;
+/// A far end this close to another line's end counts as passing beside it: nearer than two
+/// neighbouring ports, the two lines would run closer than the gap.
+const PASSING: f64 = 1.4;
 
 /// The line of every placed edge, in `placed.edges` order.
-pub(super) fn route(placed: &Placed, badged: &[bool]) -> Vec<Poly> {
+pub(super) fn route(placed: &Placed, top_reach: &[f64]) -> Vec<Poly> {
     let items = &placed.items;
     let r = placed.level.r;
-    let port = ports(placed, badged);
+    let port = ports(placed, top_reach);
     let on_circle = |item: usize, dx: f64, below: bool| -> Pt {
         let cy = placed.bands[items[item].row].2;
         let dy = (r * r - dx * dx).max(0.0).sqrt();
         (items[item].x + dx, if below { cy + dy } else { cy - dy })
     };
-    let mut crossings: Vec<Crossing> = Vec::new();
-    for (ei, e) in placed.edges.iter().enumerate() {
-        let (u, v) = (e.chain[0], e.chain[e.chain.len() - 1]);
-        if items[u].row == items[v].row {
-            continue;
-        }
-        let mut x = on_circle(u, port[ei][0], true).0;
-        for k in 0..e.chain.len() - 1 {
-            let row = items[e.chain[k]].row;
-            if placed.channels[row].is_none() {
-                continue;
-            }
-            let next =
-                if k + 2 == e.chain.len() { on_circle(v, port[ei][1], false).0 } else { items[e.chain[k + 1]].x };
-            crossings.push(Crossing { edge: ei, row, x0: x, x1: next });
-            x = next;
-        }
-    }
+    let crossings = crossings(placed, &port);
     let depths = lanes(placed, &crossings);
     let mut through: Vec<Vec<Pt>> = vec![Vec::new(); placed.edges.len()];
     for (c, (dt, db)) in crossings.iter().zip(depths) {
@@ -87,9 +80,64 @@ pub(super) fn route(placed: &Placed, badged: &[bool]) -> Vec<Poly> {
         .collect()
 }
 
+/// Every gate's pass through each channel it crosses, from the ports' offsets `port`. Only the
+/// items' positions across are used, so this also runs before the rows are placed down the page.
+fn crossings(placed: &Placed, port: &[[f64; 2]]) -> Vec<Crossing> {
+    let items = &placed.items;
+    let mut out: Vec<Crossing> = Vec::new();
+    for (ei, e) in placed.edges.iter().enumerate() {
+        let (u, v) = (e.chain[0], e.chain[e.chain.len() - 1]);
+        if items[u].row == items[v].row {
+            continue;
+        }
+        let mut x = items[u].x + port[ei][0];
+        for k in 0..e.chain.len() - 1 {
+            let row = items[e.chain[k]].row;
+            // Rows are placed down the page after this is first asked (channels still empty).
+            if placed.channels.get(row).is_some_and(Option::is_none) {
+                continue;
+            }
+            let next = if k + 2 == e.chain.len() { items[v].x + port[ei][1] } else { items[e.chain[k + 1]].x };
+            out.push(Crossing { edge: ei, row, x0: x, x1: next });
+            x = next;
+        }
+    }
+    out
+}
+
+/// The height (mm) each row's channel needs so that its deepest lanes stay [`LANE`] apart: a
+/// channel with many lines fanning through it grows rather than squeezing its lanes together.
+pub(super) fn channel_needs(placed: &Placed, top_reach: &[f64], rows: usize) -> Vec<f64> {
+    let cs = crossings(placed, &ports(placed, top_reach));
+    let (top, bottom) = lane_ranks(&cs);
+    let mut most = vec![0usize; rows];
+    for (i, c) in cs.iter().enumerate() {
+        most[c.row] = most[c.row].max(top[i] + bottom[i]);
+    }
+    most.iter().map(|&m| m as f64 * LANE / LANE_SHARE).collect()
+}
+
+/// Per area, how far right of its centre (mm) a line may come down into its circle at level
+/// `lv`: the ports' reach, or less where the badge sits on the upper right (a line keeps the
+/// gap from it).
+pub(super) fn top_reach(f: &Fortress, lv: &Level) -> Vec<f64> {
+    let r = lv.r;
+    f.areas
+        .iter()
+        .map(|a| {
+            if !has_badge(Look::of(f, a)) {
+                return PORT_REACH * r;
+            }
+            let (bx, _) = badge_centre((0.0, 0.0, r), Some(number_box(0.0, 0.0, a.id, lv.number)));
+            // Half the line and 0.6 mm of paper between it and the badge's edge.
+            (bx - badge_r(r) - 0.2 - 0.6).clamp(0.1 * r, PORT_REACH * r)
+        })
+        .collect()
+}
+
 /// Port offsets across each circle, per (edge, end): end 0 is the upper (or left-listed) end.
 /// Ports on a side are ordered by where their lines go, so lines do not cross by a circle.
-fn ports(placed: &Placed, badged: &[bool]) -> Vec<[f64; 2]> {
+fn ports(placed: &Placed, top_reach: &[f64]) -> Vec<[f64; 2]> {
     let items = &placed.items;
     let r = placed.level.r;
     // (edge, partner's x) per port side of each item.
@@ -112,19 +160,22 @@ fn ports(placed: &Placed, badged: &[bool]) -> Vec<[f64; 2]> {
         if k == 0 {
             return Vec::new();
         }
-        let step = if k == 1 { 0.0 } else { (0.4 * r).min((hi - lo) / (k - 1) as f64) };
+        // On the 0.1 mm grid, so two neighbouring ports stay a whole step apart as written.
+        let grid = |v: f64| (v * 10.0 + 1e-6).floor() / 10.0;
+        let step = if k == 1 { 0.0 } else { grid(PORT_STEP.max(0.4 * r).min((hi - lo) / (k - 1) as f64)) };
         let total = step * (k - 1) as f64;
-        let start = (-total / 2.0).clamp(lo, (hi - total).max(lo));
+        let start = snap((-total / 2.0).clamp(lo, (hi - total).max(lo)));
         list.iter().enumerate().map(|(j, &(_, e))| (e, start + step * j as f64)).collect()
     };
     for (i, it) in items.iter().enumerate() {
         let Some(a) = it.area else { continue };
-        let hi_top = if badged[a] { 0.1 * r } else { 0.75 * r };
-        for (e, dx) in spread(&mut bottom[i], -0.75 * r, 0.75 * r) {
+        let hi_top = top_reach[a];
+        for (e, dx) in spread(&mut bottom[i], -PORT_REACH * r, PORT_REACH * r) {
             let end = usize::from(placed.edges[e].chain[0] != i);
             port[e][end] = dx;
         }
-        for (e, dx) in spread(&mut top[i], -0.75 * r, hi_top) {
+        // A badge leaves the upper half little room on the right: lines may come in further left.
+        for (e, dx) in spread(&mut top[i], -TOP_REACH_LEFT * r, hi_top) {
             port[e][1] = dx;
         }
     }
@@ -147,19 +198,7 @@ struct Crossing {
 /// them). Counted over the whole channel, not one circle's fan: a line deepened for its own fan
 /// must not drop across a line from another circle that passes under it.
 fn lanes(placed: &Placed, cs: &[Crossing]) -> Vec<(f64, f64)> {
-    use std::collections::BTreeMap;
-    let (mut top_rank, mut bot_rank) = (vec![0usize; cs.len()], vec![0usize; cs.len()]);
-    let (mut by_top, mut by_bot): (BTreeMap<usize, Vec<usize>>, BTreeMap<usize, Vec<usize>>) = Default::default();
-    for (i, c) in cs.iter().enumerate() {
-        by_top.entry(c.row).or_default().push(i);
-        by_bot.entry(c.row).or_default().push(i);
-    }
-    for g in by_top.values() {
-        nest(g, |i| (cs[i].x0, cs[i].x1), &mut top_rank);
-    }
-    for g in by_bot.values() {
-        nest(g, |i| (cs[i].x1, cs[i].x0), &mut bot_rank);
-    }
+    let (top_rank, bot_rank) = lane_ranks(cs);
     let mut most = vec![0usize; placed.channels.len()];
     for (i, c) in cs.iter().enumerate() {
         most[c.row] = most[c.row].max(top_rank[i] + bot_rank[i]);
@@ -172,6 +211,21 @@ fn lanes(placed: &Placed, cs: &[Crossing]) -> Vec<(f64, f64)> {
             (top_rank[i] as f64 * lane, bot_rank[i] as f64 * lane)
         })
         .collect()
+}
+
+/// Each crossing's lane rank from its channel's top and from its bottom (see [`lanes`]).
+fn lane_ranks(cs: &[Crossing]) -> (Vec<usize>, Vec<usize>) {
+    use std::collections::BTreeMap;
+    let (mut top_rank, mut bot_rank) = (vec![0usize; cs.len()], vec![0usize; cs.len()]);
+    let mut by_row: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, c) in cs.iter().enumerate() {
+        by_row.entry(c.row).or_default().push(i);
+    }
+    for g in by_row.values() {
+        nest(g, |i| (cs[i].x0, cs[i].x1), &mut top_rank);
+        nest(g, |i| (cs[i].x1, cs[i].x0), &mut bot_rank);
+    }
+    (top_rank, bot_rank)
 }
 
 /// Lane ranks of the lines of one fan, `ends(i)` giving a line's x at the shared item and at its

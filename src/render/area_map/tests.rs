@@ -282,7 +282,7 @@ fn area_map_sizes() {
                 listed += d.listed.len();
                 let region = Bbox { x0: MARGIN, y0: TOP + HEAD + 1.0, x1: w - MARGIN, y1: h - 60.0 };
                 let noted: Vec<bool> = f.gates.iter().map(|g| gate_note(&f, g).is_some()).collect();
-                let p = placement::place(&f, &gates, &noted, &region);
+                let p = placement::place(&f, &gates, &noted, &region, super::channel_room);
                 *hist.entry(format!("{:.2}/{:.1}", p.level.name, p.level.label_w)).or_insert(0) += 1;
                 if p.level.name < MIN_TEXT {
                     println!("small: seed {seed} areas {areas} {paper:?}");

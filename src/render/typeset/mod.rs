@@ -42,6 +42,9 @@ const CELL_PAD: f32 = 3.0;
 pub const SMALL_TABLE: usize = 12;
 /// Lines of a paragraph that must follow a heading on its page (a heading never ends a page).
 const LINES_AFTER_HEADING: usize = 2;
+/// The fewest lines a page holds before a new-page break (the page before a map sheet), unless
+/// the text before it cannot be moved (see [`paginate`]).
+pub const MIN_LINES_BEFORE_BREAK: usize = 4;
 
 /// The fonts, as parley and krilla each see them.
 pub struct Fonts {
@@ -353,12 +356,7 @@ pub fn typeset_at(
         })
         .collect();
     let mut pager = Pager { pages: vec![Vec::new()], marks: Vec::new(), y: top, top, bottom };
-    for sec in sections(&items) {
-        if items[sec.start].break_before && !pager.fresh() {
-            pager.next_page();
-        }
-        pager.section(&items, sec);
-    }
+    paginate(&mut pager, &items);
     let Pager { mut pages, marks, .. } = pager;
     if pages.last().is_some_and(Vec::is_empty) && pages.len() > 1 {
         pages.pop();
@@ -368,6 +366,53 @@ pub fn typeset_at(
     let head = Rich { text: style.header.replace("{title}", title), ..Rich::default() };
     let header = Text::new(fonts.layout(&head, style.header_pt, 1.2, false, width, false), head.text);
     Typeset { items, pages, marks, anchors, style: style.clone(), left, header }
+}
+
+/// Lays the sections out page by page. A page that a new-page break (a map sheet's key, a
+/// handout) would leave holding fewer than [`MIN_LINES_BEFORE_BREAK`] lines (the end of a section
+/// that ran on) is not left so: the sections since the last one that started part-way down the
+/// page before go to a new page together, when they fit on one, so that page reads as a page
+/// rather than a stray line or two before a sheet.
+fn paginate(pager: &mut Pager, items: &[Flow]) {
+    let secs = sections(items);
+    let body = (pager.bottom - pager.top).max(36.0);
+    let mut starts: Vec<Snapshot> = Vec::with_capacity(secs.len());
+    let mut moved = vec![false; secs.len()];
+    let mut k = 0;
+    while k < secs.len() {
+        let sec = secs[k].clone();
+        if items[sec.start].break_before && !pager.fresh() {
+            let page = pager.pages.len() - 1;
+            let short = pager.lines_on(page) < MIN_LINES_BEFORE_BREAK && page > 0;
+            // The latest section that began part-way down the page before this one.
+            let back = (0..k)
+                .rev()
+                .take_while(|&j| starts[j].page + 1 >= page)
+                .find(|&j| starts[j].page + 1 == page && !starts[j].fresh && secs[j].start + 1 < sec.start);
+            if let Some(j) = back.filter(|&j| short && !moved[j] && span(&(secs[j].start..sec.start), items) <= body) {
+                pager.restore(&starts[j]);
+                starts.truncate(j);
+                moved[j] = true;
+                pager.next_page();
+                k = j;
+                continue;
+            }
+            pager.next_page();
+        }
+        starts.push(pager.snapshot());
+        pager.section(items, sec);
+        k += 1;
+    }
+}
+
+/// Where the pages stood when a section began, to lay it out again from there.
+struct Snapshot {
+    page: usize,
+    placed: usize,
+    marks: usize,
+    y: f32,
+    /// Nothing was on its page yet.
+    fresh: bool,
 }
 
 /// The height of a unit's headings and what must stand with them: the item after the last
@@ -404,6 +449,25 @@ struct Pager {
 }
 
 impl Pager {
+    fn snapshot(&self) -> Snapshot {
+        let page = self.pages.len() - 1;
+        let placed = self.pages[page].len();
+        Snapshot { page, placed, marks: self.marks.len(), y: self.y, fresh: placed == 0 }
+    }
+
+    /// Back to where `s` was taken: what was placed since is taken off.
+    fn restore(&mut self, s: &Snapshot) {
+        self.pages.truncate(s.page + 1);
+        self.pages[s.page].truncate(s.placed);
+        self.marks.truncate(s.marks);
+        self.y = s.y;
+    }
+
+    /// The lines of text (a table row counts as one) on page `page`.
+    fn lines_on(&self, page: usize) -> usize {
+        self.pages[page].iter().map(|p| p.lines.len().max(1)).sum()
+    }
+
     /// Nothing is on the current page yet (space above the next item is then dropped).
     fn fresh(&self) -> bool {
         self.pages.last().is_some_and(Vec::is_empty)
@@ -817,6 +881,22 @@ mod tests {
         }
         assert!(t.anchors[1] > t.anchors[0] && t.anchors[0] > Some(0), "{:?}", t.anchors);
         assert_eq!(t.anchors[2], None, "a key the text does not hold has no page");
+    }
+
+    /// However many short rooms come before a map's key, the page the sheet follows is never
+    /// left with a room or two (a couple of lines): the rooms before go over with them.
+    #[test]
+    fn the_page_before_a_map_sheet_holds_more_than_a_stray_line_or_two() {
+        let room = "### A1 — Room\n\ntext\n\n";
+        let keys = ["Map 2 of 2:".to_string()];
+        for n in 20..90 {
+            let md = format!("# T\n\n## Map 1 of 2: Caves\n\n{}## Map 2 of 2: Halls\n\nend\n", room.repeat(n));
+            let t = typeset_at(&md, "T", A4, &style(), &mut Fonts::new(), &keys);
+            let at = t.anchors[0].expect("the key starts a page");
+            let before = &t.pages[at - 1];
+            let lines: usize = before.iter().map(|p| p.lines.len().max(1)).sum();
+            assert!(lines >= MIN_LINES_BEFORE_BREAK, "{n} rooms: the page before the key holds {lines} lines");
+        }
     }
 
     #[test]
