@@ -631,9 +631,13 @@ impl<'a> Gen<'a> {
     }
 
     /// Places the scenario's clues anew and writes them out (a change made them false).
+    /// Informants it adds to the cast are dressed as the generator dresses its cast (personality,
+    /// want, line and Important-NPC numbers); the NPCs already there keep theirs.
     pub(crate) fn clues_anew(&self, s: &mut Scenario, d: &mut Dice) {
         s.clues = crate::myk::clues::place(s, self.tables, d);
+        let known = s.cast.len();
         crate::myk::story::write_clues(s, self.tables, &mut |nd: &mut Dice| self.npc(nd), &mut d.child("clue-words"));
+        crate::myk::story::dress_cast_from(s, self.tables, known, &mut d.child("cast-words"));
     }
 
     /// [`Gen::frame`], giving back the movement graph the clues were placed on.

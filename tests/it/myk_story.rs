@@ -320,3 +320,34 @@ fn each_mini_event_names_the_map_it_is_placed_on() {
         "{other_maps} events off the objective's map, {own_map_text} with {{map}}"
     );
 }
+
+/// Informants that a reroll adds when it places the clues anew are Important NPCs like those the
+/// generator makes: each gets a personality and a stat line in the Cast, at the level the
+/// generator gives the scenario's own cast (the same rule: the court's average level at most).
+#[test]
+fn npcs_added_when_clues_are_placed_anew_get_the_generators_stat_lines() {
+    use dungeonsmith::edit::myk::{MykPart, RoomPart, reroll};
+    let mut added = 0;
+    for seed in 0..120u64 {
+        let p = params(vec![1 + (seed % 9) as u32; 1 + (seed % 5) as usize], 1 + (seed % 2) as u32, 9, Layout::Mixed);
+        let mut s = generate(tables(), &p, seed).expect("generates");
+        let level = s.cast.first().and_then(|n| n.fights.as_ref()).map(|f| f.level);
+        let rooms: Vec<_> = s.clues.iter().map(|c| c.at).collect();
+        for at in rooms {
+            let before: Vec<String> = s.cast.iter().map(|n| n.name.to_string()).collect();
+            let part = MykPart::Room { map: at.map, room: at.room, what: RoomPart::All };
+            if reroll(tables(), &mut s, &part).is_err() {
+                continue;
+            }
+            for n in s.cast.iter().filter(|n| !before.contains(&n.name.to_string())) {
+                added += 1;
+                assert!(!n.personality.is_empty(), "seed {seed} {part}: {} has no personality", n.name);
+                assert_eq!(n.fights.as_ref().map(|f| f.level), level, "seed {seed} {part}: {}", n.name);
+            }
+            if let Some(why) = npc_without_stat_line(&s) {
+                panic!("seed {seed} after `{part}`: {why}");
+            }
+        }
+    }
+    assert!(added >= 20, "only {added} NPCs joined the cast through a clue reroll");
+}
