@@ -560,8 +560,11 @@ impl<'a> Gen<'a> {
             let &to = d.choose(rooms.as_slice())?;
             destination = Some(Place { map: map.index, room: to });
         }
+        // Rolls only for a trap whose record leaves a choice (so every other placement keeps its rolls).
+        let choice = traps::placed_choice(rec, rooms.as_slice(), &self.tables.myk, d);
         let on = object.clone();
-        let trap = move || PlacedTrap { object, monsters: ambush, destination, ..placed(rec, level, None, convert) };
+        let trap =
+            move || PlacedTrap { object, monsters: ambush, destination, choice, ..placed(rec, level, None, convert) };
         let undo = match placement {
             // A trap asked for in one room never goes in a corridor.
             Placement::Corridor if only.is_some() => return None,
@@ -814,6 +817,7 @@ pub(crate) fn placed(rec: &Trap, level: u32, object: Option<SharedStr>, converte
         corridor: None,
         destination: None,
         summary: rec.summary.clone(),
+        choice: None,
         monsters: Vec::new(),
     }
 }

@@ -35,8 +35,20 @@ pub const MEMBERS: [&str; 12] = [
 ];
 
 /// The phrases that leave the GM something to invent; no output may hold them.
-pub const DEFERRALS: [&str; 6] =
-    ["the GM decides", "the GM fixes", "the GM chooses", "GM's choice", "of the GM's", "the GM's pick"];
+/// (Rules the GM applies in play, as "the GM lays it on one Area" when combat starts, are no
+/// deferral: what is to be invented at the table is.)
+pub const DEFERRALS: [&str; 10] = [
+    "the GM decides",
+    "the GM fixes",
+    "the GM chooses",
+    "GM's choice",
+    "of the GM's",
+    "the GM's pick",
+    "the GM picks",
+    "the GM names",
+    "the GM marks",
+    "the GM hides",
+];
 
 /// The values every story text's placeholders are filled with.
 #[derive(Clone, Debug, Default)]

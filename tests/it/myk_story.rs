@@ -351,3 +351,57 @@ fn npcs_added_when_clues_are_placed_anew_get_the_generators_stat_lines() {
     }
     assert!(added >= 20, "only {added} NPCs joined the cast through a clue reroll");
 }
+
+/// Every text a scenario goes out as: each rendered file (with `all`, also the Udonarium zips'
+/// entries, the VTT maps and the PDF's text layer) and the workbench's view of it, as (what, text).
+fn every_output(s: &Scenario, all: bool) -> Vec<(String, String)> {
+    use dungeonsmith::model::Format;
+    use dungeonsmith::render::{RenderOptions, render_myk, text::Templates};
+    use std::io::Read;
+    static T: std::sync::OnceLock<Templates> = std::sync::OnceLock::new();
+    let templates = T.get_or_init(|| Templates::load(None).expect("embedded templates load"));
+    let slow = [Format::Pdf, Format::Udonarium, Format::Uvtt];
+    let formats: Vec<Format> = Format::ALL.into_iter().filter(|f| all || !slow.contains(f)).collect();
+    let files = render_myk(s, tables(), &RenderOptions { formats: &formats, templates }).expect("renders");
+    let mut out = Vec::new();
+    for a in files {
+        if a.name.ends_with(".pdf") {
+            out.push((a.name, pdf_extract::extract_text_from_mem(&a.bytes).expect("the PDF's text reads back")));
+        } else if a.name.ends_with(".zip") {
+            let mut z = zip::ZipArchive::new(std::io::Cursor::new(&a.bytes)).expect("a zip");
+            for i in 0..z.len() {
+                let mut f = z.by_index(i).expect("entry");
+                let mut text = String::new();
+                if f.read_to_string(&mut text).is_ok() {
+                    out.push((format!("{} {}", a.name, f.name().unwrap_or_default()), text));
+                }
+            }
+        } else if let Ok(text) = String::from_utf8(a.bytes) {
+            out.push((a.name, text));
+        }
+    }
+    let view = dungeonsmith::workbench::myk(s, tables());
+    out.push(("workbench".into(), serde_json::to_string(&view).expect("the view serialises")));
+    out
+}
+
+/// No output a scenario goes out as leaves the GM something to invent (issue 31, "nothing to
+/// invent"): over 300 scenarios the JSON, Markdown, HTML, DOT, SVG sheets and the workbench's view
+/// hold no deferral phrase, nor do two scenarios' Udonarium rooms, VTT maps and PDF (the pictures
+/// they draw make those slow). The phrases are matched in any letter case.
+#[test]
+fn no_output_format_holds_a_gm_deferral_phrase_over_300_seeds() {
+    // Two one-map scenarios go out in every format, then 300 of every shape in the quick ones.
+    let every = (0..2u64).map(|seed| (seed, params(vec![3 + seed as u32 * 5; 4], 1, 9, Layout::Mixed), true));
+    for (seed, p, all) in every.chain((0..300u64).map(|seed| (seed, options_for(seed), false))) {
+        let s = generate(tables(), &p, seed).expect("generates");
+        for (what, text) in every_output(&s, all) {
+            let low = text.to_lowercase();
+            if let Some(p) = DEFERRALS.iter().find(|p| low.contains(&p.to_lowercase())) {
+                let at = low.find(&p.to_lowercase()).unwrap_or_default();
+                let near = &text[text.floor_char_boundary(at.saturating_sub(60))..text.ceil_char_boundary(at + 60)];
+                panic!("seed {seed} {what}: `{p}` in `{near}`");
+            }
+        }
+    }
+}
