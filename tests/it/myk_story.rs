@@ -52,6 +52,37 @@ fn npc_without_stat_line(s: &Scenario) -> Option<String> {
     None
 }
 
+/// Why a threat clue's way to find it does not fit what stands in its room, or `None`: it names
+/// something there; a ruler or monster is defeated (a hostile group driven off, another won over),
+/// a trap alone disarmed, a base alone destroyed; what it turns up speaks of that kind of threat.
+fn threat_clue_misfit(s: &Scenario, c: &dungeonsmith::myk::model::Clue) -> Option<String> {
+    use dungeonsmith::myk::model::Reaction;
+    use dungeonsmith::tables::story::Threat;
+    let room = s.map(c.at.map)?.room(c.at.room);
+    let at = format!("the threat clue in map {} room {} (`{}`)", c.at.map, c.at.room, c.how);
+    let (kind, verb) = match (&room.ruler, room.monsters.first(), room.traps.first(), room.bases.first()) {
+        (Some(r), ..) => (Threat::Monster, format!("defeat {}", r.name)),
+        (None, Some(g), ..) if g.reaction == Reaction::Hostile => {
+            (Threat::Monster, format!("drive off the {}", g.name))
+        }
+        (None, Some(g), ..) => (Threat::Monster, format!("win over the {}", g.name)),
+        (None, None, Some(t), _) => (Threat::Trap, format!("disarm the {}", t.name)),
+        (None, None, None, Some(b)) => (Threat::Base, format!("destroy the {}", b.name)),
+        (None, None, None, None) => return Some(format!("{at} stands in a room with no threat")),
+    };
+    if !c.how.contains(&verb) {
+        return Some(format!("{at} does not say `{verb}`"));
+    }
+    let (pool, keep) = (&tables().story.clue_threat, dungeonsmith::myk::story::Fill::keep());
+    match pool.iter().find(|t| keep.text(&t.text) == c.found) {
+        None => Some(format!("{at} turns up `{}`, no threat text of the pool", c.found)),
+        Some(t) if t.threat.is_some_and(|k| k != kind) => {
+            Some(format!("{at} turns up a {:?} text where a {kind:?} stands: `{}`", t.threat, c.found))
+        }
+        Some(_) => None,
+    }
+}
+
 /// The first story rule a generated scenario breaks, or `None`.
 fn broken_story_rule(s: &Scenario) -> Option<String> {
     let words = story_words(s);
@@ -75,24 +106,21 @@ fn broken_story_rule(s: &Scenario) -> Option<String> {
         {
             return Some("a puzzle clue without its puzzle, answer and a hint".into());
         }
-        if c.method == ClueMethod::Threat {
-            let room = s.map(c.at.map)?.room(c.at.room);
-            let names: Vec<&str> = room
-                .monsters
-                .iter()
-                .map(|g| g.name.as_str())
-                .chain(room.ruler.iter().map(|r| r.name.as_str()))
-                .chain(room.traps.iter().map(|t| t.name.as_str()))
-                .chain(room.bases.iter().map(|b| b.name.as_str()))
-                .collect();
-            if !names.iter().any(|n| c.how.contains(n)) {
-                return Some(format!("the threat clue in {} says `{}`, naming nothing there", c.at.room, c.how));
-            }
+        if c.method == ClueMethod::Threat
+            && let Some(why) = threat_clue_misfit(s, c)
+        {
+            return Some(why);
         }
     }
     let e = &st.epilogue;
     if st.prologue.who.is_empty() || e.success.is_empty() || e.failure.is_empty() || e.retry.is_empty() {
         return Some("no Prologue, Epilogue or retry terms".into());
+    }
+    // Printed, not only kept in the file: the parts under the book's names, the retry terms.
+    for part in ["\nPrologue", "\nEpilogue", "Retry: "] {
+        if !format!("\n{words}").contains(part) {
+            return Some(format!("the booklet prints no `{}`", part.trim()));
+        }
     }
     if e.reward.is_empty() || st.stakes.len() != s.court.levels.len() {
         return Some("no reward, or not one stake per court member".into());
