@@ -560,8 +560,11 @@ impl<'a> Gen<'a> {
             let &to = d.choose(rooms.as_slice())?;
             destination = Some(Place { map: map.index, room: to });
         }
+        // Rolls only for a trap whose record leaves a choice (so every other placement keeps its rolls).
+        let choice = traps::placed_choice(rec, rooms.as_slice(), &self.tables.myk, d);
         let on = object.clone();
-        let trap = move || PlacedTrap { object, monsters: ambush, destination, ..placed(rec, level, None, convert) };
+        let trap =
+            move || PlacedTrap { object, monsters: ambush, destination, choice, ..placed(rec, level, None, convert) };
         let undo = match placement {
             // A trap asked for in one room never goes in a corridor.
             Placement::Corridor if only.is_some() => return None,
@@ -631,9 +634,13 @@ impl<'a> Gen<'a> {
     }
 
     /// Places the scenario's clues anew and writes them out (a change made them false).
+    /// Informants it adds to the cast are dressed as the generator dresses its cast (personality,
+    /// want, line and Important-NPC numbers); the NPCs already there keep theirs.
     pub(crate) fn clues_anew(&self, s: &mut Scenario, d: &mut Dice) {
         s.clues = crate::myk::clues::place(s, self.tables, d);
+        let known = s.cast.len();
         crate::myk::story::write_clues(s, self.tables, &mut |nd: &mut Dice| self.npc(nd), &mut d.child("clue-words"));
+        crate::myk::story::dress_cast_from(s, self.tables, known, &mut d.child("cast-words"));
     }
 
     /// [`Gen::frame`], giving back the movement graph the clues were placed on.
@@ -811,6 +818,7 @@ pub(crate) fn placed(rec: &Trap, level: u32, object: Option<SharedStr>, converte
         corridor: None,
         destination: None,
         summary: rec.summary.clone(),
+        choice: None,
         monsters: Vec::new(),
     }
 }

@@ -639,6 +639,11 @@ pub struct PlacedTrap {
     pub destination: Option<Place>,
     #[serde(default)]
     pub summary: SharedStr,
+    /// The effect with the choice made that the book leaves to the GM on placing the trap (its
+    /// record's `chosen`, e.g. which two rooms trade places): printed instead of `summary`. The
+    /// generator's choice, like `destination`, so `fix` keeps it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<SharedStr>,
     /// The monsters a Gate Keeper brings out (monsters the scenario describes elsewhere).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub monsters: Vec<MonsterGroup>,

@@ -35,8 +35,20 @@ pub const MEMBERS: [&str; 12] = [
 ];
 
 /// The phrases that leave the GM something to invent; no output may hold them.
-pub const DEFERRALS: [&str; 6] =
-    ["the GM decides", "the GM fixes", "the GM chooses", "GM's choice", "of the GM's", "the GM's pick"];
+/// (Rules the GM applies in play, as "the GM lays it on one Area" when combat starts, are no
+/// deferral: what is to be invented at the table is.)
+pub const DEFERRALS: [&str; 10] = [
+    "the GM decides",
+    "the GM fixes",
+    "the GM chooses",
+    "GM's choice",
+    "of the GM's",
+    "the GM's pick",
+    "the GM picks",
+    "the GM names",
+    "the GM marks",
+    "the GM hides",
+];
 
 /// The values every story text's placeholders are filled with; `None` keeps the placeholder as
 /// written (see [`Fill::keep`]).
@@ -516,9 +528,16 @@ pub fn unique_npc(s: &Scenario, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &m
 /// court ends up fighting beside or against (a captive in a guarded room, an informant among
 /// monsters, the rival) has a stat line in the booklet.
 pub fn dress_cast(s: &mut Scenario, tables: &Tables, d: &mut Dice) {
+    dress_cast_from(s, tables, 0, d);
+}
+
+/// [`dress_cast`] for the NPCs from index `first` on: those a clue reroll added (informants
+/// placed by [`write_clues`]) are dressed by the same rule, on the same `npc/<k>` streams, as the
+/// NPCs the generator makes, so every named NPC has its stat line however it joined the cast.
+pub fn dress_cast_from(s: &mut Scenario, tables: &Tables, first: usize, d: &mut Dice) {
     let f = Fill::keep();
     let average = s.court.average_level;
-    for (k, n) in s.cast.iter_mut().enumerate() {
+    for (k, n) in s.cast.iter_mut().enumerate().skip(first) {
         // The NPC's own stream: its words first, then its numbers, so the words stay as they were.
         let mut nd = d.child_n("npc/", k as u32 + 1, "");
         dress_npc(&tables.story, n, &f, &mut nd);

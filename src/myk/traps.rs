@@ -9,11 +9,37 @@ use crate::myk::monsters;
 use crate::myk::reach::Reach;
 use crate::tables::Tables;
 use crate::tables::myk::{MykData, Placement, Route, Trap};
+use crate::tables::shared::SharedStr;
 
 /// Levels a Room trap gains when it is turned into an Event trap (seed 003 l.5213).
 pub const CONVERSION_LEVELS: u32 = 3;
 
 /// The level a Room trap of level `level` has once it is turned into an Event trap.
+/// The trap's effect with the choice made that the book leaves to the GM: its record's `chosen`
+/// text filled on `d` (rooms among `rooms`, the used rooms of its map; a bestiary monster; 1D6;
+/// one of `choices`). `None`, rolling nothing, when the book leaves nothing to choose.
+pub fn placed_choice(
+    rec: &Trap,
+    rooms: &[crate::myk::model::RoomId],
+    data: &MykData,
+    d: &mut Dice,
+) -> Option<SharedStr> {
+    let text = rec.chosen.as_ref()?;
+    let mut rooms = rooms.to_vec();
+    d.shuffle(&mut rooms);
+    let room = |k: usize| rooms.get(k).map_or_else(String::new, ToString::to_string);
+    let monster = d.choose_from(|| data.stockable()).map_or("", |m| m.name.as_str());
+    let count = d.between(1, 6).to_string();
+    let choice = d.choose(&rec.choices).map_or("", |c| c.as_str());
+    let text = text
+        .replace("{room}", &room(0))
+        .replace("{room2}", &room(1))
+        .replace("{monster}", monster)
+        .replace("{count}", &count)
+        .replace("{choice}", choice);
+    Some(text.into())
+}
+
 pub fn converted_level(level: u32) -> u32 {
     level + CONVERSION_LEVELS
 }

@@ -245,7 +245,9 @@ fn trap_view(t: &crate::myk::model::PlacedTrap, tables: &Tables, location: Strin
         disarm: disarm_text(rec, t),
         object: t.object.clone(),
         note: (!note.is_empty()).then(|| note.join("; ")),
-        summary: if t.summary.is_empty() {
+        summary: if let Some(c) = &t.choice {
+            c.clone()
+        } else if t.summary.is_empty() {
             rec.map(|r| r.summary.clone()).unwrap_or_default()
         } else {
             t.summary.clone()

@@ -366,6 +366,15 @@ pub struct Trap {
     pub bearer: bool,
     /// The effect, in our own words.
     pub summary: SharedStr,
+    /// Where the book leaves the GM a choice on placing the trap (two rooms to swap, a false
+    /// monster, a skill group, the high end): the effect with that choice made, whose `{room}`,
+    /// `{room2}` (other used rooms of the map), `{monster}` (a bestiary monster), `{count}` (1D6)
+    /// and `{choice}` (one of `choices`) the generator fills; the placed trap keeps the text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chosen: Option<SharedStr>,
+    /// What `{choice}` in `chosen` is drawn from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<SharedStr>,
     /// Where it stands in seed 003, e.g. "l.5658".
     pub source: String,
 }

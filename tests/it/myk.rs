@@ -195,6 +195,7 @@ fn too_many_trap_levels_break_the_10a_limit() {
         corridor: None,
         destination: None,
         summary: Default::default(),
+        choice: None,
         monsters: Vec::new(),
     };
     s.maps[0].corridors[c].trap = Some(pit.clone());
@@ -360,6 +361,7 @@ pub fn placed_trap(
         corridor: None,
         destination: None,
         summary: Default::default(),
+        choice: None,
         monsters,
     }
 }

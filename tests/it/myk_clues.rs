@@ -290,6 +290,7 @@ fn warder() -> PlacedTrap {
         corridor: None,
         destination: None,
         summary: rec.summary.clone(),
+        choice: None,
         monsters: Vec::new(),
     }
 }

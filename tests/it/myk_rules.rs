@@ -160,6 +160,7 @@ fn trap(tables: &Tables, name: &str, object: Option<&str>) -> PlacedTrap {
         corridor: None,
         destination: None,
         summary: rec.summary.clone(),
+        choice: None,
         monsters: Vec::new(),
     }
 }
