@@ -12,8 +12,7 @@ use crate::myk::model::{
     Scenario,
 };
 use crate::tables::Tables;
-use crate::tables::items::{Cost, ItemCategory};
-use crate::tables::story::{StoryPools, fits};
+use crate::tables::story::StoryPools;
 
 pub use crate::myk::model::{Epilogue, MiniEvent, Prologue, Quarter, RulerPart, Stake, Story, Ware};
 
@@ -364,12 +363,17 @@ fn threat_target(s: &Scenario, kind: ObjectiveKind, d: &mut Dice) -> (Option<Pla
 /// A named item from the item tables: a Rare Item for a treasure, a Common Item otherwise.
 pub fn pick_item(tables: &Tables, rare: bool, d: &mut Dice) -> String {
     let items = &tables.items.items;
-    // The pick is made on the items and only its name copied (the same draw): copying every
-    // name the two passes walk cost a hundred allocations a scenario.
-    d.choose_from(|| items.iter().filter(|i| i.category.rare() == rare))
+    // One draw on the list of that rarity made at load, and only the name picked copied.
+    pick(items, tables.items.of_rarity(rare), d)
         .or_else(|| d.choose(items))
         .map(|i| i.name.to_string())
         .unwrap_or_default()
+}
+
+/// The entry of `pool` at a place drawn from `places` (a list made at load): the draw and the
+/// entry a filtered walk over the pool made, without the walk.
+fn pick<'p, T>(pool: &'p [T], places: &[u32], d: &mut Dice) -> Option<&'p T> {
+    d.choose(places).and_then(|&i| pool.get(i as usize))
 }
 
 /// The materials the item tables name ("Iron", "Reagent"...), sorted, once each (listed when
@@ -380,14 +384,12 @@ pub fn materials(tables: &Tables) -> &[String] {
 
 /// The objective's text template for its kind from the pools.
 pub fn objective_text(pools: &StoryPools, kind: ObjectiveKind, d: &mut Dice) -> String {
-    d.choose_from(|| pools.objective.iter().filter(|e| e.kind == kind.name()))
-        .map(|e| e.text.clone())
-        .unwrap_or_default()
+    pick(&pools.objective, &pools.of_kind(kind).objective, d).map(|e| e.text.clone()).unwrap_or_default()
 }
 
 /// A title that fits the kind, filled.
 pub fn title(pools: &StoryPools, kind: ObjectiveKind, f: &Fill, d: &mut Dice) -> String {
-    let t = d.choose_from(|| pools.title.iter().filter(|t| fits(&t.kinds, kind.name()))).map(|t| t.text.as_str());
+    let t = pick(&pools.title, &pools.of_kind(kind).title, d).map(|t| t.text.as_str());
     f.text(t.unwrap_or("{map}"))
 }
 
@@ -561,7 +563,7 @@ fn informant_at(s: &mut Scenario, at: Place, new_npc: &mut dyn FnMut(&mut Dice) 
 /// Epilogue.
 pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut Dice) -> Story {
     let pools = &tables.story;
-    let kind = s.objective.kind.name();
+    let kind = pools.of_kind(s.objective.kind);
     let mut f = Fill::keep();
     let reward_item = pick_item(tables, true, &mut d.child("reward"));
     let mats = materials(tables);
@@ -572,7 +574,7 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     f.reward = Some(reward.clone());
     let prologue = {
         let mut pd = d.child("prologue");
-        let p = pd.choose_from(|| pools.prologue.iter().filter(|p| fits(&p.kinds, kind)));
+        let p = pick(&pools.prologue, &kind.prologue, &mut pd);
         p.map_or_else(
             || Prologue { form: "appeal".into(), who: String::new(), problem: String::new(), offer: String::new() },
             |p| Prologue {
@@ -597,12 +599,12 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     let mini_events = mini_events(s, tables, &f, &mut d.child("mini-events"));
     let movement = movement(pools, &f, &mut d.child("movement"));
     let mut ed = d.child("epilogue");
-    let pick_kind = |list: &[crate::tables::story::KindText], ed: &mut Dice| {
-        ed.choose_from(|| list.iter().filter(|e| e.kind == kind)).map(|e| f.text(&e.text)).unwrap_or_default()
+    let pick_kind = |list: &[crate::tables::story::KindText], places: &[u32], ed: &mut Dice| {
+        pick(list, places, ed).map(|e| f.text(&e.text)).unwrap_or_default()
     };
     let epilogue = Epilogue {
-        success: pick_kind(&pools.success, &mut ed),
-        failure: pick_kind(&pools.failure, &mut ed),
+        success: pick_kind(&pools.success, &kind.success, &mut ed),
+        failure: pick_kind(&pools.failure, &kind.failure, &mut ed),
         reward: vec![["1 ", &reward_item, " (a Rare Item)"].concat(), reward],
         change: ed.choose(&pools.change).map(|t| f.text(&t.text)).unwrap_or_default(),
         farewell: ed.choose(&pools.farewell).map(|t| f.text(&t.text)).unwrap_or_default(),
@@ -680,23 +682,17 @@ fn mini_events(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<Min
 
 /// Three Common Items at their Cost (no Rare Item: the book prints theirs in brackets, not for sale).
 fn wares(tables: &Tables, d: &mut Dice) -> Vec<Ware> {
-    // Names are copied only for the wares kept (the same draws, on borrowed names).
-    let sellable = || {
-        tables.items.items.iter().filter(|i| !i.category.rare() && i.category != ItemCategory::RareArms).filter_map(
-            |i| match i.cost {
-                Cost::Mg(n) => Some((i.name.as_str(), n)),
-                Cost::None => None,
-            },
-        )
-    };
+    // One draw each on the list of sellable items made at load; names copied only for the
+    // wares kept.
+    let items = &tables.items.items;
     let mut out: Vec<Ware> = Vec::with_capacity(3);
     for _ in 0..6 {
         if out.len() == 3 {
             break;
         }
-        if let Some((item, cost)) = d.choose_from(sellable)
-            && !out.iter().any(|w| w.item == item)
-        {
+        let Some(&(i, cost)) = d.choose(tables.items.sellable()) else { continue };
+        let item = items.get(i as usize).map_or("", |x| x.name.as_str());
+        if !out.iter().any(|w| w.item == item) {
             out.push(Ware { item: item.to_string(), cost });
         }
     }
@@ -708,20 +704,20 @@ fn wares(tables: &Tables, d: &mut Dice) -> Vec<Ware> {
 fn movement(pools: &StoryPools, f: &Fill, d: &mut Dice) -> Vec<Quarter> {
     let n = d.between(4, 6);
     let mut out: Vec<Quarter> = Vec::with_capacity(n as usize);
-    let mut used: Vec<usize> = Vec::new();
-    // The last quarter's action, read from its pool entry (not a copy per quarter).
-    let mut last_action: Option<&str> = None;
+    let actions = pools.movement_actions();
+    let mut used = vec![false; pools.movement.len()];
+    // The entries still open this quarter (one list, refilled): the same draw as a filtered
+    // walk over the pool, without its two passes and a string comparison per entry.
+    let mut open: Vec<usize> = Vec::with_capacity(pools.movement.len());
+    let mut last_action = None;
     for q in 1..=n {
-        let pick = d.choose_from(|| {
-            pools
-                .movement
-                .iter()
-                .enumerate()
-                .filter(|(k, e)| !used.contains(k) && Some(e.action.as_str()) != last_action)
-        });
-        let Some((k, e)) = pick.or_else(|| d.choose_from(|| pools.movement.iter().enumerate())) else { break };
-        used.push(k);
-        last_action = Some(e.action.as_str());
+        open.clear();
+        open.extend((0..pools.movement.len()).filter(|&k| !used[k] && Some(actions[k]) != last_action));
+        let pick = d.choose(&open).copied();
+        let Some(k) = pick.or_else(|| d.choose_from(|| 0..pools.movement.len())) else { break };
+        let e = &pools.movement[k];
+        used[k] = true;
+        last_action = Some(actions[k]);
         out.push(Quarter { quarter: q, action: e.action.clone(), text: f.text(&e.text), prevent: f.text(&e.prevent) });
     }
     out
@@ -906,6 +902,51 @@ mod tests {
             }
         }
         out
+    }
+
+    /// The entry [`pick`] makes on `places` and the one a filtered walk over `pool` made, from
+    /// the same dice, for 40 seeds: the same entry, and the dice left alike.
+    fn same_pick<T>(name: &str, pool: &[T], places: &[u32], fit: impl Fn(&T) -> bool) {
+        for seed in 0..40 {
+            let (mut a, mut b) = (Dice::new(seed), Dice::new(seed));
+            let walk = a.choose_from(|| pool.iter().enumerate().filter(|x| fit(x.1))).map(|x| x.0);
+            let list = pick(pool, places, &mut b).and_then(|e| pool.iter().position(|x| std::ptr::eq(x, e)));
+            assert_eq!(walk, list, "{name}, seed {seed}");
+            assert_eq!(a.below(1 << 30), b.below(1 << 30), "{name}, seed {seed}: the dice part ways");
+        }
+    }
+
+    /// A pick on a list made at load is the pick the filtered walk over the pool made: the same
+    /// entry, and the dice left where the walk left them (so every later draw is the same).
+    #[test]
+    fn a_pick_on_a_list_made_at_load_is_the_filtered_walks_pick() {
+        use crate::tables::items::{Cost, ItemCategory};
+        use crate::tables::story::fits;
+        let tables = Tables::embedded().expect("embedded tables load");
+        let (p, items) = (&tables.story, &tables.items);
+        for kind in ObjectiveKind::ALL {
+            let (k, l) = (kind.name(), p.of_kind(kind));
+            same_pick("title", &p.title, &l.title, |t| fits(&t.kinds, k));
+            same_pick("prologue", &p.prologue, &l.prologue, |t| fits(&t.kinds, k));
+            same_pick("objective", &p.objective, &l.objective, |e| e.kind == k);
+            same_pick("success", &p.success, &l.success, |e| e.kind == k);
+            same_pick("failure", &p.failure, &l.failure, |e| e.kind == k);
+        }
+        for rare in [false, true] {
+            same_pick("items", &items.items, items.of_rarity(rare), |i| i.category.rare() == rare);
+        }
+        let sold: Vec<u32> = items.sellable().iter().map(|x| x.0).collect();
+        let sellable = |i: &crate::tables::items::Item| {
+            !i.category.rare() && i.category != ItemCategory::RareArms && matches!(i.cost, Cost::Mg(_))
+        };
+        same_pick("wares", &items.items, &sold, sellable);
+        assert!(items.sellable().iter().all(|&(i, n)| items.items[i as usize].cost == Cost::Mg(n)));
+        let actions = p.movement_actions();
+        for (a, x) in p.movement.iter().enumerate() {
+            for (b, y) in p.movement.iter().enumerate() {
+                assert_eq!(actions[a] == actions[b], x.action == y.action, "movement {a} and {b}");
+            }
+        }
     }
 
     fn given(v: &str) -> Option<String> {

@@ -283,6 +283,37 @@ pub struct ItemData {
     /// The materials the items name, made with the index: the story draws from them twice per
     /// scenario, and listing them then cost more than the rest of its text.
     materials: Vec<String>,
+    /// The items the story draws from, made with the index (see [`ItemPicks`]).
+    picks: ItemPicks,
+}
+
+/// The items' places in `items` for the story's picks, in file order, so a pick is one draw on
+/// a list: the same draw (`below(count)`) and the same item as the filtered walk over every
+/// item it replaces, which ran twice per pick.
+#[derive(Clone, Debug, Default)]
+struct ItemPicks {
+    rare: Vec<u32>,
+    common: Vec<u32>,
+    /// A Common Item a shop sells (not Rare Arms) with its Cost in Mg.
+    sellable: Vec<(u32, u32)>,
+}
+
+impl ItemPicks {
+    fn of(items: &[Item]) -> ItemPicks {
+        let mut p = ItemPicks::default();
+        for (i, item) in (0u32..).zip(items) {
+            if item.category.rare() {
+                p.rare.push(i);
+            } else {
+                p.common.push(i);
+            }
+            let sold = !item.category.rare() && item.category != ItemCategory::RareArms;
+            if let (true, Cost::Mg(n)) = (sold, item.cost) {
+                p.sellable.push((i, n));
+            }
+        }
+        p
+    }
 }
 
 impl ItemData {
@@ -290,6 +321,17 @@ impl ItemData {
     pub fn index(&mut self) {
         self.index = NameIndex::new(self.items.iter().map(|t| t.name.as_str()));
         self.materials = materials_of(&self.items);
+        self.picks = ItemPicks::of(&self.items);
+    }
+
+    /// The places in `items` of the Rare Items (`rare`) or the Common Items, in file order.
+    pub fn of_rarity(&self, rare: bool) -> &[u32] {
+        if rare { &self.picks.rare } else { &self.picks.common }
+    }
+
+    /// The Common Items a shop sells, as places in `items` with their Cost in Mg, in file order.
+    pub fn sellable(&self) -> &[(u32, u32)] {
+        &self.picks.sellable
     }
 
     /// The materials the items name ("Iron", "Reagent"...), sorted, once each.
@@ -359,6 +401,7 @@ mod tests {
                 .collect(),
             index: NameIndex::default(),
             materials: Vec::new(),
+            picks: ItemPicks::default(),
         }
     }
 

@@ -55,6 +55,66 @@ pub struct StoryPools {
     pub farewell: Vec<Text>,
     #[serde(default)]
     pub retry: Vec<Text>,
+    /// The lists the generator picks from, made at the first pick (see [`Picks`]).
+    #[serde(skip)]
+    picks: PickCache,
+}
+
+/// Each objective kind's entries of the pools a kind limits (title, objective, prologue,
+/// success, failure), as places in those pools in file order, and each Scenario Movement entry's
+/// action as a number (the place of the first entry with that action). A pick is then one draw
+/// on a list: the same draw (`below(count)`) and the same entry as the filtered walk it
+/// replaces, which ran over the whole pool twice and compared a string per entry.
+#[derive(Clone, Debug, Default)]
+struct Picks {
+    kinds: Vec<KindLists>,
+    movement_action: Vec<u32>,
+}
+
+/// One objective kind's entries of the kind-limited pools (see [`StoryPools::of_kind`]).
+#[derive(Clone, Debug, Default)]
+pub struct KindLists {
+    pub title: Vec<u32>,
+    pub objective: Vec<u32>,
+    pub prologue: Vec<u32>,
+    pub success: Vec<u32>,
+    pub failure: Vec<u32>,
+}
+
+/// The pick lists, made once. They print the same made or not, so two loads of the same pools
+/// print alike whichever of them has picked.
+#[derive(Clone, Default)]
+struct PickCache(std::sync::OnceLock<Picks>);
+
+impl std::fmt::Debug for PickCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PickCache")
+    }
+}
+
+impl Picks {
+    fn of(p: &StoryPools) -> Picks {
+        let places = |hits: &mut dyn Iterator<Item = bool>| (0u32..).zip(hits).filter(|x| x.1).map(|x| x.0).collect();
+        let kinds = crate::myk::model::ObjectiveKind::ALL
+            .iter()
+            .map(|k| {
+                let k = k.name();
+                let of = |list: &[KindText]| places(&mut list.iter().map(|e| e.kind == k));
+                KindLists {
+                    title: places(&mut p.title.iter().map(|t| fits(&t.kinds, k))),
+                    objective: of(&p.objective),
+                    prologue: places(&mut p.prologue.iter().map(|e| fits(&e.kinds, k))),
+                    success: of(&p.success),
+                    failure: of(&p.failure),
+                }
+            })
+            .collect();
+        let movement_action = (0u32..)
+            .zip(&p.movement)
+            .map(|(k, e)| p.movement.iter().position(|x| x.action == e.action).map_or(k, |i| i as u32))
+            .collect();
+        Picks { kinds, movement_action }
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -201,6 +261,24 @@ impl StoryPools {
         self.change.extend(o.change);
         self.farewell.extend(o.farewell);
         self.retry.extend(o.retry);
+        // Lists made before this file's entries joined would miss them.
+        self.picks = PickCache::default();
+    }
+
+    fn picks(&self) -> &Picks {
+        self.picks.0.get_or_init(|| Picks::of(self))
+    }
+
+    /// The entries of the kind-limited pools that fit objective kind `kind`.
+    pub fn of_kind(&self, kind: crate::myk::model::ObjectiveKind) -> &KindLists {
+        let i = crate::myk::model::ObjectiveKind::ALL.iter().position(|&k| k == kind).unwrap_or_default();
+        &self.picks().kinds[i]
+    }
+
+    /// Each Scenario Movement entry's action as a number: two entries share one when they share
+    /// their action.
+    pub fn movement_actions(&self) -> &[u32] {
+        &self.picks().movement_action
     }
 
     /// The label of objective kind `kind` (its name with spaces when the pools give none).
