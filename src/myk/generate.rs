@@ -681,13 +681,13 @@ impl<'a> Gen<'a> {
     pub(crate) fn npc(&self, nd: &mut Dice) -> Npc {
         // The book names NPCs after a kind of thing and gives examples: take one example.
         let kind = self.roll_ref(MykRoll::NpcName, nd);
-        let examples = || {
-            kind.split_once('(')
-                .map(|(_, e)| e.trim_end_matches(')').split(',').map(str::trim).filter(|x| !x.is_empty()))
-        };
-        let name = nd
-            .choose_from(|| examples().into_iter().flatten())
-            .map_or_else(|| ShortStr::from(kind.as_ref()), ShortStr::from);
+        // The examples split out once and drawn from (`choose` on them is the draw a second
+        // walk over the split made).
+        let examples: Vec<&str> = kind
+            .split_once('(')
+            .map(|(_, e)| e.trim_end_matches(')').split(',').map(str::trim).filter(|x| !x.is_empty()).collect())
+            .unwrap_or_default();
+        let name = nd.choose(&examples).map_or_else(|| ShortStr::from(kind.as_ref()), |&x| ShortStr::from(x));
         const TRAITS: [MykRoll; 4] =
             [MykRoll::NpcPersonality, MykRoll::NpcAppearance, MykRoll::NpcAbility, MykRoll::NpcSpecialTrait];
         let mut traits: Vec<SharedStr> =

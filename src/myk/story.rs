@@ -5,6 +5,8 @@
 //! Texts come from the story pools (`tables/myk/story.toml`), their placeholders filled here from
 //! the scenario. The generator, the frame reroll and `check` all go through this module.
 
+use std::borrow::Cow;
+
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{
@@ -55,26 +57,28 @@ pub const NESTED: u8 = 3;
 
 /// The values every story text's placeholders are filled with; `None` keeps the placeholder as
 /// written (see [`Fill::keep`]).
+/// A value borrows what the scenario already holds (its names, its kingdom); only a value the
+/// scenario does not hold as written (`{target_at}`, a gift) is made.
 #[derive(Clone, Debug, Default)]
-pub struct Fill {
-    pub kingdom: Option<String>,
-    pub map: Option<String>,
-    pub ruler: Option<String>,
-    pub target: Option<String>,
-    pub target_room: Option<String>,
-    pub target_at: Option<String>,
-    pub patron: Option<String>,
-    pub captive: Option<String>,
-    pub rival: Option<String>,
-    pub rival_kingdom: Option<String>,
-    pub item: Option<String>,
-    pub npc: Option<String>,
-    pub member: Option<String>,
-    pub reward: Option<String>,
-    pub gift: Option<String>,
+pub struct Fill<'a> {
+    pub kingdom: Option<Cow<'a, str>>,
+    pub map: Option<Cow<'a, str>>,
+    pub ruler: Option<Cow<'a, str>>,
+    pub target: Option<Cow<'a, str>>,
+    pub target_room: Option<Cow<'a, str>>,
+    pub target_at: Option<Cow<'a, str>>,
+    pub patron: Option<Cow<'a, str>>,
+    pub captive: Option<Cow<'a, str>>,
+    pub rival: Option<Cow<'a, str>>,
+    pub rival_kingdom: Option<Cow<'a, str>>,
+    pub item: Option<Cow<'a, str>>,
+    pub npc: Option<Cow<'a, str>>,
+    pub member: Option<Cow<'a, str>>,
+    pub reward: Option<Cow<'a, str>>,
+    pub gift: Option<Cow<'a, str>>,
 }
 
-impl Fill {
+impl<'a> Fill<'a> {
     /// The value of placeholder `{name}`: `None` for a placeholder kept as written, and for a
     /// name that is no placeholder.
     fn value(&self, name: &str) -> Option<&str> {
@@ -105,10 +109,37 @@ impl Fill {
     /// placeholder (a map renamed "{kingdom} Hall") is filled the same way, up to [`NESTED`]
     /// values deep, so no part's name reaches a booklet half filled; a value is never read
     /// together with the text around it.
+    #[inline]
     pub fn text(&self, t: &str) -> String {
+        if self.fills_nothing() {
+            // Every placeholder kept (a text written at generation without a member, reward or
+            // gift to name): the text as it stands, without a walk.
+            return t.to_string();
+        }
         let mut out = String::with_capacity(t.len() + 32);
         self.push_text(&mut out, t, NESTED);
         out
+    }
+
+    /// Whether every placeholder is kept as written (no value given).
+    #[inline]
+    fn fills_nothing(&self) -> bool {
+        // Written out, not as a list walked: it is asked for every text.
+        self.kingdom.is_none()
+            && self.map.is_none()
+            && self.ruler.is_none()
+            && self.target.is_none()
+            && self.target_room.is_none()
+            && self.target_at.is_none()
+            && self.patron.is_none()
+            && self.captive.is_none()
+            && self.rival.is_none()
+            && self.rival_kingdom.is_none()
+            && self.item.is_none()
+            && self.npc.is_none()
+            && self.member.is_none()
+            && self.reward.is_none()
+            && self.gift.is_none()
     }
 
     /// [`Fill::text`] appended to `out`, in one walk over the text, each `{name}` looked up once;
@@ -146,51 +177,51 @@ impl Fill {
     /// filled when it is printed, from the scenario as it then stands (a renamed room, map or
     /// NPC never leaves it stale). Only what the scenario does not hold elsewhere (`{member}`,
     /// `{reward}`, `{gift}`) is filled when the text is written.
-    pub fn keep() -> Fill {
+    pub fn keep() -> Fill<'static> {
         Fill::default()
     }
 
     /// [`Fill::of`] with `{npc}` standing for `npc`.
-    pub fn with_npc(s: &Scenario, npc: &str) -> Fill {
-        Fill { npc: Some(npc.to_string()), ..Fill::of(s) }
+    pub fn with_npc(s: &'a Scenario, npc: &'a str) -> Fill<'a> {
+        Fill { npc: Some(npc.into()), ..Fill::of(s) }
     }
 
     /// [`Fill::of`] with `{map}` naming map `index` (a mini event's own map, not the objective's).
-    pub fn on_map(s: &Scenario, index: u32) -> Fill {
+    pub fn on_map(s: &'a Scenario, index: u32) -> Fill<'a> {
         let f = Fill::of(s);
         match s.map(index) {
-            Some(m) => Fill { map: Some(m.name.to_string()), ..f },
+            Some(m) => Fill { map: Some(m.name.as_str().into()), ..f },
             None => f,
         }
     }
 
     /// The values as the scenario stands (its objective, map, ruler, cast and kingdom); the
     /// placeholders it has no value for (`{npc}`, `{member}`, `{gift}`) are filled with nothing.
-    pub fn of(s: &Scenario) -> Fill {
+    pub fn of(s: &'a Scenario) -> Fill<'a> {
         let o = &s.objective;
         let map = objective_map(s);
         let room = o.at.and_then(|p| map.map(|m| m.room(p.room)));
-        let ruler = ruler_name(s);
         let npc_of = |role: &str| {
-            s.cast.iter().find(|c| c.role.as_str().starts_with(role)).map(|c| c.name.to_string()).unwrap_or_default()
+            s.cast.iter().find(|c| c.role.as_str().starts_with(role)).map_or("", |c| c.name.as_str()).into()
         };
         let story = s.story.as_ref();
+        let given = |v: Option<&'a String>| Some(v.map_or("", String::as_str).into());
         Fill {
-            kingdom: Some(story.map(|x| x.kingdom.clone()).unwrap_or_else(|| "the kingdom".into())),
-            map: Some(map.map(|m| m.name.to_string()).unwrap_or_default()),
-            ruler: Some(ruler),
-            target: Some(o.target.clone()),
-            target_room: Some(room.map(|r| r.name.to_string()).unwrap_or_default()),
-            target_at: Some(o.at.map(|p| format!("map {}, room {}", p.map, p.room)).unwrap_or_default()),
+            kingdom: Some(story.map_or("the kingdom", |x| x.kingdom.as_str()).into()),
+            map: Some(map.map_or("", |m| m.name.as_str()).into()),
+            ruler: Some(ruler_name(s).into()),
+            target: Some(o.target.as_str().into()),
+            target_room: Some(room.map_or("", |r| r.name.as_str()).into()),
+            target_at: Some(o.at.map(|p| format!("map {}, room {}", p.map, p.room)).unwrap_or_default().into()),
             patron: Some(npc_of(PATRON)),
             captive: Some(npc_of(CAPTIVE)),
             rival: Some(npc_of(RIVAL)),
-            rival_kingdom: Some(o.rival_kingdom.clone().unwrap_or_default()),
-            item: Some(o.item.clone().unwrap_or_default()),
-            npc: Some(String::new()),
-            member: Some(String::new()),
-            reward: Some(story.and_then(|x| x.epilogue.reward.get(1)).cloned().unwrap_or_default()),
-            gift: Some(String::new()),
+            rival_kingdom: given(o.rival_kingdom.as_ref()),
+            item: given(o.item.as_ref()),
+            npc: Some("".into()),
+            member: Some("".into()),
+            reward: given(story.and_then(|x| x.epilogue.reward.get(1))),
+            gift: Some("".into()),
         }
     }
 }
@@ -201,20 +232,16 @@ fn objective_map(s: &Scenario) -> Option<&crate::myk::model::Map> {
 }
 
 /// The ruler of the objective's map (its strongest group when it has none): `{ruler}`.
-fn ruler_name(s: &Scenario) -> String {
+fn ruler_name(s: &Scenario) -> &str {
     let map = objective_map(s);
     map.and_then(|m| m.rooms.iter().find_map(|r| r.ruler.as_ref()))
-        .map(|r| r.name.to_string())
+        .map(|r| r.name.as_str())
         .unwrap_or_else(|| threat_name(map.map(|m| m.rooms.as_slice()).unwrap_or_default()))
 }
 
 /// The strongest monster group of the rooms, or "the monsters" when there is none.
-fn threat_name(rooms: &[Room]) -> String {
-    rooms
-        .iter()
-        .flat_map(|r| &r.monsters)
-        .max_by_key(|g| g.level)
-        .map_or_else(|| "the monsters".into(), |g| g.name.to_string())
+fn threat_name(rooms: &[Room]) -> &str {
+    rooms.iter().flat_map(|r| &r.monsters).max_by_key(|g| g.level).map_or("the monsters", |g| g.name.as_str())
 }
 
 /// The cast's parts (each NPC's `role` starts with one).
@@ -357,7 +384,7 @@ fn threat_target(s: &Scenario, kind: ObjectiveKind, d: &mut Dice) -> (Option<Pla
     found
         .or_else(|| ruler_of(last))
         .or_else(|| group_in(last, &|_| true, d))
-        .unwrap_or_else(|| (None, threat_name(&s.maps[last].rooms)))
+        .unwrap_or_else(|| (None, threat_name(&s.maps[last].rooms).to_string()))
 }
 
 /// A named item from the item tables: a Rare Item for a treasure, a Common Item otherwise.
@@ -466,7 +493,7 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
             ClueMethod::Conversation => {
                 let name = informant_at(s, at, new_npc, &mut cd);
                 let gift = cd.choose(mats).cloned().unwrap_or_else(|| "Iron".into());
-                let kept = fill.gift.replace(["one unit of ", &gift].concat());
+                let kept = fill.gift.replace(["one unit of ", &gift].concat().into());
                 if let Some(t) = cd.choose(&pools.clue_talk) {
                     s.clues[k].ask = fill.text(&t.ask);
                     s.clues[k].found = fill.text(&t.text);
@@ -571,7 +598,7 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     let material = rd.choose(mats).cloned().unwrap_or_else(|| "Iron".into());
     let amount = rd.between(2, 6);
     let reward = [itoa::Buffer::new().format(amount), " ", &material].concat();
-    f.reward = Some(reward.clone());
+    f.reward = Some(reward.as_str().into());
     let prologue = {
         let mut pd = d.child("prologue");
         let p = pick(&pools.prologue, &kind.prologue, &mut pd);
@@ -590,7 +617,7 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
         let mut rd = d.child("ruler");
         let p = rd.choose(&pools.personality).map(|p| p.name.clone()).unwrap_or_default();
         Some(RulerPart {
-            name: ruler_name(s),
+            name: ruler_name(s).to_string(),
             personality: p,
             motive: rd.choose(&pools.ruler_motive).map(|t| f.text(&t.text)).unwrap_or_default(),
             line: rd.choose(&pools.ruler_line).map(|t| f.text(&t.text)).unwrap_or_default(),
@@ -605,7 +632,7 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     let epilogue = Epilogue {
         success: pick_kind(&pools.success, &kind.success, &mut ed),
         failure: pick_kind(&pools.failure, &kind.failure, &mut ed),
-        reward: vec![["1 ", &reward_item, " (a Rare Item)"].concat(), reward],
+        reward: vec![["1 ", &reward_item, " (a Rare Item)"].concat(), reward.clone()],
         change: ed.choose(&pools.change).map(|t| f.text(&t.text)).unwrap_or_default(),
         farewell: ed.choose(&pools.farewell).map(|t| f.text(&t.text)).unwrap_or_default(),
         retry: ed.choose(&pools.retry).map(|t| f.text(&t.text)).unwrap_or_default(),
@@ -706,13 +733,18 @@ fn movement(pools: &StoryPools, f: &Fill, d: &mut Dice) -> Vec<Quarter> {
     let mut out: Vec<Quarter> = Vec::with_capacity(n as usize);
     let actions = pools.movement_actions();
     let mut used = vec![false; pools.movement.len()];
-    // The entries still open this quarter (one list, refilled): the same draw as a filtered
-    // walk over the pool, without its two passes and a string comparison per entry.
+    // The entries still open this quarter, listed once (one list, refilled; an action compared
+    // as a number made with the pools): `choose` on it is the draw a filtered walk over the pool
+    // made, without the walk's second pass.
     let mut open: Vec<usize> = Vec::with_capacity(pools.movement.len());
     let mut last_action = None;
     for q in 1..=n {
         open.clear();
-        open.extend((0..pools.movement.len()).filter(|&k| !used[k] && Some(actions[k]) != last_action));
+        for (k, (&u, &a)) in used.iter().zip(actions).enumerate() {
+            if !u && Some(a) != last_action {
+                open.push(k);
+            }
+        }
         let pick = d.choose(&open).copied();
         let Some(k) = pick.or_else(|| d.choose_from(|| 0..pools.movement.len())) else { break };
         let e = &pools.movement[k];
@@ -949,8 +981,8 @@ mod tests {
         }
     }
 
-    fn given(v: &str) -> Option<String> {
-        Some(v.to_string())
+    fn given(v: &str) -> Option<Cow<'static, str>> {
+        Some(v.to_string().into())
     }
 
     /// With values that hold no brace, one walk fills every pool text (and texts with stray or
