@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use dungeonsmith::model::Paper;
+use dungeonsmith::nw3::model::{Area, AreaKind, Gate, GateKind};
 use dungeonsmith::nw3::{Fortress, FortressParams, generate};
 use dungeonsmith::render::Audience;
 use dungeonsmith::render::area_map::{fortress_map, fortress_workbench_map};
@@ -440,6 +441,55 @@ fn generated_area_maps_never_cross_two_gates() {
         let seed = k * 7919 + 1;
         let (made, rerolled) = crossings_generated_and_rerolled(seed, areas, paper);
         assert_eq!((made, rerolled), (0, 0), "seed {seed} areas {areas} {paper:?}: gate lines cross");
+    }
+    // Maps at 40 areas that once drew gates crossing where a layer was dealt over two rows.
+    for seed in [55436, 197978, 293006] {
+        for paper in [Paper::A4, Paper::Letter] {
+            let (made, rerolled) = crossings_generated_and_rerolled(seed, 40, paper);
+            assert_eq!((made, rerolled), (0, 0), "seed {seed} areas 40 {paper:?}: gate lines cross");
+        }
+    }
+}
+
+/// A fortress (hand-edited) of 28 areas: the Entrance opens onto 3 areas, each onto 4 more,
+/// and each of those 12 onto one more: a drawing without crossings whose two lower layers are
+/// too wide for one row of either paper.
+fn wide_fan() -> Fortress {
+    let mut f = fortress(9, 3, 3);
+    let entrance = f.areas.iter().find(|a| a.kind == AreaKind::Entrance).expect("an Entrance").clone();
+    let plain = f.areas.iter().find(|a| a.kind != AreaKind::Entrance).expect("an area").clone();
+    let mut gate = f.gates[0].clone();
+    (gate.kind, gate.opened_by, gate.uses) = (GateKind::Normal, None, None);
+    f.areas = vec![Area { id: 1, ..entrance }];
+    f.gates.clear();
+    let parents = (0..3).map(|_| 1).chain((0..12).map(|k| 2 + k / 4)).chain(5..17);
+    for (id, from) in (2u32..).zip(parents) {
+        f.areas.push(Area { id, name: format!("Hall of the {id} Lanterns"), ..plain.clone() });
+        f.gates.push(Gate { from, to: id, ..gate.clone() });
+    }
+    f
+}
+
+/// A layer too wide for one row is cut into runs of neighbouring areas on rows of their own,
+/// the gates passing a run's row in the order the layout draws them: none cross, none run
+/// closer than the gap, none over a label or another circle.
+#[test]
+fn a_layer_too_wide_for_a_row_is_cut_into_runs_whose_gates_never_cross() {
+    let f = wide_fan();
+    assert!(dungeonsmith::nw3::layout(&f).clean(), "the fan is drawable without crossings");
+    for paper in [Paper::A4, Paper::Letter] {
+        let svg = fortress_map(&f, tables(), paper, Audience::Gm);
+        let (_, circles) = gates_and_areas(&svg);
+        let rows = {
+            let mut ys: Vec<i64> = circles.iter().map(|c| (c.1 * 10.0).round() as i64).collect();
+            ys.sort_unstable();
+            ys.dedup();
+            ys.len()
+        };
+        assert!(rows >= 5, "{paper:?}: 24 areas a layer need more than one row each ({rows} rows)");
+        assert_eq!(gate_crossings(&svg), 0, "{paper:?}: gate lines cross");
+        assert_eq!(gates_too_close(&svg), Vec::new(), "{paper:?}: gate lines closer than the gap");
+        assert_gates_clear(&svg, paper, &format!("wide fan {paper:?}"));
     }
 }
 
