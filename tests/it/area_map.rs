@@ -580,7 +580,9 @@ fn gates_too_close(svg: &str) -> Vec<(String, String, f64)> {
                 continue;
             }
             let clear = nearest(i, j).min(nearest(j, i)) - GATE_STROKE;
-            if clear < GATE_GAP {
+            // Points are written on the 0.1 mm grid: two lines 1.2 mm apart leave exactly the
+            // gap, which the arithmetic measures as 0.7999…
+            if clear < GATE_GAP - 1e-6 {
                 out.push((gates[i].0.clone(), gates[j].0.clone(), (clear * 100.0).round() / 100.0));
             }
         }
@@ -588,19 +590,18 @@ fn gates_too_close(svg: &str) -> Vec<(String, String, f64)> {
     out
 }
 
-/// Gate lines keep a clear gap between them. On 100 GM maps at 40 areas (both papers), pairs of
-/// gates whose ink comes closer than [`GATE_GAP`] outside the circles' fans are counted. The
-/// goal is none; one straight slant per channel gave 1470 such pairs (91 maps with two gates'
-/// inks touching), the lanes (a line passing under another's start, or over its end, runs a
-/// lane deeper) 477 on 81 maps; ports a whole 1.3 mm step apart (badged circles' upper ports
-/// shifted left, clear of the badge) and channels as tall as their lanes need give 55 on 9
-/// maps: 4 maps whose lanes fit at no level (they are squeezed), 3 whose layers are too wide for
-/// one row each (dealt over rows, where lines may cross) and 2 with four lines into one badged
-/// circle's top. This bound keeps it from growing back. The map of the bug report (seed 55, the
-/// damaged 15-17 along 16-17) keeps the gap everywhere.
+/// Gate lines keep a clear gap between them: on 100 GM maps at 40 areas (both papers) no two
+/// gates' inks come closer than [`GATE_GAP`] outside the circles' fans. What holds it: lanes (a
+/// line passing under another's start, or over its end, runs a lane deeper), ports a whole
+/// step apart (a badged circle's upper ports shifted left, clear of the badge), channels as
+/// tall as their lanes need, labels widened in rows with room to spare so that the channels get
+/// the height (before any level squeezes its lanes), and a layer too wide for one row cut into
+/// runs in the layout's order. (One straight slant per channel gave 1470 close pairs here, the
+/// lanes alone 477, the whole-step ports and tall channels 55.) The map of the bug report (seed
+/// 55, the damaged 15-17 along 16-17) is among them.
 #[test]
 fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
-    let (mut measured, mut close) = (0, 0);
+    let (mut measured, mut close) = (0, Vec::new());
     for k in 0..100u64 {
         let seed = if k == 0 { 55 } else { k * 7919 + 3 };
         let (party, cl) = (1 + (seed % 8) as u32, 1 + (seed % 20) as u32);
@@ -609,12 +610,9 @@ fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
         let paper = if k % 2 == 0 { Paper::A4 } else { Paper::Letter };
         let svg = fortress_map(&f, tables(), paper, Audience::Gm);
         let pairs = gates_too_close(&svg);
-        if seed == 55 {
-            assert!(pairs.is_empty(), "seed 55: gate lines too close: {pairs:?}");
-        }
         measured += gate_pieces(&svg).len();
-        close += pairs.len();
+        close.extend(pairs.into_iter().map(|p| (seed, paper, p)));
     }
     assert!(measured > 100 * 40, "every map's gates were measured ({measured})");
-    assert!(close <= 55, "{close} pairs of gate lines closer than {GATE_GAP} mm on 100 maps");
+    assert_eq!(close, Vec::new(), "pairs of gate lines closer than {GATE_GAP} mm on 100 maps");
 }

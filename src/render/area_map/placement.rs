@@ -166,23 +166,31 @@ pub(super) fn place(
 ) -> Placed {
     let l = layout(f);
     // A layout without crossings is drawn as it is, a row per layer, at the roomiest level
-    // where that fits; if none, a layer too wide for the page is cut into runs on rows of their
+    // where that fits (with each row's labels as wide as it has room for, before a level is
+    // given up for its height); if none, a layer too wide for the page is cut into runs on rows of their
     // own, which keeps every line in its order (no crossing). Channels roomy enough for their
     // lanes come first, at any level; only a map that fits at none that way squeezes its lanes
     // (closer than the gap a reader needs between two lines). A hand-edited layout with
     // crossings is dealt out.
-    let passes: &[(Rows, bool)] = if l.clean() {
-        &[(Rows::Keep, true), (Rows::Stair, true), (Rows::Keep, false), (Rows::Stair, false)]
+    let passes: &[(Rows, bool, bool)] = if l.clean() {
+        &[
+            (Rows::Keep, true, false),
+            (Rows::Keep, true, true),
+            (Rows::Stair, true, false),
+            (Rows::Stair, true, true),
+            (Rows::Keep, false, true),
+            (Rows::Stair, false, true),
+        ]
     } else {
-        &[(Rows::Deal, true), (Rows::Deal, false)]
+        &[(Rows::Deal, true, false), (Rows::Deal, false, false)]
     };
     let last = if l.clean() { Rows::Stair } else { Rows::Deal };
-    for &(rows, lanes) in passes {
+    for &(rows, lanes, widen) in passes {
         for level in LEVELS {
             for w in LABEL_WIDTHS {
                 for budget in [0.85, 1.0] {
                     let lv = Level { label_w: w, ..level };
-                    let how = How { budget, rows, lanes: lanes.then_some(needs) };
+                    let how = How { budget, rows, lanes: lanes.then_some(needs), widen };
                     if let Some(p) = try_level(f, &l, gates, noted, region, lv, how) {
                         return p;
                     }
@@ -191,7 +199,7 @@ pub(super) fn place(
         }
     }
     // Far more than the generator ever makes: smaller still, until it fits.
-    let how = How { budget: 1.0, rows: last, lanes: None };
+    let how = How { budget: 1.0, rows: last, lanes: None, widen: false };
     let mut k = 0.96;
     loop {
         if let Some(p) = try_level(f, &l, gates, noted, region, LEVELS[LEVELS.len() - 1].scaled(k), how) {
@@ -224,12 +232,14 @@ enum Rows {
 
 /// How a level is tried: layers made into `rows`, cut or dealt over several rows when wider
 /// than `budget` of the region (room is left for the gates passing through); with `lanes`, each
-/// channel is at least as tall as its lanes need (or the level does not fit).
+/// channel is at least as tall as its lanes need (or the level does not fit); with `widen`, each
+/// row's labels are as wide as the row has room for (fewer lines: shorter rows).
 #[derive(Clone, Copy)]
 struct How {
     budget: f64,
     rows: Rows,
     lanes: Option<Needs>,
+    widen: bool,
 }
 
 /// The map at level `lv`, tried as `how` says, if it fits.
@@ -242,9 +252,9 @@ fn try_level(
     lv: Level,
     how: How,
 ) -> Option<Placed> {
-    let How { budget, rows: mode, lanes } = how;
+    let How { budget, rows: mode, lanes, widen } = how;
     let avail = region.x1 - region.x0;
-    let (blocks, extents) = area_cells(f, &lv, avail);
+    let (mut blocks, mut extents) = area_cells(f, &lv, avail);
     let area_rows = deal_rows(l, &extents, lv.gap, avail * budget, mode)?;
     let Chained { mut rows, mut items, item_of, edges, same_row, notes_in } =
         chain_gates(area_rows, &extents, gates, noted, lv.gap);
@@ -253,6 +263,9 @@ fn try_level(
         Rows::Keep => {}
         Rows::Stair => order_planar(&mut rows, &items, &edges, l),
         Rows::Deal => order_rows(&mut rows, &items, &up, &down),
+    }
+    if widen {
+        widen_labels(f, &lv, avail, &rows, &mut items, &mut blocks, &mut extents);
     }
     // Too wide even so (the gates passing through take room too): the next level.
     if rows.iter().any(|row| row_width(row, |i| items[i].left + items[i].right, lv.gap) > avail) {
@@ -290,6 +303,46 @@ fn area_cell(f: &Fortress, a: &Area, lv: &Level, label_w: f64, avail: f64) -> ((
     let right = label_x(0.0, lv.r, has_badge(look)) + block_width(&lines);
     let h = block_height(&lines).max(2.0 * lv.r);
     ((lines, lost), (lv.r, right, h))
+}
+
+/// Gives each row's labels the widest of [`LABEL_WIDTHS`] the row still fits the page with
+/// (the level's own width at least): a row with room to spare takes fewer lines per label, so it
+/// is shorter, and the channels get the height.
+#[allow(clippy::type_complexity)]
+fn widen_labels(
+    f: &Fortress,
+    lv: &Level,
+    avail: f64,
+    rows: &[Vec<usize>],
+    items: &mut [Item],
+    blocks: &mut [(Vec<Line>, usize)],
+    extents: &mut [(f64, f64, f64)],
+) {
+    for row in rows {
+        for w in LABEL_WIDTHS.into_iter().filter(|&w| w > lv.label_w) {
+            let cells: Vec<Option<_>> =
+                row.iter().map(|&i| items[i].area.map(|a| area_cell(f, &f.areas[a], lv, w, avail))).collect();
+            let width = row_width(
+                &(0..row.len()).collect::<Vec<usize>>(),
+                |k| match &cells[k] {
+                    Some((_, e)) => e.0 + e.1,
+                    None => items[row[k]].left + items[row[k]].right,
+                },
+                lv.gap,
+            );
+            if width > avail {
+                continue;
+            }
+            for (&i, cell) in row.iter().zip(cells) {
+                if let (Some(a), Some((block, e))) = (items[i].area, cell) {
+                    items[i].right = e.1;
+                    blocks[a] = block;
+                    extents[a] = e;
+                }
+            }
+            break;
+        }
+    }
 }
 
 /// A row's width: its cells side by side, `gap` between each two.
