@@ -4,6 +4,7 @@
 use std::sync::OnceLock;
 
 use dungeonsmith::model::Paper;
+use dungeonsmith::nw3::model::{Area, AreaKind, Gate, GateKind};
 use dungeonsmith::nw3::{Fortress, FortressParams, generate};
 use dungeonsmith::render::Audience;
 use dungeonsmith::render::area_map::{fortress_map, fortress_workbench_map};
@@ -441,6 +442,55 @@ fn generated_area_maps_never_cross_two_gates() {
         let (made, rerolled) = crossings_generated_and_rerolled(seed, areas, paper);
         assert_eq!((made, rerolled), (0, 0), "seed {seed} areas {areas} {paper:?}: gate lines cross");
     }
+    // Maps at 40 areas that once drew gates crossing where a layer was dealt over two rows.
+    for seed in [55436, 197978, 293006] {
+        for paper in [Paper::A4, Paper::Letter] {
+            let (made, rerolled) = crossings_generated_and_rerolled(seed, 40, paper);
+            assert_eq!((made, rerolled), (0, 0), "seed {seed} areas 40 {paper:?}: gate lines cross");
+        }
+    }
+}
+
+/// A fortress (hand-edited) of 28 areas: the Entrance opens onto 3 areas, each onto 4 more,
+/// and each of those 12 onto one more: a drawing without crossings whose two lower layers are
+/// too wide for one row of either paper.
+fn wide_fan() -> Fortress {
+    let mut f = fortress(9, 3, 3);
+    let entrance = f.areas.iter().find(|a| a.kind == AreaKind::Entrance).expect("an Entrance").clone();
+    let plain = f.areas.iter().find(|a| a.kind != AreaKind::Entrance).expect("an area").clone();
+    let mut gate = f.gates[0].clone();
+    (gate.kind, gate.opened_by, gate.uses) = (GateKind::Normal, None, None);
+    f.areas = vec![Area { id: 1, ..entrance }];
+    f.gates.clear();
+    let parents = (0..3).map(|_| 1).chain((0..12).map(|k| 2 + k / 4)).chain(5..17);
+    for (id, from) in (2u32..).zip(parents) {
+        f.areas.push(Area { id, name: format!("Hall of the {id} Lanterns"), ..plain.clone() });
+        f.gates.push(Gate { from, to: id, ..gate.clone() });
+    }
+    f
+}
+
+/// A layer too wide for one row is cut into runs of neighbouring areas on rows of their own,
+/// the gates passing a run's row in the order the layout draws them: none cross, none run
+/// closer than the gap, none over a label or another circle.
+#[test]
+fn a_layer_too_wide_for_a_row_is_cut_into_runs_whose_gates_never_cross() {
+    let f = wide_fan();
+    assert!(dungeonsmith::nw3::layout(&f).clean(), "the fan is drawable without crossings");
+    for paper in [Paper::A4, Paper::Letter] {
+        let svg = fortress_map(&f, tables(), paper, Audience::Gm);
+        let (_, circles) = gates_and_areas(&svg);
+        let rows = {
+            let mut ys: Vec<i64> = circles.iter().map(|c| (c.1 * 10.0).round() as i64).collect();
+            ys.sort_unstable();
+            ys.dedup();
+            ys.len()
+        };
+        assert!(rows >= 5, "{paper:?}: 24 areas a layer need more than one row each ({rows} rows)");
+        assert_eq!(gate_crossings(&svg), 0, "{paper:?}: gate lines cross");
+        assert_eq!(gates_too_close(&svg), Vec::new(), "{paper:?}: gate lines closer than the gap");
+        assert_gates_clear(&svg, paper, &format!("wide fan {paper:?}"));
+    }
 }
 
 #[test]
@@ -530,7 +580,9 @@ fn gates_too_close(svg: &str) -> Vec<(String, String, f64)> {
                 continue;
             }
             let clear = nearest(i, j).min(nearest(j, i)) - GATE_STROKE;
-            if clear < GATE_GAP {
+            // Points are written on the 0.1 mm grid: two lines 1.2 mm apart leave exactly the
+            // gap, which the arithmetic measures as 0.7999…
+            if clear < GATE_GAP - 1e-6 {
                 out.push((gates[i].0.clone(), gates[j].0.clone(), (clear * 100.0).round() / 100.0));
             }
         }
@@ -538,19 +590,18 @@ fn gates_too_close(svg: &str) -> Vec<(String, String, f64)> {
     out
 }
 
-/// Gate lines keep a clear gap between them. On 100 GM maps at 40 areas (both papers), pairs of
-/// gates whose ink comes closer than [`GATE_GAP`] outside the circles' fans are counted. The
-/// goal is none; one straight slant per channel gave 1470 such pairs (91 maps with two gates'
-/// inks touching), the lanes (a line passing under another's start, or over its end, runs a
-/// lane deeper) 477 on 81 maps; ports a whole 1.3 mm step apart (badged circles' upper ports
-/// shifted left, clear of the badge) and channels as tall as their lanes need give 55 on 9
-/// maps: 4 maps whose lanes fit at no level (they are squeezed), 3 whose layers are too wide for
-/// one row each (dealt over rows, where lines may cross) and 2 with four lines into one badged
-/// circle's top. This bound keeps it from growing back. The map of the bug report (seed 55, the
-/// damaged 15-17 along 16-17) keeps the gap everywhere.
+/// Gate lines keep a clear gap between them: on 100 GM maps at 40 areas (both papers) no two
+/// gates' inks come closer than [`GATE_GAP`] outside the circles' fans. What holds it: lanes (a
+/// line passing under another's start, or over its end, runs a lane deeper), ports a whole
+/// step apart (a badged circle's upper ports shifted left, clear of the badge), channels as
+/// tall as their lanes need, labels widened in rows with room to spare so that the channels get
+/// the height (before any level squeezes its lanes), and a layer too wide for one row cut into
+/// runs in the layout's order. (One straight slant per channel gave 1470 close pairs here, the
+/// lanes alone 477, the whole-step ports and tall channels 55.) The map of the bug report (seed
+/// 55, the damaged 15-17 along 16-17) is among them.
 #[test]
 fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
-    let (mut measured, mut close) = (0, 0);
+    let (mut measured, mut close) = (0, Vec::new());
     for k in 0..100u64 {
         let seed = if k == 0 { 55 } else { k * 7919 + 3 };
         let (party, cl) = (1 + (seed % 8) as u32, 1 + (seed % 20) as u32);
@@ -559,12 +610,9 @@ fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
         let paper = if k % 2 == 0 { Paper::A4 } else { Paper::Letter };
         let svg = fortress_map(&f, tables(), paper, Audience::Gm);
         let pairs = gates_too_close(&svg);
-        if seed == 55 {
-            assert!(pairs.is_empty(), "seed 55: gate lines too close: {pairs:?}");
-        }
         measured += gate_pieces(&svg).len();
-        close += pairs.len();
+        close.extend(pairs.into_iter().map(|p| (seed, paper, p)));
     }
     assert!(measured > 100 * 40, "every map's gates were measured ({measured})");
-    assert!(close <= 55, "{close} pairs of gate lines closer than {GATE_GAP} mm on 100 maps");
+    assert_eq!(close, Vec::new(), "pairs of gate lines closer than {GATE_GAP} mm on 100 maps");
 }

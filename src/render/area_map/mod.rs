@@ -11,18 +11,19 @@
 //! no gate line crosses a circle other than its own two, an area's label or a note; no two texts
 //! overlap; everything stays on the page. How:
 //! 1. [`placement`]: each area is a cell (circle, label to its right) in a row; rows are the
-//!    layout's layers, a layer too wide for the page dealt out over several rows; a gate that
-//!    passes a row gets a narrow cell of its own there. Between rows run channels that hold
+//!    layout's layers, a layer too wide for the page cut into runs over several rows (in the
+//!    layout's order, so no gates cross); a gate that passes a row gets a narrow cell of its
+//!    own there. Between rows run channels that hold
 //!    only gate lines. Sizes come from the roomiest level at which the map fits; text is never
 //!    smaller than [`MIN_TEXT`] for anything the generator makes.
 //! 2. [`routing`]: each gate leaves its circle vertically from a port of its own, crosses each
 //!    channel in one straight slanted piece (started a lane lower, or ended a lane higher, where
 //!    it passes another line's end, so shallow lines do not run along each other) and passes rows
-//!    in its own cell. Lines cross only
-//!    in channels, and on a generated fortress's map not at all: its layout is drawn as it is,
-//!    a row per layer, and the generator built it so that no two gates cross (a test counts the
-//!    crossings on the SVG of thousands of maps); a hand-edited graph gets the layout's fewest
-//!    crossings, and `check` says how many remain.
+//!    in its own cell. Lines cross only in channels, and on a generated fortress's map not at
+//!    all: its layout is drawn in its own order (a row per layer, or a wide layer's runs), and
+//!    the generator built it so that no two gates cross (a test counts the crossings on the SVG
+//!    of thousands of maps); a hand-edited graph gets the layout's fewest crossings, and
+//!    `check` says how many remain.
 //! 3. Marks ("S", arrow, bars, cross) and notes ("event in 4", "Danger Sense 15", "×2") go at the
 //!    first spot along the line that is free of every other line, label, circle and note; a note
 //!    with no free spot, and a gate beyond the ports a circle offers (hand-edited files only),

@@ -3,8 +3,10 @@
 //!
 //! - Rows start as the layout's layers ([`crate::nw3::layout()`]: gates from the Entrance, in id
 //!   order or ordered by barycenter sweeps). A layout without crossings (every generated one) is
-//!   kept as it is, a row per layer, at the roomiest level where that fits; otherwise (or if it
-//!   fits at no level) a layer too wide for the page is dealt out over several rows.
+//!   kept as it is, a row per layer, at the roomiest level where that fits; if it fits at no
+//!   level, a layer too wide for the page is cut into runs of neighbouring areas, a row each,
+//!   and every row keeps the layout's order, so its gates still never cross ([`Rows::Stair`]).
+//!   A hand-edited layout with crossings has its wide layers dealt out over rows instead.
 //! - A gate joining rows more than one apart passes the rows between through a narrow cell of its
 //!   own (a "dummy"), so it never runs over an area or a label; the rows, dummies included, are
 //!   ordered again by barycenter sweeps.
@@ -17,7 +19,7 @@
 //!   generator makes) is scaled down further until it fits, so nothing ever overlaps.
 
 use crate::nw3::layout::{Layout, layout};
-use crate::nw3::model::Fortress;
+use crate::nw3::model::{Area, Fortress};
 use crate::render::svgkit::{Bbox, snap};
 
 use super::furniture::{Look, badge_r, has_badge};
@@ -164,29 +166,42 @@ pub(super) fn place(
 ) -> Placed {
     let l = layout(f);
     // A layout without crossings is drawn as it is, a row per layer, at the roomiest level
-    // where that fits; only if it fits at none are layers dealt over rows (and may cross).
-    let keeps: &[bool] = if l.clean() { &[true, false] } else { &[false] };
-    // Channels roomy enough for their lanes first, at any level; only a map that fits at none
-    // that way squeezes its lanes (closer than the gap a reader needs between two lines).
-    for &keep in keeps {
-        for lanes in [true, false] {
-            for level in LEVELS {
-                for w in LABEL_WIDTHS {
-                    for budget in [0.85, 1.0] {
-                        let lv = Level { label_w: w, ..level };
-                        let how = How { budget, keep, lanes: lanes.then_some(needs) };
-                        if let Some(p) = try_level(f, &l, gates, noted, region, lv, how) {
-                            return p;
-                        }
+    // where that fits (with each row's labels as wide as it has room for, before a level is
+    // given up for its height); if none, a layer too wide for the page is cut into runs on rows of their
+    // own, which keeps every line in its order (no crossing). Channels roomy enough for their
+    // lanes come first, at any level; only a map that fits at none that way squeezes its lanes
+    // (closer than the gap a reader needs between two lines). A hand-edited layout with
+    // crossings is dealt out.
+    let passes: &[(Rows, bool, bool)] = if l.clean() {
+        &[
+            (Rows::Keep, true, false),
+            (Rows::Keep, true, true),
+            (Rows::Stair, true, false),
+            (Rows::Stair, true, true),
+            (Rows::Keep, false, true),
+            (Rows::Stair, false, true),
+        ]
+    } else {
+        &[(Rows::Deal, true, false), (Rows::Deal, false, false)]
+    };
+    let last = if l.clean() { Rows::Stair } else { Rows::Deal };
+    for &(rows, lanes, widen) in passes {
+        for level in LEVELS {
+            for w in LABEL_WIDTHS {
+                for budget in [0.85, 1.0] {
+                    let lv = Level { label_w: w, ..level };
+                    let how = How { budget, rows, lanes: lanes.then_some(needs), widen };
+                    if let Some(p) = try_level(f, &l, gates, noted, region, lv, how) {
+                        return p;
                     }
                 }
             }
         }
     }
     // Far more than the generator ever makes: smaller still, until it fits.
+    let how = How { budget: 1.0, rows: last, lanes: None, widen: false };
     let mut k = 0.96;
     loop {
-        let how = How { budget: 1.0, keep: false, lanes: None };
         if let Some(p) = try_level(f, &l, gates, noted, region, LEVELS[LEVELS.len() - 1].scaled(k), how) {
             return p;
         }
@@ -194,7 +209,6 @@ pub(super) fn place(
             // Cannot happen for a page-sized region, but never loop for ever: draw it as it is.
             let lv = LEVELS[LEVELS.len() - 1].scaled(k);
             let region = Bbox { x1: f64::MAX / 4.0, y1: f64::MAX / 4.0, ..*region };
-            let how = How { budget: 1.0, keep: false, lanes: None };
             return try_level(f, &l, gates, noted, &region, lv, how)
                 .unwrap_or_else(|| Placed::empty(lv, f.areas.len()));
         }
@@ -202,15 +216,30 @@ pub(super) fn place(
     }
 }
 
-/// How a level is tried: layers dealt over several rows when wider than `budget` of the region
-/// (room is left for the gates passing through); with `keep`, every layer stays one row in the
-/// layout's order (or the level does not fit); with `lanes`, each channel is at least as tall as
-/// its lanes need (or the level does not fit).
+/// How the layout's layers become rows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Rows {
+    /// One row per layer, in the layout's order (or the level does not fit).
+    Keep,
+    /// A layer too wide for one row is cut into runs of neighbouring areas, each on a row of its
+    /// own, the leftmost run on top; every row is then put in the order of the layout's
+    /// crossing-free drawing, so no two lines cross (for a layout without crossings only).
+    Stair,
+    /// A layer too wide for one row is dealt round-robin over rows, which barycenter sweeps
+    /// then order (a hand-edited layout with crossings).
+    Deal,
+}
+
+/// How a level is tried: layers made into `rows`, cut or dealt over several rows when wider
+/// than `budget` of the region (room is left for the gates passing through); with `lanes`, each
+/// channel is at least as tall as its lanes need (or the level does not fit); with `widen`, each
+/// row's labels are as wide as the row has room for (fewer lines: shorter rows).
 #[derive(Clone, Copy)]
 struct How {
     budget: f64,
-    keep: bool,
+    rows: Rows,
     lanes: Option<Needs>,
+    widen: bool,
 }
 
 /// The map at level `lv`, tried as `how` says, if it fits.
@@ -223,15 +252,20 @@ fn try_level(
     lv: Level,
     how: How,
 ) -> Option<Placed> {
-    let How { budget, keep, lanes } = how;
+    let How { budget, rows: mode, lanes, widen } = how;
     let avail = region.x1 - region.x0;
-    let (blocks, extents) = area_cells(f, &lv, avail);
-    let area_rows = deal_rows(l, &extents, lv.gap, avail * budget, keep)?;
+    let (mut blocks, mut extents) = area_cells(f, &lv, avail);
+    let area_rows = deal_rows(l, &extents, lv.gap, avail * budget, mode)?;
     let Chained { mut rows, mut items, item_of, edges, same_row, notes_in } =
         chain_gates(area_rows, &extents, gates, noted, lv.gap);
     let (up, down) = neighbours(&items, &edges);
-    if !keep {
-        order_rows(&mut rows, &items, &up, &down);
+    match mode {
+        Rows::Keep => {}
+        Rows::Stair => order_planar(&mut rows, &items, &edges, l),
+        Rows::Deal => order_rows(&mut rows, &items, &up, &down),
+    }
+    if widen {
+        widen_labels(f, &lv, avail, &rows, &mut items, &mut blocks, &mut extents);
     }
     // Too wide even so (the gates passing through take room too): the next level.
     if rows.iter().any(|row| row_width(row, |i| items[i].left + items[i].right, lv.gap) > avail) {
@@ -258,18 +292,57 @@ fn try_level(
 /// cell's extent (left of the centre, right of it with the label, height).
 #[allow(clippy::type_complexity)]
 fn area_cells(f: &Fortress, lv: &Level, avail: f64) -> (Vec<(Vec<Line>, usize)>, Vec<(f64, f64, f64)>) {
-    let label_w = lv.label_w.min(avail * 0.45).max(10.0);
-    let mut blocks = Vec::with_capacity(f.areas.len());
-    let mut extents = Vec::with_capacity(f.areas.len());
-    for a in &f.areas {
-        let look = Look::of(f, a);
-        let (lines, lost) = area_block(a, look.word(), label_w, lv.name, lv.info);
-        let right = label_x(0.0, lv.r, has_badge(look)) + block_width(&lines);
-        let h = block_height(&lines).max(2.0 * lv.r);
-        extents.push((lv.r, right, h));
-        blocks.push((lines, lost));
+    f.areas.iter().map(|a| area_cell(f, a, lv, lv.label_w, avail)).unzip()
+}
+
+/// One area's label lines and cell extent at level `lv` with labels at most `label_w` wide.
+fn area_cell(f: &Fortress, a: &Area, lv: &Level, label_w: f64, avail: f64) -> ((Vec<Line>, usize), (f64, f64, f64)) {
+    let label_w = label_w.min(avail * 0.45).max(10.0);
+    let look = Look::of(f, a);
+    let (lines, lost) = area_block(a, look.word(), label_w, lv.name, lv.info);
+    let right = label_x(0.0, lv.r, has_badge(look)) + block_width(&lines);
+    let h = block_height(&lines).max(2.0 * lv.r);
+    ((lines, lost), (lv.r, right, h))
+}
+
+/// Gives each row's labels the widest of [`LABEL_WIDTHS`] the row still fits the page with
+/// (the level's own width at least): a row with room to spare takes fewer lines per label, so it
+/// is shorter, and the channels get the height.
+#[allow(clippy::type_complexity)]
+fn widen_labels(
+    f: &Fortress,
+    lv: &Level,
+    avail: f64,
+    rows: &[Vec<usize>],
+    items: &mut [Item],
+    blocks: &mut [(Vec<Line>, usize)],
+    extents: &mut [(f64, f64, f64)],
+) {
+    for row in rows {
+        for w in LABEL_WIDTHS.into_iter().filter(|&w| w > lv.label_w) {
+            let cells: Vec<Option<_>> =
+                row.iter().map(|&i| items[i].area.map(|a| area_cell(f, &f.areas[a], lv, w, avail))).collect();
+            let width = row_width(
+                &(0..row.len()).collect::<Vec<usize>>(),
+                |k| match &cells[k] {
+                    Some((_, e)) => e.0 + e.1,
+                    None => items[row[k]].left + items[row[k]].right,
+                },
+                lv.gap,
+            );
+            if width > avail {
+                continue;
+            }
+            for (&i, cell) in row.iter().zip(cells) {
+                if let (Some(a), Some((block, e))) = (items[i].area, cell) {
+                    items[i].right = e.1;
+                    blocks[a] = block;
+                    extents[a] = e;
+                }
+            }
+            break;
+        }
     }
-    (blocks, extents)
 }
 
 /// A row's width: its cells side by side, `gap` between each two.
@@ -277,40 +350,74 @@ fn row_width(row: &[usize], cell: impl Fn(usize) -> f64, gap: f64) -> f64 {
     row.iter().map(|&i| cell(i)).sum::<f64>() + gap * row.len().saturating_sub(1) as f64
 }
 
-/// The rows of areas: each layer in the layout's order, dealt out round-robin over as few rows
-/// as keep each within `budget` (mm). With `keep`, a layer wider than that fails the level
-/// instead: a crossing-free layout is only drawn a row per layer.
-fn deal_rows(l: &Layout, extents: &[(f64, f64, f64)], gap: f64, budget: f64, keep: bool) -> Option<Vec<Vec<usize>>> {
+/// The rows of areas: each layer in the layout's order, as one row, or (wider than `budget`,
+/// in mm) cut into runs ([`Rows::Stair`]) or dealt out round-robin ([`Rows::Deal`]) over as few
+/// rows as keep each within it. With [`Rows::Keep`], a layer wider than that fails the level.
+fn deal_rows(l: &Layout, extents: &[(f64, f64, f64)], gap: f64, budget: f64, mode: Rows) -> Option<Vec<Vec<usize>>> {
     let mut layers: Vec<Vec<usize>> = vec![Vec::new(); l.layers as usize];
     let mut nodes: Vec<(u32, u32, usize)> = l.nodes.iter().enumerate().map(|(i, p)| (p.layer, p.slot, i)).collect();
     nodes.sort_unstable();
     for (layer, _, i) in nodes {
         layers[layer as usize].push(i);
     }
-    let width_of = |row: &[usize]| row_width(row, |i| extents[i].0 + extents[i].1, gap);
+    let cell = |i: usize| extents[i].0 + extents[i].1;
+    let width_of = |row: &[usize]| row_width(row, cell, gap);
     let mut rows: Vec<Vec<usize>> = Vec::new();
     for layer in layers {
-        if keep {
-            if width_of(&layer) > budget {
-                return None;
-            }
+        if width_of(&layer) <= budget || layer.len() < 2 {
             if !layer.is_empty() {
                 rows.push(layer);
             }
             continue;
         }
-        let mut m = 1;
-        loop {
-            let parts: Vec<Vec<usize>> =
-                (0..m).map(|k| layer.iter().copied().skip(k).step_by(m).collect::<Vec<usize>>()).collect();
-            if m >= layer.len().max(1) || parts.iter().all(|p| width_of(p) <= budget) {
-                rows.extend(parts.into_iter().filter(|p| !p.is_empty()));
-                break;
+        match mode {
+            Rows::Keep => return None,
+            Rows::Stair => rows.extend(runs(&layer, cell, gap, budget)),
+            Rows::Deal => {
+                let mut m = 2;
+                loop {
+                    let parts: Vec<Vec<usize>> =
+                        (0..m).map(|k| layer.iter().copied().skip(k).step_by(m).collect::<Vec<usize>>()).collect();
+                    if m >= layer.len() || parts.iter().all(|p| width_of(p) <= budget) {
+                        rows.extend(parts.into_iter().filter(|p| !p.is_empty()));
+                        break;
+                    }
+                    m += 1;
+                }
             }
-            m += 1;
         }
     }
     Some(rows)
+}
+
+/// `layer` cut into as few runs of neighbouring cells as keep each within `budget` (mm), the
+/// runs as even as that allows (the least widest run: a binary search over the widest a run
+/// may be, each try a linear fill).
+fn runs(layer: &[usize], cell: impl Fn(usize) -> f64, gap: f64, budget: f64) -> Vec<Vec<usize>> {
+    let fill = |cap: f64| -> Vec<Vec<usize>> {
+        let mut out: Vec<Vec<usize>> = Vec::new();
+        let mut width = 0.0;
+        for &i in layer {
+            match out.last_mut() {
+                Some(run) if width + gap + cell(i) <= cap => {
+                    run.push(i);
+                    width += gap + cell(i);
+                }
+                _ => {
+                    out.push(vec![i]);
+                    width = cell(i);
+                }
+            }
+        }
+        out
+    };
+    let fewest = fill(budget).len();
+    let (mut lo, mut hi) = (layer.iter().map(|&i| cell(i)).fold(0.0, f64::max), budget.max(0.0));
+    for _ in 0..40 {
+        let mid = (lo + hi) / 2.0;
+        if fill(mid).len() <= fewest { hi = mid } else { lo = mid }
+    }
+    fill(hi)
 }
 
 /// The rows as cells: the areas' and, for every row a gate passes without stopping, a narrow
@@ -433,6 +540,36 @@ fn place_down(
         }
     }
     Some((bands, channels))
+}
+
+/// Orders every row as the layout's crossing-free drawing has it (for [`Rows::Stair`]): each
+/// item by the slot, in the row's own layer, of the area it stands for (an area's own; a passing
+/// gate's end in that layer), then by the slot of the gate's other end. A layer cut into runs
+/// has its leftmost run on top: the gates from the layer above into later runs pass it on its
+/// right, the gates from earlier runs down to the layer below pass the later runs on their
+/// left, so every line keeps its place among the others and none cross.
+fn order_planar(rows: &mut [Vec<usize>], items: &[Item], edges: &[Edge], l: &Layout) {
+    let slot = |a: usize| l.nodes[a].slot;
+    let layer = |a: usize| l.nodes[a].layer;
+    let mut passing: Vec<Option<(usize, usize)>> = vec![None; items.len()];
+    for e in edges {
+        let (u, v) = (e.chain[0], e.chain[e.chain.len() - 1]);
+        if let (Some(a), Some(b)) = (items[u].area, items[v].area) {
+            for &d in &e.chain[1..e.chain.len() - 1] {
+                passing[d] = Some((a, b));
+            }
+        }
+    }
+    for row in rows.iter_mut() {
+        let Some(own) = row.iter().find_map(|&i| items[i].area).map(layer) else { continue };
+        let key = |i: usize| match (items[i].area, passing[i]) {
+            (Some(a), _) => (slot(a), 0, i),
+            (None, Some((a, b))) if layer(a) == own => (slot(a), slot(b), i),
+            (None, Some((a, b))) => (slot(b), slot(a), i),
+            (None, None) => (u32::MAX, 0, i),
+        };
+        row.sort_by_key(|&i| key(i));
+    }
 }
 
 /// Barycenter sweeps over the final rows (dummies included): each row sorted by the mean
