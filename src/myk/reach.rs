@@ -27,8 +27,6 @@ pub struct Reach {
     indices: Vec<u32>,
     /// Every way the court can find, the plain ones flagged.
     graph: DiGraph<(), Edge, u32>,
-    /// What walks of every way never pass (set by [`Reach::without`]).
-    blocked: Option<Reveals>,
     /// The last few walks of every way, by what each left out.
     walks: std::cell::RefCell<Vec<(Option<Reveals>, Nodes)>>,
 }
@@ -36,11 +34,13 @@ pub struct Reach {
 /// Walks kept per graph.
 const KEPT_WALKS: usize = 8;
 
-/// A move of the court: through a corridor (see [`via`]) or not (0), and whether it is a plain
-/// way (a corridor with nothing in the way, or an entrance).
+/// A move of the court: through a corridor (see [`via`]) or not (0), whether it is a plain
+/// way (a corridor with nothing in the way, or an entrance), and whether it would be plain once
+/// its Lock is opened (see [`Reach::from_outside_unlocked`]).
 #[derive(Clone, Copy)]
 struct Edge {
     plain: bool,
+    unlocked: bool,
     via: usize,
 }
 
@@ -118,17 +118,20 @@ impl Wiring<'_> {
                     &both
                 }
             };
-            let plain = hidden & hidden_bit(c.id()) == 0 && !matches!(route, Some(Route::Locked | Route::Redirect));
+            let found = hidden & hidden_bit(c.id()) == 0;
+            let plain = found && !matches!(route, Some(Route::Locked | Route::Redirect));
+            // An opened Lock leaves the corridor as it would be without the trap.
+            let unlocked = plain || (found && route == Some(Route::Locked));
             for &(x, y) in dirs {
-                self.add(x, y, Edge { via, plain });
+                self.add(x, y, Edge { via, plain, unlocked });
             }
             if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
                 && let Some(dp) = self.pos_of(d.map)
                 && !self.warded(d)
             {
                 let to = Reach::node(dp, d.room);
-                self.add(a, to, Edge { via, plain: false });
-                self.add(b, to, Edge { via, plain: false });
+                self.add(a, to, Edge { via, plain: false, unlocked: false });
+                self.add(b, to, Edge { via, plain: false, unlocked: false });
             }
         }
     }
@@ -143,7 +146,11 @@ impl Wiring<'_> {
                     && !from_warded
                     && !self.warded(d)
                 {
-                    self.add(Reach::node(p, r.id), Reach::node(dp, d.room), Edge { via: 0, plain: false });
+                    self.add(
+                        Reach::node(p, r.id),
+                        Reach::node(dp, d.room),
+                        Edge { via: 0, plain: false, unlocked: false },
+                    );
                 }
             }
         }
@@ -158,8 +165,8 @@ impl Wiring<'_> {
                 Some(to) => self.pos_of(to.map).map(|q| Reach::node(q, to.room)),
             };
             if let Some(t) = there {
-                self.add(here, t, Edge { via: 0, plain: true });
-                self.add(t, here, Edge { via: 0, plain: true });
+                self.add(here, t, Edge { via: 0, plain: true, unlocked: true });
+                self.add(t, here, Edge { via: 0, plain: true, unlocked: true });
             }
         }
     }
@@ -196,12 +203,6 @@ impl Reach {
         Reach::build(s, tables)
     }
 
-    /// The graph whose `from_outside(true)` never passes what a clue reveals (see
-    /// [`Reach::from_outside_without`]).
-    pub fn without(s: &Scenario, tables: &Tables, blocked: Reveals) -> Reach {
-        Reach { blocked: Some(blocked), ..Reach::build(s, tables) }
-    }
-
     fn build(s: &Scenario, tables: &Tables) -> Reach {
         let n = s.maps.len() * 9 + 1;
         let mut graph: DiGraph<(), Edge, u32> = DiGraph::with_capacity(n, n * 4);
@@ -223,20 +224,26 @@ impl Reach {
                 s.maps.iter().map(|m| m.index).collect()
             },
             graph: w.graph,
-            blocked: None,
             walks: Default::default(),
         }
     }
 
-    /// Nodes reachable from outside, using every way (minus what [`Reach::without`] blocks) or
-    /// plain ways only.
+    /// Nodes reachable from outside, using every way or plain ways only.
     pub fn from_outside(&self, full: bool) -> Nodes {
         if full {
-            self.walk_full(self.blocked)
+            self.walk_full(None)
         } else {
             let plain = EdgeFiltered::from_fn(&self.graph, |e| e.weight().plain);
             bfs_set(&plain, self.outside())
         }
+    }
+
+    /// Nodes reachable from outside by the plain ways and the corridors whose Lock the court
+    /// opens (the plain ways of the scenario without its Locks): a Lock on the way to the ruler
+    /// is an obstacle, not special movement.
+    pub fn from_outside_unlocked(&self) -> Nodes {
+        let opened = EdgeFiltered::from_fn(&self.graph, |e| e.weight().unlocked);
+        bfs_set(&opened, self.outside())
     }
 
     /// Nodes reachable from outside by every way, never entering the revealed room nor

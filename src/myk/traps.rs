@@ -7,7 +7,6 @@ use crate::dice::Dice;
 use crate::myk::model::{Limits, Map, MonsterGroup, PlacedTrap, Reaction, Reveals, Room, Scenario};
 use crate::myk::monsters;
 use crate::myk::reach::Reach;
-use crate::tables::Tables;
 use crate::tables::myk::{MykData, Placement, Route, Trap};
 use crate::tables::shared::SharedStr;
 
@@ -350,12 +349,13 @@ pub fn warders(m: &Map, data: &MykData, v: &mut Vec<Violation>) {
 
 /// A Secret Door is found by searching its own room (seed 003 l.1819, l.5685), so the corridor it
 /// hides cannot be the way into that room: the room must be reached from outside without it.
-pub fn secret_doors(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
+/// `g` is the scenario's movement graph (a walk that never travels the corridor).
+pub fn secret_doors(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     for (p, m) in s.maps.iter().enumerate() {
         for r in m.used_rooms() {
             for c in r.traps.iter().filter_map(|t| t.corridor) {
                 let hidden = Reveals::Corridor { map: m.index, corridor: c };
-                let reached = Reach::without(s, tables, hidden).from_outside(true);
+                let reached = g.from_outside_without(hidden);
                 if !Reach::at(&reached, p, r.id) {
                     v.push(Violation::new(
                         format!("map {} room {}", m.index, r.id),
