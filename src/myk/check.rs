@@ -86,7 +86,7 @@ fn check_graph(s: &Scenario, tables: &Tables, given: Option<(&Reach, &crate::myk
             &built
         }
     };
-    movement(s, reach, tables, &mut v);
+    movement(s, reach, &mut v);
     encounters(s, tables, &mut v);
     crate::myk::clues::check_in(s, reach, &mut v);
     crate::myk::story::check(s, tables, &mut v);
@@ -614,11 +614,11 @@ pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
 /// The rules of moving through the dungeon: every room reached and left, the ruler's by ordinary
 /// ways, each Secret Door's room enterable, each Warder's room kept to its corridors. The
 /// generator keeps every trap it places to them (`Gen::reachable`).
-pub(crate) fn movement(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Violation>) {
+pub(crate) fn movement(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     reachability(s, g, v);
     crate::myk::traps::secret_doors(s, g, v);
-    for m in &s.maps {
-        crate::myk::traps::warders(m, &tables.myk, v);
+    for (p, m) in s.maps.iter().enumerate() {
+        crate::myk::traps::warders(m, p, g, v);
     }
 }
 

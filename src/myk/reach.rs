@@ -9,8 +9,9 @@
 //! generator places each clue by such a walk, and `check` asks for the same one again.
 
 use fixedbitset::FixedBitSet;
+use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
-use petgraph::visit::{Bfs, EdgeFiltered, Reversed};
+use petgraph::visit::EdgeRef;
 
 use crate::myk::model::{CorridorId, Map, Place, Reveals, RoomId, Scenario};
 use crate::tables::Tables;
@@ -29,6 +30,10 @@ pub struct Reach {
     graph: DiGraph<(), Edge, u32>,
     /// The last few walks of every way, by what each left out.
     walks: std::cell::RefCell<Vec<(Option<Reveals>, Nodes)>>,
+    /// The nodes a walk has yet to leave, kept between walks (see [`Reach::walk`]).
+    stack: std::cell::RefCell<Vec<NodeIndex>>,
+    /// The rooms that hold a Warder (by node).
+    warded_rooms: Nodes,
 }
 
 /// Walks kept per graph.
@@ -175,16 +180,6 @@ impl Wiring<'_> {
 /// A way of [`Reach::ways`]: from node, to node, the corridor (map position, id) or `None`, plain.
 pub type Way = (usize, usize, Option<(usize, CorridorId)>, bool);
 
-/// Every node a breadth-first search of `g` reaches from `start`.
-fn bfs_set<G>(g: G, start: NodeIndex) -> Nodes
-where
-    G: petgraph::visit::IntoNeighbors<NodeId = NodeIndex> + petgraph::visit::Visitable<Map = FixedBitSet>,
-{
-    let mut bfs = Bfs::new(g, start);
-    while bfs.next(g).is_some() {}
-    bfs.discovered
-}
-
 impl Reach {
     /// The node of room `r` on the map at position `map_pos` (see [`Reach::place`]).
     pub fn node(map_pos: usize, r: RoomId) -> usize {
@@ -225,25 +220,44 @@ impl Reach {
             },
             graph: w.graph,
             walks: Default::default(),
+            stack: Default::default(),
+            warded_rooms: w.warded_rooms,
         }
     }
 
     /// Nodes reachable from outside, using every way or plain ways only.
     pub fn from_outside(&self, full: bool) -> Nodes {
-        if full {
-            self.walk_full(None)
-        } else {
-            let plain = EdgeFiltered::from_fn(&self.graph, |e| e.weight().plain);
-            bfs_set(&plain, self.outside())
-        }
+        if full { self.walk_full(None) } else { self.walk(Direction::Outgoing, |e, _| e.plain) }
     }
 
     /// Nodes reachable from outside by the plain ways and the corridors whose Lock the court
     /// opens (the plain ways of the scenario without its Locks): a Lock on the way to the ruler
     /// is an obstacle, not special movement.
     pub fn from_outside_unlocked(&self) -> Nodes {
-        let opened = EdgeFiltered::from_fn(&self.graph, |e| e.weight().unlocked);
-        bfs_set(&opened, self.outside())
+        self.walk(Direction::Outgoing, |e, _| e.unlocked)
+    }
+
+    /// Every node reached from outside (or, walking `Incoming`, from which outside is reached) by
+    /// the ways `open` lets through (given the way and the node it leads to). A depth-first walk
+    /// over the graph's own edge lists: the set it gives is the breadth-first search's (the same
+    /// nodes in another order), without a filtered view, a queue and a visit map allocated for
+    /// each walk; the generator walks after every trap that moves the court.
+    fn walk(&self, dir: Direction, open: impl Fn(&Edge, usize) -> bool) -> Nodes {
+        let mut seen = Nodes::with_capacity(self.graph.node_count());
+        let mut stack = self.stack.borrow_mut();
+        stack.clear();
+        seen.insert(self.outside().index());
+        stack.push(self.outside());
+        while let Some(x) = stack.pop() {
+            for e in self.graph.edges_directed(x, dir) {
+                let y = if dir == Direction::Outgoing { e.target() } else { e.source() };
+                if !seen.contains(y.index()) && open(e.weight(), e.target().index()) {
+                    seen.insert(y.index());
+                    stack.push(y);
+                }
+            }
+        }
+        seen
     }
 
     /// Nodes reachable from outside by every way, never entering the revealed room nor
@@ -277,16 +291,18 @@ impl Reach {
             Some(Reveals::Corridor { map, corridor }) => (None, pos(map).map(|q| via(q, corridor))),
             None => (None, None),
         };
-        let open = EdgeFiltered::from_fn(&self.graph, |e| {
-            use petgraph::visit::EdgeRef;
-            Some(e.target().index()) != room && Some(e.weight().via) != corridor
-        });
-        bfs_set(&open, self.outside())
+        self.walk(Direction::Outgoing, |e, to| Some(to) != room && Some(e.via) != corridor)
     }
 
     /// Nodes from which outside can be reached (using every way): a walk of the reversed graph.
     pub fn back_to_outside(&self) -> Nodes {
-        bfs_set(Reversed(&self.graph), self.outside())
+        self.walk(Direction::Incoming, |_, _| true)
+    }
+
+    /// Whether room `r` of the map at position `map_pos` holds a Warder (a trap whose record's
+    /// route is `Warded`), as the graph was wired.
+    pub fn warded(&self, map_pos: usize, r: RoomId) -> bool {
+        self.warded_rooms.contains(Reach::node(map_pos, r))
     }
 
     /// Whether a room of the map at position `map_pos` is in a node set.
@@ -298,7 +314,6 @@ impl Reach {
     /// runs through as (map position, corridor) or `None` for entrances and teleports, plain).
     /// Nodes are read with [`Reach::place`]. The DOT export draws the graph from these.
     pub fn ways(&self) -> Vec<Way> {
-        use petgraph::visit::EdgeRef;
         let corridor = |v: usize| {
             let v = v.checked_sub(1)?;
             Some((v / 81, CorridorId(RoomId::ALL[v % 81 / 9], RoomId::ALL[v % 9])))
