@@ -220,7 +220,8 @@ impl Reach {
             },
             graph: w.graph,
             walks: Default::default(),
-            stack: Default::default(),
+            // A walk pushes each node once at most: sized once for every walk of the graph.
+            stack: std::cell::RefCell::new(Vec::with_capacity(n)),
             warded_rooms: w.warded_rooms,
         }
     }
