@@ -32,6 +32,7 @@ impl NameIndex {
 
     /// The first position whose name is `name`; `name_at` gives the name at a position (the
     /// index keeps only positions, so it holds no copy of the names).
+    #[inline]
     pub fn get<'a>(&self, name: &str, name_at: impl Fn(usize) -> &'a str) -> Option<usize> {
         self.get_bytes(name.as_bytes(), name_at)
     }
