@@ -1,12 +1,13 @@
 //! The movement graph `check` and the generator walk: a petgraph [`DiGraph`] whose nodes are
 //! (map position, room) plus one node for outside the dungeon, and whose edges are the ways the
 //! court can move (corridors each way, or one way; entrances between maps and to outside;
-//! teleporter-like destinations). A walk is a breadth-first search over a filtered view of it
-//! and gives the set of nodes reached.
+//! teleporter-like destinations). A walk follows the graph's edge lists from outside, through
+//! the edges it allows, and gives the set of nodes reached.
 //!
 //! It is built for every generated scenario and for every special-movement trap the generator
-//! tries, and walked for every clue, so the last few walks are kept by what they left out: the
-//! generator places each clue by such a walk, and `check` asks for the same one again.
+//! tries, and walked for every clue and Secret Door, so the last few walks are kept by what they
+//! left out: the generator places each clue by such a walk, and `check` asks for the same one
+//! again. Every movement rule of a scenario asks one graph: none builds its own.
 
 use fixedbitset::FixedBitSet;
 use petgraph::Direction;
