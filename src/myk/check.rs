@@ -86,7 +86,7 @@ fn check_graph(s: &Scenario, tables: &Tables, given: Option<(&Reach, &crate::myk
             &built
         }
     };
-    movement(s, reach, tables, &mut v);
+    movement(s, reach, &mut v);
     encounters(s, tables, &mut v);
     crate::myk::clues::check_in(s, reach, &mut v);
     crate::myk::story::check(s, tables, &mut v);
@@ -614,11 +614,11 @@ pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
 /// The rules of moving through the dungeon: every room reached and left, the ruler's by ordinary
 /// ways, each Secret Door's room enterable, each Warder's room kept to its corridors. The
 /// generator keeps every trap it places to them (`Gen::reachable`).
-pub(crate) fn movement(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Violation>) {
-    reachability(s, g, tables, v);
-    crate::myk::traps::secret_doors(s, tables, v);
-    for m in &s.maps {
-        crate::myk::traps::warders(m, &tables.myk, v);
+pub(crate) fn movement(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
+    reachability(s, g, v);
+    crate::myk::traps::secret_doors(s, g, v);
+    for (p, m) in s.maps.iter().enumerate() {
+        crate::myk::traps::warders(m, p, g, v);
     }
 }
 
@@ -677,22 +677,7 @@ fn encounters(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
     }
 }
 
-/// The plain ways plus disarmable Locks: a Lock on the way to the ruler is an obstacle the court
-/// opens by its own check (seed 003 l.6045), not special movement. Built only when the plain
-/// ways miss a ruler's room, from a copy of the scenario without its Locks.
-fn normal_with_locks(s: &Scenario, tables: &Tables) -> Reach {
-    let mut open = s.clone();
-    for c in open.maps.iter_mut().flat_map(|m| m.corridors.iter_mut()) {
-        let locked =
-            c.trap.as_ref().and_then(|t| tables.myk.trap(&t.name)).is_some_and(|r| r.route == Some(Route::Locked));
-        if locked {
-            c.trap = None;
-        }
-    }
-    Reach::new(&open, tables)
-}
-
-fn reachability(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Violation>) {
+fn reachability(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     let forward = g.from_outside(true);
     let mut normal = g.from_outside(false);
     let ruler_missed = s
@@ -701,7 +686,9 @@ fn reachability(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Violation>
         .enumerate()
         .any(|(p, m)| m.used_rooms().any(|r| r.ruler.is_some() && !Reach::at(&normal, p, r.id)));
     if ruler_missed {
-        normal = normal_with_locks(s, tables).from_outside(false);
+        // A Lock on the way to the ruler is an obstacle the court opens by its own check (seed
+        // 003 l.6045), not special movement.
+        normal = g.from_outside_unlocked();
     }
     let back = g.back_to_outside();
     for (p, m) in s.maps.iter().enumerate() {

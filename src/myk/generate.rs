@@ -584,7 +584,7 @@ impl<'a> Gen<'a> {
     /// The reachability rules of `check`, on the scenario as it stands.
     pub(crate) fn reachable(&self, s: &Scenario) -> bool {
         let mut v = Vec::new();
-        crate::myk::check::movement(s, &Reach::new(s, self.tables), self.tables, &mut v);
+        crate::myk::check::movement(s, &Reach::new(s, self.tables), &mut v);
         v.is_empty()
     }
 

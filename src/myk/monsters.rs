@@ -129,15 +129,16 @@ fn find<'a>(
     if hi < lo {
         return None;
     }
+    // Each level's weight and each chosen monster's place and weight, read once: the bisection
+    // asks for the running weight about ten times a pick.
+    let weights: Vec<u32> = (lo..=hi).map(|l| weight(l as u32)).collect();
+    let taken: Vec<(usize, u32)> =
+        chosen.iter().filter_map(|c| Some((data.stock_position(c)?, weight(c.level.unwrap_or(0))))).collect();
     // The running weight before the k-th stockable monster, the chosen ones left out.
     let before = |k: usize| -> u32 {
         let counts = data.stock_before(k).get(lo..=hi).unwrap_or_default();
-        let all: u32 = counts.iter().zip(lo..=hi).map(|(c, l)| c * weight(l as u32)).sum();
-        let left_out: u32 = chosen
-            .iter()
-            .filter(|c| data.stock_position(c).is_some_and(|at| at < k))
-            .map(|c| weight(c.level.unwrap_or(0)))
-            .sum();
+        let all: u32 = counts.iter().zip(&weights).map(|(c, w)| c * w).sum();
+        let left_out: u32 = taken.iter().filter(|&&(at, _)| at < k).map(|&(_, w)| w).sum();
         all.saturating_sub(left_out)
     };
     // The first k whose running weight passes the draw; the monster is the (k - 1)th.

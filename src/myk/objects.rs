@@ -25,10 +25,10 @@ pub enum Fit {
 /// The kinds of the object named `name` (lower case), or `None` when no table knows it.
 pub fn kinds_of(data: &MykData, name: &str) -> Option<Vec<String>> {
     let name = name.trim();
-    if let Some(o) = data.objects.iter().find(|o| o.name.eq_ignore_ascii_case(name)) {
+    if let Some(o) = data.object_folded(name) {
         return Some(o.kinds.iter().map(|k| k.to_ascii_lowercase()).collect());
     }
-    let m = data.monsters.iter().find(|m| m.name.eq_ignore_ascii_case(name))?;
+    let m = data.monster_folded(name)?;
     Some(vec![MONSTER.to_string(), category_kind(m.category)])
 }
 
@@ -57,10 +57,10 @@ const CATEGORIES: [MonsterCategory; 9] = [
 pub fn category_needed(data: &MykData, object: &str) -> Option<MonsterCategory> {
     let name = object.trim();
     // A named monster is itself the creature: only a kind-only object ("construct monster") asks.
-    if data.monsters.iter().any(|m| m.name.eq_ignore_ascii_case(name)) {
+    if data.monster_folded(name).is_some() {
         return None;
     }
-    let kinds = &data.objects.iter().find(|o| o.name.eq_ignore_ascii_case(name))?.kinds;
+    let kinds = &data.object_folded(name)?.kinds;
     CATEGORIES.into_iter().find(|&c| kinds.iter().any(|k| is_category_kind(k, c)))
 }
 
@@ -75,8 +75,14 @@ fn is_category_kind(kind: &str, c: MonsterCategory) -> bool {
 
 /// Whether the object is a creature that must stand in the trap's room (a monster of any kind).
 pub fn is_creature(data: &MykData, object: &str) -> bool {
-    object.trim().eq_ignore_ascii_case(MONSTER)
-        || kinds_of(data, object).is_some_and(|k| k.iter().any(|k| k == MONSTER))
+    // As [`kinds_of`] reads it, without writing the kinds out: an object's own kinds, else a
+    // monster's (which include "monster").
+    let name = object.trim();
+    name.eq_ignore_ascii_case(MONSTER)
+        || match data.object_folded(name) {
+            Some(o) => o.kinds.iter().any(|k| k.eq_ignore_ascii_case(MONSTER)),
+            None => data.monster_folded(name).is_some(),
+        }
 }
 
 /// Whether `object` fits the Event trap `rec`: named by it, of a kind it names (in its `objects`
@@ -180,5 +186,47 @@ mod tests {
         }
         // The tables hold objects that ask for a category, so the comparison reaches that branch.
         assert!(asked > 0);
+    }
+
+    /// The folded look-ups find the record a walk of its list in file order finds, in any letter
+    /// case, and `is_creature` reads an object as its written-out kinds say.
+    #[test]
+    fn an_object_or_monster_is_found_by_name_in_any_letter_case_as_a_walk_of_its_list_finds_it() {
+        let tables = Tables::embedded().expect("embedded tables load");
+        let data = &tables.myk;
+        let names =
+            data.objects.iter().map(|o| o.name.to_string()).chain(data.monsters.iter().map(|m| m.name.to_string()));
+        let (mut creatures, mut forms) = (0, 0);
+        for name in names.chain(["MONSTER".to_string(), "nothing known".to_string(), "x".repeat(70)]) {
+            for form in [name.clone(), name.to_uppercase(), format!("  {name} ")] {
+                let key = form.trim();
+                let object = data.objects.iter().find(|o| o.name.eq_ignore_ascii_case(key));
+                let monster = data.monsters.iter().find(|m| m.name.eq_ignore_ascii_case(key));
+                assert!(opt_eq(data.object_folded(key), object), "{form}");
+                assert!(opt_eq(data.monster_folded(key), monster), "{form}");
+                let kinds = match (object, monster) {
+                    (Some(o), _) => Some(o.kinds.iter().map(|k| k.to_ascii_lowercase()).collect()),
+                    (None, Some(m)) => Some(vec![MONSTER.to_string(), category_kind(m.category)]),
+                    (None, None) => None,
+                };
+                assert_eq!(kinds_of(data, &form), kinds, "{form}");
+                let creature = key.eq_ignore_ascii_case(MONSTER)
+                    || kinds.is_some_and(|k: Vec<String>| k.iter().any(|k| k == MONSTER));
+                assert_eq!(is_creature(data, &form), creature, "{form}");
+                creatures += usize::from(creature);
+                forms += 1;
+            }
+        }
+        // Both answers occur, so neither branch goes untested.
+        assert!(creatures > 0 && creatures < forms);
+    }
+
+    /// The same record (by address) or both none.
+    fn opt_eq<T>(a: Option<&T>, b: Option<&T>) -> bool {
+        match (a, b) {
+            (Some(a), Some(b)) => std::ptr::eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
     }
 }

@@ -1,16 +1,18 @@
 //! The movement graph `check` and the generator walk: a petgraph [`DiGraph`] whose nodes are
 //! (map position, room) plus one node for outside the dungeon, and whose edges are the ways the
 //! court can move (corridors each way, or one way; entrances between maps and to outside;
-//! teleporter-like destinations). A walk is a breadth-first search over a filtered view of it
-//! and gives the set of nodes reached.
+//! teleporter-like destinations). A walk follows the graph's edge lists from outside, through
+//! the edges it allows, and gives the set of nodes reached.
 //!
 //! It is built for every generated scenario and for every special-movement trap the generator
-//! tries, and walked for every clue, so the last few walks are kept by what they left out: the
-//! generator places each clue by such a walk, and `check` asks for the same one again.
+//! tries, and walked for every clue and Secret Door, so the last few walks are kept by what they
+//! left out: the generator places each clue by such a walk, and `check` asks for the same one
+//! again. Every movement rule of a scenario asks one graph: none builds its own.
 
 use fixedbitset::FixedBitSet;
+use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
-use petgraph::visit::{Bfs, EdgeFiltered, Reversed};
+use petgraph::visit::EdgeRef;
 
 use crate::myk::model::{CorridorId, Map, Place, Reveals, RoomId, Scenario};
 use crate::tables::Tables;
@@ -27,20 +29,24 @@ pub struct Reach {
     indices: Vec<u32>,
     /// Every way the court can find, the plain ones flagged.
     graph: DiGraph<(), Edge, u32>,
-    /// What walks of every way never pass (set by [`Reach::without`]).
-    blocked: Option<Reveals>,
     /// The last few walks of every way, by what each left out.
     walks: std::cell::RefCell<Vec<(Option<Reveals>, Nodes)>>,
+    /// The nodes a walk has yet to leave, kept between walks (see [`Reach::walk`]).
+    stack: std::cell::RefCell<Vec<NodeIndex>>,
+    /// The rooms that hold a Warder (by node).
+    warded_rooms: Nodes,
 }
 
 /// Walks kept per graph.
 const KEPT_WALKS: usize = 8;
 
-/// A move of the court: through a corridor (see [`via`]) or not (0), and whether it is a plain
-/// way (a corridor with nothing in the way, or an entrance).
+/// A move of the court: through a corridor (see [`via`]) or not (0), whether it is a plain
+/// way (a corridor with nothing in the way, or an entrance), and whether it would be plain once
+/// its Lock is opened (see [`Reach::from_outside_unlocked`]).
 #[derive(Clone, Copy)]
 struct Edge {
     plain: bool,
+    unlocked: bool,
     via: usize,
 }
 
@@ -118,17 +124,20 @@ impl Wiring<'_> {
                     &both
                 }
             };
-            let plain = hidden & hidden_bit(c.id()) == 0 && !matches!(route, Some(Route::Locked | Route::Redirect));
+            let found = hidden & hidden_bit(c.id()) == 0;
+            let plain = found && !matches!(route, Some(Route::Locked | Route::Redirect));
+            // An opened Lock leaves the corridor as it would be without the trap.
+            let unlocked = plain || (found && route == Some(Route::Locked));
             for &(x, y) in dirs {
-                self.add(x, y, Edge { via, plain });
+                self.add(x, y, Edge { via, plain, unlocked });
             }
             if let (Some(Route::Redirect), Some(d)) = (route, c.trap.as_ref().and_then(|t| t.destination))
                 && let Some(dp) = self.pos_of(d.map)
                 && !self.warded(d)
             {
                 let to = Reach::node(dp, d.room);
-                self.add(a, to, Edge { via, plain: false });
-                self.add(b, to, Edge { via, plain: false });
+                self.add(a, to, Edge { via, plain: false, unlocked: false });
+                self.add(b, to, Edge { via, plain: false, unlocked: false });
             }
         }
     }
@@ -143,7 +152,11 @@ impl Wiring<'_> {
                     && !from_warded
                     && !self.warded(d)
                 {
-                    self.add(Reach::node(p, r.id), Reach::node(dp, d.room), Edge { via: 0, plain: false });
+                    self.add(
+                        Reach::node(p, r.id),
+                        Reach::node(dp, d.room),
+                        Edge { via: 0, plain: false, unlocked: false },
+                    );
                 }
             }
         }
@@ -158,8 +171,8 @@ impl Wiring<'_> {
                 Some(to) => self.pos_of(to.map).map(|q| Reach::node(q, to.room)),
             };
             if let Some(t) = there {
-                self.add(here, t, Edge { via: 0, plain: true });
-                self.add(t, here, Edge { via: 0, plain: true });
+                self.add(here, t, Edge { via: 0, plain: true, unlocked: true });
+                self.add(t, here, Edge { via: 0, plain: true, unlocked: true });
             }
         }
     }
@@ -167,16 +180,6 @@ impl Wiring<'_> {
 
 /// A way of [`Reach::ways`]: from node, to node, the corridor (map position, id) or `None`, plain.
 pub type Way = (usize, usize, Option<(usize, CorridorId)>, bool);
-
-/// Every node a breadth-first search of `g` reaches from `start`.
-fn bfs_set<G>(g: G, start: NodeIndex) -> Nodes
-where
-    G: petgraph::visit::IntoNeighbors<NodeId = NodeIndex> + petgraph::visit::Visitable<Map = FixedBitSet>,
-{
-    let mut bfs = Bfs::new(g, start);
-    while bfs.next(g).is_some() {}
-    bfs.discovered
-}
 
 impl Reach {
     /// The node of room `r` on the map at position `map_pos` (see [`Reach::place`]).
@@ -194,12 +197,6 @@ impl Reach {
     /// leads into or out of it, no Illusion Road into it.
     pub fn new(s: &Scenario, tables: &Tables) -> Reach {
         Reach::build(s, tables)
-    }
-
-    /// The graph whose `from_outside(true)` never passes what a clue reveals (see
-    /// [`Reach::from_outside_without`]).
-    pub fn without(s: &Scenario, tables: &Tables, blocked: Reveals) -> Reach {
-        Reach { blocked: Some(blocked), ..Reach::build(s, tables) }
     }
 
     fn build(s: &Scenario, tables: &Tables) -> Reach {
@@ -223,20 +220,46 @@ impl Reach {
                 s.maps.iter().map(|m| m.index).collect()
             },
             graph: w.graph,
-            blocked: None,
             walks: Default::default(),
+            // A walk pushes each node once at most: sized once for every walk of the graph.
+            stack: std::cell::RefCell::new(Vec::with_capacity(n)),
+            warded_rooms: w.warded_rooms,
         }
     }
 
-    /// Nodes reachable from outside, using every way (minus what [`Reach::without`] blocks) or
-    /// plain ways only.
+    /// Nodes reachable from outside, using every way or plain ways only.
     pub fn from_outside(&self, full: bool) -> Nodes {
-        if full {
-            self.walk_full(self.blocked)
-        } else {
-            let plain = EdgeFiltered::from_fn(&self.graph, |e| e.weight().plain);
-            bfs_set(&plain, self.outside())
+        if full { self.walk_full(None) } else { self.walk(Direction::Outgoing, |e, _| e.plain) }
+    }
+
+    /// Nodes reachable from outside by the plain ways and the corridors whose Lock the court
+    /// opens (the plain ways of the scenario without its Locks): a Lock on the way to the ruler
+    /// is an obstacle, not special movement.
+    pub fn from_outside_unlocked(&self) -> Nodes {
+        self.walk(Direction::Outgoing, |e, _| e.unlocked)
+    }
+
+    /// Every node reached from outside (or, walking `Incoming`, from which outside is reached) by
+    /// the ways `open` lets through (given the way and the node it leads to). A depth-first walk
+    /// over the graph's own edge lists: the set it gives is the breadth-first search's (the same
+    /// nodes in another order), without a filtered view, a queue and a visit map allocated for
+    /// each walk; the generator walks after every trap that moves the court.
+    fn walk(&self, dir: Direction, open: impl Fn(&Edge, usize) -> bool) -> Nodes {
+        let mut seen = Nodes::with_capacity(self.graph.node_count());
+        let mut stack = self.stack.borrow_mut();
+        stack.clear();
+        seen.insert(self.outside().index());
+        stack.push(self.outside());
+        while let Some(x) = stack.pop() {
+            for e in self.graph.edges_directed(x, dir) {
+                let y = if dir == Direction::Outgoing { e.target() } else { e.source() };
+                if !seen.contains(y.index()) && open(e.weight(), e.target().index()) {
+                    seen.insert(y.index());
+                    stack.push(y);
+                }
+            }
         }
+        seen
     }
 
     /// Nodes reachable from outside by every way, never entering the revealed room nor
@@ -270,16 +293,18 @@ impl Reach {
             Some(Reveals::Corridor { map, corridor }) => (None, pos(map).map(|q| via(q, corridor))),
             None => (None, None),
         };
-        let open = EdgeFiltered::from_fn(&self.graph, |e| {
-            use petgraph::visit::EdgeRef;
-            Some(e.target().index()) != room && Some(e.weight().via) != corridor
-        });
-        bfs_set(&open, self.outside())
+        self.walk(Direction::Outgoing, |e, to| Some(to) != room && Some(e.via) != corridor)
     }
 
     /// Nodes from which outside can be reached (using every way): a walk of the reversed graph.
     pub fn back_to_outside(&self) -> Nodes {
-        bfs_set(Reversed(&self.graph), self.outside())
+        self.walk(Direction::Incoming, |_, _| true)
+    }
+
+    /// Whether room `r` of the map at position `map_pos` holds a Warder (a trap whose record's
+    /// route is `Warded`), as the graph was wired.
+    pub fn warded(&self, map_pos: usize, r: RoomId) -> bool {
+        self.warded_rooms.contains(Reach::node(map_pos, r))
     }
 
     /// Whether a room of the map at position `map_pos` is in a node set.
@@ -291,7 +316,6 @@ impl Reach {
     /// runs through as (map position, corridor) or `None` for entrances and teleports, plain).
     /// Nodes are read with [`Reach::place`]. The DOT export draws the graph from these.
     pub fn ways(&self) -> Vec<Way> {
-        use petgraph::visit::EdgeRef;
         let corridor = |v: usize| {
             let v = v.checked_sub(1)?;
             Some((v / 81, CorridorId(RoomId::ALL[v % 81 / 9], RoomId::ALL[v % 9])))

@@ -236,7 +236,10 @@ pub fn pick(tables: &Tables, court: &Court, lim: &Limits, cores_fit: bool, d: &m
     let first = if by_level {
         pick_in_band(data, d, low + drop, top + drop)
     } else {
-        d.weighted_iter(data.stockable().filter(fits), weight)
+        // The Sealed test reads the monster's skills: listed once, not once for the total and
+        // again for the walk.
+        let pool: Vec<&Monster> = data.stockable().filter(fits).collect();
+        d.weighted_iter(pool.iter().copied(), weight)
     };
     let (mon, plan) = match first {
         Some(mon) => (mon, plan),

@@ -7,8 +7,7 @@ use crate::dice::Dice;
 use crate::myk::model::{Limits, Map, MonsterGroup, PlacedTrap, Reaction, Reveals, Room, Scenario};
 use crate::myk::monsters;
 use crate::myk::reach::Reach;
-use crate::tables::Tables;
-use crate::tables::myk::{MykData, Placement, Route, Trap};
+use crate::tables::myk::{MykData, Placement, Trap};
 use crate::tables::shared::SharedStr;
 
 /// Levels a Room trap gains when it is turned into an Event trap (seed 003 l.5213).
@@ -308,27 +307,25 @@ impl RoomNeeds {
     }
 }
 
-/// Whether a room holds a Warder (seed 003 l.6085).
-fn warded(room: &Room, data: &MykData) -> bool {
-    room.traps.iter().any(|t| data.trap(&t.name).is_some_and(|r| r.route == Some(Route::Warded)))
-}
-
-/// A Warder's room is entered and left by its corridors only: no trap of the map sends the court
-/// into it (Teleporter, Illusion Road), none in it sends the court out.
-pub fn warders(m: &Map, data: &MykData, v: &mut Vec<Violation>) {
-    if !m.rooms.iter().any(|r| warded(r, data)) {
+/// A Warder's room (seed 003 l.6085) is entered and left by its corridors only: no trap of the
+/// map sends the court into it (Teleporter, Illusion Road), none in it sends the court out. The
+/// map stands at position `map_pos`; `g`, its movement graph, knows which rooms hold a Warder
+/// (it keeps them out of its teleports), so no trap's record is looked up again here.
+pub fn warders(m: &Map, map_pos: usize, g: &Reach, v: &mut Vec<Violation>) {
+    let warded = |r: &Room| g.warded(map_pos, r.id);
+    if !m.rooms.iter().any(warded) {
         return;
     }
     let at_room = |r: &Room| format!("map {} room {}", m.index, r.id);
     let mut check = |t: &PlacedTrap, from: Option<&Room>, at: String| {
         let Some(d) = t.destination else { return };
-        if from.is_some_and(|r| warded(r, data)) {
+        if from.is_some_and(warded) {
             v.push(Violation::new(
                 at,
                 "trap.warder",
                 format!("`{}` moves the court out of a Warder's room, which only its corridors leave", t.name),
             ));
-        } else if d.map == m.index && warded(m.room(d.room), data) {
+        } else if d.map == m.index && warded(m.room(d.room)) {
             v.push(Violation::new(
                 at,
                 "trap.warder",
@@ -350,12 +347,13 @@ pub fn warders(m: &Map, data: &MykData, v: &mut Vec<Violation>) {
 
 /// A Secret Door is found by searching its own room (seed 003 l.1819, l.5685), so the corridor it
 /// hides cannot be the way into that room: the room must be reached from outside without it.
-pub fn secret_doors(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
+/// `g` is the scenario's movement graph (a walk that never travels the corridor).
+pub fn secret_doors(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     for (p, m) in s.maps.iter().enumerate() {
         for r in m.used_rooms() {
             for c in r.traps.iter().filter_map(|t| t.corridor) {
                 let hidden = Reveals::Corridor { map: m.index, corridor: c };
-                let reached = Reach::without(s, tables, hidden).from_outside(true);
+                let reached = g.from_outside_without(hidden);
                 if !Reach::at(&reached, p, r.id) {
                     v.push(Violation::new(
                         format!("map {} room {}", m.index, r.id),

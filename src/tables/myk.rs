@@ -697,6 +697,71 @@ pub struct MykData {
     stock_prefix: Vec<u32>,
     /// The encounter tables resolved per court (see [`crate::tables::Tables::encounter_rows`]).
     resolved_encounters: crate::tables::encounters::ResolvedCache,
+    /// Object and monster names in lower case (see [`MykData::object_folded`]).
+    folded: FoldedCache,
+}
+
+/// [`Folded`], made at the first look-up (a run that matches no trap object never pays for it).
+/// It prints the same made or not, so two loads of the same tables print alike.
+#[derive(Clone, Default)]
+struct FoldedCache(std::sync::OnceLock<Folded>);
+
+impl fmt::Debug for FoldedCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("FoldedCache")
+    }
+}
+
+/// Every object and monster name in lower case, each with the first object and the first monster
+/// of that name in any letter case: an Event trap's object is matched against both lists by
+/// every trap the generator tries and `check` reads, which walked both lists each time.
+#[derive(Clone, Debug, Default)]
+struct Folded {
+    keys: Vec<String>,
+    /// (first object, first monster) by key, as positions in `objects` and `monsters`.
+    first: Vec<(Option<usize>, Option<usize>)>,
+    index: NameIndex,
+}
+
+impl Folded {
+    fn of(data: &MykData) -> Folded {
+        let mut slot: BTreeMap<String, usize> = BTreeMap::new();
+        let mut f = Folded::default();
+        let names = data.objects.iter().map(|o| (o.name.as_str(), true));
+        for (i, (name, object)) in
+            names.enumerate().chain(data.monsters.iter().map(|m| (m.name.as_str(), false)).enumerate())
+        {
+            let key = name.to_ascii_lowercase();
+            let k = *slot.entry(key.clone()).or_insert_with(|| {
+                f.keys.push(key);
+                f.first.push((None, None));
+                f.keys.len() - 1
+            });
+            let first = if object { &mut f.first[k].0 } else { &mut f.first[k].1 };
+            first.get_or_insert(i);
+        }
+        f.index = NameIndex::new(f.keys.iter().map(String::as_str));
+        f
+    }
+
+    /// The entry of the name `name` in any letter case.
+    fn get(&self, name: &str) -> Option<(Option<usize>, Option<usize>)> {
+        // Names are short: folded on the stack, a long one on the heap.
+        let mut buf = [0u8; 64];
+        let long;
+        let key = match buf.get_mut(..name.len()) {
+            Some(b) => {
+                b.copy_from_slice(name.as_bytes());
+                b.make_ascii_lowercase();
+                &*b
+            }
+            None => {
+                long = name.to_ascii_lowercase();
+                long.as_bytes()
+            }
+        };
+        self.index.get_bytes(key, |i| &self.keys[i]).map(|k| self.first[k])
+    }
 }
 
 impl MykData {
@@ -708,6 +773,7 @@ impl MykData {
         self.trap_index = NameIndex::new(self.traps.iter().map(|t| t.name.as_str()));
         self.base_index = NameIndex::new(self.bases.iter().map(|t| t.name.as_str()));
         self.monster_index = NameIndex::new(self.monsters.iter().map(|t| t.name.as_str()));
+        self.folded = FoldedCache::default();
         self.stockable = (0..self.monsters.len()).filter(|&i| self.monsters[i].complete()).collect();
         self.stock_levels = self.stockable.iter().map(|&i| self.monsters[i].level.unwrap_or(0)).collect();
         let top = self.stock_levels.iter().copied().max().unwrap_or(0) as usize;
@@ -806,6 +872,14 @@ impl MykData {
     /// Where the base named `name` stands in `bases`.
     pub fn base_position(&self, name: &str) -> Option<usize> {
         self.base_index.get(name, |i| &self.bases[i].name)
+    }
+    /// The first object whose name is `name` in any (ASCII) letter case.
+    pub fn object_folded(&self, name: &str) -> Option<&ObjectRecord> {
+        self.folded.0.get_or_init(|| Folded::of(self)).get(name)?.0.map(|i| &self.objects[i])
+    }
+    /// The first monster whose name is `name` in any (ASCII) letter case.
+    pub fn monster_folded(&self, name: &str) -> Option<&Monster> {
+        self.folded.0.get_or_init(|| Folded::of(self)).get(name)?.1.map(|i| &self.monsters[i])
     }
     pub fn monster(&self, name: &str) -> Option<&Monster> {
         self.monster_position(name).map(|i| &self.monsters[i])

@@ -32,12 +32,19 @@ impl NameIndex {
 
     /// The first position whose name is `name`; `name_at` gives the name at a position (the
     /// index keeps only positions, so it holds no copy of the names).
+    #[inline]
     pub fn get<'a>(&self, name: &str, name_at: impl Fn(usize) -> &'a str) -> Option<usize> {
+        self.get_bytes(name.as_bytes(), name_at)
+    }
+
+    /// [`NameIndex::get`] for a name as bytes (a name folded to lower case in a buffer needs no
+    /// second check that it is text: only equal bytes are found).
+    pub fn get_bytes<'a>(&self, name: &[u8], name_at: impl Fn(usize) -> &'a str) -> Option<usize> {
         if self.slots.is_empty() {
             return None;
         }
         let mask = self.slots.len() - 1;
-        let mut at = hash(name.as_bytes()) as usize & mask;
+        let mut at = hash(name) as usize & mask;
         loop {
             let i = *self.slots.get(at)? as usize;
             if i == 0 {
@@ -46,7 +53,7 @@ impl NameIndex {
             let found = name_at(i - 1);
             // A scenario's names share the tables' text (`SharedStr`): the same bytes at the same
             // address need no comparison.
-            if (std::ptr::eq(found.as_ptr(), name.as_ptr()) && found.len() == name.len()) || found == name {
+            if (std::ptr::eq(found.as_ptr(), name.as_ptr()) && found.len() == name.len()) || found.as_bytes() == name {
                 return Some(i - 1);
             }
             at = (at + 1) & mask;

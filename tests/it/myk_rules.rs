@@ -40,8 +40,9 @@ pub fn broken_book_rule(s: &Scenario, tables: &Tables) -> Option<String> {
             for t in &r.traps {
                 let rec = tables.myk.trap(&t.name).expect("a generated trap is in the tables");
                 if let Some(c) = t.corridor {
-                    let without = Reach::without(s, tables, Reveals::Corridor { map: m.index, corridor: c });
-                    if !Reach::at(&without.from_outside(true), p, r.id) {
+                    let without =
+                        Reach::new(s, tables).from_outside_without(Reveals::Corridor { map: m.index, corridor: c });
+                    if !Reach::at(&without, p, r.id) {
                         return Some(format!("{at}: the Secret Door's corridor {c} is the room's only way in"));
                     }
                 }
