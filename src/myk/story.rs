@@ -616,7 +616,9 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
         })
     };
     let mini_events = mini_events(s, tables, &f, &mut d.child("mini-events"));
-    let movement = movement(pools, &f, &mut d.child("movement"));
+    // A race's Movement reaches the Quarter the rival's court arrives in.
+    let at_least = crate::myk::goal::race_quarters(s).unwrap_or(0);
+    let movement = movement(pools, &f, at_least, &mut d.child("movement"));
     let mut ed = d.child("epilogue");
     let pick_kind = |list: &[crate::tables::story::KindText], ed: &mut Dice| {
         ed.choose_from(|| list.iter().filter(|e| e.kind == kind)).map(|e| f.text(&e.text)).unwrap_or_default()
@@ -724,10 +726,10 @@ fn wares(tables: &Tables, d: &mut Dice) -> Vec<Ware> {
     out
 }
 
-/// Scenario Movement for the first four to six Quarters: one action each, no action twice in a
-/// row.
-fn movement(pools: &StoryPools, f: &Fill, d: &mut Dice) -> Vec<Quarter> {
-    let n = d.between(4, 6);
+/// Scenario Movement for the first four to six Quarters (at least `at_least`): one action each,
+/// no action twice in a row.
+fn movement(pools: &StoryPools, f: &Fill, at_least: u32, d: &mut Dice) -> Vec<Quarter> {
+    let n = d.between(4, 6).max(at_least);
     let mut out: Vec<Quarter> = Vec::with_capacity(n as usize);
     let mut used: Vec<usize> = Vec::new();
     // The last quarter's action, read from its pool entry (not a copy per quarter).
@@ -811,6 +813,7 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
     if !o.text.is_empty() || o.at.is_some() {
         objective_rules(s, tables, v);
     }
+    crate::myk::goal::check(s, v);
     for n in &s.cast {
         if let Some(p) = n.place
             && !s.map(p.map).is_some_and(|m| m.room(p.room).used)

@@ -37,7 +37,8 @@ fn section(heading: &str, paragraphs: Vec<String>, entries: Vec<Entry>) -> Secti
 pub fn sections(s: &Scenario, tables: &Tables) -> Vec<Section> {
     let mut out = Vec::with_capacity(7);
     let kind = s.objective.kind.name().replace('_', " ");
-    let objective = section("Objective", vec![frame::objective(s)], vec![entry("Kind:", kind)]);
+    let mut objective = section("Objective", vec![frame::objective(s)], vec![entry("Kind:", kind)]);
+    objective.entries.extend(super::myk_goal::arrival_entry(s).map(|t| entry("Arrival:", t)));
     match &s.story {
         Some(st) => out.extend([prologue(s, st), objective]),
         None => out.extend([objective, section("Introduction", vec![frame::fill(s, &s.introduction)], Vec::new())]),
@@ -220,6 +221,7 @@ fn movement(s: &Scenario, st: &Story) -> Section {
         .map(|q| {
             let mut e = entry(format!("Quarter {} ({}):", q.quarter, q.action), f.text(&q.text));
             e.sub.push(format!("To prevent it: {}", f.text(&q.prevent).trim_end_matches('.')));
+            e.sub.extend(super::myk_goal::arrival_in(s, q.quarter));
             e
         })
         .collect();

@@ -136,6 +136,8 @@ pub struct RoomView {
     /// Cast NPCs standing here, and the mini events that happen here (by title).
     pub people: Vec<String>,
     pub events: Vec<String>,
+    /// What this room has to do with the objective, when it is the objective's room.
+    pub objective: Option<String>,
     pub empty: bool,
     /// The GM's own notes from the file (empty: none).
     pub notes: String,
@@ -200,7 +202,7 @@ pub struct MonsterView {
 
 pub use crate::render::threats::{AdjustmentView, RulerView};
 
-fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::model::PlacedTrap) -> String {
+pub(crate) fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::model::PlacedTrap) -> String {
     if let Some((ability, n, plus)) = rec.and_then(|r| crate::myk::traps::disarm_check(r, placed)) {
         return match plus {
             Some(p) => format!("{} check, difficulty {n} + {p}", ability.label()),
@@ -534,13 +536,15 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
     let hidden_core = crate::render::threats::hidden_core(r.id, m);
     let here = Place { map: m.index, room: r.id };
     let (people, events) = (super::myk_story::people_in(s, here), super::myk_story::events_in(s, here));
+    let objective = super::myk_goal::room_line(s, tables, here);
     let empty = r.traps.is_empty()
         && r.bases.is_empty()
         && !r.has_monsters()
         && clues.is_empty()
         && hidden_core.is_none()
         && people.is_empty()
-        && events.is_empty();
+        && events.is_empty()
+        && objective.is_none();
     RoomView {
         id: r.id.to_string(),
         name: r.name.to_string(),
@@ -555,6 +559,7 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
         hidden_core,
         people,
         events,
+        objective,
         notes: r.notes.clone(),
     }
 }
