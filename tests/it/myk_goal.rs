@@ -161,8 +161,8 @@ fn an_arrival_outside_the_scenario_movement_is_caught_by_check_in_one_line() {
     assert!(found[0].message.contains("Quarter 99"), "{}", found[0].message);
 }
 
-/// A format-3 race (no `arrives`) loads, renders the arrival its map gives, passes `check`, and
-/// `fix` saves that arrival.
+/// A format-3 race (no `arrives`, the target clue in the old words) loads, renders the arrival its
+/// map gives, passes `check`; `fix` saves that arrival and words the clue for the kind.
 #[test]
 fn a_format_3_race_loads_renders_its_arrival_and_fix_fills_it() {
     let s = race();
@@ -170,6 +170,12 @@ fn a_format_3_race_loads_renders_its_arrival_and_fix_fills_it() {
     let mut v = serde_json::to_value(&s).expect("json");
     v["format"] = serde_json::json!(3);
     v["objective"].as_object_mut().expect("an objective").remove("arrives");
+    // The target clue as format 3 worded it, for every kind.
+    let target_clue = s.clues.iter().position(|c| c.text.contains(" is heading for room ")).expect("a target clue");
+    let old = v["clues"][target_clue]["text"].as_str().expect("text").to_string();
+    let room = &old[old.find("room ").expect("a room") + 5..][..2];
+    v["clues"][target_clue]["text"] =
+        format!("{{target}} is to be found in room {room} ({{room_name}}) of the {{map}}.").into();
     let dir = std::env::temp_dir().join(format!("ds-goal-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a folder");
     let file = dir.join("old-race.json");
@@ -186,6 +192,7 @@ fn a_format_3_race_loads_renders_its_arrival_and_fix_fills_it() {
     assert_eq!(code, 0, "{err}");
     let fixed: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&file).expect("reads")).expect("json");
     assert_eq!(fixed["objective"]["arrives"], serde_json::json!(n));
+    assert_eq!(fixed["clues"][target_clue]["text"].as_str(), Some(old.as_str()), "fix words the clue anew");
     assert_eq!(fixed["format"], serde_json::json!(dungeonsmith::format::CURRENT));
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -210,4 +217,45 @@ fn the_workbench_shows_the_objective_line_on_the_objectives_room() {
     let n = s.objective.arrives.expect("an arrival");
     let goal = parts.iter().find(|p| p["path"] == path.as_str()).expect("the goal room");
     assert!(goal["lines"].to_string().contains(&format!("at the end of Quarter {n}")), "{goal}");
+}
+
+/// The words a target clue uses for each kind: where the captive is held, where an item must go,
+/// where the rival is heading...
+fn target_words(kind: ObjectiveKind) -> &'static str {
+    match kind {
+        ObjectiveKind::Defeat => " waits in room ",
+        ObjectiveKind::Rescue => " is held in room ",
+        ObjectiveKind::Acquire => " is kept in room ",
+        ObjectiveKind::Search => "The trouble, ",
+        ObjectiveKind::Deliver => " must be brought to room ",
+        ObjectiveKind::WinOver => ", whom the court must win over, can be found in room ",
+        ObjectiveKind::Race => " is heading for room ",
+    }
+}
+
+/// Where a ruler's own clue already tells its room, the target's clue may be that one: each
+/// kind must still say it in its own words in most scenarios.
+#[test]
+fn a_target_clue_says_what_the_objective_kind_needs_and_names_its_map_by_number_and_name() {
+    for kind in ObjectiveKind::ALL {
+        let mut told_here = 0;
+        for seed in 0..100u64 {
+            let p = MykParams { objective: Some(kind), ..params(vec![3; 4], 1 + seed as u32 % 3, 9, Layout::Mixed) };
+            let s = generate(tables(), &p, seed).expect("generates");
+            let at = s.objective.at.expect("a goal");
+            let map = s.map(at.map).expect("the goal's map");
+            let place = format!("room {} ({}) on map {} ({})", at.room, map.room(at.room).name, at.map, map.name);
+            for c in s.clues.iter().filter(|c| c.text.contains("({room_name}) on map ")) {
+                let t = dungeonsmith::myk::frame::clue_text(&s, c);
+                assert!(
+                    t.contains(target_words(kind)) && t.contains(&place) && t.contains(&s.objective.target),
+                    "{kind:?} seed {seed}: `{t}` does not say `{}` with `{place}`",
+                    target_words(kind)
+                );
+                assert!(!t.contains(&format!("of the {}", map.name)), "{kind:?} seed {seed}: {t}");
+                told_here += 1;
+            }
+        }
+        assert!(told_here >= 30, "{kind:?}: a target clue in only {told_here} of 100 scenarios");
+    }
 }
