@@ -175,7 +175,7 @@ fn clues(s: &Scenario) -> Section {
             );
             let mut sub = Vec::new();
             if !c.ask.is_empty() {
-                sub.push(format!("Ask about {}.", f.text(&c.ask).trim_end_matches('.')));
+                sub.push(format!("Ask: “{}”", question(&f.text(&c.ask))));
             }
             if !c.found.is_empty() {
                 let what = if c.method == ClueMethod::Conversation { "Answer" } else { "Found" };
@@ -190,6 +190,13 @@ fn clues(s: &Scenario) -> Section {
         })
         .collect();
     section("Clues", Vec::new(), entries)
+}
+
+/// A question as the GM asks it aloud: a capital first, one closing mark (a text without one
+/// gains a question mark).
+fn question(t: &str) -> String {
+    let q = story::capitalise(t.trim());
+    if q.ends_with(['?', '!', '.']) { q } else { q + "?" }
 }
 
 fn mini_events(s: &Scenario, st: &Story) -> Section {

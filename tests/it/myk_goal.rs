@@ -259,3 +259,33 @@ fn a_target_clue_says_what_the_objective_kind_needs_and_names_its_map_by_number_
         assert!(told_here >= 30, "{kind:?}: a target clue in only {told_here} of 100 scenarios");
     }
 }
+
+/// A question prints as a question: `Ask: “...?”`, never "?." (issue 31, seed 777).
+#[test]
+fn no_booklet_prints_a_question_followed_by_a_full_stop() {
+    let mut asked = 0;
+    for seed in 0..300u64 {
+        let mut p = options_for(seed);
+        p.maps = p.maps.min(2);
+        let s = generate(tables(), &p, seed).expect("generates");
+        let md = booklet(&s, Format::Md);
+        let mut texts = vec![("md", md)];
+        if seed % 10 == 0 {
+            texts.push(("html", booklet(&s, Format::Html)));
+        }
+        for (what, text) in &texts {
+            if let Some(at) = text.find("?.") {
+                panic!("seed {seed} {what}: `{}`", &text[text.floor_char_boundary(at.saturating_sub(80))..at + 2]);
+            }
+            for line in text.lines().filter(|l| l.contains("Ask")) {
+                assert!(!line.contains("Ask about"), "seed {seed} {what}: {line}");
+            }
+        }
+        for line in texts[0].1.lines().filter(|l| l.contains("Ask: “")) {
+            let q = line.trim_end();
+            assert!(q.ends_with("?”") || q.ends_with("!”") || q.ends_with(".”"), "seed {seed}: {q}");
+            asked += 1;
+        }
+    }
+    assert!(asked >= 50, "only {asked} questions printed over 300 seeds");
+}
