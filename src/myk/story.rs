@@ -646,9 +646,35 @@ fn stakes(pools: &StoryPools, size: usize, f: &Fill, d: &mut Dice) -> Vec<Stake>
             let member = MEMBERS[i % MEMBERS.len()];
             let e = &pools.stake[*order.get(i % order.len().max(1))?];
             f.member = Some(member.into());
-            Some(Stake { member: capitalise(member), text: capitalised(f.text(&e.text)) })
+            // `{member}` ("the Treasurer") may open a later sentence of the text too.
+            Some(Stake { member: capitalise(member), text: sentence_capitals(capitalised(f.text(&e.text))) })
         })
         .collect()
+}
+
+/// The text with every sentence after the first opening in upper case: a filled value ("the
+/// Treasurer") that follows ". ", "! " or "? " is raised where it stands (ASCII letters, the only
+/// ones the pools and tables open names with). A name with stops of its own ("V.I.P.") ends no
+/// sentence. The text is returned as it is when nothing opens in lower case.
+pub fn sentence_capitals(mut t: String) -> String {
+    let b = t.as_bytes();
+    let ends_sentence = |i: usize| {
+        // The word the stop closes: an inner stop makes it an abbreviation or a name like V.I.P.
+        let word_start = b[..i].iter().rposition(|&c| c == b' ').map_or(0, |p| p + 1);
+        !b[word_start..i].contains(&b'.')
+    };
+    let opens: Vec<usize> = b
+        .windows(3)
+        .enumerate()
+        .filter(|&(i, w)| {
+            matches!(w[0], b'.' | b'!' | b'?') && w[1] == b' ' && w[2].is_ascii_lowercase() && ends_sentence(i)
+        })
+        .map(|(i, _)| i + 2)
+        .collect();
+    for i in opens {
+        t[i..i + 1].make_ascii_uppercase();
+    }
+    t
 }
 
 /// The text with its first letter upper-case (a sentence opening with a placeholder).

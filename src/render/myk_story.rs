@@ -74,7 +74,12 @@ fn prologue(s: &Scenario, st: &Story) -> Section {
     for n in s.cast.iter().filter(|n| n.place.is_none()) {
         paragraphs.push(format!("{} ({}) waits in {} for the court's answer.", n.name, n.role, st.kingdom));
     }
-    let entries = st.stakes.iter().map(|k| entry([k.member.as_str(), ":"].concat(), f.text(&k.text))).collect();
+    // A stake written before its later sentences were raised reads as one written since.
+    let entries = st
+        .stakes
+        .iter()
+        .map(|k| entry([k.member.as_str(), ":"].concat(), story::sentence_capitals(f.text(&k.text))))
+        .collect();
     section("Prologue", paragraphs, entries)
 }
 

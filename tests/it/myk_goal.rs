@@ -289,3 +289,57 @@ fn no_booklet_prints_a_question_followed_by_a_full_stop() {
     }
     assert!(asked >= 50, "only {asked} questions printed over 300 seeds");
 }
+
+/// The sentences of `text` that open with a lower-case letter after ". ", "! " or "? ". No name
+/// the tables give starts in lower case, so none is let through; a name with stops of its own is.
+fn lowercase_starts(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for stop in [". ", "! ", "? "] {
+        for (i, _) in text.match_indices(stop) {
+            let rest = &text[i + 2..];
+            let Some(c) = rest.chars().next() else { continue };
+            // A name with stops of its own (the bestiary's V.I.P.) ends no sentence.
+            let word = &text[text[..i].rfind([' ', '\n']).map_or(0, |p| p + 1)..i];
+            if c.is_lowercase() && !word.contains('.') {
+                out.push(
+                    text[text.floor_char_boundary(i.saturating_sub(40))..text.ceil_char_boundary(i + 30)].to_string(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// A filled value that opens a sentence starts with a capital (seed 777: "... anonymous flowers.
+/// the Treasurer would like to know who."): over 500 seeds, no sentence of the story's parts
+/// (Prologue to Epilogue) in the Markdown booklet opens in lower case.
+#[test]
+fn no_story_sentence_starts_with_a_lowercase_letter_over_500_seeds() {
+    let mut found: Vec<String> = Vec::new();
+    for seed in 0..500u64 {
+        let mut p = options_for(seed);
+        p.maps = p.maps.min(2);
+        let s = generate(tables(), &p, seed).expect("generates");
+        let md = booklet(&s, Format::Md);
+        let start = md.find("\n## Prologue").expect("a Prologue");
+        let end = md.find("\n## The court").expect("the court");
+        found.extend(lowercase_starts(&md[start..end]).into_iter().map(|x| format!("seed {seed}: {x}")));
+    }
+    assert!(
+        found.is_empty(),
+        "{} sentences open in lower case, e.g. {:#?}",
+        found.len(),
+        &found[..found.len().min(12)]
+    );
+}
+
+#[test]
+fn a_filled_value_opening_a_later_sentence_is_raised_but_a_name_with_stops_is_not_a_sentence_end() {
+    use dungeonsmith::myk::story::sentence_capitals;
+    let t = "Someone sends the Treasurer flowers. the Treasurer would like to know who! and why? how odd.";
+    assert_eq!(
+        sentence_capitals(t.into()),
+        "Someone sends the Treasurer flowers. The Treasurer would like to know who! And why? How odd."
+    );
+    assert_eq!(sentence_capitals("Ask V.I.P. about it.".into()), "Ask V.I.P. about it.");
+}
