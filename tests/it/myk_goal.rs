@@ -343,3 +343,31 @@ fn a_filled_value_opening_a_later_sentence_is_raised_but_a_name_with_stops_is_no
     );
     assert_eq!(sentence_capitals("Ask V.I.P. about it.".into()), "Ask V.I.P. about it.");
 }
+
+/// The Udonarium GM room's notes and the PDF's text carry the goal room's Objective line too.
+#[test]
+fn the_udonarium_notes_and_the_pdf_print_the_objective_line() {
+    use std::io::Read;
+    let p = MykParams { objective: Some(ObjectiveKind::Rescue), ..params(vec![2; 4], 1, 9, Layout::Mixed) };
+    let s = generate(tables(), &p, 31).expect("generates");
+    let captive = s.objective.npc.clone().expect("a captive");
+    let formats = [Format::Udonarium, Format::Pdf];
+    let files =
+        render_myk(&s, tables(), &RenderOptions { formats: &formats, templates: templates() }).expect("renders");
+    let (mut notes, mut pdf) = (String::new(), String::new());
+    for a in files {
+        if a.name.ends_with(".pdf") {
+            pdf = pdf_extract::extract_text_from_mem(&a.bytes).expect("the PDF's text reads back");
+        } else if a.name.ends_with(".zip") {
+            let mut z = zip::ZipArchive::new(std::io::Cursor::new(&a.bytes)).expect("a zip");
+            for i in 0..z.len() {
+                let mut f = z.by_index(i).expect("entry");
+                let _ = f.read_to_string(&mut notes);
+            }
+        }
+    }
+    let line = format!("Objective: {captive} is held here");
+    assert!(notes.contains(&line), "the Udonarium notes lack `{line}`");
+    let flat = pdf.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(flat.contains(&line), "the PDF lacks `{line}`");
+}
