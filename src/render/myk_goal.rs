@@ -115,7 +115,7 @@ fn search(s: &Scenario, room: &Room, tables: &Tables, target: &str) -> String {
     let lead = format!("{target} here is the trouble the objective names");
     if let Some(t) = room.traps.iter().find(|t| t.name == target) {
         let find = search_difficulty(s.court.size);
-        let stop = match crate::render::view::disarm_text(tables.myk.trap(&t.name), t).as_str() {
+        let stop = match super::threats::disarm_text(tables.myk.trap(&t.name), t).as_str() {
             "by discovering it" => "finding it stops it".to_string(),
             "cannot be disarmed" => "it cannot be disarmed, so finding it is enough: marked on the map, it \
                                      catches no one again"
@@ -180,7 +180,7 @@ fn win_over(room: &Room, target: &str, kingdom: &str) -> String {
 }
 
 fn race(s: &Scenario, room: &Room, kingdom: &str) -> String {
-    let rival = rival_court(s);
+    let rival = super::myk_story::rival_court(s);
     let when = goal::arrival(s)
         .map(|n| format!("reaches this room at the end of Quarter {n}"))
         .unwrap_or_else(|| "heads for this room".into());
@@ -189,54 +189,6 @@ fn race(s: &Scenario, room: &Room, kingdom: &str) -> String {
     } else {
         format!("enters this room first, defeats what stands here and plants the flag of {kingdom}")
     };
-    let meanwhile = meanwhile(s).map(|m| format!(" {m}")).unwrap_or_default();
+    let meanwhile = super::myk_story::meanwhile(s).map(|m| format!(" {m}")).unwrap_or_default();
     format!("{rival} {when}. The court wins the race if it {hold}.{meanwhile}")
-}
-
-/// "Ramune's court (Abyssal House)".
-fn rival_court(s: &Scenario) -> String {
-    let o = &s.objective;
-    let kingdom = o.rival_kingdom.as_deref().map(|k| format!(" ({k})")).unwrap_or_default();
-    match o.npc.as_deref() {
-        Some(n) => format!("{n}'s court{kingdom}"),
-        None => format!("The rival's court{kingdom}"),
-    }
-}
-
-/// Where the rival's court is until it arrives, if its leader stands in a room.
-fn meanwhile(s: &Scenario) -> Option<String> {
-    let name = s.objective.npc.as_deref()?;
-    let place = crate::myk::story::npc(s, name)?.place?;
-    Some(format!(
-        "Until then it is in {}, where the court can meet {name} (see Cast).",
-        super::myk_story::where_is(s, Some(place))
-    ))
-}
-
-/// A race's arrival for the Objective section: when, where, how long the court's way is.
-pub fn arrival_entry(s: &Scenario) -> Option<String> {
-    let n = goal::arrival(s)?;
-    let at = s.objective.at?;
-    let way = goal::rooms_to(s, at)
-        .map(|r| format!(" The court, entering its first room in Quarter 1, needs at least {r} Quarters to get there."))
-        .unwrap_or_default();
-    let meanwhile = meanwhile(s).map(|m| format!(" {m}")).unwrap_or_default();
-    Some(format!(
-        "{} reaches {} at the end of Quarter {n}.{way}{meanwhile}",
-        rival_court(s),
-        super::myk_story::where_is(s, Some(at))
-    ))
-}
-
-/// A race's arrival for its Scenario Movement Quarter.
-pub fn arrival_in(s: &Scenario, quarter: u32) -> Option<String> {
-    if goal::arrival(s)? != quarter {
-        return None;
-    }
-    let at = s.objective.at?;
-    Some(format!(
-        "The race: at the end of this Quarter {} reaches {}; unless the court took it first, the race is lost",
-        rival_court(s),
-        super::myk_story::where_is(s, Some(at))
-    ))
 }

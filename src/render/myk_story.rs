@@ -38,7 +38,7 @@ pub fn sections(s: &Scenario, tables: &Tables) -> Vec<Section> {
     let mut out = Vec::with_capacity(7);
     let kind = s.objective.kind.name().replace('_', " ");
     let mut objective = section("Objective", vec![frame::objective(s)], vec![entry("Kind:", kind)]);
-    objective.entries.extend(super::myk_goal::arrival_entry(s).map(|t| entry("Arrival:", t)));
+    objective.entries.extend(arrival_entry(s).map(|t| entry("Arrival:", t)));
     match &s.story {
         Some(st) => out.extend([prologue(s, st), objective]),
         None => out.extend([objective, section("Introduction", vec![frame::fill(s, &s.introduction)], Vec::new())]),
@@ -233,7 +233,7 @@ fn movement(s: &Scenario, st: &Story) -> Section {
         .map(|q| {
             let mut e = entry(format!("Quarter {} ({}):", q.quarter, q.action), f.text(&q.text));
             e.sub.push(format!("To prevent it: {}", f.text(&q.prevent).trim_end_matches('.')));
-            e.sub.extend(super::myk_goal::arrival_in(s, q.quarter));
+            e.sub.extend(arrival_in(s, q.quarter));
             e
         })
         .collect();
@@ -272,4 +272,45 @@ pub fn people_in(s: &Scenario, at: Place) -> Vec<String> {
 pub fn events_in(s: &Scenario, at: Place) -> Vec<String> {
     let f = Fill::on_map(s, at.map);
     s.story.iter().flat_map(|st| &st.mini_events).filter(|e| e.at == at).map(|e| f.text(&e.title)).collect()
+}
+
+/// "Ramune's court (Abyssal House)".
+pub(crate) fn rival_court(s: &Scenario) -> String {
+    let o = &s.objective;
+    let kingdom = o.rival_kingdom.as_deref().map(|k| format!(" ({k})")).unwrap_or_default();
+    match o.npc.as_deref() {
+        Some(n) => format!("{n}'s court{kingdom}"),
+        None => format!("The rival's court{kingdom}"),
+    }
+}
+
+/// Where the rival's court is until it arrives, if its leader stands in a room.
+pub(crate) fn meanwhile(s: &Scenario) -> Option<String> {
+    let name = s.objective.npc.as_deref()?;
+    let place = crate::myk::story::npc(s, name)?.place?;
+    Some(format!("Until then it is in {}, where the court can meet {name} (see Cast).", where_is(s, Some(place))))
+}
+
+/// A race's arrival for the Objective section: when, where, how long the court's way is.
+pub fn arrival_entry(s: &Scenario) -> Option<String> {
+    let n = crate::myk::goal::arrival(s)?;
+    let at = s.objective.at?;
+    let way = crate::myk::goal::rooms_to(s, at)
+        .map(|r| format!(" The court, entering its first room in Quarter 1, needs at least {r} Quarters to get there."))
+        .unwrap_or_default();
+    let meanwhile = meanwhile(s).map(|m| format!(" {m}")).unwrap_or_default();
+    Some(format!("{} reaches {} at the end of Quarter {n}.{way}{meanwhile}", rival_court(s), where_is(s, Some(at))))
+}
+
+/// A race's arrival for its Scenario Movement Quarter.
+pub fn arrival_in(s: &Scenario, quarter: u32) -> Option<String> {
+    if crate::myk::goal::arrival(s)? != quarter {
+        return None;
+    }
+    let at = s.objective.at?;
+    Some(format!(
+        "The race: at the end of this Quarter {} reaches {}; unless the court took it first, the race is lost",
+        rival_court(s),
+        where_is(s, Some(at))
+    ))
 }

@@ -7,7 +7,7 @@ use crate::myk::check::usage;
 use crate::myk::limits;
 use crate::myk::model::{Limits, Map, MonsterGroup, Place, PlacedBase, Reaction, Room, Scenario, Usage};
 use crate::tables::Tables;
-use crate::tables::myk::{Disarm, Route};
+use crate::tables::myk::Route;
 use crate::tables::shared::SharedStr;
 
 #[derive(Serialize)]
@@ -202,22 +202,6 @@ pub struct MonsterView {
 
 pub use crate::render::threats::{AdjustmentView, RulerView};
 
-pub(crate) fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::model::PlacedTrap) -> String {
-    if let Some((ability, n, plus)) = rec.and_then(|r| crate::myk::traps::disarm_check(r, placed)) {
-        return match plus {
-            Some(p) => format!("{} check, difficulty {n} + {p}", ability.label()),
-            None => format!("{} check, difficulty {n}", ability.label()),
-        };
-    }
-    match rec.map(|r| &r.disarm) {
-        Some(Disarm::Check { .. }) => "check".into(),
-        Some(Disarm::Discovery) => "by discovering it".into(),
-        Some(Disarm::Impossible) => "cannot be disarmed".into(),
-        Some(Disarm::Special(s)) => s.clone(),
-        None => placed.disarm.as_str().to_owned(),
-    }
-}
-
 fn trap_view(t: &crate::myk::model::PlacedTrap, tables: &Tables, location: String) -> TrapView {
     let rec = tables.myk.trap(&t.name);
     let mut note = Vec::new();
@@ -244,7 +228,7 @@ fn trap_view(t: &crate::myk::model::PlacedTrap, tables: &Tables, location: Strin
         level: t.level,
         placement: t.placement.label().into(),
         activation: t.activation.label().into(),
-        disarm: disarm_text(rec, t),
+        disarm: super::threats::disarm_text(rec, t),
         object: t.object.clone(),
         note: (!note.is_empty()).then(|| note.join("; ")),
         summary: if let Some(c) = &t.choice {
