@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 /// The format this program writes, for both systems.
-pub const CURRENT: u32 = 3;
+pub const CURRENT: u32 = 4;
 
 /// The first format whose NW3 derived numbers (enemy stat blocks and the rest `fix` computes)
 /// follow this program's formulas. A fortress of an older format has them recomputed on read
@@ -49,6 +49,9 @@ pub fn upgrade(system: &str, doc: &mut Value) -> Result<u32, String> {
             ("nw3", 1) => nw3_1_to_2(doc),
             ("myk", 2) => myk_2_to_3(doc),
             ("nw3", 2) => nw3_2_to_3(doc),
+            ("myk", 3) => myk_3_to_4(doc),
+            // Format 4 changed nothing of a fortress: its files only take the new number.
+            ("nw3", 3) => {}
             _ => return Err(format!("no upgrade from format {v} for system `{system}`")),
         }
         v += 1;
@@ -127,6 +130,12 @@ fn myk_2_to_3(doc: &mut Value) {
     myk_objective_2_to_3(doc);
     myk_search_difficulty_2_to_3(doc);
 }
+
+/// Format 3 → 4 for MYK: a race objective states the Quarter the rival's court arrives
+/// (`objective.arrives`). It is derived from the map (the fewest rooms from the way in to the
+/// goal, [`crate::myk::goal::derived_arrival`]), which needs the typed scenario: an older file
+/// gains it when read (`normalize`), and `fix` saves it. Nothing in the JSON changes here.
+fn myk_3_to_4(_doc: &mut Value) {}
 
 /// A format-2 objective, a text derived from the last map's ruler, reads as the defeat kind with an
 /// empty text, which the program reads as that same derived text.

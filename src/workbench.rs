@@ -74,7 +74,7 @@ pub fn myk(s: &Scenario, tables: &Tables) -> View {
         seed: s.seed,
         title: s.title.clone(),
         sheets: myk_sheets(s, tables),
-        parts: myk_parts(s),
+        parts: myk_parts(s, tables),
         limits,
         check: crate::myk::check(s, tables).iter().map(ToString::to_string).collect(),
     }
@@ -97,7 +97,7 @@ fn myk_sheets(s: &Scenario, tables: &Tables) -> Vec<Sheet> {
 }
 
 /// The parts a GM can lock, rename or reroll: the frame, each map and each of its rooms.
-fn myk_parts(s: &Scenario) -> Vec<Part> {
+fn myk_parts(s: &Scenario, tables: &Tables) -> Vec<Part> {
     let mut parts = vec![Part {
         path: "frame".into(),
         kind: "frame",
@@ -126,15 +126,28 @@ fn myk_parts(s: &Scenario) -> Vec<Part> {
             rerolls: Vec::new(),
             lines: Vec::new(),
         });
-        parts.extend(m.rooms.iter().map(|r| Part {
-            path: format!("map{}/{}", m.index, r.id.name()),
-            kind: "room",
-            label: r.id.name().to_string(),
-            name: r.name.to_string(),
-            locked: r.locked,
-            used: r.used,
-            rerolls: vec!["monsters", "traps", "bases", "name"],
-            lines: room_lines(r),
+        parts.extend(m.rooms.iter().map(|r| {
+            Part {
+                path: format!("map{}/{}", m.index, r.id.name()),
+                kind: "room",
+                label: r.id.name().to_string(),
+                name: r.name.to_string(),
+                locked: r.locked,
+                used: r.used,
+                rerolls: vec!["monsters", "traps", "bases", "name"],
+                // The objective's room says what it has to do with the objective, as the booklet does.
+                lines: room_lines(r)
+                    .into_iter()
+                    .chain(
+                        crate::render::myk_goal::room_line(
+                            s,
+                            tables,
+                            crate::myk::model::Place { map: m.index, room: r.id },
+                        )
+                        .map(|t| ["Objective: ", &t].concat()),
+                    )
+                    .collect(),
+            }
         }));
     }
     parts

@@ -14,7 +14,8 @@
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{
-    AdjustmentKind, Clue, ClueMethod, CorridorId, Map, Place, Reaction, Reveals, Room, RoomId, Ruler, Scenario,
+    AdjustmentKind, Clue, ClueMethod, CorridorId, Map, ObjectiveKind, Place, Reaction, Reveals, Room, RoomId, Ruler,
+    Scenario,
 };
 use crate::myk::reach::Reach;
 use crate::tables::Tables;
@@ -298,6 +299,11 @@ fn fact_kind(text: &str) -> Option<u8> {
         "Nothing lies in wait in room ",
         " is to be found in room ",
     ];
+    // A target's place, as told since its wording follows the objective's kind (see
+    // `target_says`); the older wording above is the same kind of fact.
+    if text.contains(TARGET_MARKER) {
+        return Some(8);
+    }
     MARKERS.iter().position(|m| text.contains(m)).map(|i| i as u8)
 }
 
@@ -374,9 +380,11 @@ enum Says<'s> {
         trap: &'s str,
         level: u32,
     },
-    /// Where the objective's target is.
+    /// Where the objective's target is (in words that fit the objective's kind).
     Target {
         room: RoomId,
+        map: u32,
+        kind: ObjectiveKind,
     },
 }
 
@@ -419,9 +427,7 @@ impl Fact<'_> {
             Says::Safe { room } => {
                 ["Nothing lies in wait in room ", room.name(), " ({room_name}): a safe place to camp."].concat()
             }
-            Says::Target { room } => {
-                ["{target} is to be found in room ", room.name(), " ({room_name}) of the {map}."].concat()
-            }
+            Says::Target { room, map, kind } => target_says(*room, *map, *kind),
             Says::TrappedCorridor { corridor, trap, level } => [
                 "The corridor ",
                 corridor.0.name(),
@@ -533,13 +539,31 @@ fn facts(s: &Scenario) -> (Vec<Fact<'_>>, Vec<Fact<'_>>) {
         && s.map(p.map).is_some_and(|m| m.room(p.room).used)
     {
         rulers.push(Fact {
-            says: Says::Target { room: p.room },
+            says: Says::Target { room: p.room, map: p.map, kind: s.objective.kind },
             reveals: Reveals::Room(p),
             required: false,
             ruler: true,
         });
     }
     (rulers, rest)
+}
+
+/// Every wording of a target's place holds this (and no other fact's does).
+const TARGET_MARKER: &str = " ({room_name}) on map ";
+
+/// Where the objective's target is, as a clue tells it for the objective's kind: where the
+/// captive is held, the item kept, where an item must go, where the rival is heading.
+fn target_says(room: RoomId, map: u32, kind: ObjectiveKind) -> String {
+    let (before, after) = match kind {
+        ObjectiveKind::Defeat => ("{target} waits in room ", ""),
+        ObjectiveKind::Rescue => ("{target} is held in room ", ""),
+        ObjectiveKind::Acquire => ("{target} is kept in room ", ""),
+        ObjectiveKind::Search => ("The trouble, {target}, comes from room ", ""),
+        ObjectiveKind::Deliver => ("{target} must be brought to room ", ""),
+        ObjectiveKind::WinOver => ("{target}, whom the court must win over, can be found in room ", ""),
+        ObjectiveKind::Race => ("{target} is heading for room ", ""),
+    };
+    [before, room.name(), TARGET_MARKER, itoa::Buffer::new().format(map), " ({map})", after, "."].concat()
 }
 
 /// Whether the clue still tells something true of the scenario as it stands: one of the facts the

@@ -195,6 +195,8 @@ pub fn normalize(s: &mut Scenario) {
     s.court = limits::court(&s.court.levels);
     s.limits = limits::limits(&s.court);
     s.usage = usage(s);
+    // A race read from an older file gains the arrival its map gives.
+    crate::myk::goal::fill_arrival(s);
 }
 
 /// What is left of the scenario-wide trap limits (number, total level).
@@ -670,6 +672,7 @@ impl<'a> Gen<'a> {
         story::write_clues(s, self.tables, &mut new_npc, &mut d.child("clue-words"));
         let kingdom = self.place_name(&mut d.child("kingdom")).to_string();
         s.story = Some(story::write_story(s, self.tables, kingdom, &mut d.child("story")));
+        s.objective.arrives = crate::myk::goal::derived_arrival(s);
         story::dress_cast(s, self.tables, &mut d.child("cast-words"));
         s.title = story::title(&self.tables.story, kind, &story::Fill::of(s), &mut d.child("title"));
         (s.introduction, s.resolution) = story::hooks(s);

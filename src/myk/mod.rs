@@ -5,6 +5,7 @@ pub mod clues;
 pub mod danger;
 pub mod frame;
 pub mod generate;
+pub mod goal;
 pub mod layout;
 pub mod limits;
 pub mod model;

@@ -452,6 +452,10 @@ pub struct Objective {
     /// The rival kingdom (race).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rival_kingdom: Option<String>,
+    /// Race: the Quarter at whose end the rival's court reaches the objective's room (format 4;
+    /// absent in older files, where [`crate::myk::goal::arrival`] derives it from the map).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrives: Option<u32>,
 }
 
 impl Objective {
@@ -465,6 +469,7 @@ impl Objective {
             item: None,
             npc: None,
             rival_kingdom: None,
+            arrives: None,
         }
     }
 }

@@ -624,7 +624,9 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
         })
     };
     let mini_events = mini_events(s, tables, &f, &mut d.child("mini-events"));
-    let movement = movement(pools, &f, &mut d.child("movement"));
+    // A race's Movement reaches the Quarter the rival's court arrives in.
+    let at_least = crate::myk::goal::race_quarters(s).unwrap_or(0);
+    let movement = movement(pools, &f, at_least, &mut d.child("movement"));
     let mut ed = d.child("epilogue");
     let pick_kind = |list: &[crate::tables::story::KindText], places: &[u32], ed: &mut Dice| {
         pick(list, places, ed).map(|e| f.text(&e.text)).unwrap_or_default()
@@ -652,9 +654,35 @@ fn stakes(pools: &StoryPools, size: usize, f: &Fill, d: &mut Dice) -> Vec<Stake>
             let member = MEMBERS[i % MEMBERS.len()];
             let e = &pools.stake[*order.get(i % order.len().max(1))?];
             f.member = Some(member.into());
-            Some(Stake { member: capitalise(member), text: capitalised(f.text(&e.text)) })
+            // `{member}` ("the Treasurer") may open a later sentence of the text too.
+            Some(Stake { member: capitalise(member), text: sentence_capitals(capitalised(f.text(&e.text))) })
         })
         .collect()
+}
+
+/// The text with every sentence after the first opening in upper case: a filled value ("the
+/// Treasurer") that follows ". ", "! " or "? " is raised where it stands (ASCII letters, the only
+/// ones the pools and tables open names with). A name with stops of its own ("V.I.P.") ends no
+/// sentence. The text is returned as it is when nothing opens in lower case.
+pub fn sentence_capitals(mut t: String) -> String {
+    let b = t.as_bytes();
+    let ends_sentence = |i: usize| {
+        // The word the stop closes: an inner stop makes it an abbreviation or a name like V.I.P.
+        let word_start = b[..i].iter().rposition(|&c| c == b' ').map_or(0, |p| p + 1);
+        !b[word_start..i].contains(&b'.')
+    };
+    let opens: Vec<usize> = b
+        .windows(3)
+        .enumerate()
+        .filter(|&(i, w)| {
+            matches!(w[0], b'.' | b'!' | b'?') && w[1] == b' ' && w[2].is_ascii_lowercase() && ends_sentence(i)
+        })
+        .map(|(i, _)| i + 2)
+        .collect();
+    for i in opens {
+        t[i..i + 1].make_ascii_uppercase();
+    }
+    t
 }
 
 /// The text with its first letter upper-case (a sentence opening with a placeholder).
@@ -726,10 +754,10 @@ fn wares(tables: &Tables, d: &mut Dice) -> Vec<Ware> {
     out
 }
 
-/// Scenario Movement for the first four to six Quarters: one action each, no action twice in a
-/// row.
-fn movement(pools: &StoryPools, f: &Fill, d: &mut Dice) -> Vec<Quarter> {
-    let n = d.between(4, 6);
+/// Scenario Movement for the first four to six Quarters (at least `at_least`): one action each,
+/// no action twice in a row.
+fn movement(pools: &StoryPools, f: &Fill, at_least: u32, d: &mut Dice) -> Vec<Quarter> {
+    let n = d.between(4, 6).max(at_least);
     let mut out: Vec<Quarter> = Vec::with_capacity(n as usize);
     let actions = pools.movement_actions();
     let mut used = vec![false; pools.movement.len()];
@@ -818,6 +846,7 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
     if !o.text.is_empty() || o.at.is_some() {
         objective_rules(s, tables, v);
     }
+    crate::myk::goal::check(s, v);
     for n in &s.cast {
         if let Some(p) = n.place
             && !s.map(p.map).is_some_and(|m| m.room(p.room).used)

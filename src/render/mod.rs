@@ -6,6 +6,7 @@ pub mod dot;
 pub mod fonts;
 pub mod formats;
 pub mod fortress_view;
+pub mod myk_goal;
 pub mod myk_items;
 pub mod myk_play;
 pub mod myk_story;

@@ -37,7 +37,8 @@ fn section(heading: &str, paragraphs: Vec<String>, entries: Vec<Entry>) -> Secti
 pub fn sections(s: &Scenario, tables: &Tables) -> Vec<Section> {
     let mut out = Vec::with_capacity(7);
     let kind = s.objective.kind.name().replace('_', " ");
-    let objective = section("Objective", vec![frame::objective(s)], vec![entry("Kind:", kind)]);
+    let mut objective = section("Objective", vec![frame::objective(s)], vec![entry("Kind:", kind)]);
+    objective.entries.extend(arrival_entry(s).map(|t| entry("Arrival:", t)));
     match &s.story {
         Some(st) => out.extend([prologue(s, st), objective]),
         None => out.extend([objective, section("Introduction", vec![frame::fill(s, &s.introduction)], Vec::new())]),
@@ -73,7 +74,12 @@ fn prologue(s: &Scenario, st: &Story) -> Section {
     for n in s.cast.iter().filter(|n| n.place.is_none()) {
         paragraphs.push(format!("{} ({}) waits in {} for the court's answer.", n.name, n.role, st.kingdom));
     }
-    let entries = st.stakes.iter().map(|k| entry([k.member.as_str(), ":"].concat(), f.text(&k.text))).collect();
+    // A stake written before its later sentences were raised reads as one written since.
+    let entries = st
+        .stakes
+        .iter()
+        .map(|k| entry([k.member.as_str(), ":"].concat(), story::sentence_capitals(f.text(&k.text))))
+        .collect();
     section("Prologue", paragraphs, entries)
 }
 
@@ -174,7 +180,7 @@ fn clues(s: &Scenario) -> Section {
             );
             let mut sub = Vec::new();
             if !c.ask.is_empty() {
-                sub.push(format!("Ask about {}.", f.text(&c.ask).trim_end_matches('.')));
+                sub.push(format!("Ask: “{}”", question(&f.text(&c.ask))));
             }
             if !c.found.is_empty() {
                 let what = if c.method == ClueMethod::Conversation { "Answer" } else { "Found" };
@@ -189,6 +195,13 @@ fn clues(s: &Scenario) -> Section {
         })
         .collect();
     section("Clues", Vec::new(), entries)
+}
+
+/// A question as the GM asks it aloud: a capital first, one closing mark (a text without one
+/// gains a question mark).
+fn question(t: &str) -> String {
+    let q = story::capitalise(t.trim());
+    if q.ends_with(['?', '!', '.']) { q } else { q + "?" }
 }
 
 fn mini_events(s: &Scenario, st: &Story) -> Section {
@@ -220,6 +233,7 @@ fn movement(s: &Scenario, st: &Story) -> Section {
         .map(|q| {
             let mut e = entry(format!("Quarter {} ({}):", q.quarter, q.action), f.text(&q.text));
             e.sub.push(format!("To prevent it: {}", f.text(&q.prevent).trim_end_matches('.')));
+            e.sub.extend(arrival_in(s, q.quarter));
             e
         })
         .collect();
@@ -258,4 +272,45 @@ pub fn people_in(s: &Scenario, at: Place) -> Vec<String> {
 pub fn events_in(s: &Scenario, at: Place) -> Vec<String> {
     let f = Fill::on_map(s, at.map);
     s.story.iter().flat_map(|st| &st.mini_events).filter(|e| e.at == at).map(|e| f.text(&e.title)).collect()
+}
+
+/// "Ramune's court (Abyssal House)".
+pub(crate) fn rival_court(s: &Scenario) -> String {
+    let o = &s.objective;
+    let kingdom = o.rival_kingdom.as_deref().map(|k| format!(" ({k})")).unwrap_or_default();
+    match o.npc.as_deref() {
+        Some(n) => format!("{n}'s court{kingdom}"),
+        None => format!("The rival's court{kingdom}"),
+    }
+}
+
+/// Where the rival's court is until it arrives, if its leader stands in a room.
+pub(crate) fn meanwhile(s: &Scenario) -> Option<String> {
+    let name = s.objective.npc.as_deref()?;
+    let place = crate::myk::story::npc(s, name)?.place?;
+    Some(format!("Until then it is in {}, where the court can meet {name} (see Cast).", where_is(s, Some(place))))
+}
+
+/// A race's arrival for the Objective section: when, where, how long the court's way is.
+pub fn arrival_entry(s: &Scenario) -> Option<String> {
+    let n = crate::myk::goal::arrival(s)?;
+    let at = s.objective.at?;
+    let way = crate::myk::goal::rooms_to(s, at)
+        .map(|r| format!(" The court, entering its first room in Quarter 1, needs at least {r} Quarters to get there."))
+        .unwrap_or_default();
+    let meanwhile = meanwhile(s).map(|m| format!(" {m}")).unwrap_or_default();
+    Some(format!("{} reaches {} at the end of Quarter {n}.{way}{meanwhile}", rival_court(s), where_is(s, Some(at))))
+}
+
+/// A race's arrival for its Scenario Movement Quarter.
+pub fn arrival_in(s: &Scenario, quarter: u32) -> Option<String> {
+    if crate::myk::goal::arrival(s)? != quarter {
+        return None;
+    }
+    let at = s.objective.at?;
+    Some(format!(
+        "The race: at the end of this Quarter {} reaches {}; unless the court took it first, the race is lost",
+        rival_court(s),
+        where_is(s, Some(at))
+    ))
 }

@@ -384,3 +384,20 @@ pub fn hidden_core(room: crate::myk::model::RoomId, map: &Map) -> Option<String>
         ))
     })
 }
+
+/// A trap's disarm as the room key prints it: the check and its difficulty, or how else it ends.
+pub(crate) fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::model::PlacedTrap) -> String {
+    if let Some((ability, n, plus)) = rec.and_then(|r| crate::myk::traps::disarm_check(r, placed)) {
+        return match plus {
+            Some(p) => format!("{} check, difficulty {n} + {p}", ability.label()),
+            None => format!("{} check, difficulty {n}", ability.label()),
+        };
+    }
+    match rec.map(|r| &r.disarm) {
+        Some(crate::tables::myk::Disarm::Check { .. }) => "check".into(),
+        Some(crate::tables::myk::Disarm::Discovery) => "by discovering it".into(),
+        Some(crate::tables::myk::Disarm::Impossible) => "cannot be disarmed".into(),
+        Some(crate::tables::myk::Disarm::Special(s)) => s.clone(),
+        None => placed.disarm.as_str().to_owned(),
+    }
+}

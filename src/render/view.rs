@@ -7,7 +7,7 @@ use crate::myk::check::usage;
 use crate::myk::limits;
 use crate::myk::model::{Limits, Map, MonsterGroup, Place, PlacedBase, Reaction, Room, Scenario, Usage};
 use crate::tables::Tables;
-use crate::tables::myk::{Disarm, Route};
+use crate::tables::myk::Route;
 use crate::tables::shared::SharedStr;
 
 #[derive(Serialize)]
@@ -136,6 +136,8 @@ pub struct RoomView {
     /// Cast NPCs standing here, and the mini events that happen here (by title).
     pub people: Vec<String>,
     pub events: Vec<String>,
+    /// What this room has to do with the objective, when it is the objective's room.
+    pub objective: Option<String>,
     pub empty: bool,
     /// The GM's own notes from the file (empty: none).
     pub notes: String,
@@ -200,22 +202,6 @@ pub struct MonsterView {
 
 pub use crate::render::threats::{AdjustmentView, RulerView};
 
-fn disarm_text(rec: Option<&crate::tables::myk::Trap>, placed: &crate::myk::model::PlacedTrap) -> String {
-    if let Some((ability, n, plus)) = rec.and_then(|r| crate::myk::traps::disarm_check(r, placed)) {
-        return match plus {
-            Some(p) => format!("{} check, difficulty {n} + {p}", ability.label()),
-            None => format!("{} check, difficulty {n}", ability.label()),
-        };
-    }
-    match rec.map(|r| &r.disarm) {
-        Some(Disarm::Check { .. }) => "check".into(),
-        Some(Disarm::Discovery) => "by discovering it".into(),
-        Some(Disarm::Impossible) => "cannot be disarmed".into(),
-        Some(Disarm::Special(s)) => s.clone(),
-        None => placed.disarm.as_str().to_owned(),
-    }
-}
-
 fn trap_view(t: &crate::myk::model::PlacedTrap, tables: &Tables, location: String) -> TrapView {
     let rec = tables.myk.trap(&t.name);
     let mut note = Vec::new();
@@ -242,7 +228,7 @@ fn trap_view(t: &crate::myk::model::PlacedTrap, tables: &Tables, location: Strin
         level: t.level,
         placement: t.placement.label().into(),
         activation: t.activation.label().into(),
-        disarm: disarm_text(rec, t),
+        disarm: super::threats::disarm_text(rec, t),
         object: t.object.clone(),
         note: (!note.is_empty()).then(|| note.join("; ")),
         summary: if let Some(c) = &t.choice {
@@ -534,13 +520,15 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
     let hidden_core = crate::render::threats::hidden_core(r.id, m);
     let here = Place { map: m.index, room: r.id };
     let (people, events) = (super::myk_story::people_in(s, here), super::myk_story::events_in(s, here));
+    let objective = super::myk_goal::room_line(s, tables, here);
     let empty = r.traps.is_empty()
         && r.bases.is_empty()
         && !r.has_monsters()
         && clues.is_empty()
         && hidden_core.is_none()
         && people.is_empty()
-        && events.is_empty();
+        && events.is_empty()
+        && objective.is_none();
     RoomView {
         id: r.id.to_string(),
         name: r.name.to_string(),
@@ -555,6 +543,7 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
         hidden_core,
         people,
         events,
+        objective,
         notes: r.notes.clone(),
     }
 }
