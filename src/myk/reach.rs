@@ -9,7 +9,7 @@
 //! left out: the generator places each clue by such a walk, and `check` asks for the same one
 //! again. Every movement rule of a scenario asks one graph: none builds its own.
 
-use fixedbitset::FixedBitSet;
+use arrayvec::ArrayVec;
 use petgraph::Direction;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::EdgeRef;
@@ -18,8 +18,42 @@ use crate::myk::model::{CorridorId, Map, Place, Reveals, RoomId, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::Route;
 
-/// A set of graph nodes, one bit each.
-pub type Nodes = FixedBitSet;
+/// A set of graph nodes, one bit each: on the stack up to [`INLINE_NODES`] nodes (28 maps, more
+/// than the generator's 20), on the heap beyond. A walk's answer is made for every trap that
+/// moves the court, every clue and every Secret Door, and each heap set cost an allocation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Nodes {
+    inline: [u64; INLINE_WORDS],
+    /// Every word when the set is larger than the inline words (then `inline` is unused).
+    heap: Vec<u64>,
+}
+
+const INLINE_WORDS: usize = 4;
+/// Nodes a set holds without a heap allocation.
+pub const INLINE_NODES: usize = INLINE_WORDS * 64;
+
+impl Nodes {
+    /// An empty set for nodes `0..n`.
+    pub fn with_capacity(n: usize) -> Nodes {
+        let heap = if n > INLINE_NODES { vec![0; n.div_ceil(64)] } else { Vec::new() };
+        Nodes { inline: [0; INLINE_WORDS], heap }
+    }
+
+    fn words(&self) -> &[u64] {
+        if self.heap.is_empty() { &self.inline } else { &self.heap }
+    }
+
+    /// Whether node `i` is in the set (never, for a node beyond the set's size).
+    pub fn contains(&self, i: usize) -> bool {
+        self.words().get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    /// Adds node `i`, which must be below the size the set was made for.
+    pub fn insert(&mut self, i: usize) {
+        let words = if self.heap.is_empty() { &mut self.inline[..] } else { &mut self.heap[..] };
+        words[i / 64] |= 1 << (i % 64);
+    }
+}
 
 /// The movement graph of a scenario.
 pub struct Reach {
@@ -30,7 +64,7 @@ pub struct Reach {
     /// Every way the court can find, the plain ones flagged.
     graph: DiGraph<(), Edge, u32>,
     /// The last few walks of every way, by what each left out.
-    walks: std::cell::RefCell<Vec<(Option<Reveals>, Nodes)>>,
+    walks: std::cell::RefCell<ArrayVec<(Option<Reveals>, Nodes), KEPT_WALKS>>,
     /// The nodes a walk has yet to leave, kept between walks (see [`Reach::walk`]).
     stack: std::cell::RefCell<Vec<NodeIndex>>,
     /// The rooms that hold a Warder (by node).
