@@ -370,3 +370,21 @@ impl Reach {
         self.maps * 9 + 1
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_set_holds_its_nodes_inline_and_beyond_the_inline_words() {
+        for n in [10, INLINE_NODES, INLINE_NODES + 1, 400] {
+            let mut set = Nodes::with_capacity(n);
+            for i in (0..n).step_by(3) {
+                set.insert(i);
+            }
+            for i in 0..n + 70 {
+                assert_eq!(set.contains(i), i < n && i % 3 == 0, "node {i} of a set of {n}");
+            }
+        }
+    }
+}
