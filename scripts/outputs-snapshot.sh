@@ -3,7 +3,7 @@
 #   scripts/outputs-snapshot.sh BIN /tmp/before ; (change) ; scripts/outputs-snapshot.sh BIN /tmp/after
 #   diff -r /tmp/before /tmp/after
 # MYK seeds 0..300 with options varied by seed, fortresses 0..300 with 3..40 areas (JSON), and a
-# few seeds in every format (pictures, Udonarium and PDF too).
+# few seeds in every format (pictures, Udonarium and PDF too), and each objective kind in the texts.
 set -eu
 bin=$1
 dir=$2
@@ -33,3 +33,10 @@ done
 # The largest pictures: four maps on US letter, and a 40-area fortress plan.
 "$bin" myk --seed 5 --maps 4 --paper letter --format json,svg,md,html,uvtt,udonarium,pdf --out "$dir/myk-all-letter" >/dev/null
 "$bin" fortress --seed 9 --areas 40 --paper letter --format json,svg,md,html,uvtt,udonarium,pdf --out "$dir/nw3-all-40" >/dev/null
+# Every objective kind, in the texts that print the story (seeds 31-150, 1-4 maps), and the
+# formats DOT draws too.
+kinds="defeat rescue acquire search deliver win_over race"
+for s in $(seq 31 150); do
+    kind=$(echo $kinds | cut -d' ' -f$((s % 7 + 1)))
+    "$bin" myk --seed $s --maps $((s % 4 + 1)) --objective $kind --format json,md,dot --out "$dir/myk-kind-$s" >/dev/null
+done
