@@ -676,7 +676,8 @@ pub fn sentence_capitals(mut t: String) -> String {
     let mut opens = Vec::new();
     let mut from = 0;
     while let Some(stop) = b[from..].iter().position(|&c| matches!(c, b'.' | b'!' | b'?')).map(|p| from + p) {
-        if b.get(stop + 1) == Some(&b' ') && b.get(stop + 2).is_some_and(u8::is_ascii_lowercase) && ends_sentence(stop) {
+        if b.get(stop + 1) == Some(&b' ') && b.get(stop + 2).is_some_and(u8::is_ascii_lowercase) && ends_sentence(stop)
+        {
             opens.push(stop + 2);
         }
         from = stop + 1;
