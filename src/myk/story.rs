@@ -654,8 +654,9 @@ fn stakes(pools: &StoryPools, size: usize, f: &Fill, d: &mut Dice) -> Vec<Stake>
             let member = MEMBERS[i % MEMBERS.len()];
             let e = &pools.stake[*order.get(i % order.len().max(1))?];
             f.member = Some(member.into());
-            // `{member}` ("the Treasurer") may open a later sentence of the text too.
-            Some(Stake { member: capitalise(member), text: sentence_capitals(capitalised(f.text(&e.text))) })
+            // `{member}` ("the Treasurer") may open a later sentence of the text too: that
+            // sentence is raised where the stake is printed ([`sentence_capitals`]).
+            Some(Stake { member: capitalise(member), text: capitalised(f.text(&e.text)) })
         })
         .collect()
 }

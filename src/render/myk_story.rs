@@ -74,7 +74,8 @@ fn prologue(s: &Scenario, st: &Story) -> Section {
     for n in s.cast.iter().filter(|n| n.place.is_none()) {
         paragraphs.push(format!("{} ({}) waits in {} for the court's answer.", n.name, n.role, st.kingdom));
     }
-    // A stake written before its later sentences were raised reads as one written since.
+    // The one place a stake is read: a filled value that opens a later sentence (`{member}`,
+    // "the Treasurer") is raised here, for stakes of every file version alike.
     let entries = st
         .stakes
         .iter()
