@@ -289,7 +289,7 @@ pub fn threat_how(r: &Room) -> String {
 /// text of the GM's own).
 fn fact_kind(text: &str) -> Option<u8> {
     const MARKERS: [&str; 9] = [
-        " rules the ",
+        " rules ", // also an older file's " rules the {map}"
         "A secret door in room ",
         " carries you to room ",
         " hides a trap: ",
@@ -448,9 +448,9 @@ impl Fact<'_> {
 fn ruler_says(room: RoomId, ruler: &Ruler) -> String {
     let weak = weak_point_names(ruler);
     match weak.clone().count() {
-        0 => ["{ruler} rules the {map} and waits in room ", room.name(), " ({room_name})."].concat(),
+        0 => ["{ruler} rules {map} and waits in room ", room.name(), " ({room_name})."].concat(),
         1 => [
-            "{ruler} rules the {map} from room ",
+            "{ruler} rules {map} from room ",
             room.name(),
             "; its weak point is ",
             weak.clone().next().unwrap_or_default(),
@@ -458,7 +458,7 @@ fn ruler_says(room: RoomId, ruler: &Ruler) -> String {
         ]
         .concat(),
         n => {
-            let mut s = ["{ruler} rules the {map} from room ", room.name(), "; its weak points are "].concat();
+            let mut s = ["{ruler} rules {map} from room ", room.name(), "; its weak points are "].concat();
             for (i, w) in weak.enumerate() {
                 if i + 1 == n {
                     s.push_str(" and ");
