@@ -318,11 +318,15 @@ impl StoryPools {
         if let Some(p) = self.puzzle.iter().find(|p| p.hints.is_empty() || p.answer.chars().all(char::is_whitespace)) {
             return Some(format!("the puzzle `{}` needs an `answer` and one or two `hints`", p.text));
         }
-        for kind in crate::myk::model::ObjectiveKind::ALL.iter().map(|k| k.name()) {
-            for (pool, list) in [("objective", &self.objective), ("success", &self.success), ("failure", &self.failure)]
+        // The pick lists hold each kind's entries, so a kind with none is an empty list (the
+        // generator checks this per scenario: no walk over the pools).
+        for kind in crate::myk::model::ObjectiveKind::ALL {
+            let lists = self.of_kind(kind);
+            for (pool, list) in
+                [("objective", &lists.objective), ("success", &lists.success), ("failure", &lists.failure)]
             {
-                if !list.iter().any(|e| e.kind == kind) {
-                    return Some(format!("the story pool `[[{pool}]]` has no entry of kind `{kind}`"));
+                if list.is_empty() {
+                    return Some(format!("the story pool `[[{pool}]]` has no entry of kind `{}`", kind.name()));
                 }
             }
         }

@@ -222,3 +222,23 @@ fn every_cited_play_table_covers_each_roll_of_its_dice_exactly_once() {
         assert_eq!(titles, expected, "the {family} family");
     }
 }
+
+/// The generator refuses tables whose story pools cannot make a scenario, naming the pool and
+/// the objective kind (read from the pick lists, not a walk over the pools per scenario).
+#[test]
+fn story_pools_missing_an_objective_kind_stop_generation_naming_pool_and_kind() {
+    let p = crate::myk::params(vec![2; 4], 1, 9, dungeonsmith::myk::model::Layout::Mixed);
+    let generate = |t: &dungeonsmith::tables::Tables| {
+        dungeonsmith::myk::generate(t, &p, 7).err().map(|e| e.to_string()).unwrap_or_default()
+    };
+    let mut t = dungeonsmith::tables::Tables::embedded().expect("embedded tables load");
+    t.story.success.retain(|e| e.kind != "rescue");
+    let message = generate(&t);
+    assert!(message.contains("the story pool `[[success]]` has no entry of kind `rescue`"), "{message}");
+    let mut t = dungeonsmith::tables::Tables::embedded().expect("embedded tables load");
+    t.story.retry.clear();
+    let message = generate(&t);
+    assert!(message.contains("the story pool `[[retry]]` is empty"), "{message}");
+    let t = dungeonsmith::tables::Tables::embedded().expect("embedded tables load");
+    assert_eq!(generate(&t), "", "the built-in pools make a scenario");
+}
