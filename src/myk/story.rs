@@ -125,6 +125,10 @@ impl<'a> Fill<'a> {
     /// [`Fill::text`] of a pool text, from the placeholders found in it when the tables were
     /// read: the same text, made in one allocation of its length, without a walk for braces.
     pub fn pool(&self, t: &StoryText) -> String {
+        if self.fills_nothing() {
+            // Every placeholder kept: the text as written, its placeholders not even looked for.
+            return t.as_str().to_owned();
+        }
         let (text, slots) = (t.as_str(), t.slots());
         // The length filled, and whether a value holds a brace (then its own fill's length is
         // not known before it is made: room is left as `text` leaves it).
@@ -325,9 +329,9 @@ pub fn place_objective(
             n.role = if kind == ObjectiveKind::Rescue { CAPTIVE } else { RECIPIENT }.into();
             n.place = room.and_then(at);
             o.at = n.place;
-            o.npc = Some(n.name.to_string());
+            o.npc = Some(n.name.as_str().to_owned());
             if kind == ObjectiveKind::Rescue {
-                o.target = n.name.to_string();
+                o.target = n.name.as_str().to_owned();
             } else {
                 let item = pick_item(tables, false, d);
                 o.target = item.clone();
@@ -349,7 +353,7 @@ pub fn place_objective(
             let elsewhere = target_rooms(s, last).into_iter().filter(|&r| Some(r) != goal).collect::<Vec<_>>();
             n.place = d.choose(&elsewhere).copied().or(goal).and_then(at);
             o.at = goal.and_then(at);
-            o.npc = Some(n.name.to_string());
+            o.npc = Some(n.name.as_str().to_owned());
             o.rival_kingdom = Some(["the Kingdom of ", n.name.as_str()].concat());
             o.target = o.rival_kingdom.clone().unwrap_or_default();
             npc = Some(n);
@@ -366,14 +370,16 @@ fn threat_target(s: &Scenario, kind: ObjectiveKind, d: &mut Dice) -> (Option<Pla
     let place = |i: usize, room: RoomId| Some(Place { map: s.maps[i].index, room });
     let ruler_of = |i: usize| {
         let m = &s.maps[i];
-        allowed(i).into_iter().find_map(|r| m.room(r).ruler.as_ref().map(|ru| (place(i, r), ru.name.to_string())))
+        allowed(i)
+            .into_iter()
+            .find_map(|r| m.room(r).ruler.as_ref().map(|ru| (place(i, r), ru.name.as_str().to_owned())))
     };
     let group_in = |i: usize, f: &dyn Fn(&MonsterGroup) -> bool, d: &mut Dice| {
         let m = &s.maps[i];
         d.choose_from(|| {
             allowed(i).into_iter().flat_map(move |r| m.room(r).monsters.iter().filter(|g| f(g)).map(move |g| (r, g)))
         })
-        .map(|(r, g)| (place(i, r), g.name.to_string()))
+        .map(|(r, g)| (place(i, r), g.name.as_str().to_owned()))
     };
     let found = match kind {
         ObjectiveKind::Search => {
@@ -404,12 +410,14 @@ fn threat_target(s: &Scenario, kind: ObjectiveKind, d: &mut Dice) -> (Option<Pla
 
 /// A named item from the item tables: a Rare Item for a treasure, a Common Item otherwise.
 pub fn pick_item(tables: &Tables, rare: bool, d: &mut Dice) -> String {
+    item_name(tables, rare, d).to_string()
+}
+
+/// [`pick_item`]'s name as the tables hold it (for a text that copies it anyway).
+fn item_name<'t>(tables: &'t Tables, rare: bool, d: &mut Dice) -> &'t str {
     let items = &tables.items.items;
-    // One draw on the list of that rarity made at load, and only the name picked copied.
-    pick(items, tables.items.of_rarity(rare), d)
-        .or_else(|| d.choose(items))
-        .map(|i| i.name.to_string())
-        .unwrap_or_default()
+    // One draw on the list of that rarity made at load.
+    pick(items, tables.items.of_rarity(rare), d).or_else(|| d.choose(items)).map_or("", |i| i.name.as_str())
 }
 
 /// The entry of `pool` at a place drawn from `places` (a list made at load): the draw and the
@@ -426,7 +434,7 @@ pub fn materials(tables: &Tables) -> &[String] {
 
 /// The objective's text template for its kind from the pools.
 pub fn objective_text(pools: &StoryPools, kind: ObjectiveKind, d: &mut Dice) -> String {
-    pick(&pools.objective, &pools.of_kind(kind).objective, d).map(|e| e.text.to_string()).unwrap_or_default()
+    pick(&pools.objective, &pools.of_kind(kind).objective, d).map(|e| e.text.as_str().to_owned()).unwrap_or_default()
 }
 
 /// A title that fits the kind, filled.
@@ -506,8 +514,8 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
             }
             ClueMethod::Conversation => {
                 let name = informant_at(s, at, new_npc, &mut cd);
-                let gift = cd.choose(mats).cloned().unwrap_or_else(|| "Iron".into());
-                let kept = fill.gift.replace(["one unit of ", &gift].concat().into());
+                let gift = cd.choose(mats).map_or("Iron", String::as_str);
+                let kept = fill.gift.replace(["one unit of ", gift].concat().into());
                 if let Some(t) = cd.choose(&pools.clue_talk) {
                     s.clues[k].ask = fill.pool(&t.ask);
                     s.clues[k].found = fill.pool(&t.text);
@@ -589,13 +597,14 @@ pub fn hooks(s: &Scenario) -> (crate::tables::shared::SharedStr, String) {
 /// there yet (the patron and rival never; they have their own parts).
 fn informant_at(s: &mut Scenario, at: Place, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) -> String {
     let here = s.cast.iter().find(|c| c.place == Some(at) && !c.role.as_str().starts_with(RIVAL));
+    // `as_str` first: a name's `to_string` goes through the formatter.
     if let Some(n) = here {
-        return n.name.to_string();
+        return n.name.as_str().to_owned();
     }
     let mut n = unique_npc(s, new_npc, &mut d.child("informant"));
     n.role = INFORMANT.into();
     n.place = Some(at);
-    let name = n.name.to_string();
+    let name = n.name.as_str().to_owned();
     s.cast.push(n);
     name
 }
@@ -606,13 +615,16 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     let pools = &tables.story;
     let kind = pools.of_kind(s.objective.kind);
     let mut f = Fill::keep();
-    let reward_item = pick_item(tables, true, &mut d.child("reward"));
-    let mats = materials(tables);
+    let reward_item = item_name(tables, true, &mut d.child("reward"));
     let mut rd = d.child("reward-material");
-    let material = rd.choose(mats).cloned().unwrap_or_else(|| "Iron".into());
+    let material = rd.choose(materials(tables)).map_or("Iron", String::as_str);
     let amount = rd.between(2, 6);
-    let reward = [itoa::Buffer::new().format(amount), " ", &material].concat();
-    f.reward = Some(reward.as_str().into());
+    // The rewards written once: `{reward}` borrows the second, the epilogue then keeps both.
+    let reward = vec![
+        ["1 ", reward_item, " (a Rare Item)"].concat(),
+        [itoa::Buffer::new().format(amount), " ", material].concat(),
+    ];
+    f.reward = Some(reward[1].as_str().into());
     let prologue = {
         let mut pd = d.child("prologue");
         let p = pick(&pools.prologue, &kind.prologue, &mut pd);
@@ -648,10 +660,11 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     let epilogue = Epilogue {
         success: pick_kind(&pools.success, &kind.success, &mut ed),
         failure: pick_kind(&pools.failure, &kind.failure, &mut ed),
-        reward: vec![["1 ", &reward_item, " (a Rare Item)"].concat(), reward.clone()],
         change: ed.choose(&pools.change).map(|t| f.pool(&t.text)).unwrap_or_default(),
         farewell: ed.choose(&pools.farewell).map(|t| f.pool(&t.text)).unwrap_or_default(),
         retry: ed.choose(&pools.retry).map(|t| f.pool(&t.text)).unwrap_or_default(),
+        // Last: the fills above borrow it.
+        reward,
     };
     Story { kingdom, prologue, stakes, ruler, mini_events, movement, epilogue }
 }
