@@ -122,8 +122,8 @@ impl<'a> Fill<'a> {
         out
     }
 
-    /// [`Fill::text`] of a pool text, from the placeholders found in it when the tables were
-    /// read: the same text, made in one allocation of its length, without a walk for braces.
+    /// [`Fill::text`] of a pool text, from the placeholders found in it once (at its first
+    /// fill): the same text, made in one allocation of its length, without a walk for braces.
     pub fn pool(&self, t: &StoryText) -> String {
         if self.fills_nothing() {
             // Every placeholder kept: the text as written, its placeholders not even looked for.
@@ -965,7 +965,7 @@ fn objective_rules(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
 mod tests {
     use super::*;
 
-    /// Every text of the built-in pools that is filled from its placeholders found at load.
+    /// Every text of the built-in pools that is filled from its placeholders found once.
     fn pool_texts(p: &StoryPools) -> Vec<&StoryText> {
         let mut t: Vec<&StoryText> = p.title.iter().map(|x| &x.text).collect();
         t.extend(p.objective.iter().chain(&p.success).chain(&p.failure).map(|x| &x.text));
@@ -1152,11 +1152,11 @@ mod tests {
         ]
     }
 
-    /// A pool text filled from the placeholders found in it at load reads as the one fill rule
+    /// A pool text filled from the placeholders found in it once reads as the one fill rule
     /// ([`Fill::text`]) makes it, for every text of the built-in pools and every edge of the rule
     /// (an unknown placeholder, a lone `{`, a value holding a placeholder, a value with a brace).
     #[test]
-    fn a_pool_text_filled_from_its_placeholders_found_at_load_reads_as_the_fill_rule_makes_it() {
+    fn a_pool_text_filled_from_its_placeholders_found_once_reads_as_the_fill_rule_makes_it() {
         let tables = Tables::embedded().expect("embedded tables load");
         let edges: Vec<StoryText> = EDGES.iter().map(|&t| StoryText::from(t.to_string())).collect();
         let all: Vec<&StoryText> = edges.iter().chain(pool_texts(&tables.story)).collect();
