@@ -14,7 +14,7 @@ use crate::myk::model::{
     Scenario,
 };
 use crate::tables::Tables;
-use crate::tables::story::StoryPools;
+use crate::tables::story::{Slot, StoryPools, StoryText, slots};
 
 pub use crate::myk::model::{Epilogue, MiniEvent, Prologue, Quarter, RulerPart, Stake, Story, Ware};
 
@@ -79,25 +79,26 @@ pub struct Fill<'a> {
 }
 
 impl<'a> Fill<'a> {
-    /// The value of placeholder `{name}`: `None` for a placeholder kept as written, and for a
-    /// name that is no placeholder.
-    fn value(&self, name: &str) -> Option<&str> {
+    /// The value of placeholder number `name` (its place in
+    /// [`crate::tables::story::PLACEHOLDERS`]): `None` for a
+    /// placeholder kept as written.
+    fn value(&self, name: u8) -> Option<&str> {
         let v = match name {
-            "kingdom" => &self.kingdom,
-            "map" => &self.map,
-            "ruler" => &self.ruler,
-            "target" => &self.target,
-            "target_room" => &self.target_room,
-            "target_at" => &self.target_at,
-            "patron" => &self.patron,
-            "captive" => &self.captive,
-            "rival" => &self.rival,
-            "rival_kingdom" => &self.rival_kingdom,
-            "item" => &self.item,
-            "npc" => &self.npc,
-            "member" => &self.member,
-            "reward" => &self.reward,
-            "gift" => &self.gift,
+            0 => &self.kingdom,
+            1 => &self.map,
+            2 => &self.ruler,
+            3 => &self.target,
+            4 => &self.target_room,
+            5 => &self.target_at,
+            6 => &self.patron,
+            7 => &self.captive,
+            8 => &self.rival,
+            9 => &self.rival_kingdom,
+            10 => &self.item,
+            11 => &self.npc,
+            12 => &self.member,
+            13 => &self.reward,
+            14 => &self.gift,
             _ => return None,
         };
         v.as_deref()
@@ -105,10 +106,10 @@ impl<'a> Fill<'a> {
 
     /// The text with every placeholder filled: each `{name}` (a name without braces) that has a
     /// value is replaced by it, the rest of the text kept as written (a `{` with no `}` after it,
-    /// an unknown name, a placeholder kept by [`Fill::keep`]). A value that itself holds a
-    /// placeholder (a map renamed "{kingdom} Hall") is filled the same way, up to [`NESTED`]
-    /// values deep, so no part's name reaches a booklet half filled; a value is never read
-    /// together with the text around it.
+    /// an unknown name, a placeholder kept by [`Fill::keep`]; the rule is [`slots`]). A value
+    /// that itself holds a placeholder (a map renamed "{kingdom} Hall") is filled the same way,
+    /// up to [`NESTED`] values deep, so no part's name reaches a booklet half filled; a value is
+    /// never read together with the text around it.
     #[inline]
     pub fn text(&self, t: &str) -> String {
         if self.fills_nothing() {
@@ -118,6 +119,30 @@ impl<'a> Fill<'a> {
         }
         let mut out = String::with_capacity(t.len() + 32);
         self.push_text(&mut out, t, NESTED);
+        out
+    }
+
+    /// [`Fill::text`] of a pool text, from the placeholders found in it once (at its first
+    /// fill): the same text, made in one allocation of its length, without a walk for braces.
+    pub fn pool(&self, t: &StoryText) -> String {
+        if self.fills_nothing() {
+            // Every placeholder kept: the text as written, its placeholders not even looked for.
+            return t.as_str().to_owned();
+        }
+        let (text, slots) = (t.as_str(), t.slots());
+        // The length filled, and whether a value holds a brace (then its own fill's length is
+        // not known before it is made: room is left as `text` leaves it).
+        let (mut len, mut filled, mut nested) = (text.len(), false, false);
+        for (s, v) in slots.iter().filter_map(|s| Some((s, self.value(s.name)?))) {
+            len = len - (s.close + 1 - s.open) + v.len();
+            filled = true;
+            nested |= v.contains('{');
+        }
+        if !filled {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(if nested { len + 32 } else { len });
+        self.push_slots(&mut out, text, slots.iter().copied(), NESTED);
         out
     }
 
@@ -145,30 +170,24 @@ impl<'a> Fill<'a> {
     /// [`Fill::text`] appended to `out`, in one walk over the text, each `{name}` looked up once;
     /// `depth`: how many values deeper a value's own placeholders are still filled.
     fn push_text(&self, out: &mut String, t: &str, depth: u8) {
-        let b = t.as_bytes();
-        // `written`: how much of the text is in `out`; `at`: where the walk stands.
-        let (mut written, mut at) = (0, 0);
-        // `str::find` of one byte searches a word at a time, not a byte at a time.
-        while let Some(open) = t[at..].find('{').map(|i| at + i) {
-            let Some(end) = b[open + 1..].iter().position(|&c| c == b'}' || c == b'{').map(|i| open + 1 + i) else {
-                // An unclosed `{` holds no placeholder: the rest is written as it stands.
-                break;
-            };
-            if b[end] == b'{' {
-                // "{a{map}}": the first brace is text; a placeholder may open at the second.
-                at = end;
-                continue;
-            }
-            if let Some(v) = self.value(&t[open + 1..end]) {
-                out.push_str(&t[written..open]);
+        self.push_slots(out, t, slots(t), depth);
+    }
+
+    /// `t` appended to `out` with its placeholders `slots` (in text order) filled: the text
+    /// between them as written, each value (itself filled while `depth` allows) in its place.
+    fn push_slots(&self, out: &mut String, t: &str, slots: impl Iterator<Item = Slot>, depth: u8) {
+        // `written`: how much of the text is in `out`.
+        let mut written = 0;
+        for s in slots {
+            if let Some(v) = self.value(s.name) {
+                out.push_str(&t[written..s.open]);
                 if depth > 0 && v.contains('{') {
                     self.push_text(out, v, depth - 1);
                 } else {
                     out.push_str(v);
                 }
-                written = end + 1;
+                written = s.close + 1;
             }
-            at = end + 1;
         }
         out.push_str(&t[written..]);
     }
@@ -310,9 +329,9 @@ pub fn place_objective(
             n.role = if kind == ObjectiveKind::Rescue { CAPTIVE } else { RECIPIENT }.into();
             n.place = room.and_then(at);
             o.at = n.place;
-            o.npc = Some(n.name.to_string());
+            o.npc = Some(n.name.as_str().to_owned());
             if kind == ObjectiveKind::Rescue {
-                o.target = n.name.to_string();
+                o.target = n.name.as_str().to_owned();
             } else {
                 let item = pick_item(tables, false, d);
                 o.target = item.clone();
@@ -334,7 +353,7 @@ pub fn place_objective(
             let elsewhere = target_rooms(s, last).into_iter().filter(|&r| Some(r) != goal).collect::<Vec<_>>();
             n.place = d.choose(&elsewhere).copied().or(goal).and_then(at);
             o.at = goal.and_then(at);
-            o.npc = Some(n.name.to_string());
+            o.npc = Some(n.name.as_str().to_owned());
             o.rival_kingdom = Some(["the Kingdom of ", n.name.as_str()].concat());
             o.target = o.rival_kingdom.clone().unwrap_or_default();
             npc = Some(n);
@@ -351,14 +370,16 @@ fn threat_target(s: &Scenario, kind: ObjectiveKind, d: &mut Dice) -> (Option<Pla
     let place = |i: usize, room: RoomId| Some(Place { map: s.maps[i].index, room });
     let ruler_of = |i: usize| {
         let m = &s.maps[i];
-        allowed(i).into_iter().find_map(|r| m.room(r).ruler.as_ref().map(|ru| (place(i, r), ru.name.to_string())))
+        allowed(i)
+            .into_iter()
+            .find_map(|r| m.room(r).ruler.as_ref().map(|ru| (place(i, r), ru.name.as_str().to_owned())))
     };
     let group_in = |i: usize, f: &dyn Fn(&MonsterGroup) -> bool, d: &mut Dice| {
         let m = &s.maps[i];
         d.choose_from(|| {
             allowed(i).into_iter().flat_map(move |r| m.room(r).monsters.iter().filter(|g| f(g)).map(move |g| (r, g)))
         })
-        .map(|(r, g)| (place(i, r), g.name.to_string()))
+        .map(|(r, g)| (place(i, r), g.name.as_str().to_owned()))
     };
     let found = match kind {
         ObjectiveKind::Search => {
@@ -389,12 +410,14 @@ fn threat_target(s: &Scenario, kind: ObjectiveKind, d: &mut Dice) -> (Option<Pla
 
 /// A named item from the item tables: a Rare Item for a treasure, a Common Item otherwise.
 pub fn pick_item(tables: &Tables, rare: bool, d: &mut Dice) -> String {
+    item_name(tables, rare, d).to_string()
+}
+
+/// [`pick_item`]'s name as the tables hold it (for a text that copies it anyway).
+fn item_name<'t>(tables: &'t Tables, rare: bool, d: &mut Dice) -> &'t str {
     let items = &tables.items.items;
-    // One draw on the list of that rarity made at load, and only the name picked copied.
-    pick(items, tables.items.of_rarity(rare), d)
-        .or_else(|| d.choose(items))
-        .map(|i| i.name.to_string())
-        .unwrap_or_default()
+    // One draw on the list of that rarity made at load.
+    pick(items, tables.items.of_rarity(rare), d).or_else(|| d.choose(items)).map_or("", |i| i.name.as_str())
 }
 
 /// The entry of `pool` at a place drawn from `places` (a list made at load): the draw and the
@@ -411,22 +434,21 @@ pub fn materials(tables: &Tables) -> &[String] {
 
 /// The objective's text template for its kind from the pools.
 pub fn objective_text(pools: &StoryPools, kind: ObjectiveKind, d: &mut Dice) -> String {
-    pick(&pools.objective, &pools.of_kind(kind).objective, d).map(|e| e.text.clone()).unwrap_or_default()
+    pick(&pools.objective, &pools.of_kind(kind).objective, d).map(|e| e.text.as_str().to_owned()).unwrap_or_default()
 }
 
 /// A title that fits the kind, filled.
 pub fn title(pools: &StoryPools, kind: ObjectiveKind, f: &Fill, d: &mut Dice) -> String {
-    let t = pick(&pools.title, &pools.of_kind(kind).title, d).map(|t| t.text.as_str());
-    f.text(t.unwrap_or("{map}"))
+    pick(&pools.title, &pools.of_kind(kind).title, d).map_or_else(|| f.text("{map}"), |t| f.pool(&t.text))
 }
 
 /// Gives an NPC a personality, a want and a line from the pools.
 pub fn dress_npc(pools: &StoryPools, n: &mut Npc, f: &Fill, d: &mut Dice) {
     if let Some(p) = d.choose(&pools.personality) {
         n.personality = p.name.clone();
-        n.line = d.choose(&p.lines).map(|l| f.text(l)).unwrap_or_default();
+        n.line = d.choose(&p.lines).map(|l| f.pool(l)).unwrap_or_default();
     }
-    n.wants = d.choose(&pools.want).map(|w| f.text(&w.text)).unwrap_or_default();
+    n.wants = d.choose(&pools.want).map(|w| f.pool(&w.text)).unwrap_or_default();
 }
 
 /// Important-NPC numbers for a fighter: the court's average level at most, with the stat line of
@@ -480,25 +502,25 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
         let at = s.clues[k].at;
         match s.clues[k].method {
             ClueMethod::Search => {
-                let found = cd.choose(&pools.clue_search).map(|t| fill.text(&t.text)).unwrap_or_default();
+                let found = cd.choose(&pools.clue_search).map(|t| fill.pool(&t.text)).unwrap_or_default();
                 s.clues[k].found = found;
             }
             ClueMethod::Threat => {
                 // Only a text that speaks of what stands there: a trap is disarmed, not beaten.
                 let kind = s.map(at.map).map(|m| threat_kind(m.room(at.room)));
                 let fits = || pools.clue_threat.iter().filter(|t| t.threat.is_none() || t.threat == kind);
-                let found = cd.choose_from(fits).map(|t| fill.text(&t.text)).unwrap_or_default();
+                let found = cd.choose_from(fits).map(|t| fill.pool(&t.text)).unwrap_or_default();
                 s.clues[k].found = found;
             }
             ClueMethod::Conversation => {
                 let name = informant_at(s, at, new_npc, &mut cd);
-                let gift = cd.choose(mats).cloned().unwrap_or_else(|| "Iron".into());
-                let kept = fill.gift.replace(["one unit of ", &gift].concat().into());
+                let gift = cd.choose(mats).map_or("Iron", String::as_str);
+                let kept = fill.gift.replace(["one unit of ", gift].concat().into());
                 if let Some(t) = cd.choose(&pools.clue_talk) {
-                    s.clues[k].ask = fill.text(&t.ask);
-                    s.clues[k].found = fill.text(&t.text);
+                    s.clues[k].ask = fill.pool(&t.ask);
+                    s.clues[k].found = fill.pool(&t.text);
                 }
-                s.clues[k].condition = cd.choose(&pools.clue_condition).map(|c| fill.text(&c.text)).unwrap_or_default();
+                s.clues[k].condition = cd.choose(&pools.clue_condition).map(|c| fill.pool(&c.text)).unwrap_or_default();
                 fill.gift = kept;
                 s.clues[k].how = ["ask ", &name, " (", &s.clues[k].condition, ")"].concat();
                 s.clues[k].npc = Some(name);
@@ -575,13 +597,14 @@ pub fn hooks(s: &Scenario) -> (crate::tables::shared::SharedStr, String) {
 /// there yet (the patron and rival never; they have their own parts).
 fn informant_at(s: &mut Scenario, at: Place, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) -> String {
     let here = s.cast.iter().find(|c| c.place == Some(at) && !c.role.as_str().starts_with(RIVAL));
+    // `as_str` first: a name's `to_string` goes through the formatter.
     if let Some(n) = here {
-        return n.name.to_string();
+        return n.name.as_str().to_owned();
     }
     let mut n = unique_npc(s, new_npc, &mut d.child("informant"));
     n.role = INFORMANT.into();
     n.place = Some(at);
-    let name = n.name.to_string();
+    let name = n.name.as_str().to_owned();
     s.cast.push(n);
     name
 }
@@ -592,13 +615,16 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     let pools = &tables.story;
     let kind = pools.of_kind(s.objective.kind);
     let mut f = Fill::keep();
-    let reward_item = pick_item(tables, true, &mut d.child("reward"));
-    let mats = materials(tables);
+    let reward_item = item_name(tables, true, &mut d.child("reward"));
     let mut rd = d.child("reward-material");
-    let material = rd.choose(mats).cloned().unwrap_or_else(|| "Iron".into());
+    let material = rd.choose(materials(tables)).map_or("Iron", String::as_str);
     let amount = rd.between(2, 6);
-    let reward = [itoa::Buffer::new().format(amount), " ", &material].concat();
-    f.reward = Some(reward.as_str().into());
+    // The rewards written once: `{reward}` borrows the second, the epilogue then keeps both.
+    let reward = vec![
+        ["1 ", reward_item, " (a Rare Item)"].concat(),
+        [itoa::Buffer::new().format(amount), " ", material].concat(),
+    ];
+    f.reward = Some(reward[1].as_str().into());
     let prologue = {
         let mut pd = d.child("prologue");
         let p = pick(&pools.prologue, &kind.prologue, &mut pd);
@@ -606,9 +632,9 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
             || Prologue { form: "appeal".into(), who: String::new(), problem: String::new(), offer: String::new() },
             |p| Prologue {
                 form: p.form.clone(),
-                who: f.text(&p.who),
-                problem: f.text(&p.problem),
-                offer: f.text(&p.offer),
+                who: f.pool(&p.who),
+                problem: f.pool(&p.problem),
+                offer: f.pool(&p.offer),
             },
         )
     };
@@ -619,8 +645,8 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
         Some(RulerPart {
             name: ruler_name(s).to_string(),
             personality: p,
-            motive: rd.choose(&pools.ruler_motive).map(|t| f.text(&t.text)).unwrap_or_default(),
-            line: rd.choose(&pools.ruler_line).map(|t| f.text(&t.text)).unwrap_or_default(),
+            motive: rd.choose(&pools.ruler_motive).map(|t| f.pool(&t.text)).unwrap_or_default(),
+            line: rd.choose(&pools.ruler_line).map(|t| f.pool(&t.text)).unwrap_or_default(),
         })
     };
     let mini_events = mini_events(s, tables, &f, &mut d.child("mini-events"));
@@ -629,15 +655,16 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     let movement = movement(pools, &f, at_least, &mut d.child("movement"));
     let mut ed = d.child("epilogue");
     let pick_kind = |list: &[crate::tables::story::KindText], places: &[u32], ed: &mut Dice| {
-        pick(list, places, ed).map(|e| f.text(&e.text)).unwrap_or_default()
+        pick(list, places, ed).map(|e| f.pool(&e.text)).unwrap_or_default()
     };
     let epilogue = Epilogue {
         success: pick_kind(&pools.success, &kind.success, &mut ed),
         failure: pick_kind(&pools.failure, &kind.failure, &mut ed),
-        reward: vec![["1 ", &reward_item, " (a Rare Item)"].concat(), reward.clone()],
-        change: ed.choose(&pools.change).map(|t| f.text(&t.text)).unwrap_or_default(),
-        farewell: ed.choose(&pools.farewell).map(|t| f.text(&t.text)).unwrap_or_default(),
-        retry: ed.choose(&pools.retry).map(|t| f.text(&t.text)).unwrap_or_default(),
+        change: ed.choose(&pools.change).map(|t| f.pool(&t.text)).unwrap_or_default(),
+        farewell: ed.choose(&pools.farewell).map(|t| f.pool(&t.text)).unwrap_or_default(),
+        retry: ed.choose(&pools.retry).map(|t| f.pool(&t.text)).unwrap_or_default(),
+        // Last: the fills above borrow it.
+        reward,
     };
     Story { kingdom, prologue, stakes, ruler, mini_events, movement, epilogue }
 }
@@ -656,7 +683,7 @@ fn stakes(pools: &StoryPools, size: usize, f: &Fill, d: &mut Dice) -> Vec<Stake>
             f.member = Some(member.into());
             // `{member}` ("the Treasurer") may open a later sentence of the text too: that
             // sentence is raised where the stake is printed ([`sentence_capitals`]).
-            Some(Stake { member: capitalise(member), text: capitalised(f.text(&e.text)) })
+            Some(Stake { member: capitalise(member), text: capitalised(f.pool(&e.text)) })
         })
         .collect()
 }
@@ -730,9 +757,9 @@ fn mini_events(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<Min
         out.push(MiniEvent {
             at: Place { map: m.index, room },
             kind: e.kind.clone(),
-            title: f.text(&e.title),
-            text: f.text(&e.text),
-            outcome: f.text(&e.outcome),
+            title: f.pool(&e.title),
+            text: f.pool(&e.text),
+            outcome: f.pool(&e.outcome),
             wares,
         });
     }
@@ -782,7 +809,7 @@ fn movement(pools: &StoryPools, f: &Fill, at_least: u32, d: &mut Dice) -> Vec<Qu
         let e = &pools.movement[k];
         used[k] = true;
         last_action = Some(actions[k]);
-        out.push(Quarter { quarter: q, action: e.action.clone(), text: f.text(&e.text), prevent: f.text(&e.prevent) });
+        out.push(Quarter { quarter: q, action: e.action.clone(), text: f.pool(&e.text), prevent: f.pool(&e.prevent) });
     }
     out
 }
@@ -938,19 +965,30 @@ fn objective_rules(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
 mod tests {
     use super::*;
 
+    /// Every text of the built-in pools that is filled from its placeholders found once.
+    fn pool_texts(p: &StoryPools) -> Vec<&StoryText> {
+        let mut t: Vec<&StoryText> = p.title.iter().map(|x| &x.text).collect();
+        t.extend(p.objective.iter().chain(&p.success).chain(&p.failure).map(|x| &x.text));
+        t.extend(p.prologue.iter().flat_map(|x| [&x.who, &x.problem, &x.offer]));
+        t.extend(p.personality.iter().flat_map(|x| &x.lines));
+        let plain = [&p.stake, &p.want, &p.ruler_motive, &p.ruler_line, &p.clue_search, &p.change, &p.farewell];
+        t.extend(plain.into_iter().chain([&p.retry]).flatten().map(|x| &x.text));
+        t.extend(p.clue_threat.iter().map(|x| &x.text));
+        t.extend(p.clue_talk.iter().flat_map(|x| [&x.ask, &x.text]));
+        t.extend(p.clue_condition.iter().map(|x| &x.text));
+        t.extend(p.mini_event.iter().flat_map(|x| [&x.title, &x.text, &x.outcome]));
+        t.extend(p.movement.iter().flat_map(|x| [&x.text, &x.prevent]));
+        t
+    }
+
+    /// Texts whose braces a one-pass reading could misread.
+    const EDGES: [&str; 9] =
+        ["", "{map", "}{map}{", "{a{map}}", "{{map}}", "{unknown} {map}{ruler}", "{npc}{npc}", "{", "{reward}{gift"];
+
     /// Every text of the built-in pools, and texts whose braces a one-pass reading could misread.
     fn texts(p: &StoryPools) -> Vec<&str> {
-        let mut t: Vec<&str> =
-            vec!["", "{map", "}{map}{", "{a{map}}", "{{map}}", "{unknown} {map}{ruler}", "{npc}{npc}"];
-        t.extend(p.title.iter().map(|x| x.text.as_str()));
-        t.extend(p.objective.iter().chain(&p.success).chain(&p.failure).map(|x| x.text.as_str()));
-        t.extend(p.prologue.iter().flat_map(|x| [x.who.as_str(), x.problem.as_str(), x.offer.as_str()]));
-        let plain = [&p.stake, &p.want, &p.ruler_motive, &p.ruler_line, &p.clue_search, &p.change];
-        t.extend(plain.into_iter().flatten().map(|x| x.text.as_str()));
-        t.extend(p.clue_talk.iter().flat_map(|x| [x.ask.as_str(), x.text.as_str()]));
-        t.extend(p.clue_condition.iter().map(|x| x.text.as_str()));
-        t.extend(p.mini_event.iter().flat_map(|x| [x.title.as_str(), x.text.as_str(), x.outcome.as_str()]));
-        t.extend(p.movement.iter().flat_map(|x| [x.text.as_str(), x.prevent.as_str()]));
+        let mut t: Vec<&str> = EDGES.to_vec();
+        t.extend(pool_texts(p).into_iter().map(|x| x.as_str()));
         t
     }
 
@@ -958,11 +996,9 @@ mod tests {
     /// the one walk, kept here to show that the walk fills every pool text alike when no value
     /// holds a brace (the only case the generator meets).
     fn replaced_in_turn(f: &Fill, t: &str) -> String {
-        let names = ["kingdom", "map", "ruler", "target", "target_room", "target_at", "patron", "captive"];
-        let more = ["rival", "rival_kingdom", "item", "npc", "member", "reward", "gift"];
         let mut out = t.to_string();
-        for name in names.into_iter().chain(more) {
-            if let Some(v) = f.value(name) {
+        for (i, name) in (0..).zip(crate::tables::story::PLACEHOLDERS) {
+            if let Some(v) = f.value(i) {
                 out = out.replace(&["{", name, "}"].concat(), v);
             }
         }
@@ -1078,5 +1114,89 @@ mod tests {
         assert_eq!(f.text("{a{map}}"), "{aAnt Hill}");
         assert_eq!(f.text("{{map}}{"), "{Ant Hill}{");
         assert_eq!(f.text("{unknown} {map"), "{unknown} {map");
+    }
+
+    /// The fills a pool text is checked under: placeholders kept but for the generator's own
+    /// (member, reward, gift), every value given, values holding a placeholder (filled in turn),
+    /// a value naming itself, values holding braces that open or close nothing.
+    fn fills() -> Vec<Fill<'static>> {
+        let all = Fill {
+            kingdom: given("Avalon"),
+            map: given("Ant Hill"),
+            ruler: given("Zog"),
+            target: given(""),
+            target_room: given("the Vault"),
+            target_at: given("map 1, room 4"),
+            patron: given("Pim"),
+            captive: given("Lia"),
+            rival: given("Ott"),
+            rival_kingdom: given("the Kingdom of Ott"),
+            item: given("Rope"),
+            npc: given("Pim"),
+            member: given("the King"),
+            reward: given("3 Iron"),
+            gift: given("one unit of Iron"),
+        };
+        vec![
+            Fill::keep(),
+            Fill {
+                member: given("the King"),
+                reward: given("3 Iron"),
+                gift: given("one unit of Iron"),
+                ..Fill::keep()
+            },
+            Fill { map: given("{ruler}'s Hall"), reward: given("3 {kingdom} Iron"), ..all.clone() },
+            Fill { map: given("{map} Hall"), gift: given("{item"), ..all.clone() },
+            Fill { map: given("Hall}"), npc: given("}{"), member: given("{"), ..Fill::keep() },
+            all,
+        ]
+    }
+
+    /// A pool text filled from the placeholders found in it once reads as the one fill rule
+    /// ([`Fill::text`]) makes it, for every text of the built-in pools and every edge of the rule
+    /// (an unknown placeholder, a lone `{`, a value holding a placeholder, a value with a brace).
+    #[test]
+    fn a_pool_text_filled_from_its_placeholders_found_once_reads_as_the_fill_rule_makes_it() {
+        let tables = Tables::embedded().expect("embedded tables load");
+        let edges: Vec<StoryText> = EDGES.iter().map(|&t| StoryText::from(t.to_string())).collect();
+        let all: Vec<&StoryText> = edges.iter().chain(pool_texts(&tables.story)).collect();
+        assert!(all.len() > 500, "only {} pool texts", all.len());
+        let mut filled = 0;
+        for f in fills() {
+            for t in &all {
+                let made = f.pool(t);
+                assert_eq!(made, f.text(t.as_str()), "{}", t.as_str());
+                filled += usize::from(made != t.as_str());
+            }
+        }
+        assert!(filled > 1000, "only {filled} texts had a placeholder filled");
+    }
+
+    /// Each placeholder's name finds its own value: the names' order ([`PLACEHOLDERS`]) and
+    /// the values' order agree.
+    ///
+    /// [`PLACEHOLDERS`]: crate::tables::story::PLACEHOLDERS
+    #[test]
+    fn each_placeholder_is_filled_with_its_own_value() {
+        let f = Fill {
+            kingdom: given("kingdom"),
+            map: given("map"),
+            ruler: given("ruler"),
+            target: given("target"),
+            target_room: given("target_room"),
+            target_at: given("target_at"),
+            patron: given("patron"),
+            captive: given("captive"),
+            rival: given("rival"),
+            rival_kingdom: given("rival_kingdom"),
+            item: given("item"),
+            npc: given("npc"),
+            member: given("member"),
+            reward: given("reward"),
+            gift: given("gift"),
+        };
+        for name in crate::tables::story::PLACEHOLDERS {
+            assert_eq!(f.text(&["{", name, "}"].concat()), name);
+        }
     }
 }

@@ -120,7 +120,7 @@ impl Picks {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Text {
-    pub text: String,
+    pub text: StoryText,
 }
 
 /// What a threat clue's text speaks of: a beaten monster, a disarmed trap or a wrecked base, so a
@@ -137,7 +137,7 @@ pub enum Threat {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ThreatText {
-    pub text: String,
+    pub text: StoryText,
     #[serde(default)]
     pub threat: Option<Threat>,
 }
@@ -145,7 +145,7 @@ pub struct ThreatText {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Title {
-    pub text: String,
+    pub text: StoryText,
     #[serde(default)]
     pub kinds: Vec<String>,
 }
@@ -163,7 +163,7 @@ pub struct KindLabel {
 #[serde(deny_unknown_fields)]
 pub struct KindText {
     pub kind: String,
-    pub text: String,
+    pub text: StoryText,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -172,9 +172,9 @@ pub struct Prologue {
     pub form: String,
     #[serde(default)]
     pub kinds: Vec<String>,
-    pub who: String,
-    pub problem: String,
-    pub offer: String,
+    pub who: StoryText,
+    pub problem: StoryText,
+    pub offer: StoryText,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -182,21 +182,21 @@ pub struct Prologue {
 pub struct Personality {
     pub name: String,
     pub meaning: String,
-    pub lines: Vec<String>,
+    pub lines: Vec<StoryText>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Talk {
-    pub ask: String,
-    pub text: String,
+    pub ask: StoryText,
+    pub text: StoryText,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Condition {
     pub kind: String,
-    pub text: String,
+    pub text: StoryText,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -211,17 +211,117 @@ pub struct Puzzle {
 #[serde(deny_unknown_fields)]
 pub struct MiniEvent {
     pub kind: String,
-    pub title: String,
-    pub text: String,
-    pub outcome: String,
+    pub title: StoryText,
+    pub text: StoryText,
+    pub outcome: StoryText,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Movement {
     pub action: String,
-    pub text: String,
-    pub prevent: String,
+    pub text: StoryText,
+    pub prevent: StoryText,
+}
+
+/// The placeholders a story text may hold, without braces; a [`Slot`] names one by its place
+/// here (the order of `myk::story::Fill`'s values).
+pub const PLACEHOLDERS: [&str; 15] = [
+    "kingdom",
+    "map",
+    "ruler",
+    "target",
+    "target_room",
+    "target_at",
+    "patron",
+    "captive",
+    "rival",
+    "rival_kingdom",
+    "item",
+    "npc",
+    "member",
+    "reward",
+    "gift",
+];
+
+/// One placeholder in a text: `text[open..=close]` reads `{name}`, `name` a place in
+/// [`PLACEHOLDERS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub open: usize,
+    pub close: usize,
+    pub name: u8,
+}
+
+/// The placeholders of `t` in text order, by the one rule every fill follows: a `{` opens a
+/// placeholder that the next `}` closes, unless another `{` comes first (then the first is text
+/// and a placeholder may open at the second); a `{` never closed is text; a name that is no
+/// placeholder is text.
+pub fn slots(t: &str) -> impl Iterator<Item = Slot> + '_ {
+    let b = t.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        // `str::find` of one byte searches a word at a time, not a byte at a time.
+        while let Some(open) = t[at..].find('{').map(|i| at + i) {
+            // An unclosed `{` holds no placeholder: the rest is text.
+            let close = b[open + 1..].iter().position(|&c| c == b'}' || c == b'{').map(|i| open + 1 + i)?;
+            if b[close] == b'{' {
+                // "{a{map}}": the first brace is text; a placeholder may open at the second.
+                at = close;
+                continue;
+            }
+            at = close + 1;
+            let name = PLACEHOLDERS.iter().position(|&p| p == &t[open + 1..close]);
+            if let Some(name) = name.and_then(|n| u8::try_from(n).ok()) {
+                return Some(Slot { open, close, name });
+            }
+        }
+        None
+    })
+}
+
+/// A pool text as the file writes it, with its placeholders found once: a scenario fills some
+/// 37 pool texts, and each fill then copies pieces instead of walking the text for braces and
+/// looking each name up. They are found at the text's first fill, not when the tables are read:
+/// finding them in all 1,700 texts at every load cost more (1.8 M instructions, a fifth of the
+/// load) than a one-scenario run saves. The file's form is the plain string.
+#[derive(Clone, Deserialize)]
+#[serde(from = "String")]
+pub struct StoryText {
+    text: String,
+    slots: std::sync::OnceLock<Vec<Slot>>,
+}
+
+impl From<String> for StoryText {
+    fn from(text: String) -> StoryText {
+        StoryText { text, slots: std::sync::OnceLock::new() }
+    }
+}
+
+/// Printed as its text: two loads of the same pools print alike, whichever has filled a text.
+impl std::fmt::Debug for StoryText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.text, f)
+    }
+}
+
+impl StoryText {
+    /// The text as written, placeholders and all.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Its placeholders in text order (what [`slots`] finds in it), found at the first call.
+    pub fn slots(&self) -> &[Slot] {
+        self.slots.get_or_init(|| slots(&self.text).collect())
+    }
+}
+
+impl std::ops::Deref for StoryText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.text
+    }
 }
 
 /// Whether an entry limited to `kinds` fits the objective kind `kind` (no list: any kind).
