@@ -428,7 +428,7 @@ impl<'a> Gen<'a> {
         d: &mut Dice,
     ) {
         let data = &self.tables.myk;
-        let by_route = |r: Route| data.traps.iter().find(|t| t.route == Some(r));
+        let by_route = |r: Route| data.trap_by_route(r);
         let parent = corridor.other(leaf);
         let teleport = (by_route(Route::Teleport), by_route(Route::OneWay));
         let use_teleport = d.chance(1, 3);

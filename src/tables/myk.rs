@@ -326,6 +326,12 @@ pub enum Route {
     Warded,
 }
 
+impl Route {
+    /// Every route, in declaration order.
+    pub const ALL: [Route; 7] =
+        [Route::Hidden, Route::Locked, Route::OneWay, Route::Teleport, Route::Redirect, Route::Closed, Route::Warded];
+}
+
 /// A trap of the rulebook.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -712,6 +718,8 @@ pub struct MykData {
     resolved_encounters: crate::tables::encounters::ResolvedCache,
     /// Object and monster names in lower case (see [`MykData::object_folded`]).
     folded: FoldedCache,
+    /// Per route (in [`Route::ALL`]'s order), the position of the first trap with it.
+    first_by_route: [Option<usize>; 7],
     /// Per monster (position in `monsters`), how many of its skills Sealed can lock away, made at
     /// the first Sealed pick (a ruler pick walks every stockable monster's skills otherwise).
     sealable: SealableCache,
@@ -860,6 +868,7 @@ impl MykData {
         self.monster_index = NameIndex::new(self.monsters.iter().map(|t| t.name.as_str()));
         self.folded = FoldedCache::default();
         self.sealable = SealableCache::default();
+        self.first_by_route = Route::ALL.map(|r| self.traps.iter().position(|t| t.route == Some(r)));
         self.stockable = (0..self.monsters.len()).filter(|&i| self.monsters[i].complete()).collect();
         self.stock_levels = self.stockable.iter().map(|&i| self.monsters[i].level.unwrap_or(0)).collect();
         let top = self.stock_levels.iter().copied().max().unwrap_or(0) as usize;
@@ -916,6 +925,13 @@ impl MykData {
         let i = offset / size;
         let mine = offset.is_multiple_of(size) && self.monsters.get(i).is_some_and(|x| std::ptr::eq(x, m));
         mine.then_some(i)
+    }
+
+    /// The first trap (in file order) whose route is `route`: special movement places these
+    /// on every map, found at load rather than by a walk of the traps.
+    pub fn trap_by_route(&self, route: Route) -> Option<&Trap> {
+        let at = Route::ALL.iter().position(|&r| r == route)?;
+        self.first_by_route[at].map(|i| &self.traps[i])
     }
 
     /// Whether Sealed can lock the skill labelled `label` away: not one whose effect "cannot be
@@ -976,6 +992,7 @@ impl MykData {
         self.trap_position(name).map(|i| &self.traps[i])
     }
     /// Where the trap named `name` stands in `traps`.
+    #[inline]
     pub fn trap_position(&self, name: &str) -> Option<usize> {
         self.trap_index.get(name, |i| &self.traps[i].name)
     }
@@ -1003,10 +1020,12 @@ impl MykData {
     pub fn trap_object_traits(&self, trap: usize, object: usize) -> Option<ObjectTraits> {
         self.folded.0.get_or_init(|| Folded::of(self)).trap_objects.get(trap)?.get(object).copied()
     }
+    #[inline]
     pub fn monster(&self, name: &str) -> Option<&Monster> {
         self.monster_position(name).map(|i| &self.monsters[i])
     }
     /// Where the monster named `name` stands in `monsters`.
+    #[inline]
     pub fn monster_position(&self, name: &str) -> Option<usize> {
         self.monster_index.get(name, |i| &self.monsters[i].name)
     }
@@ -1021,6 +1040,19 @@ impl MykData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_trap_found_for_a_route_is_the_first_in_file_order_with_it() {
+        let tables = crate::tables::Tables::embedded().expect("embedded tables load");
+        let data = &tables.myk;
+        let mut found = 0;
+        for r in Route::ALL {
+            let walked = data.traps.iter().find(|t| t.route == Some(r));
+            assert_eq!(data.trap_by_route(r).map(|t| t as *const Trap), walked.map(|t| t as *const Trap), "{r:?}");
+            found += usize::from(walked.is_some());
+        }
+        assert!(found > 0);
+    }
 
     #[test]
     fn disarm_reads_the_books_forms() {
