@@ -325,6 +325,9 @@ impl RoomNeeds {
     }
 
     /// The first need `room` of `map` leaves unmet, or `None` when the trap may stand there.
+    // Inline: the generator asks this for every room of every trap it tries, from another of the
+    // build's code units, and the answer is most often three flags read.
+    #[inline]
     pub fn unmet(&self, room: &Room, map: &Map, data: &MykData) -> Option<Unmet> {
         if self.bearer && !room.has_monsters() {
             return Some(Unmet::Bearer);
