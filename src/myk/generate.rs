@@ -253,7 +253,8 @@ impl<'a> Gen<'a> {
         // Rows that ask for the GM's favourite or another table: the generator takes the GM's part.
         let gm: Option<Cow<'a, str>> = match flair.as_ref() {
             "Favorite Monster" => {
-                Some(d.choose_from(|| self.tables.myk.stockable()).map_or("", |m| m.name.as_str()).into())
+                let data = &self.tables.myk;
+                Some(d.choose(data.stockable_positions()).map_or("", |&i| data.monsters[i].name.as_str()).into())
             }
             "Favorite Trap" => Some(d.choose(&self.tables.myk.traps).map_or("", |t| t.name.as_str()).into()),
             "Favorite Number" => Some(NUMBERS[d.below(NUMBERS.len() as u32) as usize].into()),
@@ -427,7 +428,7 @@ impl<'a> Gen<'a> {
         d: &mut Dice,
     ) {
         let data = &self.tables.myk;
-        let by_route = |r: Route| data.traps.iter().find(|t| t.route == Some(r));
+        let by_route = |r: Route| data.trap_by_route(r);
         let parent = corridor.other(leaf);
         let teleport = (by_route(Route::Teleport), by_route(Route::OneWay));
         let use_teleport = d.chance(1, 3);
@@ -494,6 +495,11 @@ impl<'a> Gen<'a> {
         let a = self.court.average_level;
         let mut spent = Budget { number: 0, levels: 0 };
         let categories = TrapCategory::ALL;
+        // The map's used rooms, and those a trap may go in, are the same for every try (a trap
+        // never changes which rooms are used): listed once, on the stack.
+        let rooms = room_list(s.maps[i].used_rooms().map(|r| r.id));
+        let here = room_list(rooms.iter().copied().filter(|&r| only.is_none_or(|o| o == r)));
+        let spots = Spots { rooms, here, only };
         for _ in 0..want * 4 {
             if spent.number >= want {
                 break;
@@ -504,9 +510,10 @@ impl<'a> Gen<'a> {
                 continue;
             };
             let (_, row) = table.roll_index(d);
-            let Some(rec) = self.tables.myk_rolls.trap_of_row(c, row).map(|k| &self.tables.myk.traps[k]) else {
+            let Some(k) = self.tables.myk_rolls.trap_of_row(c, row) else {
                 continue;
             };
+            let rec = &self.tables.myk.traps[k];
             // A level the GM picks (e.g. Pit 1-5) is kept near the court's level.
             let level = match rec.level {
                 Level::Fixed(n) => n,
@@ -519,7 +526,7 @@ impl<'a> Gen<'a> {
                 && rec.route.is_none()
                 && traps::converted_level(level) <= left
                 && d.chance(1, 6);
-            if let Some(lvl) = self.place_trap(s, i, rec, level, convert, only, d) {
+            if let Some(lvl) = self.place_trap(s, i, (k, level, convert), &spots, d) {
                 spent.number += 1;
                 spent.levels += lvl;
             }
@@ -527,32 +534,40 @@ impl<'a> Gen<'a> {
         spent
     }
 
-    /// Puts one trap where its placement allows (in room `only` when given); undoes it if it would
-    /// break reachability. Returns the level spent.
-    #[allow(clippy::too_many_arguments)]
+    /// Puts the `k`th trap at `level` (turned into an Event trap when `convert`) where its
+    /// placement allows, in `spots`; undoes it if it would break reachability. Returns the level
+    /// spent.
     fn place_trap(
         &self,
         s: &mut Scenario,
         i: usize,
-        rec: &Trap,
-        level: u32,
-        convert: bool,
-        only: Option<RoomId>,
+        (k, level, convert): (usize, u32, bool),
+        spots: &Spots,
         d: &mut Dice,
     ) -> Option<u32> {
+        let data = &self.tables.myk;
+        let rec = &data.traps[k];
         let map = &s.maps[i];
-        // At most nine rooms: lists on the stack, since most tries end without a trap.
-        let rooms = room_list(map.used_rooms().map(|r| r.id));
-        let here = room_list(rooms.as_slice().iter().copied().filter(|&r| only.is_none_or(|o| o == r)));
+        let (rooms, here, only) = (&spots.rooms, &spots.here, spots.only);
         let placement = if convert { Placement::Event } else { rec.placement };
         let level = if convert { traps::converted_level(level) } else { level };
         // The rolls in their order (object, ambushers, destination, then the spot); the trap itself
-        // is built only once it has a spot.
-        let object = (placement == Placement::Event).then(|| trap_object(rec, d));
+        // is built only once it has a spot. What it asks of its room is read from its object: one
+        // of the record's own objects has its traits kept at load, another is read by name.
+        let (object, needs) = match placement {
+            Placement::Event => {
+                let (object, j) = trap_object(rec, d);
+                let traits = j.and_then(|j| data.trap_object_traits(k, j));
+                let traits = traits.unwrap_or_else(|| data.object_traits(&object));
+                let needs = traps::RoomNeeds::with(rec, Some(&object), traits);
+                (Some(object), needs)
+            }
+            _ => (None, traps::RoomNeeds::with(rec, None, Default::default())),
+        };
         let mut ambush = Vec::new();
         if rec.ambush {
             // A Gate Keeper calls monsters the scenario already describes, inside the hostile limit.
-            ambush = traps::ambushers(s, self.lim, &self.tables.myk, d);
+            ambush = traps::ambushers(s, self.lim, data, d);
             if ambush.is_empty() {
                 return None;
             }
@@ -563,18 +578,15 @@ impl<'a> Gen<'a> {
             destination = Some(Place { map: map.index, room: to });
         }
         // Rolls only for a trap whose record leaves a choice (so every other placement keeps its rolls).
-        let choice = traps::placed_choice(rec, rooms.as_slice(), &self.tables.myk, d);
-        let on = object.clone();
+        let choice = traps::placed_choice(rec, rooms.as_slice(), data, d);
         let trap =
             move || PlacedTrap { object, monsters: ambush, destination, choice, ..placed(rec, level, None, convert) };
         let undo = match placement {
             // A trap asked for in one room never goes in a corridor.
             Placement::Corridor if only.is_some() => return None,
             Placement::Corridor => trap_in_corridor(&mut s.maps[i], rec, trap, d)?,
-            Placement::Area => trap_in_fight(&mut s.maps[i], &here, trap, d)?,
-            Placement::Room | Placement::Event => {
-                trap_in_room((&mut s.maps[i], &self.tables.myk), rec, on.as_deref(), &here, trap, d)?
-            }
+            Placement::Area => trap_in_fight(&mut s.maps[i], here, trap, d)?,
+            Placement::Room | Placement::Event => trap_in_room((&mut s.maps[i], data), rec, needs, here, trap, d)?,
         };
         if (rec.route.is_some() || destination.is_some()) && !self.reachable(s) {
             undo.apply(&mut s.maps[i]);
@@ -738,12 +750,15 @@ impl Undo {
 }
 
 /// What an event trap sits on: the creature bearing it (a trap on an attacking creature sits on
-/// one of the room's monsters, seed 003 l.5916), or one of the record's objects.
-fn trap_object(rec: &Trap, d: &mut Dice) -> SharedStr {
+/// one of the room's monsters, seed 003 l.5916), or one of the record's objects (with its place
+/// in the record's list).
+fn trap_object(rec: &Trap, d: &mut Dice) -> (SharedStr, Option<usize>) {
     if rec.bearer {
-        SharedStr::from(traps::BEARER_OBJECT)
-    } else {
-        d.choose(&rec.objects).cloned().unwrap_or_else(|| "floor".into())
+        return (SharedStr::from(traps::BEARER_OBJECT), None);
+    }
+    match d.choose(&rec.objects) {
+        Some(o) => (o.clone(), rec.objects.iter().position(|x| std::ptr::eq(x, o))),
+        None => ("floor".into(), None),
     }
 }
 
@@ -779,13 +794,12 @@ fn trap_in_fight(m: &mut Map, here: &RoomList, trap: impl FnOnce() -> PlacedTrap
 fn trap_in_room(
     (m, data): (&mut Map, &MykData),
     rec: &Trap,
-    on: Option<&str>,
+    needs: traps::RoomNeeds,
     here: &RoomList,
     trap: impl FnOnce() -> PlacedTrap,
     d: &mut Dice,
 ) -> Option<Undo> {
-    // What the trap asks of a room is read once, then each room of `here` is tried against it.
-    let needs = traps::RoomNeeds::of(rec, on, data);
+    // What the trap asks of a room (`needs`) is read once, then each room of `here` is tried.
     let fit = room_list(here.as_slice().iter().copied().filter(|&r| needs.unmet(m.room(r), m, data).is_none()));
     let &r = d.choose(fit.as_slice())?;
     let mut hides = None;
@@ -802,9 +816,24 @@ fn trap_in_room(
 /// Up to nine rooms of one map, without a heap allocation.
 type RoomList = ArrayVec<RoomId, 9>;
 
-/// The first nine of `ids` (a map has nine rooms).
+/// The first nine of `ids` (a map has nine rooms), pushed one by one: `collect` into an
+/// `ArrayVec` cost five times as much on these short lists.
 fn room_list(ids: impl Iterator<Item = RoomId>) -> RoomList {
-    ids.take(9).collect()
+    let mut list = RoomList::new();
+    for id in ids {
+        if list.try_push(id).is_err() {
+            break;
+        }
+    }
+    list
+}
+
+/// Where the traps of one map may go: its used rooms, and those of them a trap may stand in
+/// (`only`, when given, else all).
+struct Spots {
+    rooms: RoomList,
+    here: RoomList,
+    only: Option<RoomId>,
 }
 
 /// A trap record placed at `level`.

@@ -130,14 +130,18 @@ fn find<'a>(
         return None;
     }
     // Each level's weight and each chosen monster's place and weight, read once: the bisection
-    // asks for the running weight about ten times a pick.
-    let weights: Vec<u32> = (lo..=hi).map(|l| weight(l as u32)).collect();
-    let taken: Vec<(usize, u32)> =
-        chosen.iter().filter_map(|c| Some((data.stock_position(c)?, weight(c.level.unwrap_or(0))))).collect();
+    // asks for the running weight about ten times a pick. Both lists are short (a band of levels,
+    // a room's three groups), so they live on the stack when they fit: a pick is made several
+    // times for every room, and two heap lists cost a third of it.
+    let (mut few_weights, mut many_weights) = ([0u32; 40], Vec::new());
+    let weights = stack_or_heap(&mut few_weights, &mut many_weights, (lo..=hi).map(|l| weight(l as u32)));
+    let (mut few_taken, mut many_taken) = ([(0usize, 0u32); 3], Vec::new());
+    let positions = chosen.iter().filter_map(|c| Some((data.stock_position(c)?, weight(c.level.unwrap_or(0)))));
+    let taken = stack_or_heap(&mut few_taken, &mut many_taken, positions);
     // The running weight before the k-th stockable monster, the chosen ones left out.
     let before = |k: usize| -> u32 {
         let counts = data.stock_before(k).get(lo..=hi).unwrap_or_default();
-        let all: u32 = counts.iter().zip(&weights).map(|(c, w)| c * w).sum();
+        let all: u32 = counts.iter().zip(weights).map(|(c, w)| c * w).sum();
         let left_out: u32 = taken.iter().filter(|&&(at, _)| at < k).map(|&(_, w)| w).sum();
         all.saturating_sub(left_out)
     };
@@ -151,6 +155,24 @@ fn find<'a>(
         if before(mid) > x { hi = mid } else { lo = mid + 1 }
     }
     Some(data.stock(lo - 1))
+}
+
+/// The items of `items` in `few` when they fit, else in `many`.
+fn stack_or_heap<'b, T: Copy>(few: &'b mut [T], many: &'b mut Vec<T>, items: impl Iterator<Item = T>) -> &'b [T] {
+    let mut n = 0;
+    for item in items {
+        match few.get_mut(n) {
+            Some(slot) if many.is_empty() => *slot = item,
+            _ => {
+                if many.is_empty() {
+                    many.extend_from_slice(&few[..n]);
+                }
+                many.push(item);
+            }
+        }
+        n += 1;
+    }
+    if many.is_empty() { &few[..n] } else { many }
 }
 
 /// Now and then gives one group of a room items or relationship points, when the raised level still
@@ -189,6 +211,16 @@ pub fn equip(groups: &mut [MonsterGroup], data: &MykData, monster_cap: u32, room
 mod tests {
     use super::*;
     use crate::myk::model::Reaction;
+
+    #[test]
+    fn a_short_list_is_kept_on_the_stack_and_a_long_one_on_the_heap_in_order() {
+        for n in [0usize, 1, 3, 4, 9] {
+            let (mut few, mut many) = ([0usize; 3], Vec::new());
+            let kept = stack_or_heap(&mut few, &mut many, 0..n).to_vec();
+            assert_eq!(kept, (0..n).collect::<Vec<_>>());
+            assert_eq!(many.is_empty(), n <= 3, "{n} items");
+        }
+    }
 
     #[test]
     fn the_level_pick_is_the_weighted_pick_over_the_bestiary_in_file_order() {

@@ -8,7 +8,7 @@
 use crate::tables::myk::{MonsterCategory, MykData, Trap};
 
 /// The kind every creature with statistics that attacks belongs to (Horror's gruesome Monster).
-pub const MONSTER: &str = "monster";
+pub const MONSTER: &str = crate::tables::myk::MONSTER_KIND;
 
 /// Whether an object fits a trap.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,52 +37,19 @@ fn category_kind(c: MonsterCategory) -> String {
     format!("{} {MONSTER}", c.label().to_ascii_lowercase())
 }
 
-/// The bestiary's categories, in the order an object's kinds are matched against them.
-const CATEGORIES: [MonsterCategory; 9] = [
-    MonsterCategory::Ogre,
-    MonsterCategory::Fairy,
-    MonsterCategory::Beast,
-    MonsterCategory::Aberration,
-    MonsterCategory::Undead,
-    MonsterCategory::Human,
-    MonsterCategory::Construct,
-    MonsterCategory::Angel,
-    MonsterCategory::DeepOne,
-];
-
 /// The bestiary category an object's kinds ask for ("construct monster" asks for a Construct).
+/// A named monster is itself the creature: only a kind-only object asks.
 ///
-/// The generator asks this for every trap and room it tries, so it compares in place: listing the
-/// kinds in lower case and writing "<category> monster" nine times cost a third of a scenario.
+/// The generator asks this for every trap it tries, so the answer is read once per name from the
+/// kinds (`MykData::object_traits`), not by writing "<category> monster" out nine times.
 pub fn category_needed(data: &MykData, object: &str) -> Option<MonsterCategory> {
-    let name = object.trim();
-    // A named monster is itself the creature: only a kind-only object ("construct monster") asks.
-    if data.monster_folded(name).is_some() {
-        return None;
-    }
-    let kinds = &data.object_folded(name)?.kinds;
-    CATEGORIES.into_iter().find(|&c| kinds.iter().any(|k| is_category_kind(k, c)))
+    data.object_traits(object).category
 }
 
-/// Whether `kind` is [`category_kind`] of `c` in any letter case, without writing it out.
-fn is_category_kind(kind: &str, c: MonsterCategory) -> bool {
-    let (label, k) = (c.label().as_bytes(), kind.as_bytes());
-    k.len() == label.len() + 1 + MONSTER.len()
-        && k[..label.len()].eq_ignore_ascii_case(label)
-        && k[label.len()] == b' '
-        && k[label.len() + 1..].eq_ignore_ascii_case(MONSTER.as_bytes())
-}
-
-/// Whether the object is a creature that must stand in the trap's room (a monster of any kind).
+/// Whether the object is a creature that must stand in the trap's room (a monster of any kind):
+/// as [`kinds_of`] reads it, an object's own kinds, else a monster's (which include "monster").
 pub fn is_creature(data: &MykData, object: &str) -> bool {
-    // As [`kinds_of`] reads it, without writing the kinds out: an object's own kinds, else a
-    // monster's (which include "monster").
-    let name = object.trim();
-    name.eq_ignore_ascii_case(MONSTER)
-        || match data.object_folded(name) {
-            Some(o) => o.kinds.iter().any(|k| k.eq_ignore_ascii_case(MONSTER)),
-            None => data.monster_folded(name).is_some(),
-        }
+    data.object_traits(object).creature
 }
 
 /// Whether `object` fits the Event trap `rec`: named by it, of a kind it names (in its `objects`
@@ -167,7 +134,7 @@ mod tests {
         if data.monsters.iter().any(|m| m.name.eq_ignore_ascii_case(object.trim())) {
             return None;
         }
-        CATEGORIES.into_iter().find(|&c| kinds.contains(&category_kind(c)))
+        MonsterCategory::ALL.into_iter().find(|&c| kinds.contains(&category_kind(c)))
     }
 
     #[test]
@@ -219,6 +186,26 @@ mod tests {
         }
         // Both answers occur, so neither branch goes untested.
         assert!(creatures > 0 && creatures < forms);
+    }
+
+    /// The traits kept per trap object are the ones its name has, read by name.
+    #[test]
+    fn a_trap_objects_traits_read_at_load_are_those_its_name_has() {
+        let tables = Tables::embedded().expect("embedded tables load");
+        let data = &tables.myk;
+        let (mut objects, mut creatures) = (0, 0);
+        for (k, t) in data.traps.iter().enumerate() {
+            for (j, o) in t.objects.iter().enumerate() {
+                let kept = data.trap_object_traits(k, j).expect("every object of every trap is kept");
+                assert_eq!(kept.creature, is_creature(data, o), "{} on {o}", t.name);
+                assert_eq!(kept.category, category_needed(data, o), "{} on {o}", t.name);
+                objects += 1;
+                creatures += usize::from(kept.creature);
+            }
+            assert_eq!(data.trap_object_traits(k, t.objects.len()), None);
+        }
+        // The tables' traps sit on creatures and on things, so both answers are compared.
+        assert!(creatures > 0 && creatures < objects);
     }
 
     /// The same record (by address) or both none.

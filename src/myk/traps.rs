@@ -7,7 +7,7 @@ use crate::dice::Dice;
 use crate::myk::model::{Limits, Map, MonsterGroup, PlacedTrap, Reaction, Reveals, Room, Scenario};
 use crate::myk::monsters;
 use crate::myk::reach::Reach;
-use crate::tables::myk::{MykData, Placement, Trap};
+use crate::tables::myk::{MykData, ObjectTraits, Placement, Trap};
 use crate::tables::shared::SharedStr;
 
 /// Levels a Room trap gains when it is turned into an Event trap (seed 003 l.5213).
@@ -24,19 +24,51 @@ pub fn placed_choice(
     d: &mut Dice,
 ) -> Option<SharedStr> {
     let text = rec.chosen.as_ref()?;
-    let mut rooms = rooms.to_vec();
-    d.shuffle(&mut rooms);
-    let room = |k: usize| rooms.get(k).map_or_else(String::new, ToString::to_string);
-    let monster = d.choose_from(|| data.stockable()).map_or("", |m| m.name.as_str());
+    // A map's used rooms (at most nine) are shuffled on the stack.
+    let (mut few, mut many) = ([crate::myk::model::RoomId::ALL[0]; 9], Vec::new());
+    let order: &mut [crate::myk::model::RoomId] = match few.get_mut(..rooms.len()) {
+        Some(f) => {
+            f.copy_from_slice(rooms);
+            f
+        }
+        None => {
+            many.extend_from_slice(rooms);
+            &mut many
+        }
+    };
+    d.shuffle(order);
+    let room = |k: usize| order.get(k).map_or("", |r| r.name());
+    let monster = d.choose(data.stockable_positions()).map_or("", |&i| data.monsters[i].name.as_str());
     let count = d.between(1, 6).to_string();
     let choice = d.choose(&rec.choices).map_or("", |c| c.as_str());
-    let text = text
-        .replace("{room}", &room(0))
-        .replace("{room2}", &room(1))
-        .replace("{monster}", monster)
-        .replace("{count}", &count)
-        .replace("{choice}", choice);
-    Some(text.into())
+    Some(fill_choice(text, [room(0), room(1), monster, &count, choice]).into())
+}
+
+/// The placeholders of a trap's `chosen` text, in the order they are filled.
+const CHOICE_SLOTS: [&str; 5] = ["{room}", "{room2}", "{monster}", "{count}", "{choice}"];
+
+/// `text` with each of [`CHOICE_SLOTS`] replaced by its value, as a `str::replace` per
+/// placeholder in turn writes it: in one pass when every `{` of the text opens a placeholder and
+/// no value holds a `{` (then no replacement can make or break another placeholder), else by the
+/// replacements themselves.
+fn fill_choice(text: &str, values: [&str; 5]) -> String {
+    let slot_at = |rest: &str| CHOICE_SLOTS.iter().position(|p| rest.starts_with(p));
+    let plain = values.iter().all(|v| !v.contains('{'))
+        && text.match_indices('{').all(|(at, _)| slot_at(&text[at..]).is_some());
+    if !plain {
+        return CHOICE_SLOTS.iter().zip(values).fold(text.to_string(), |t, (p, v)| t.replace(p, v));
+    }
+    let mut out = String::with_capacity(text.len() + 32);
+    let mut rest = text;
+    while let Some(at) = rest.find('{') {
+        out.push_str(&rest[..at]);
+        // Every `{` opens a placeholder (checked above).
+        let k = slot_at(&rest[at..]).unwrap_or(0);
+        out.push_str(values[k]);
+        rest = &rest[at + CHOICE_SLOTS[k].len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 pub fn converted_level(level: u32) -> u32 {
@@ -283,14 +315,19 @@ pub enum Unmet {
 
 impl RoomNeeds {
     pub fn of(rec: &Trap, object: Option<&str>, data: &MykData) -> RoomNeeds {
-        RoomNeeds {
-            bearer: needs_bearer(rec, object, data),
-            category: object.and_then(|o| crate::myk::objects::category_needed(data, o)),
-            spoils: on_spoils(object),
-        }
+        RoomNeeds::with(rec, object, object.map(|o| data.object_traits(o)).unwrap_or_default())
+    }
+
+    /// [`RoomNeeds::of`] with the object's traits already read (the generator keeps them per
+    /// trap object): `traits` are `object`'s, or the default when there is no object.
+    pub fn with(rec: &Trap, object: Option<&str>, traits: ObjectTraits) -> RoomNeeds {
+        RoomNeeds { bearer: rec.bearer || traits.creature, category: traits.category, spoils: on_spoils(object) }
     }
 
     /// The first need `room` of `map` leaves unmet, or `None` when the trap may stand there.
+    // Inline: the generator asks this for every room of every trap it tries, from another of the
+    // build's code units, and the answer is most often three flags read.
+    #[inline]
     pub fn unmet(&self, room: &Room, map: &Map, data: &MykData) -> Option<Unmet> {
         if self.bearer && !room.has_monsters() {
             return Some(Unmet::Bearer);
@@ -364,6 +401,31 @@ pub fn secret_doors(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
                         ),
                     ));
                 }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The chained replacements `fill_choice` stands for.
+    fn replaced(text: &str, values: [&str; 5]) -> String {
+        CHOICE_SLOTS.iter().zip(values).fold(text.to_string(), |t, (p, v)| t.replace(p, v))
+    }
+
+    #[test]
+    fn a_chosen_text_is_filled_as_a_replacement_per_placeholder_in_turn_fills_it() {
+        let tables = crate::tables::Tables::embedded().expect("embedded tables load");
+        let mut texts: Vec<String> =
+            tables.myk.traps.iter().filter_map(|t| t.chosen.as_deref().map(String::from)).collect();
+        assert!(!texts.is_empty());
+        // Texts and values where one replacement could make or hide another placeholder.
+        texts.extend(["{{monster}}", "{room}{room2}{room}", "{count", "x {choice} }{", ""].map(String::from));
+        for text in &texts {
+            for values in [["A1", "B2", "Goblin", "3", "Melee"], ["", "", "count", "{room}", "{choice}"]] {
+                assert_eq!(fill_choice(text, values), replaced(text, values), "{text} {values:?}");
             }
         }
     }

@@ -21,7 +21,7 @@ pub const SEALED: std::ops::RangeInclusive<usize> = 1..=3;
 /// Whether Sealed can lock a skill away: not one whose effect "cannot be prevented" (Public
 /// Enemy, seed 003 l.6570), which sealing would not stop, so it would buy its levels for nothing.
 pub fn sealable(tables: &Tables, label: &str) -> bool {
-    !matches!(tables.myk.skills.for_label(label), Some(crate::tables::skills::SkillRef::Known(s)) if s.cannot_be_prevented)
+    tables.myk.sealable(label)
 }
 
 /// The most levels a weak point of the book's list takes off (seed 003 l.6797-6870): each at its
@@ -328,8 +328,7 @@ impl Plan<'_> {
     /// Whether `mon` can bear this weak point (Sealed needs that many skills of its own that can
     /// be sealed).
     pub fn fits(&self, mon: &Monster, tables: &Tables) -> bool {
-        self.rec.needs != Some(WeakNeed::Sealed)
-            || mon.skills.iter().filter(|s| sealable(tables, s)).count() >= self.count as usize
+        self.rec.needs != Some(WeakNeed::Sealed) || tables.myk.sealable_count(mon) >= self.count as usize
     }
 }
 
@@ -484,4 +483,26 @@ pub fn place_cores(m: &mut Map, ruler_room: RoomId, lim: &Limits, data: &MykData
         a.cores = holders;
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Sealed's fit reads each monster's count of sealable skills, kept at the first pick: the
+    /// count a walk of its skills makes, for a record of the tables and a copy from elsewhere.
+    #[test]
+    fn a_monsters_sealable_skills_kept_at_load_are_those_its_skills_count() {
+        let tables = Tables::embedded().expect("embedded tables load");
+        let data = &tables.myk;
+        let mut some = 0;
+        for m in &data.monsters {
+            let walked = m.skills.iter().filter(|s| sealable(&tables, s)).count();
+            assert_eq!(data.sealable_count(m), walked, "{}", m.name);
+            assert_eq!(data.sealable_count(&m.clone()), walked, "a copy of {}", m.name);
+            some += usize::from(walked > 0 && walked < m.skills.len());
+        }
+        // Some monster has a skill Sealed cannot lock beside one it can, so the rule is exercised.
+        assert!(some > 0);
+    }
 }

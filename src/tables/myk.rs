@@ -326,6 +326,12 @@ pub enum Route {
     Warded,
 }
 
+impl Route {
+    /// Every route, in declaration order.
+    pub const ALL: [Route; 7] =
+        [Route::Hidden, Route::Locked, Route::OneWay, Route::Teleport, Route::Redirect, Route::Closed, Route::Warded];
+}
+
 /// A trap of the rulebook.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -482,6 +488,19 @@ pub enum MonsterCategory {
 }
 
 impl MonsterCategory {
+    /// Every category, in the order an object's kinds are matched against them.
+    pub const ALL: [MonsterCategory; 9] = [
+        MonsterCategory::Ogre,
+        MonsterCategory::Fairy,
+        MonsterCategory::Beast,
+        MonsterCategory::Aberration,
+        MonsterCategory::Undead,
+        MonsterCategory::Human,
+        MonsterCategory::Construct,
+        MonsterCategory::Angel,
+        MonsterCategory::DeepOne,
+    ];
+
     pub fn label(self) -> &'static str {
         match self {
             MonsterCategory::Ogre => "Ogre",
@@ -699,6 +718,21 @@ pub struct MykData {
     resolved_encounters: crate::tables::encounters::ResolvedCache,
     /// Object and monster names in lower case (see [`MykData::object_folded`]).
     folded: FoldedCache,
+    /// Per route (in [`Route::ALL`]'s order), the position of the first trap with it.
+    first_by_route: [Option<usize>; 7],
+    /// Per monster (position in `monsters`), how many of its skills Sealed can lock away, made at
+    /// the first Sealed pick (a ruler pick walks every stockable monster's skills otherwise).
+    sealable: SealableCache,
+}
+
+/// [`MykData::sealable_count`]'s counts, made at the first look-up; prints the same made or not.
+#[derive(Clone, Default)]
+struct SealableCache(std::sync::OnceLock<Vec<u32>>);
+
+impl fmt::Debug for SealableCache {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SealableCache")
+    }
 }
 
 /// [`Folded`], made at the first look-up (a run that matches no trap object never pays for it).
@@ -712,6 +746,19 @@ impl fmt::Debug for FoldedCache {
     }
 }
 
+/// The kind every creature with statistics that attacks belongs to (Horror's gruesome Monster);
+/// a monster of the bestiary is of the kinds "monster" and "<category> monster".
+pub const MONSTER_KIND: &str = "monster";
+
+/// What an object a trap sits on asks of the trap's room, read from its name and kinds
+/// (`myk::objects` says the rules): whether it is a creature that must stand there, and the
+/// bestiary category a kind-only object asks for ("construct monster" a Construct).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ObjectTraits {
+    pub creature: bool,
+    pub category: Option<MonsterCategory>,
+}
+
 /// Every object and monster name in lower case, each with the first object and the first monster
 /// of that name in any letter case: an Event trap's object is matched against both lists by
 /// every trap the generator tries and `check` reads, which walked both lists each time.
@@ -720,6 +767,11 @@ struct Folded {
     keys: Vec<String>,
     /// (first object, first monster) by key, as positions in `objects` and `monsters`.
     first: Vec<(Option<usize>, Option<usize>)>,
+    /// Each key's traits, read from its kinds once (the generator asks for every trap it tries).
+    traits: Vec<ObjectTraits>,
+    /// Per trap (position in `traps`), the traits of each object it lists, in list order: a
+    /// trap placed on one of its own objects needs no look-up by name.
+    trap_objects: Vec<Vec<ObjectTraits>>,
     index: NameIndex,
 }
 
@@ -741,11 +793,43 @@ impl Folded {
             first.get_or_insert(i);
         }
         f.index = NameIndex::new(f.keys.iter().map(String::as_str));
+        f.traits = (0..f.keys.len()).map(|k| f.traits_of(data, k)).collect();
+        f.trap_objects = data.traps.iter().map(|t| t.objects.iter().map(|o| f.traits_by_name(o)).collect()).collect();
         f
+    }
+
+    /// The traits of key `k`: a creature when it is "monster", or an object of the kind
+    /// "monster", or (no object of that name) a monster; a category only for an object no monster
+    /// shares the name of (a named monster is itself the creature).
+    fn traits_of(&self, data: &MykData, k: usize) -> ObjectTraits {
+        let (object, monster) = self.first[k];
+        let kinds = object.map(|i| &data.objects[i].kinds);
+        let creature = self.keys[k] == MONSTER_KIND
+            || kinds.map_or(monster.is_some(), |ks| ks.iter().any(|x| x.eq_ignore_ascii_case(MONSTER_KIND)));
+        let category = match (monster, kinds) {
+            (None, Some(ks)) => MonsterCategory::ALL.into_iter().find(|&c| ks.iter().any(|x| is_category_kind(x, c))),
+            _ => None,
+        };
+        ObjectTraits { creature, category }
+    }
+
+    /// The traits of the object named `name` (trimmed, any letter case); an unknown name is a
+    /// creature only when it is "monster".
+    fn traits_by_name(&self, name: &str) -> ObjectTraits {
+        let name = name.trim();
+        match self.key(name) {
+            Some(k) => self.traits[k],
+            None => ObjectTraits { creature: name.eq_ignore_ascii_case(MONSTER_KIND), category: None },
+        }
     }
 
     /// The entry of the name `name` in any letter case.
     fn get(&self, name: &str) -> Option<(Option<usize>, Option<usize>)> {
+        self.key(name).map(|k| self.first[k])
+    }
+
+    /// The key of the name `name` in any letter case.
+    fn key(&self, name: &str) -> Option<usize> {
         // Names are short: folded on the stack, a long one on the heap.
         let mut buf = [0u8; 64];
         let long;
@@ -760,8 +844,17 @@ impl Folded {
                 long.as_bytes()
             }
         };
-        self.index.get_bytes(key, |i| &self.keys[i]).map(|k| self.first[k])
+        self.index.get_bytes(key, |i| &self.keys[i])
     }
+}
+
+/// Whether `kind` is "<category> monster" for `c` in any letter case, without writing it out.
+fn is_category_kind(kind: &str, c: MonsterCategory) -> bool {
+    let (label, k) = (c.label().as_bytes(), kind.as_bytes());
+    k.len() == label.len() + 1 + MONSTER_KIND.len()
+        && k[..label.len()].eq_ignore_ascii_case(label)
+        && k[label.len()] == b' '
+        && k[label.len() + 1..].eq_ignore_ascii_case(MONSTER_KIND.as_bytes())
 }
 
 impl MykData {
@@ -774,6 +867,8 @@ impl MykData {
         self.base_index = NameIndex::new(self.bases.iter().map(|t| t.name.as_str()));
         self.monster_index = NameIndex::new(self.monsters.iter().map(|t| t.name.as_str()));
         self.folded = FoldedCache::default();
+        self.sealable = SealableCache::default();
+        self.first_by_route = Route::ALL.map(|r| self.traps.iter().position(|t| t.route == Some(r)));
         self.stockable = (0..self.monsters.len()).filter(|&i| self.monsters[i].complete()).collect();
         self.stock_levels = self.stockable.iter().map(|&i| self.monsters[i].level.unwrap_or(0)).collect();
         let top = self.stock_levels.iter().copied().max().unwrap_or(0) as usize;
@@ -819,15 +914,43 @@ impl MykData {
 
     /// Where `m` (a record of these tables) stands among the stockable monsters.
     pub fn stock_position(&self, m: &Monster) -> Option<usize> {
-        // The record's place in `monsters` from its address, confirmed by identity.
+        self.stockable.binary_search(&self.record_position(m)?).ok()
+    }
+
+    /// Where `m` stands in `monsters` when it is one of these records (by its address,
+    /// confirmed by identity).
+    fn record_position(&self, m: &Monster) -> Option<usize> {
         let size = std::mem::size_of::<Monster>().max(1);
         let offset = (m as *const Monster as usize).wrapping_sub(self.monsters.as_ptr() as usize);
         let i = offset / size;
         let mine = offset.is_multiple_of(size) && self.monsters.get(i).is_some_and(|x| std::ptr::eq(x, m));
-        if !mine {
-            return None;
+        mine.then_some(i)
+    }
+
+    /// The first trap (in file order) whose route is `route`: special movement places these
+    /// on every map, found at load rather than by a walk of the traps.
+    pub fn trap_by_route(&self, route: Route) -> Option<&Trap> {
+        let at = Route::ALL.iter().position(|&r| r == route)?;
+        self.first_by_route[at].map(|i| &self.traps[i])
+    }
+
+    /// Whether Sealed can lock the skill labelled `label` away: not one whose effect "cannot be
+    /// prevented" (Public Enemy, seed 003 l.6570), which sealing would not stop.
+    pub fn sealable(&self, label: &str) -> bool {
+        !matches!(self.skills.for_label(label), Some(crate::tables::skills::SkillRef::Known(s)) if s.cannot_be_prevented)
+    }
+
+    /// How many of `m`'s skills Sealed can lock away ([`MykData::sealable`]); counted once per
+    /// record of these tables, each time for a monster from elsewhere.
+    pub fn sealable_count(&self, m: &Monster) -> usize {
+        let count = |m: &Monster| m.skills.iter().filter(|s| self.sealable(s)).count();
+        match self.record_position(m) {
+            Some(i) => {
+                let counts = self.sealable.0.get_or_init(|| self.monsters.iter().map(|m| count(m) as u32).collect());
+                counts[i] as usize
+            }
+            None => count(m),
         }
-        self.stockable.binary_search(&i).ok()
     }
 
     /// The stockable monsters' levels, in stockable order.
@@ -855,6 +978,12 @@ impl MykData {
         self.stockable.iter().map(|&i| &self.monsters[i])
     }
 
+    /// Where the stockable monsters stand in `monsters`, in file order: a pick among them is
+    /// `choose` on this list (the draw `choose_from` over [`MykData::stockable`] makes).
+    pub fn stockable_positions(&self) -> &[usize] {
+        &self.stockable
+    }
+
     /// How many monsters may be stocked.
     pub fn stockable_count(&self) -> usize {
         self.stockable.len()
@@ -863,6 +992,7 @@ impl MykData {
         self.trap_position(name).map(|i| &self.traps[i])
     }
     /// Where the trap named `name` stands in `traps`.
+    #[inline]
     pub fn trap_position(&self, name: &str) -> Option<usize> {
         self.trap_index.get(name, |i| &self.traps[i].name)
     }
@@ -881,10 +1011,21 @@ impl MykData {
     pub fn monster_folded(&self, name: &str) -> Option<&Monster> {
         self.folded.0.get_or_init(|| Folded::of(self)).get(name)?.1.map(|i| &self.monsters[i])
     }
+    /// What the object named `name` (trimmed, any letter case) asks of a trap's room.
+    pub fn object_traits(&self, name: &str) -> ObjectTraits {
+        self.folded.0.get_or_init(|| Folded::of(self)).traits_by_name(name)
+    }
+    /// [`MykData::object_traits`] of the `object`th object of the `trap`th trap, read at the
+    /// first look-up (`None` past either list).
+    pub fn trap_object_traits(&self, trap: usize, object: usize) -> Option<ObjectTraits> {
+        self.folded.0.get_or_init(|| Folded::of(self)).trap_objects.get(trap)?.get(object).copied()
+    }
+    #[inline]
     pub fn monster(&self, name: &str) -> Option<&Monster> {
         self.monster_position(name).map(|i| &self.monsters[i])
     }
     /// Where the monster named `name` stands in `monsters`.
+    #[inline]
     pub fn monster_position(&self, name: &str) -> Option<usize> {
         self.monster_index.get(name, |i| &self.monsters[i].name)
     }
@@ -899,6 +1040,19 @@ impl MykData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_trap_found_for_a_route_is_the_first_in_file_order_with_it() {
+        let tables = crate::tables::Tables::embedded().expect("embedded tables load");
+        let data = &tables.myk;
+        let mut found = 0;
+        for r in Route::ALL {
+            let walked = data.traps.iter().find(|t| t.route == Some(r));
+            assert_eq!(data.trap_by_route(r).map(|t| t as *const Trap), walked.map(|t| t as *const Trap), "{r:?}");
+            found += usize::from(walked.is_some());
+        }
+        assert!(found > 0);
+    }
 
     #[test]
     fn disarm_reads_the_books_forms() {

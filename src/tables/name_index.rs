@@ -39,6 +39,9 @@ impl NameIndex {
 
     /// [`NameIndex::get`] for a name as bytes (a name folded to lower case in a buffer needs no
     /// second check that it is text: only equal bytes are found).
+    // Inline: a look-up is a hash and one comparison, called from every module that reads a
+    // record by name; a call across the build's code units cost as much as the look-up.
+    #[inline]
     pub fn get_bytes<'a>(&self, name: &[u8], name_at: impl Fn(usize) -> &'a str) -> Option<usize> {
         if self.slots.is_empty() {
             return None;
@@ -63,6 +66,7 @@ impl NameIndex {
 
 /// A multiply-rotate hash over little-endian words, the last word read overlapping the one
 /// before (the names are short, so a byte-serial hash would cost more than the look-up).
+#[inline]
 fn hash(bytes: &[u8]) -> u64 {
     const K: u64 = 0x9e37_79b9_7f4a_7c15;
     let step = |h: u64, w: u64| (h ^ w).wrapping_mul(K).rotate_left(29);
