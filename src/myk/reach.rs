@@ -48,6 +48,11 @@ impl Nodes {
         self.words().get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
+    /// Whether the set holds no node.
+    pub fn is_empty(&self) -> bool {
+        self.words().iter().all(|&w| w == 0)
+    }
+
     /// Adds node `i`, which must be below the size the set was made for.
     pub fn insert(&mut self, i: usize) {
         let words = if self.heap.is_empty() { &mut self.inline[..] } else { &mut self.heap[..] };
@@ -341,6 +346,11 @@ impl Reach {
         self.warded_rooms.contains(Reach::node(map_pos, r))
     }
 
+    /// Whether any room holds a Warder, as the graph was wired.
+    pub fn has_warders(&self) -> bool {
+        !self.warded_rooms.is_empty()
+    }
+
     /// Whether a room of the map at position `map_pos` is in a node set.
     pub fn at(list: &Nodes, map_pos: usize, r: RoomId) -> bool {
         list.contains(Reach::node(map_pos, r))
@@ -385,6 +395,8 @@ mod tests {
             for i in 0..n + 70 {
                 assert_eq!(set.contains(i), i < n && i % 3 == 0, "node {i} of a set of {n}");
             }
+            assert!(!set.is_empty(), "a set of {n} holding node 0");
+            assert!(Nodes::with_capacity(n).is_empty(), "a new set of {n}");
         }
     }
 }
