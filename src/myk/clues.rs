@@ -241,7 +241,10 @@ fn numbers(text: &str) -> impl Iterator<Item = u32> + '_ {
 /// lower-cased copies for the ASCII texts the tables hold.
 fn contains_ignoring_case(text: &str, word: &str) -> bool {
     if text.is_ascii() && word.is_ascii() {
-        word.is_empty() || text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+        // A window is compared whole only where its first letter matches (most do not).
+        let (text, word) = (text.as_bytes(), word.as_bytes());
+        let Some(first) = word.first() else { return true };
+        text.windows(word.len()).any(|w| w[0].eq_ignore_ascii_case(first) && w.eq_ignore_ascii_case(word))
     } else {
         text.to_lowercase().contains(&word.to_lowercase())
     }
