@@ -330,7 +330,8 @@ fn trap_record(t: &PlacedTrap, rec: &Trap, at: &str, v: &mut Vec<Violation>) -> 
         ));
     }
     // The disarm is the table's (seed 003 l.5585-5601): how the court removes the trap is no choice.
-    if !t.disarm.trim().eq_ignore_ascii_case(rec.disarm_text.trim()) {
+    // The table's own text (every generated trap's) needs no trimming or case folding.
+    if t.disarm != rec.disarm_text && !t.disarm.trim().eq_ignore_ascii_case(rec.disarm_text.trim()) {
         v.push(Violation::new(
             at,
             "trap.disarm",
@@ -617,8 +618,12 @@ pub fn usage(s: &Scenario) -> crate::myk::model::Usage {
 pub(crate) fn movement(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     reachability(s, g, v);
     crate::myk::traps::secret_doors(s, g, v);
-    for (p, m) in s.maps.iter().enumerate() {
-        crate::myk::traps::warders(m, p, g, v);
+    // The Warder rule is about Warders' rooms: with none in the graph, no map has one to look at
+    // (the generator asks after every trap that moves the court).
+    if g.has_warders() {
+        for (p, m) in s.maps.iter().enumerate() {
+            crate::myk::traps::warders(m, p, g, v);
+        }
     }
 }
 

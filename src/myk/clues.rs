@@ -92,8 +92,14 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
 /// [`check`] on a movement graph already built for the scenario.
 pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     let search = crate::myk::limits::limits(&crate::myk::limits::totals(&s.court.levels)).search_difficulty;
+    // "clue N", written into one buffer: most clues break no rule, and their names were made anew
+    // (a `format!` and an allocation each) for the violations that never came.
+    let mut at = String::with_capacity(16);
     for (i, c) in s.clues.iter().enumerate() {
-        check_clue(s, g, c, &format!("clue {}", i + 1), search, v);
+        at.clear();
+        at.push_str("clue ");
+        at.push_str(itoa::Buffer::new().format(i + 1));
+        check_clue(s, g, c, &at, search, v);
     }
     let rulers_with_weak_points = weak_points_told(s, v);
     // The clues lead to the objective (seed 003 l.5159): in a dungeon of several maps one tells
@@ -210,21 +216,35 @@ fn search_difficulty(c: &Clue, search: u32, at: &str, v: &mut Vec<Violation>) {
     if let Some(n) = c.difficulty.filter(|&n| n != search) {
         v.push(bad(format!("the search is difficulty {n}, but {book} = {search} (seed 003 l.1925)")));
     }
-    if let Some(n) = numbers_in(&c.how).into_iter().find(|&n| n != search) {
+    if let Some(n) = numbers(&c.how).find(|&n| n != search) {
         v.push(bad(format!("its wording names {n}, but {book} = {search} (seed 003 l.1925)")));
     }
 }
 
 /// The whole numbers a text names, in order ("Wit or Quest / 9" names 9).
 pub fn numbers_in(text: &str) -> Vec<u32> {
-    text.split(|c: char| !c.is_ascii_digit()).filter_map(|w| w.parse().ok()).collect()
+    numbers(text).collect()
+}
+
+/// [`numbers_in`] without listing them, read bytewise: each run of ASCII digits (a digit is one
+/// byte in UTF-8, and no byte of another character is one), skipping a run too long for a `u32`.
+/// `check` reads every Search clue's wording, and splitting it by characters parsed an empty
+/// word between every two letters.
+fn numbers(text: &str) -> impl Iterator<Item = u32> + '_ {
+    text.as_bytes()
+        .split(|b| !b.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .filter_map(|w| std::str::from_utf8(w).ok()?.parse().ok())
 }
 
 /// Whether `text` names `word` in any letter case (as lower-casing both would tell), without
 /// lower-cased copies for the ASCII texts the tables hold.
 fn contains_ignoring_case(text: &str, word: &str) -> bool {
     if text.is_ascii() && word.is_ascii() {
-        word.is_empty() || text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
+        // A window is compared whole only where its first letter matches (most do not).
+        let (text, word) = (text.as_bytes(), word.as_bytes());
+        let Some(first) = word.first() else { return true };
+        text.windows(word.len()).any(|w| w[0].eq_ignore_ascii_case(first) && w.eq_ignore_ascii_case(word))
     } else {
         text.to_lowercase().contains(&word.to_lowercase())
     }
@@ -665,7 +685,24 @@ pub(crate) fn place_on(s: &Scenario, g: &Reach, d: &mut Dice) -> Vec<Clue> {
 
 #[cfg(test)]
 mod tests {
-    use super::contains_ignoring_case;
+    use super::{contains_ignoring_case, numbers_in};
+
+    #[test]
+    fn a_text_names_the_numbers_a_split_by_characters_finds() {
+        for text in [
+            "search check in the room, difficulty 11",
+            "Wit or Quest / 9",
+            "12 and 7, then 0042",
+            "no number",
+            "",
+            "Ärger 3 über 4ß5",
+            "too long 99999999999 but 5",
+            "9",
+        ] {
+            let by_chars: Vec<u32> = text.split(|c: char| !c.is_ascii_digit()).filter_map(|w| w.parse().ok()).collect();
+            assert_eq!(numbers_in(text), by_chars, "{text}");
+        }
+    }
 
     #[test]
     fn a_weak_point_is_named_in_any_letter_case() {

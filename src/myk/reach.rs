@@ -48,10 +48,18 @@ impl Nodes {
         self.words().get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
     }
 
+    /// Whether the set holds no node.
+    pub fn is_empty(&self) -> bool {
+        self.words().iter().all(|&w| w == 0)
+    }
+
+    fn words_mut(&mut self) -> &mut [u64] {
+        if self.heap.is_empty() { &mut self.inline } else { &mut self.heap }
+    }
+
     /// Adds node `i`, which must be below the size the set was made for.
     pub fn insert(&mut self, i: usize) {
-        let words = if self.heap.is_empty() { &mut self.inline[..] } else { &mut self.heap[..] };
-        words[i / 64] |= 1 << (i % 64);
+        self.words_mut()[i / 64] |= 1 << (i % 64);
     }
 }
 
@@ -280,15 +288,19 @@ impl Reach {
     /// each walk; the generator walks after every trap that moves the court.
     fn walk(&self, dir: Direction, open: impl Fn(&Edge, usize) -> bool) -> Nodes {
         let mut seen = Nodes::with_capacity(self.graph.node_count());
+        // The set's words, chosen once (inline or on the heap) rather than at every edge.
+        let words = seen.words_mut();
         let mut stack = self.stack.borrow_mut();
         stack.clear();
-        seen.insert(self.outside().index());
+        let out = self.outside().index();
+        words[out / 64] |= 1 << (out % 64);
         stack.push(self.outside());
         while let Some(x) = stack.pop() {
             for e in self.graph.edges_directed(x, dir) {
                 let y = if dir == Direction::Outgoing { e.target() } else { e.source() };
-                if !seen.contains(y.index()) && open(e.weight(), e.target().index()) {
-                    seen.insert(y.index());
+                let (word, bit) = (y.index() / 64, 1 << (y.index() % 64));
+                if words[word] & bit == 0 && open(e.weight(), e.target().index()) {
+                    words[word] |= bit;
                     stack.push(y);
                 }
             }
@@ -341,6 +353,11 @@ impl Reach {
         self.warded_rooms.contains(Reach::node(map_pos, r))
     }
 
+    /// Whether any room holds a Warder, as the graph was wired.
+    pub fn has_warders(&self) -> bool {
+        !self.warded_rooms.is_empty()
+    }
+
     /// Whether a room of the map at position `map_pos` is in a node set.
     pub fn at(list: &Nodes, map_pos: usize, r: RoomId) -> bool {
         list.contains(Reach::node(map_pos, r))
@@ -385,6 +402,8 @@ mod tests {
             for i in 0..n + 70 {
                 assert_eq!(set.contains(i), i < n && i % 3 == 0, "node {i} of a set of {n}");
             }
+            assert!(!set.is_empty(), "a set of {n} holding node 0");
+            assert!(Nodes::with_capacity(n).is_empty(), "a new set of {n}");
         }
     }
 }
