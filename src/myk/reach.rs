@@ -20,7 +20,8 @@ use crate::tables::myk::Route;
 
 /// A set of graph nodes, one bit each: on the stack up to [`INLINE_NODES`] nodes (28 maps, more
 /// than the generator's 20), on the heap beyond. A walk's answer is made for every trap that
-/// moves the court, every clue and every Secret Door, and each heap set cost an allocation.
+/// moves the court, every clue and every Secret Door, and each heap set cost an allocation
+/// (petgraph's own `FixedBitSet` always keeps its bits on the heap).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Nodes {
     inline: [u64; INLINE_WORDS],
@@ -43,9 +44,16 @@ impl Nodes {
         if self.heap.is_empty() { &self.inline } else { &self.heap }
     }
 
+    /// Node `i`'s word and its bit in that word.
+    #[inline]
+    fn bit(i: usize) -> (usize, u64) {
+        (i / 64, 1 << (i % 64))
+    }
+
     /// Whether node `i` is in the set (never, for a node beyond the set's size).
     pub fn contains(&self, i: usize) -> bool {
-        self.words().get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+        let (word, bit) = Nodes::bit(i);
+        self.words().get(word).is_some_and(|w| w & bit != 0)
     }
 
     /// Whether the set holds no node.
@@ -59,7 +67,8 @@ impl Nodes {
 
     /// Adds node `i`, which must be below the size the set was made for.
     pub fn insert(&mut self, i: usize) {
-        self.words_mut()[i / 64] |= 1 << (i % 64);
+        let (word, bit) = Nodes::bit(i);
+        self.words_mut()[word] |= bit;
     }
 }
 
@@ -292,13 +301,13 @@ impl Reach {
         let words = seen.words_mut();
         let mut stack = self.stack.borrow_mut();
         stack.clear();
-        let out = self.outside().index();
-        words[out / 64] |= 1 << (out % 64);
+        let (word, bit) = Nodes::bit(self.outside().index());
+        words[word] |= bit;
         stack.push(self.outside());
         while let Some(x) = stack.pop() {
             for e in self.graph.edges_directed(x, dir) {
                 let y = if dir == Direction::Outgoing { e.target() } else { e.source() };
-                let (word, bit) = (y.index() / 64, 1 << (y.index() % 64));
+                let (word, bit) = Nodes::bit(y.index());
                 if words[word] & bit == 0 && open(e.weight(), e.target().index()) {
                     words[word] |= bit;
                     stack.push(y);
