@@ -5,7 +5,7 @@
 //! of the bestiary is of the kinds "monster" and "<category> monster". `check`, `fix` and the
 //! generator ask the same functions. Names compare in any letter case.
 
-use crate::tables::myk::{MonsterCategory, MykData, Trap};
+use crate::tables::myk::{MonsterCategory, MykData, Trap, category_kind};
 
 /// The kind every creature with statistics that attacks belongs to (Horror's gruesome Monster).
 pub const MONSTER: &str = crate::tables::myk::MONSTER_KIND;
@@ -30,11 +30,6 @@ pub fn kinds_of(data: &MykData, name: &str) -> Option<Vec<String>> {
     }
     let m = data.monster_folded(name)?;
     Some(vec![MONSTER.to_string(), category_kind(m.category)])
-}
-
-/// The kind of a monster of one bestiary category: "construct monster".
-fn category_kind(c: MonsterCategory) -> String {
-    format!("{} {MONSTER}", c.label().to_ascii_lowercase())
 }
 
 /// The bestiary category an object's kinds ask for ("construct monster" asks for a Construct).

@@ -848,7 +848,12 @@ impl Folded {
     }
 }
 
-/// Whether `kind` is "<category> monster" for `c` in any letter case, without writing it out.
+/// The kind a monster of category `c` is of besides "monster": "construct monster".
+pub fn category_kind(c: MonsterCategory) -> String {
+    format!("{} {MONSTER_KIND}", c.label().to_ascii_lowercase())
+}
+
+/// Whether `kind` is [`category_kind`] of `c` in any letter case, without writing it out.
 fn is_category_kind(kind: &str, c: MonsterCategory) -> bool {
     let (label, k) = (c.label().as_bytes(), kind.as_bytes());
     k.len() == label.len() + 1 + MONSTER_KIND.len()
