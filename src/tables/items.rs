@@ -260,18 +260,27 @@ pub struct Citation {
     pub file: String,
 }
 
-/// The materials `items` name, sorted, once each: a crafting line's name without its count.
+/// The Materials `items` name, sorted, once each: a crafting line's Material without its count
+/// ("Iron 2", "Meat x the number of people in the Court"). Lines that name no one Material are
+/// left out: "Every Material" (ten of each), and Monster Citizens, which a recipe spends but which
+/// are Citizens, not Materials. The story draws a reward, a gift or a skill's Material from this
+/// list, so each entry must read as a Material after a count ("3 Iron").
 fn materials_of(items: &[Item]) -> Vec<String> {
     let mut out: Vec<String> = items
         .iter()
         .flat_map(|i| &i.materials)
-        .map(|m| m.trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ' || c == 'x').to_string())
-        // Monster Citizens and other bracketed entries are not materials one hands over.
-        .filter(|m| !m.is_empty() && !m.contains('('))
+        .map(|m| material_of(m).to_string())
+        .filter(|m| !m.is_empty() && !m.contains('(') && m != "Every Material" && !m.contains("Citizen"))
         .collect();
     out.sort();
     out.dedup();
     out
+}
+
+/// A crafting line's Material: the words before a multiplier (" x ...") or a trailing count.
+fn material_of(line: &str) -> &str {
+    let head = line.split(" x ").next().unwrap_or(line);
+    head.trim_end_matches(|c: char| c.is_ascii_digit() || c == ' ' || c == 'x')
 }
 
 /// Every item and citation, with a name index for the look-ups.

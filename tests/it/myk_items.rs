@@ -148,3 +148,16 @@ fn no_treasure_or_negotiation_row_leaves_a_pick_to_the_reader() {
         .expect("a booklet printing a Materials row");
     assert!(md.contains("from the monster's Materials field, the court picking which"));
 }
+
+/// A reward, a conversation's gift and a skill's random Material are drawn from the Materials the
+/// item recipes name; each must be one of the book's ten, the Market Table's results (003 l.2471),
+/// so "3 Iron" never prints as "6 Every Material" or "2 Meat x the number of people in the Court".
+#[test]
+fn the_materials_a_story_draws_are_the_market_tables_materials() {
+    let t = tables();
+    let market = t.roll_table("myk.market").expect("the Market Table");
+    let mut book: Vec<&str> = market.rows.iter().filter_map(|r| r.result.as_deref()).filter(|r| *r != "None").collect();
+    book.sort_unstable();
+    let drawn: Vec<&str> = t.items.materials().iter().map(String::as_str).collect();
+    assert_eq!(drawn, book);
+}
