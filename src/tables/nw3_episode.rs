@@ -399,6 +399,26 @@ impl EpisodeData {
                 return Err(err(format!("the episode pools need an [[event_outcome]] of kind `{kind:?}`")));
             }
         }
+        self.validate_connection_names(err)
+    }
+
+    /// The victim and the Ruler's former self are named from `given_name` and `family_name`; a
+    /// Connection those pools could also name would make two people of one name in a handout.
+    fn validate_connection_names(&self, err: &dyn Fn(String) -> Error) -> Result<()> {
+        let in_pool = |pool: &[Line], word: &str| pool.iter().any(|t| t.text == word);
+        for c in self.connection.iter().filter(|c| !c.setting) {
+            let mut words = c.name.split_whitespace();
+            if let (Some(given), Some(family), None) = (words.next(), words.next(), words.next())
+                && in_pool(&self.given_name, given)
+                && in_pool(&self.family_name, family)
+            {
+                return Err(err(format!(
+                    "[[connection]] `{}` is a name the [[given_name]] and [[family_name]] pools can also give a victim; \
+                     change one of its names",
+                    c.name
+                )));
+            }
+        }
         Ok(())
     }
 }
@@ -481,6 +501,20 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("`EVA`") && e.contains("not an Attribute"), "{e}");
+    }
+
+    #[test]
+    fn a_connection_the_name_pools_could_also_make_is_refused() {
+        let e = with_episode(|t| {
+            let given = "[[given_name]]\ntext = \"Zzgiven\"\n";
+            let family = "[[family_name]]\ntext = \"Zzfamily\"\n";
+            format!(
+                "{t}\n{given}\n{family}\n[[connection]]\nname = \"Zzgiven Zzfamily\"\nwho = \"x\"\nsetting = false\n"
+            )
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("`Zzgiven Zzfamily`") && e.contains("[[given_name]]"), "{e}");
     }
 
     #[test]
