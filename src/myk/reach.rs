@@ -196,11 +196,12 @@ impl Wiring<'_> {
     /// A room trap with a destination (a teleporter) leads there, unless a Warder guards either end.
     fn destinations(&mut self, p: usize, m: &Map) {
         for r in &m.rooms {
-            let from_warded = self.warded(Place { map: m.index, room: r.id });
             for t in &r.traps {
+                // The room's own Warder is looked up only for a trap that leads somewhere: most
+                // rooms hold none (the graph is built for every trap that moves the court).
                 if let Some(d) = t.destination
                     && let Some(dp) = self.pos_of(d.map)
-                    && !from_warded
+                    && !self.warded(Place { map: m.index, room: r.id })
                     && !self.warded(d)
                 {
                     self.add(
