@@ -515,7 +515,8 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
             ClueMethod::Conversation => {
                 let name = informant_at(s, at, new_npc, &mut cd);
                 let gift = cd.choose(mats).map_or("Iron", String::as_str);
-                let kept = fill.gift.replace(["one unit of ", gift].concat().into());
+                // The Material alone: every condition text says how much ("one unit of {gift}").
+                let kept = fill.gift.replace(gift.into());
                 if let Some(t) = cd.choose(&pools.clue_talk) {
                     s.clues[k].ask = fill.pool(&t.ask);
                     s.clues[k].found = fill.pool(&t.text);

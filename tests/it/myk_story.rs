@@ -500,3 +500,29 @@ fn consecutive_scenarios_rarely_share_a_story_sentence() {
         assert!(*n <= bound, "{kind}: {n} of 99 consecutive pairs share a sentence ({repeats:?})");
     }
 }
+
+/// A conversation's condition asks for one unit of one Material, named once: "one unit of Wood",
+/// never "one unit of one unit of Wood" (the gift was once written with its count, and the pool
+/// texts say the count too), and always one of the Market Table's Materials.
+#[test]
+fn a_conversations_gift_is_one_unit_of_a_material_named_once() {
+    let market = tables().roll_table("myk.market").expect("the Market Table");
+    let materials: Vec<&str> =
+        market.rows.iter().filter_map(|r| r.result.as_deref()).filter(|r| *r != "None").collect();
+    let mut gifts = 0;
+    for seed in 1..=200u64 {
+        let s = generate(tables(), &options_for(seed), seed).expect("generates");
+        for c in s.clues.iter().filter(|c| c.method == ClueMethod::Conversation) {
+            assert!(!c.condition.contains("one unit of one unit"), "seed {seed}: {}", c.condition);
+            if let Some((_, after)) = c.condition.split_once("one unit of ") {
+                gifts += 1;
+                assert!(
+                    materials.iter().any(|m| after.starts_with(m)),
+                    "seed {seed}: `{}` names no Material",
+                    c.condition
+                );
+            }
+        }
+    }
+    assert!(gifts >= 20, "only {gifts} conditions asked for a gift over 200 seeds");
+}
