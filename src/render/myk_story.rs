@@ -212,9 +212,16 @@ fn mini_events(s: &Scenario, st: &Story) -> Section {
         .map(|e| {
             // The map the event is placed on, whichever map the objective is on.
             let f = Fill::on_map(s, e.at.map);
+            // The title alone in bold (a label, short whatever the map's and room's names); the
+            // place opens the plain text.
             let mut en = entry(
-                format!("{} ({}):", f.text(&e.title), where_is(s, Some(e.at))),
-                format!("{} Outcome: {}", f.text(&e.text), f.text(&e.outcome)),
+                format!("{}:", f.text(&e.title)),
+                format!(
+                    "{}. {} Outcome: {}",
+                    story::capitalise(&where_is(s, Some(e.at))),
+                    f.text(&e.text),
+                    f.text(&e.outcome)
+                ),
             );
             en.sub.extend(e.wares.iter().map(|w| format!("For sale: {}, {} MG", w.item, w.cost)));
             en

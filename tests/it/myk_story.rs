@@ -319,7 +319,8 @@ fn the_most_frequent_prologue_sentence_is_in_at_most_3_percent_of_scenarios() {
 }
 
 /// A mini event on map 1 of a two-map scenario whose objective lies on map 2 happens on map 1:
-/// its entry names map 1 by number and name, and its `{map}` is map 1's name.
+/// its entry opens by naming map 1 by number and name (after its title, the bold label), and its
+/// `{map}` is map 1's name.
 #[test]
 fn each_mini_event_names_the_map_it_is_placed_on() {
     let (mut own_map_text, mut other_maps) = (0, 0);
@@ -331,8 +332,8 @@ fn each_mini_event_names_the_map_it_is_placed_on() {
         assert_eq!(part.entries.len(), st.mini_events.len());
         for (e, entry) in st.mini_events.iter().zip(&part.entries) {
             let m = s.map(e.at.map).expect("the event's map");
-            let named = format!("(map {} ({}), room {} (", m.index, m.name, e.at.room);
-            assert!(entry.label.contains(&named), "seed {seed}: `{}` lacks `{named}`", entry.label);
+            let named = format!("Map {} ({}), room {} (", m.index, m.name, e.at.room);
+            assert!(entry.text.starts_with(&named), "seed {seed}: `{}` does not open with `{named}`", entry.text);
             let objective_map = s.objective.at.map_or(s.maps.len() as u32, |p| p.map);
             if e.at.map != objective_map {
                 other_maps += 1;
