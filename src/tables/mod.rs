@@ -22,6 +22,7 @@ pub mod roll;
 pub mod shared;
 pub mod show;
 pub mod skills;
+pub mod slots;
 pub mod story;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -221,6 +222,9 @@ impl Tables {
                 .citations
                 .extend(parsed.citation.into_iter().map(|c| items::Citation { file: path.clone(), ..c }));
             if let Some(p) = parsed.story {
+                if validate {
+                    p.check_slots(&path)?;
+                }
                 story.extend(p);
             }
             if let Some(n) = parsed.nw3 {
