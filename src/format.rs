@@ -9,7 +9,7 @@
 use serde_json::Value;
 
 /// The format this program writes, for both systems.
-pub const CURRENT: u32 = 4;
+pub const CURRENT: u32 = 5;
 
 /// The first format whose NW3 derived numbers (enemy stat blocks and the rest `fix` computes)
 /// follow this program's formulas. A fortress of an older format has them recomputed on read
@@ -52,6 +52,10 @@ pub fn upgrade(system: &str, doc: &mut Value) -> Result<u32, String> {
             ("myk", 3) => myk_3_to_4(doc),
             // Format 4 changed nothing of a fortress: its files only take the new number.
             ("nw3", 3) => {}
+            // Format 5 (issue 45): a fortress's texts keep their slots and are filled when read;
+            // an older file's texts were stored filled, hold no slot and read as they are. A MYK
+            // file's story texts kept their slots already.
+            ("nw3" | "myk", 4) => {}
             _ => return Err(format!("no upgrade from format {v} for system `{system}`")),
         }
         v += 1;
