@@ -230,7 +230,11 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
     let errors = crate::check::errors(&violations, false);
     if errors > 0 && !args.force {
         let file = args.file.display();
-        writeln!(err, "{file}: {errors} violation(s); nothing written (use --force to render anyway)")?;
+        writeln!(
+            err,
+            "{file}: {}; nothing written (use --force to render anyway)",
+            crate::text::count(errors as u64, "violation")
+        )?;
         return Ok(1);
     }
     if let Some(problem) = doc.undrawable() {
@@ -290,10 +294,14 @@ fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outc
     let errors = crate::check::errors(&violations, args.strict);
     let warnings = violations.len() - crate::check::errors(&violations, false);
     if errors == 0 {
-        writeln!(out, "{file}: ok, every rule holds; {warnings} warning(s) (`--strict` makes them errors)")?;
+        writeln!(
+            out,
+            "{file}: ok, every rule holds; {} (`--strict` makes them errors)",
+            crate::text::count(warnings as u64, "warning")
+        )?;
         return Ok(0);
     }
-    writeln!(out, "{file}: {errors} violation(s)")?;
+    writeln!(out, "{file}: {}", crate::text::count(errors as u64, "violation"))?;
     Ok(1)
 }
 
@@ -324,7 +332,8 @@ fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome 
         writeln!(out, "{target}: fixed, every rule and limit holds")?;
         return Ok(0);
     }
-    writeln!(out, "{target}: fixed, {errors} violation(s) remain")?;
+    let remain = if errors == 1 { "remains" } else { "remain" };
+    writeln!(out, "{target}: fixed, {} {remain}", crate::text::count(errors as u64, "violation"))?;
     Ok(1)
 }
 

@@ -189,7 +189,7 @@ fn weak_points_told(s: &Scenario, v: &mut Vec<Violation>) -> usize {
                         format!("map {} room {}", m.index, r.id),
                         "clue.weak-point",
                         format!(
-                            "no clue on map {} reveals this room and names {}'s weak point `{w}`",
+                            "no clue on map {} reveals this room and names the weak point `{w}` of {}",
                             m.index, ru.name
                         ),
                     ));
@@ -441,8 +441,8 @@ impl Fact<'_> {
                 ["The monsters keep a ", base, " in room ", room.name(), " ({room_name})."].concat()
             }
             Says::Monsters { room, monster, count } => {
-                [monster, " x", itoa::Buffer::new().format(*count), " hold room ", room.name(), " ({room_name})."]
-                    .concat()
+                let holds = if *count == 1 { " holds room " } else { " hold room " };
+                [&crate::text::count((*count).into(), monster), holds, room.name(), " ({room_name})."].concat()
             }
             Says::Safe { room } => {
                 ["Nothing lies in wait in room ", room.name(), " ({room_name}): a safe place to camp."].concat()

@@ -592,8 +592,8 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
 /// One stake per court member, each a different entry of the pool (repeating only when the pool
 /// is smaller than the court).
 fn stakes(pools: &StoryPools, size: usize, f: &Fill, d: &mut Dice) -> Vec<Stake> {
-    let mut order: Vec<usize> = (0..pools.stake.len()).collect();
-    d.shuffle(&mut order);
+    // Only the entries printed are dealt (one draw each), not the whole pool shuffled.
+    let order = d.deal(pools.stake.len(), size);
     // One copy of the values, its member set per stake (not a copy per stake).
     let mut f = f.clone();
     (0..size)
@@ -667,8 +667,7 @@ fn push_capitalised(out: &mut String, t: &str) {
 /// At least one mini event per map, in a used room; a shop lists named items at their Cost.
 fn mini_events(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<MiniEvent> {
     let pools = &tables.story.mini_event;
-    let mut order: Vec<usize> = (0..pools.len()).collect();
-    d.shuffle(&mut order);
+    let order = d.deal(pools.len(), s.maps.len());
     let mut out = Vec::with_capacity(s.maps.len());
     for (i, m) in s.maps.iter().enumerate() {
         let Some(e) = order.get(i % order.len().max(1)).map(|&k| &pools[k]) else { break };

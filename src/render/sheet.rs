@@ -597,7 +597,14 @@ fn threat_entries(map: &Map, room: &Room) -> Vec<(Icon, Vec<(String, String)>)> 
     for m in &room.monsters {
         entries.push((
             Icon::Monster,
-            vec![(m.name.as_str().to_owned(), format!(" \u{00d7}{} ({})", m.count, m.reaction.label()))],
+            // A lone monster reads by its name alone: "×1" counts nothing.
+            vec![(
+                m.name.as_str().to_owned(),
+                match m.count {
+                    1 => format!(" ({})", m.reaction.label()),
+                    n => format!(" \u{00d7}{n} ({})", m.reaction.label()),
+                },
+            )],
         ));
     }
     for b in &room.bases {

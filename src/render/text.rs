@@ -49,6 +49,8 @@ impl Templates {
             env.set_fuel(Some(FUEL));
         }
         env.set_undefined_behavior(UndefinedBehavior::Strict);
+        // `{{ g.count|count(g.name) }}`: "1 Goblin", "3 Goblins" (the one text layer's plural).
+        env.add_filter("count", |n: u64, noun: String| crate::text::count(n, &noun));
         env.set_auto_escape_callback(|name| {
             if name.ends_with(".html") {
                 AutoEscape::Html

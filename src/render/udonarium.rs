@@ -182,7 +182,7 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
     for (m, mv) in room.monsters.iter().zip(&view.monsters) {
         let rec = tables.myk.monster(&m.name);
         // Each piece is one monster: the sheet names its group, not a count it does not have.
-        let group = (m.count > 1).then(|| ("Group".to_string(), format!("{} x{}", m.name, m.count)));
+        let group = (m.count > 1).then(|| ("Group".to_string(), crate::text::count(m.count.into(), &m.name)));
         let mut stats: Vec<(String, String)> = group.into_iter().collect();
         stats.extend([
             ("Reaction".to_string(), m.reaction.label().to_string()),
@@ -388,7 +388,11 @@ fn nw3_palette(name: &str, s: Option<&Stats>, attacks: &[Attack]) -> Vec<String>
         v.push(format!("{}NW {name}: dodge (EVA)", s.eva));
         v.push(format!("2D6+{} {name}: physical defense", s.pdef));
         v.push(format!("2D6+{} {name}: magical defense", s.mdef));
-        v.push(format!("{{{PC_PERCEPTION}}}NW>={} Danger Sense against {name}'s ambush", s.perception + 7));
+        v.push(format!(
+            "{{{PC_PERCEPTION}}}NW>={} Danger Sense against {} ambush",
+            s.perception + 7,
+            crate::text::possessive(name)
+        ));
     }
     v
 }

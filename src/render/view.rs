@@ -608,7 +608,7 @@ fn encounters_view(s: &Scenario, tables: &Tables) -> EncountersView {
                         .groups
                         .iter()
                         .filter(|g| data.monster(&g.name).is_some_and(|m| m.complete()))
-                        .map(|g| format!("{}: {} x{}", g.position.label(), g.name, g.count))
+                        .map(|g| format!("{}: {}", g.position.label(), crate::text::count(g.count.into(), &g.name)))
                         .collect();
                     if groups.is_empty() {
                         "No encounter: the court meets nothing this time".into()

@@ -38,6 +38,7 @@ mod serve_guard;
 mod sheet;
 mod structure;
 mod tables;
+mod text_layer;
 mod trust;
 mod udonarium;
 mod usage;
