@@ -282,8 +282,20 @@ impl Document {
         }
     }
 
+    /// Refuses a document whose shape no edit gives meaning to (see [`Document::undrawable`]):
+    /// `fix`, a reroll and a regenerate index a map's rooms by their place on the sheet, so a map
+    /// that does not list its nine rooms is named in one line (`check` reports it as a rule)
+    /// before any of them starts. `what` names the work refused.
+    pub fn workable(&self, what: &str) -> Result<()> {
+        match self.undrawable() {
+            Some(problem) => Err(Error::Refused(format!("{problem}; {what} cannot work on it; nothing written"))),
+            None => Ok(()),
+        }
+    }
+
     /// Fills in every number the rules derive (`crate::fix`).
     pub fn fix(&mut self, tables: &Tables) -> Result<()> {
+        self.workable("`fix`")?;
         match self {
             Document::Myk(s) => crate::fix::myk::fix(s, tables),
             Document::Nw3(f) => crate::fix::nw3::fix(f, tables),
@@ -317,6 +329,7 @@ impl Document {
 
     /// Rerolls `part` (recorded in the file's `rerolls`); a part of another game is refused.
     pub fn reroll(&mut self, tables: &Tables, part: &Part) -> Result<()> {
+        self.workable("a reroll")?;
         match (self, part) {
             (Document::Myk(s), Part::Myk(p)) => crate::edit::myk::reroll(tables, s, p),
             (Document::Nw3(f), Part::Nw3(p)) => crate::edit::nw3::reroll(tables, f, p),
@@ -340,6 +353,7 @@ impl Document {
 
     /// Rolls everything unlocked anew from `seed`, keeping the locked parts exactly.
     pub fn regenerate(&self, tables: &Tables, seed: u64) -> Result<Document> {
+        self.workable("a regenerate")?;
         Ok(match self {
             Document::Myk(s) => Document::Myk(Box::new(crate::edit::myk::regenerate(tables, s, seed)?)),
             Document::Nw3(f) => Document::Nw3(Box::new(crate::edit::nw3::regenerate(tables, f, seed)?)),

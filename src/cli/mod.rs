@@ -214,6 +214,7 @@ fn generate_command(tables: &Tables, g: Generate, out: &mut dyn Write, err: &mut
 /// Reads a scenario file that must be of `game` (for `myk --from`, `fortress --from`).
 fn read_game(file: &Path, tables: &Tables, game: Game) -> Result<Document> {
     let doc = Document::read(file, tables)?;
+    doc.workable("`--from`").map_err(|e| in_file(file, e))?;
     if doc.game() != game {
         let message = format!("`{}` is {}; use `{} --from`", file.display(), doc.game().kind(), doc.game().command());
         return Err(Error::Option { field: "from", message });
@@ -262,6 +263,7 @@ fn reroll_command(tables: &Tables, args: &RerollArgs, out: &mut dyn Write, err: 
         part: args.part.as_deref(),
     };
     let part = doc.part_from_options(&options)?;
+    doc.workable("a reroll").map_err(|e| in_file(&args.file, e))?;
     doc.normalize_ruler(tables);
     doc.reroll(tables, &part)?;
     if let Some(paper) = args.output.paper {
@@ -306,6 +308,10 @@ fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome 
     doc.fix(tables).map_err(|e| Error::Scenario { file: file.clone(), message: e.to_string() })?;
     let json = doc.json()?;
     let target = args.out.as_deref().unwrap_or(&args.file);
+    if let Some(problem) = past_the_limits(&json) {
+        let message = format!("{problem}; `fix` would write a file no command reads; nothing written");
+        return Err(Error::Scenario { file: target.display().to_string(), message }.into());
+    }
     let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
         return Err(
             Error::Option { field: "out", message: format!("`{}` is not a file name", target.display()) }.into()
@@ -326,6 +332,27 @@ fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome 
     }
     writeln!(out, "{target}: fixed, {errors} violation(s) remain")?;
     Ok(1)
+}
+
+/// The limit a scenario's JSON `json` passes, if it passes one: the size a scenario file is read
+/// up to, then the limits every read holds it to (`crate::limits`). `fix` writes only what reads:
+/// its derived texts and counts (a clue telling a weak point listed 200 times, a court of 200
+/// levels' encounter counts) can pass limits its input kept.
+fn past_the_limits(json: &str) -> Option<String> {
+    let most = crate::input::SCENARIO_LIMIT;
+    if json.len() as u64 > most {
+        return Some(format!("{} bytes; at most {} MiB in a scenario file", json.len(), most >> 20));
+    }
+    let value: serde_json::Value = match serde_json::from_str(json) {
+        Ok(v) => v,
+        Err(e) => return Some(format!("the written JSON does not read back ({e})")),
+    };
+    crate::limits::exceeded(&value).map(|p| format!("{p} (the README's \"Limits\")"))
+}
+
+/// An error about the scenario read from `file`, naming it.
+fn in_file(file: &Path, e: Error) -> Error {
+    Error::Scenario { file: file.display().to_string(), message: e.to_string() }
 }
 
 /// A seed from the option, or a fresh one announced on stderr so the result can be reproduced.
