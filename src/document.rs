@@ -397,7 +397,7 @@ impl Document {
             (Document::Myk(s), Target::Frame) => s.frame_locked = on,
             (Document::Myk(s), Target::Map(m)) => s.maps[m].locked = on,
             (Document::Myk(s), Target::Room(m, r)) => {
-                let room = &mut s.maps[m].rooms[r.index()];
+                let room = room_mut(s, m, r, path)?;
                 if on && !room.used {
                     return Err(Error::Refused(format!("room `{path}` is not used on its map; nothing to lock")));
                 }
@@ -419,7 +419,7 @@ impl Document {
                     Target::Frame => s.title = name.to_string(),
                     Target::Map(m) => s.maps[m].name = name.into(),
                     Target::Room(m, r) => {
-                        let room = &mut s.maps[m].rooms[r.index()];
+                        let room = room_mut(s, m, r, path)?;
                         if !room.used {
                             return Err(Error::Refused(format!("room `{path}` is not used on its map")));
                         }
@@ -496,6 +496,21 @@ fn upgraded_error(file: &str, version: u32, e: &serde_json::Error) -> Error {
     let msg = e.to_string();
     let msg = msg.split(" at line ").next().unwrap_or(&msg);
     Error::Scenario { file: file.to_string(), message: format!("(format {version}, upgraded on read) {msg}") }
+}
+
+/// Room `r` of map position `m`, found by its place on the sheet; a map read from a file that
+/// does not list its nine rooms has none there, and the part is named as missing.
+fn room_mut<'s>(
+    s: &'s mut Scenario,
+    m: usize,
+    r: crate::myk::model::RoomId,
+    path: &str,
+) -> Result<&'s mut crate::myk::model::Room> {
+    s.maps
+        .get_mut(m)
+        .and_then(|map| map.rooms.get_mut(r.index()))
+        .filter(|room| room.id == r)
+        .ok_or_else(|| Error::NoSuchPart(format!("unknown room `{path}`: its map does not list its nine rooms")))
 }
 
 fn json_error(file: &str, e: &serde_json::Error) -> Error {
