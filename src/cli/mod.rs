@@ -72,11 +72,19 @@ fn clap_line(e: &clap::Error) -> String {
     if let Some(meant) = suggested {
         return format!("{first}; did you mean `{meant}`?");
     }
-    let ours = std::error::Error::source(e).map(ToString::to_string).filter(|w| w.starts_with("must be "));
+    // Our parser's own words name the value in backticks, where every message's quotes are cut
+    // (clap's first line quotes it whole, in single quotes: 100,000 characters of a bad
+    // `--objective` came back in full).
+    let ours = std::error::Error::source(e).map(ToString::to_string);
     if let (ErrorKind::ValueValidation, Some(ContextValue::String(arg)), Some(why)) =
         (e.kind(), e.get(ContextKind::InvalidArg), ours)
     {
-        return format!("error: `{}` {why}", arg.split_whitespace().next().unwrap_or(arg));
+        let flag = arg.split_whitespace().next().unwrap_or(arg);
+        return if why.starts_with("must be ") {
+            format!("error: `{flag}` {why}")
+        } else {
+            format!("error: `{flag}`: {why}")
+        };
     }
     match e.kind() {
         ErrorKind::MissingRequiredArgument => {
@@ -166,6 +174,7 @@ fn write_document(
     o: &OutputArgs,
     out: &mut dyn Write,
 ) -> Outcome {
+    out_folder(&o.out)?;
     let watch = o.templates.as_deref().and_then(memory::Watch::start);
     let artifacts = doc.render(tables, &o.formats(), templates)?;
     drop(watch);
@@ -173,6 +182,23 @@ fn write_document(
         writeln!(out, "{}", path.display())?;
     }
     Ok(0)
+}
+
+/// Refuses an `--out` that names a file, or a path through one, before any work: `--out` names
+/// the folder the files go in (making it would only say "file exists (os error 17)").
+fn out_folder(dir: &Path) -> Result<()> {
+    for at in dir.ancestors().filter(|a| !a.as_os_str().is_empty()) {
+        match std::fs::metadata(at) {
+            Ok(m) if m.is_dir() => return Ok(()),
+            Ok(_) => {
+                let message =
+                    format!("`{}` is a file, not a folder; `--out` names the folder the files go in", at.display());
+                return Err(Error::Option { field: "out", message });
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// What `myk` and `fortress` share once their options are read: the game's params, `--from`,
