@@ -24,10 +24,10 @@ use serde_json::Value;
 /// Cases per fuzz target in the plain suite (each one a full CLI run in a debug build).
 const CASES: u32 = 24;
 /// Cases per target in the ignored runs `.ci/run` makes: a few minutes each on two cores.
-const LONG_CASES: u32 = 400;
+const LONG_CASES: u32 = 120;
 /// Cases for the table fuzzers (each also loads and validates every table).
 const TABLE_CASES: u32 = 12;
-const LONG_TABLE_CASES: u32 = 150;
+const LONG_TABLE_CASES: u32 = 60;
 /// The most bytes a run may print (stdout and stderr) and write: far above any scenario's files,
 /// far below what text that multiplies makes.
 const OUTPUT_CEILING: u64 = 64 << 20;
