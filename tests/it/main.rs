@@ -32,6 +32,7 @@ mod regen;
 mod render;
 mod reroll;
 mod reroll_nw3;
+mod robust;
 mod scale;
 mod serve;
 mod serve_guard;
