@@ -123,7 +123,7 @@ fn unstocked(
 ) -> Scenario {
     Scenario {
         system: FIXED.system.clone(),
-        format: crate::format::CURRENT,
+        format: crate::model::FILE_FORMAT,
         seed,
         generator: GeneratorInfo {
             name: FIXED.name.clone(),

@@ -842,7 +842,7 @@ fn fortress(ctx: &Ctx, common: &Common, areas: Vec<Area>, gates: Vec<Gate>, rule
     let frame = frame(ctx.d, common, &place, combat::PartyModel::of(params), ruler_area);
     let mut f = Fortress {
         system: System::Nw3,
-        format: crate::format::CURRENT,
+        format: crate::model::FILE_FORMAT,
         seed: ctx.seed,
         generator: Generator {
             name: env!("CARGO_PKG_NAME").into(),

@@ -176,6 +176,43 @@ fn no_two_modules_use_each_other_in_a_circle() {
     }
 }
 
+/// The module graph at the level of folders and top files under `src/` (`myk`, `tables`, `format`):
+/// each module stands for its top-level module, and an edge inside one is dropped.
+fn folder_graph(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let top = |m: &Vec<String>| m.first().map(|s| vec![s.clone()]);
+    let mut folders: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (from, to) in graph {
+        let Some(from) = top(from) else { continue };
+        let to: Vec<Vec<String>> = to.iter().filter_map(top).filter(|t| *t != from).collect();
+        folders.entry(from).or_default().extend(to);
+    }
+    folders
+}
+
+#[test]
+fn no_two_folders_use_each_other_in_a_circle() {
+    let folders = folder_graph(&module_graph());
+    // The reader must see the crate: the games read the tables.
+    let m = |s: &str| vec![s.to_string()];
+    assert!(folders[&m("myk")].contains(&m("tables")), "{:?}", folders[&m("myk")]);
+    if let Some(circle) = find_circle(&folders) {
+        panic!("folder circle: {}", circle.join(" -> "));
+    }
+}
+
+#[test]
+fn the_folder_graph_joins_the_files_of_a_folder() {
+    let m = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let graph = BTreeMap::from([
+        (m(&["a", "x"]), BTreeSet::from([m(&["b", "y"]), m(&["a", "z"])])),
+        (m(&["b", "w"]), BTreeSet::from([m(&["a"])])),
+        (m(&[]), BTreeSet::from([m(&["a"])])),
+    ]);
+    let folders = folder_graph(&graph);
+    assert_eq!(folders[&m(&["a"])], BTreeSet::from([m(&["b"])]));
+    assert_eq!(find_circle(&folders), Some(vec!["a".into(), "b".into(), "a".into()]));
+}
+
 #[test]
 fn the_circle_finder_finds_a_circle() {
     let m = |s: &str| vec![s.to_string()];
