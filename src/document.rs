@@ -209,30 +209,36 @@ impl Document {
 
     /// [`Document::read`] on text already read; `file` names it in errors.
     pub fn parse(text: &str, file: &str, tables: &Tables) -> Result<Document> {
-        let scenario_error = |message: String| Error::Scenario { file: file.to_string(), message };
-        let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
+        let file_name = || file.to_string();
+        let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| json_error(file, e))?;
         // Held to the limits before anything is built or drawn from it.
         if let Some(problem) = crate::limits::exceeded(&value) {
-            return Err(scenario_error(format!("{problem} (the README's \"Limits\"); nothing done")));
+            return Err(Error::ScenarioLimit { file: file_name(), problem });
         }
         let system = value.get("system").and_then(|s| s.as_str()).map(str::to_string);
-        let game = match system.as_deref() {
-            Some(name) => Game::named(name)
-                .ok_or_else(|| scenario_error(format!("unknown system `{name}` (expected `myk` or `nw3`)")))?,
-            None => return Err(scenario_error("no `system` field; is this a dungeonsmith scenario?".into())),
+        let game = match system {
+            Some(name) => match Game::named(&name) {
+                Some(game) => game,
+                None => return Err(Error::UnknownSystem { file: file_name(), system: name }),
+            },
+            None => return Err(Error::NoSystem { file: file_name() }),
         };
-        let version = crate::format::upgrade(game.name(), &mut value).map_err(scenario_error)?;
+        let version = crate::format::upgrade(game.name(), &mut value)
+            .map_err(|message| Error::ScenarioFormat { file: file_name(), message })?;
         if version == crate::format::CURRENT {
             // A current file is parsed from its text, so an error names its line and column.
-            let document = Document::from_text(game, text).map_err(|e| json_error(file, &e))?;
-            return document.ids_unique().map_err(scenario_error).map(|()| document);
+            let document = Document::from_text(game, text).map_err(|e| json_error(file, e))?;
+            return document
+                .ids_unique()
+                .map_err(|message| Error::RepeatedId { file: file_name(), message })
+                .map(|()| document);
         }
         // An older file: its upgraded document written out and read as a current file's text is
         // (one deserializer per model type in the binary, not a second one for `Value`). A typo
         // still names its field; not its line, which would be the upgraded text's.
         let upgraded_text = value.to_string();
-        let document = Document::from_text(game, &upgraded_text).map_err(|e| upgraded_error(file, version, &e))?;
-        document.ids_unique().map_err(scenario_error)?;
+        let document = Document::from_text(game, &upgraded_text).map_err(|e| upgraded_error(file, version, e))?;
+        document.ids_unique().map_err(|message| Error::RepeatedId { file: file_name(), message })?;
         Ok(match document {
             Document::Nw3(mut f) => {
                 crate::nw3::combat::fill_from_tables(&mut f, tables);
@@ -511,10 +517,9 @@ impl Document {
 }
 
 /// An error in a file upgraded from an older format (no line numbers: they would be the upgraded text's).
-fn upgraded_error(file: &str, version: u32, e: &serde_json::Error) -> Error {
-    let msg = e.to_string();
-    let msg = msg.split(" at line ").next().unwrap_or(&msg);
-    Error::Scenario { file: file.to_string(), message: format!("(format {version}, upgraded on read) {msg}") }
+fn upgraded_error(file: &str, version: u32, source: serde_json::Error) -> Error {
+    let message = without_place(&source);
+    Error::ScenarioUpgraded { file: file.to_string(), version, message, source }
 }
 
 /// Room `r` of map position `m`, found by its place on the sheet; a map read from a file that
@@ -532,10 +537,16 @@ fn room_mut<'s>(
         .ok_or_else(|| Error::NoSuchPart(format!("unknown room `{path}`: its map does not list its nine rooms")))
 }
 
-fn json_error(file: &str, e: &serde_json::Error) -> Error {
+/// A scenario file's JSON error, its place (line and column) apart from serde_json's words.
+fn json_error(file: &str, source: serde_json::Error) -> Error {
+    let message = without_place(&source);
+    Error::ScenarioJson { file: file.to_string(), line: source.line(), column: source.column(), message, source }
+}
+
+/// serde_json's words without the " at line L column C" it ends with.
+fn without_place(e: &serde_json::Error) -> String {
     let msg = e.to_string();
-    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-    Error::Scenario { file: file.to_string(), message: format!("line {} column {}: {msg}", e.line(), e.column()) }
+    msg.split(" at line ").next().unwrap_or(&msg).to_string()
 }
 
 #[cfg(test)]
@@ -554,7 +565,7 @@ mod tests {
             let mut value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
             crate::format::upgrade("myk", &mut value).expect("upgrades");
             let from_value = serde_json::from_value::<Scenario>(value).map(|_| ()).expect_err(to);
-            assert_eq!(e, upgraded_error("old.json", 1, &from_value).to_string());
+            assert_eq!(e, upgraded_error("old.json", 1, from_value).to_string());
             assert!(!e.contains(" line "), "{e}");
         }
     }

@@ -8,8 +8,9 @@
 
 use serde_json::Value;
 
-/// The format this program writes, for both systems.
-pub const CURRENT: u32 = 5;
+/// The format this program writes, for both systems (defined with the model both games' files
+/// share, which the generators stamp on what they write).
+pub use crate::model::FILE_FORMAT as CURRENT;
 
 /// The first format whose NW3 derived numbers (enemy stat blocks and the rest `fix` computes)
 /// follow this program's formulas. A fortress of an older format has them recomputed on read

@@ -339,7 +339,7 @@ fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outc
 fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome {
     let file = args.file.display().to_string();
     let mut doc = Document::read(&args.file, tables)?;
-    doc.fix(tables).map_err(|e| Error::Scenario { file: file.clone(), message: e.to_string() })?;
+    doc.fix(tables).map_err(|e| Error::Fix { file: file.clone(), source: Box::new(e) })?;
     let json = doc.json()?;
     let target = args.out.as_deref().unwrap_or(&args.file);
     if let Some(problem) = past_the_limits(&json) {

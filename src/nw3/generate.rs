@@ -82,10 +82,7 @@ pub fn generate(tables: &Tables, params: &FortressParams, seed: u64) -> Result<F
         }
     }
     let list: Vec<String> = last.iter().map(ToString::to_string).collect();
-    Err(Error::Scenario {
-        file: format!("generated fortress (seed {seed})"),
-        message: format!("failed its own check: {}", list.join("; ")),
-    })
+    Err(Error::SelfCheck { what: format!("generated fortress (seed {seed})"), broken: list.join("; ") })
 }
 
 /// The graph before ids: nodes in creation order (spine first: 0 is the Entrance, `spine - 1`
@@ -818,7 +815,7 @@ fn fortress(ctx: &Ctx, common: &Common, areas: Vec<Area>, gates: Vec<Gate>, rule
     let frame = frame(ctx.d, common, combat::PartyModel::of(params), ruler_area);
     let mut f = Fortress {
         system: System::Nw3,
-        format: crate::format::CURRENT,
+        format: crate::model::FILE_FORMAT,
         seed: ctx.seed,
         generator: Generator {
             name: env!("CARGO_PKG_NAME").into(),

@@ -22,7 +22,7 @@ pub enum System {
 #[serde(deny_unknown_fields)]
 pub struct Fortress {
     pub system: System,
-    /// The file format version ([`crate::format::CURRENT`] when written by this program).
+    /// The file format version ([`crate::model::FILE_FORMAT`] when written by this program).
     pub format: u32,
     pub seed: u64,
     pub generator: Generator,

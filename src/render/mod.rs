@@ -47,9 +47,7 @@ pub struct RenderOptions<'a> {
 
 /// The scenario as pretty JSON with a final newline (the file a GM edits).
 pub fn json<T: serde::Serialize>(s: &T) -> Result<String> {
-    serde_json::to_string_pretty(s)
-        .map(|j| j + "\n")
-        .map_err(|e| Error::Scenario { file: "scenario".into(), message: format!("cannot write JSON: {e}") })
+    serde_json::to_string_pretty(s).map(|j| j + "\n").map_err(|source| Error::Json { source })
 }
 
 /// Every chosen format of a MYK scenario, as files in memory, in a fixed order.

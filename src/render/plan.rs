@@ -440,14 +440,12 @@ pub const SEARCH_WORK: u64 = 400_000_000;
 /// [`fortress_plan_sized`] for a file to be drawn (`what`): a plan whose search would pass
 /// `SEARCH_WORK` is refused in one line before any corridor is routed.
 pub fn fortress_plan_checked(f: &Fortress, area: u32, what: &str) -> crate::error::Result<Plan> {
-    plan_within(f, area, SEARCH_WORK).map_err(|work| crate::error::Error::Scenario {
-        file: what.to_string(),
-        message: format!(
-            "the plan of {} areas and {} gates, which the area map cannot draw in rows, is too large to lay out \
-             ({work} steps of corridor search; at most {SEARCH_WORK}); the area map (`svg`, `pdf`) draws it",
-            f.areas.len(),
-            f.gates.len()
-        ),
+    plan_within(f, area, SEARCH_WORK).map_err(|work| crate::error::Error::PlanTooLarge {
+        what: what.to_string(),
+        areas: f.areas.len(),
+        gates: f.gates.len(),
+        work,
+        limit: SEARCH_WORK,
     })
 }
 

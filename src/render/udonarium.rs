@@ -598,10 +598,7 @@ impl RoomDoc {
 
     /// The zip: every picture (named `<sha-256>.png`), then `data.xml`.
     fn zip(self, what: &str) -> Result<Vec<u8>> {
-        let fail = |e: zip::result::ZipError| Error::Scenario {
-            file: what.to_string(),
-            message: format!("cannot build the zip: {e}"),
-        };
+        let fail = |source: zip::result::ZipError| Error::Zip { what: what.to_string(), source };
         let xml = data_xml(&self.items)?;
         // Room for every entry and its headers, so the zip is not copied as it grows.
         let size: usize = self.images.iter().map(|i| i.bytes.len() + 256).sum::<usize>() + xml.len() + 1024;
@@ -610,10 +607,7 @@ impl RoomDoc {
             .compression_method(zip::CompressionMethod::Stored)
             .last_modified_time(zip::DateTime::default())
             .unix_permissions(0o644);
-        let io = |e: std::io::Error| Error::Scenario {
-            file: what.to_string(),
-            message: format!("cannot build the zip: {e}"),
-        };
+        let io = |e: std::io::Error| fail(zip::result::ZipError::Io(e));
         for i in &self.images {
             z.start_file(format!("{}.png", i.hash), opts).map_err(fail)?;
             z.write_all(&i.bytes).map_err(io)?;

@@ -95,7 +95,7 @@ impl std::fmt::Debug for PickCache {
 impl Picks {
     fn of(p: &StoryPools) -> Picks {
         let places = |hits: &mut dyn Iterator<Item = bool>| (0u32..).zip(hits).filter(|x| x.1).map(|x| x.0).collect();
-        let kinds = crate::myk::model::ObjectiveKind::ALL
+        let kinds = crate::tables::objective::ObjectiveKind::ALL
             .iter()
             .map(|k| {
                 let k = k.name();
@@ -305,8 +305,8 @@ impl StoryPools {
     }
 
     /// The entries of the kind-limited pools that fit objective kind `kind`.
-    pub fn of_kind(&self, kind: crate::myk::model::ObjectiveKind) -> &KindLists {
-        let i = crate::myk::model::ObjectiveKind::ALL.iter().position(|&k| k == kind).unwrap_or_default();
+    pub fn of_kind(&self, kind: crate::tables::objective::ObjectiveKind) -> &KindLists {
+        let i = crate::tables::objective::ObjectiveKind::ALL.iter().position(|&k| k == kind).unwrap_or_default();
         &self.picks().kinds[i]
     }
 
@@ -416,7 +416,7 @@ impl StoryPools {
         }
         // The pick lists hold each kind's entries, so a kind with none is an empty list (the
         // generator checks this per scenario: no walk over the pools).
-        for kind in crate::myk::model::ObjectiveKind::ALL {
+        for kind in crate::tables::objective::ObjectiveKind::ALL {
             let lists = self.of_kind(kind);
             for (pool, list) in
                 [("objective", &lists.objective), ("success", &lists.success), ("failure", &lists.failure)]

@@ -287,3 +287,121 @@ fn a_renamed_area_is_renamed_in_every_sentence_of_fortress_seed_7() {
     assert_eq!(md.matches(old.as_str()).count(), 0, "the old name is left");
     assert_eq!(md.matches("Zqnewname").count(), count_old);
 }
+
+/// One entry of each pool kind, its texts naming `{rular}` (a misspelt `{ruler}`): (file, the
+/// section as the message names it, the TOML of the entry).
+fn misspelt_entries() -> Vec<(&'static str, &'static str, String)> {
+    let t = "{rular} waits";
+    let myk = "myk/story.toml";
+    let nw3 = "nw3/episode.toml";
+    let plain = |section: &'static str, file: &'static str| (file, section, format!("[[{section}]]\ntext = \"{t}\"\n"));
+    let mut v: Vec<(&str, &str, String)> = [
+        "title",
+        "stake",
+        "want",
+        "ruler_motive",
+        "ruler_line",
+        "clue_search",
+        "clue_threat",
+        "change",
+        "farewell",
+        "retry",
+    ]
+    .into_iter()
+    .map(|s| plain(s, myk))
+    .collect();
+    for s in ["objective", "success", "failure"] {
+        v.push((myk, s, format!("[[{s}]]\nkind = \"defeat\"\ntext = \"{t}\"\n")));
+    }
+    v.extend([
+        (myk, "prologue", format!("[[prologue]]\nform = \"appeal\"\nwho = \"{t}\"\nproblem = \"x\"\noffer = \"x\"\n")),
+        (myk, "personality", format!("[[personality]]\nname = \"Odd\"\nmeaning = \"x\"\nlines = [\"{t}\"]\n")),
+        (myk, "clue_talk", format!("[[clue_talk]]\nask = \"{t}\"\ntext = \"x\"\n")),
+        (myk, "clue_condition", format!("[[clue_condition]]\nkind = \"gift\"\ntext = \"{t}\"\n")),
+        (myk, "puzzle", format!("[[puzzle]]\ntext = \"{t}\"\nanswer = \"x\"\nhints = [\"x\"]\n")),
+        (
+            myk,
+            "mini_event",
+            format!("[[mini_event]]\nkind = \"shop\"\ntitle = \"x\"\ntext = \"{t}\"\noutcome = \"x\"\n"),
+        ),
+        (myk, "movement", format!("[[movement]]\naction = \"x\"\ntext = \"{t}\"\nprevent = \"x\"\n")),
+    ]);
+    v.extend(
+        [
+            "trailer_open",
+            "trailer_turn",
+            "trailer_close",
+            "hook",
+            "given_name",
+            "family_name",
+            "former_life",
+            "wish",
+            "place_reason",
+            "victim_reason",
+            "ruler_line",
+            "climax",
+            "area_adjective",
+            "area_noun",
+            "area_detail",
+        ]
+        .into_iter()
+        .map(|s| plain(s, nw3)),
+    );
+    v.extend([
+        (nw3, "connection", format!("[[connection]]\nname = \"Zz Odd\"\nwho = \"{t}\"\nsetting = false\n")),
+        (nw3, "keyword", format!("[[keyword]]\nword = \"Zz\"\norigin = \"{t}\"\n")),
+        (nw3, "item", format!("[[item]]\nname = \"Zz\"\nwhere = \"{t}\"\n")),
+        (nw3, "opening", format!("[[opening]]\nplants = \"trouble\"\ntitle = \"Zz\"\ntext = \"{t}\"\n")),
+        (
+            nw3,
+            "legwork",
+            format!("[[legwork]]\ntopic = \"core\"\ntitle = \"Zz\"\nattribute = \"Knowledge\"\ntext = \"{t}\"\n"),
+        ),
+        (nw3, "ending", format!("[[ending]]\nway = \"fall\"\ntext = \"{t}\"\n")),
+        (
+            nw3,
+            "event_outcome",
+            format!("[[event_outcome]]\nkind = \"reward\"\nsuccess = \"{t}\"\nfailure = \"x\"\nretry = \"x\"\n"),
+        ),
+    ]);
+    v
+}
+
+/// A GM's tables folder whose pool entry of any kind names a slot its kind does not bind is
+/// refused when the tables load: one line naming the file, the entry and the slot (issue 45).
+#[test]
+fn a_misspelt_slot_in_any_pool_kind_of_a_gms_tables_is_refused_at_load_in_one_line() {
+    let kinds = misspelt_entries();
+    assert_eq!(kinds.len(), 20 + 22, "a test per pool kind of both games");
+    for (file, section, entry) in kinds {
+        let files: Vec<(String, String)> = dungeonsmith::tables::EMBEDDED_TABLES
+            .iter()
+            .map(|(p, t)| (p.to_string(), if *p == file { format!("{t}\n{entry}") } else { t.to_string() }))
+            .collect();
+        let e = Tables::from_files("gm".into(), &files).expect_err(section).to_string();
+        assert_eq!(e.lines().count(), 1, "{section}: {e}");
+        assert!(e.contains(file) && e.contains(&format!("[[{section}]]")) && e.contains("`{rular}`"), "{section}: {e}");
+    }
+}
+
+/// The same through the command line: exit 2, one line, nothing written.
+#[test]
+fn a_misspelt_slot_in_a_tables_folder_stops_the_run_with_exit_2() {
+    let dir = std::env::temp_dir().join(format!("ds-rular-{}", std::process::id()));
+    for (p, t) in dungeonsmith::tables::EMBEDDED_TABLES {
+        let path = dir.join(p);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let t = if *p == "myk/story.toml" {
+            format!("{t}\n[[stake]]\ntext = \"{{rular}} is late\"\n")
+        } else {
+            t.to_string()
+        };
+        std::fs::write(path, t).unwrap();
+    }
+    let out = dir.join("out");
+    let (code, stdout, err) =
+        crate::run(&["--tables", dir.to_str().unwrap(), "myk", "--seed", "42", "--out", out.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!((code, stdout.as_str(), err.lines().count()), (2, "", 1), "{err}");
+    assert!(err.contains("story.toml") && err.contains("[[stake]]") && err.contains("`{rular}`"), "{err}");
+}
