@@ -299,3 +299,36 @@ fn bold_marks_names_and_labels_never_whole_sentences() {
     assert!(runs > 500, "the booklets hold bold names ({runs})");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every personality a MYK booklet names is defined in it: a monster's (the last word of a stat
+/// line, "/ Strange") in the glossary's Monster personalities, which holds no other but the
+/// Foolish its Bad Status names; a cast NPC's ("Personality: Strange") with its meaning.
+#[test]
+fn every_personality_a_booklet_names_is_defined_in_it() {
+    let dir = temp("reading-personalities");
+    let d = dir.to_str().expect("a UTF-8 path");
+    let names = ["Foolish", "Steady", "Strange", "Cunning"];
+    for seed in 1..=12u32 {
+        let (s, maps, lv) = (seed.to_string(), (1 + seed % 3).to_string(), (1 + seed % 9).to_string());
+        let (code, _, err) = run(&["myk", "--seed", &s, "--maps", &maps, "--level", &lv, "--format", "md", "--out", d]);
+        assert_eq!(code, 0, "{err}");
+        let md = std::fs::read_to_string(dir.join(format!("myk-{seed}.md"))).expect("the Markdown");
+        let (body, glossary) = md.split_once("### Monster personalities").expect("the glossary's personalities");
+        let glossary = glossary.split("### Bad Statuses").next().unwrap_or_default();
+        let defined: Vec<&str> = names.into_iter().filter(|n| glossary.contains(&format!("- **{n}**:"))).collect();
+        for n in names {
+            let in_stats = body.contains(&format!("/ {n}"));
+            assert!(!in_stats || defined.contains(&n), "seed {seed}: a stat line names {n}, the glossary lacks it");
+            let named = body.split(|c: char| !c.is_alphanumeric()).any(|w| w == n);
+            assert_eq!(
+                defined.contains(&n),
+                named || n == "Foolish",
+                "seed {seed}: the glossary defines {n} iff named"
+            );
+        }
+        for line in body.lines().filter_map(|l| l.trim_start().strip_prefix("- Personality: ")) {
+            assert!(line.contains(" (") && line.ends_with(')'), "seed {seed}: `{line}` has no meaning");
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
