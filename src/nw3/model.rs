@@ -547,6 +547,14 @@ impl Fortress {
         self.areas.iter().find(|a| a.kind == AreaKind::Core)
     }
 
+    /// The area where the episode's first victim is held: the Ruler's (the episode's legwork
+    /// says so: "... is held inside the Fortress by the Ruler, in area N"). None without an
+    /// episode, or when a hand-edited Ruler stands in no area of the fortress.
+    pub fn victim_area(&self) -> Option<&Area> {
+        self.episode.as_ref()?;
+        self.area(self.ruler.area)
+    }
+
     /// Parses a fortress from JSON; field errors name the field and line.
     pub fn from_json(text: &str) -> serde_json::Result<Fortress> {
         serde_json::from_str(text)

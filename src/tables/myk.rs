@@ -527,6 +527,10 @@ pub enum Personality {
 }
 
 impl Personality {
+    /// Every personality, in the book's order (the glossary's).
+    pub const ALL: [Personality; 4] =
+        [Personality::Foolish, Personality::Steady, Personality::Strange, Personality::Cunning];
+
     pub fn label(self) -> &'static str {
         match self {
             Personality::Foolish => "Foolish",

@@ -194,8 +194,11 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                     let l = fonts.layout(&rich, style.body_pt, style.line_height, false, style.list_indent_pt, false);
                     Box::new(Text::new(l, m.clone()))
                 });
-                // A list item stays with the deeper items that follow it (a stat block's lines).
+                // A list item stays with the deeper items that follow it (a stat block's lines);
+                // a paragraph right before a table is its caption ("**Rare Arms Items Table**"),
+                // and stays with the table's header and first row.
                 let deeper = matches!(blocks.get(i + 1), Some(Block::Para { depth: d, .. }) if d > depth);
+                let caption = *depth == 0 && matches!(blocks.get(i + 1), Some(Block::Table { .. }));
                 let mut above = if *depth > 1 { style.paragraph_gap_pt * 0.3 } else { style.paragraph_gap_pt };
                 // A paragraph past what parley lays out at once runs on as pieces, each starting
                 // a line right below the last (no gap, no marker).
@@ -210,7 +213,7 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                             marker: marker.take(),
                         },
                         above,
-                        keep: k < last || deeper,
+                        keep: k < last || deeper || caption,
                         heading: None,
                         break_before: false,
                     });
@@ -923,6 +926,30 @@ mod tests {
                 let last = page.last().expect("a page holds something");
                 assert!(t.items[last.index].heading.is_none(), "filler {filler}: page {} ends with a heading", n + 1);
             }
+        }
+    }
+
+    /// A table's caption (the paragraph right before it, as the booklet's item tables have)
+    /// never ends a page: at every height on the page, it stands on the page that holds the
+    /// table's header row and first body row.
+    #[test]
+    fn a_table_caption_is_never_the_last_line_of_a_page() {
+        for filler in 0..60 {
+            let rows: String = (1..=36).map(|i| format!("| {i} | item {i} |\n")).collect();
+            let md = format!(
+                "# T\n\n{}**Rare Arms Items Table (D6D6)**\n\n| D66 | Item |\n| --- | --- |\n{rows}\nafter\n",
+                "line of filler text\n\n".repeat(filler)
+            );
+            let t = typeset(&md, "T", A4, &style(), &mut Fonts::new());
+            let at = page_of(&t);
+            let caption = t
+                .items
+                .iter()
+                .position(|f| matches!(&f.item, Item::Text { text, .. } if text.text.starts_with("Rare Arms")))
+                .expect("the caption");
+            assert!(matches!(t.items[caption + 1].item, Item::Row { head: true, .. }), "the table follows its caption");
+            assert_eq!(at[caption], at[caption + 1], "filler {filler}: the caption is apart from the table's header");
+            assert_eq!(at[caption], at[caption + 2], "filler {filler}: the caption is apart from the first row");
         }
     }
 
