@@ -346,7 +346,8 @@ impl Intent {
     /// after.
     fn write(dir: &Path, stem: &str, run: &str, staged: &[(PathBuf, PathBuf)], stale: &[String]) -> Result<Intent> {
         let path = dir.join(Self::NAME);
-        let nonce: String = (0..16).map(|_| format!("{:02x}", rand::random::<u8>())).collect();
+        // Fresh per run (the record's check then differs for two runs of one scenario).
+        let nonce = format!("{:012x}{:012x}", crate::dice::fresh_seed(), crate::dice::fresh_seed());
         let mut text = format!("{}\t{stem}\t{nonce}\n", Self::HEAD);
         let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         for (tmp, path) in staged {
