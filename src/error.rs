@@ -83,6 +83,15 @@ pub enum Error {
     #[error("`{file}`: {message}")]
     ScenarioFormat { file: String, message: String },
 
+    /// `fix` would write `file` past one of the README's limits (`problem` names it): a file no
+    /// command reads, so nothing is written.
+    #[error("`{file}`: {problem}; `fix` would write a file no command reads; nothing written")]
+    FixPastLimits { file: String, problem: String },
+
+    /// A command cannot work on the scenario read from `file` (`source` says why).
+    #[error("`{file}`: {source}")]
+    InFile { file: String, source: Box<Error> },
+
     /// `fix` could not fill in the scenario file `file` (a name the tables do not know).
     #[error("`{file}`: {source}")]
     Fix { file: String, source: Box<Error> },

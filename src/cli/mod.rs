@@ -343,8 +343,7 @@ fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome 
     let json = doc.json()?;
     let target = args.out.as_deref().unwrap_or(&args.file);
     if let Some(problem) = past_the_limits(&json) {
-        let message = format!("{problem}; `fix` would write a file no command reads; nothing written");
-        return Err(Error::Scenario { file: target.display().to_string(), message }.into());
+        return Err(Error::FixPastLimits { file: target.display().to_string(), problem }.into());
     }
     let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
         return Err(
@@ -387,7 +386,7 @@ fn past_the_limits(json: &str) -> Option<String> {
 
 /// An error about the scenario read from `file`, naming it.
 fn in_file(file: &Path, e: Error) -> Error {
-    Error::Scenario { file: file.display().to_string(), message: e.to_string() }
+    Error::InFile { file: file.display().to_string(), source: Box::new(e) }
 }
 
 /// A seed from the option, or a fresh one announced on stderr so the result can be reproduced.
