@@ -103,13 +103,14 @@ fn myk_rebuild(s: &Scenario, tables: &Tables) -> Option<Scenario> {
     Some(again)
 }
 
-/// What the seed command printed for `f` makes (as [`myk_rebuild`]).
+/// What the seed command printed for `f` makes (as [`myk_rebuild`]), its texts filled as `f`'s
+/// are: every renderer reads a fortress filled ([`crate::nw3::text::filled`]).
 fn fortress_rebuild(f: &Fortress, tables: &Tables) -> Option<Fortress> {
     let mut again = crate::nw3::generate(tables, &f.params, f.seed).ok()?;
     crate::edit::nw3::replay(tables, &mut again, &f.rerolls).ok()?;
     again.paper = f.paper;
     again.generator = f.generator.clone();
-    Some(again)
+    Some(crate::nw3::text::filled(&again))
 }
 
 /// Whether `rebuild` (the seed command's scenario) serialises to the same file as `s`, asked once
