@@ -163,9 +163,9 @@ fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tab
         WeakNeed::Hideout => {
             let r = a.hidden_in?;
             format!(
-                "The core lies hidden in room {r} ({}) in the form of a {}, which the court can find and destroy.",
+                "The core lies hidden in room {r} ({}) in the form of {}, which the court can find and destroy.",
                 map.room(r).name,
-                Named::new(s, map, map.room(r), tables).items("core", 1, false).join("")
+                crate::text::with_article(&Named::new(s, map, map.room(r), tables).items("core", 1, false).join(""))
             )
         }
         WeakNeed::Cores => {

@@ -235,7 +235,7 @@ pub fn with_article(v: &str) -> String {
 /// Whether a word opens with a vowel sound, by spelling and the usual exceptions.
 fn starts_with_vowel_sound(w: &str) -> bool {
     const VOWEL_CONSONANT: [&str; 8] = ["uni", "use", "usu", "uti", "eu", "one", "once", "ure"];
-    const SILENT_H: [&str; 4] = ["hour", "honest", "honou", "heir"];
+    const SILENT_H: [&str; 5] = ["hour", "honest", "honou", "honor", "heir"];
     if VOWEL_CONSONANT.iter().any(|p| w.starts_with(p)) {
         return false;
     }

@@ -121,7 +121,7 @@ fn slip(text: &str, pdf: bool) -> Option<String> {
         let word_start = text[..i].rfind([' ', '\n', '(']).map_or(0, |p| p + 1);
         let word = &text[word_start..i];
         let abbreviation = word.contains('.')
-            || ["e.g", "i.e", "vs", "etc", "St", "cf", "no"].contains(&word)
+            || ["e.g", "i.e", "vs", "etc", "St", "cf", "no", "eff"].contains(&word)
             || word.chars().all(|c| c.is_ascii_digit());
         let command = text[i + 2..].starts_with("dungeonsmith ");
         if next.is_ascii_lowercase() && !abbreviation && !word.is_empty() && !command {
@@ -140,6 +140,11 @@ fn slip(text: &str, pdf: bool) -> Option<String> {
         let word: String = tail.chars().take_while(|c| c.is_alphanumeric() || *c == '-').collect();
         if word.is_empty() || word.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit()) {
             continue; // "a D6", "a 2D6 roll", initials: read letter by letter.
+        }
+        // A puzzle's lever or door named "A" ("A and C never agree", "If A is up").
+        let label = ["and", "or", "is", "can", "never", "must", "was", "has", "stands", "up", "down"];
+        if rest.starts_with("A ") && label.contains(&word.as_str()) {
+            continue;
         }
         let wants = dungeonsmith::text::with_article(&word);
         if !wants.starts_with(&format!("{article} ")) {
@@ -177,6 +182,7 @@ fn the_grammar_scan_finds_each_slip_it_names() {
     assert!(slip("He saw a Ogre there", false).is_some());
     assert!(slip("He saw an Goblin there", false).is_some());
     assert!(slip("He saw an Ogre, a unicorn, a D6, e.g. this, 10x10 and 3 Goblins.", false).is_none());
+    assert!(slip("Levers A, B and C. If A is up, A and C never agree.", false).is_none());
 }
 
 #[test]
