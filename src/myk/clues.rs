@@ -324,6 +324,10 @@ fn fact_kind(text: &str) -> Option<u8> {
     if text.contains(TARGET_MARKER) {
         return Some(8);
     }
+    // "1 Goblin holds room B2" is the monsters' fact as "3 Goblins hold room B2" is.
+    if text.contains(" holds room ") {
+        return Some(6);
+    }
     MARKERS.iter().position(|m| text.contains(m)).map(|i| i as u8)
 }
 

@@ -55,9 +55,10 @@ impl<'f> Facts<'f> {
         facts
     }
 
-    /// Logic `n` (1 for the first).
+    /// Logic `n` (1 for the first; the last when the GM has taken some out).
     fn logic(&self, n: &str) -> Option<&'f crate::nw3::model::Logic> {
-        self.f.logic.get(n.parse::<usize>().ok()?.checked_sub(1)?)
+        let n = n.parse::<usize>().ok()?.checked_sub(1)?;
+        self.f.logic.get(n).or(self.f.logic.last())
     }
 
     fn connection(&self, i: usize) -> Option<&'f str> {
@@ -91,8 +92,11 @@ impl Values for Facts<'_> {
                 let id: u32 = id.parse().ok()?;
                 format!("area {id} ({})", f.area(id)?.name).into()
             }
-            ("logic", Some(n)) => format!("\"{}\"", self.logic(n)?.name).into(),
-            ("logic_effect", Some(n)) => self.logic(n)?.effect.as_str().into(),
+            // A GM who takes Logics out (`check` warns of the count) leaves the texts readable.
+            ("logic", Some(n)) => self.logic(n).map_or("\"(none)\"".into(), |l| format!("\"{}\"", l.name).into()),
+            ("logic_effect", Some(n)) => {
+                self.logic(n).map_or("this Casket holds no Logic.", |l| l.effect.as_str()).into()
+            }
             ("gate", Some(ends)) => {
                 let (a, b) = ends.split_once('-')?;
                 let (a, b): (u32, u32) = (a.parse().ok()?, b.parse().ok()?);

@@ -164,7 +164,8 @@ fn deliver(room: &Room, npc: &str, item: &str, kingdom: &str) -> String {
 
 fn win_over(room: &Room, target: &str, kingdom: &str) -> String {
     if let Some(g) = room.monsters.iter().find(|g| g.name == target) {
-        let who = crate::text::count(g.count.into(), &g.name);
+        // The group by its name as the objective names it, and how many stand here.
+        let who = format!("the {} ({})", g.name, crate::text::count(g.count.into(), "monster"));
         return match g.reaction {
             Reaction::Friendly => format!(
                 "Friendly is not yet allegiance: to bring {who} here to stand with {kingdom}, the court's \

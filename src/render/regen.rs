@@ -40,7 +40,9 @@ pub fn myk(s: &Scenario, tables: &Tables, paper: Paper) -> Regen {
 
 /// The regenerate line of a Night Wizard 3rd Edition Fortress drawn on `paper`.
 pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper) -> Regen {
-    let rebuilds = rebuilds(f, tables, || fortress_rebuild(f, tables));
+    // Both read filled (the renderers hand a filled fortress; filling one again changes nothing).
+    let read = crate::nw3::text::filled(f);
+    let rebuilds = rebuilds(&read, tables, || fortress_rebuild(f, tables));
     Regen::new(fortress_seed_command(f, paper), rebuilds, format!("fortress-{}.json", f.seed))
 }
 

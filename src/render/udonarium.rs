@@ -1086,7 +1086,8 @@ pub fn npc_piece(s: &Scenario, n: &Npc) -> Piece {
     }
     Piece {
         label: token_label(&name),
-        note: [n.role.to_string(), wants].into_iter().filter(|t| !t.is_empty()).collect::<Vec<_>>().join(". "),
+        // "Informant. Wants to take ...": the want is a phrase, read after its own label.
+        note: if wants.is_empty() { n.role.to_string() } else { [n.role.as_str(), ". Wants ", &wants].concat() },
         hp: n.fights.as_ref().map(|f| f.stats.hp),
         name,
         stats,

@@ -56,6 +56,7 @@ fn a_value_opening_a_sentence_is_raised() {
     assert_eq!(fill("Meet St. {member}", &v), "Meet St. the Treasurer");
     assert_eq!(fill("line\n{member}", &v), "line\nThe Treasurer");
     assert_eq!(fill("ask {member}", &v), "ask the Treasurer");
+    assert_eq!(fill("Success: {ruler|cap} is gone", &v), "Success: Whoever holds the Pit is gone");
 }
 
 #[test]

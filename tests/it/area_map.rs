@@ -17,8 +17,10 @@ fn tables() -> &'static Tables {
     T.get_or_init(|| Tables::embedded().expect("embedded tables load"))
 }
 
+/// A generated fortress with its texts filled, as the renderers hand it to the map.
 fn fortress(seed: u64, cl: u32, areas: u32) -> Fortress {
-    generate(tables(), &FortressParams { party: 4, cl, areas, ..Default::default() }, seed).expect("generates")
+    let f = generate(tables(), &FortressParams { party: 4, cl, areas, ..Default::default() }, seed).expect("generates");
+    dungeonsmith::nw3::text::filled(&f)
 }
 
 /// The program and tables versions blanked, so snapshots change only when the map does.

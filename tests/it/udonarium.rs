@@ -1006,6 +1006,8 @@ fn udonarium_rooms_stand_every_note_apart_name_every_piece_apart_and_show_player
         let what = format!("fortress {seed} ({areas} areas)");
         let text = std::fs::read_to_string(dir.join(format!("fortress-{seed}.json"))).unwrap();
         let f: dungeonsmith::nw3::Fortress = serde_json::from_str(&text).unwrap();
+        // The file keeps the texts' slots; the room's tables are named as the fortress reads.
+        let f = dungeonsmith::nw3::text::filled(&f);
         let gm = unzip(&std::fs::read(dir.join(format!("fortress-{seed}-udonarium-gm.zip"))).unwrap());
         let players = unzip(&std::fs::read(dir.join(format!("fortress-{seed}-udonarium.zip"))).unwrap());
         for (room, who) in [(&gm, "gm"), (&players, "players")] {

@@ -168,6 +168,42 @@ struct Flow {
     break_before: bool,
 }
 
+/// A paragraph at list `depth` with its `marker`, as items; the last kept with what follows when
+/// `keep`. A paragraph past what parley lays out at once runs on as pieces, each starting a line
+/// right below the last (no gap, no marker).
+fn para(
+    depth: u8,
+    marker: Option<&str>,
+    text: &Rich,
+    keep: bool,
+    style: &Style,
+    fonts: &mut Fonts,
+    width: f32,
+) -> Vec<Flow> {
+    let indent = f32::from(depth) * style.list_indent_pt;
+    let mut marker = marker.map(|m| {
+        let rich = Rich { text: m.to_string(), ..Rich::default() };
+        let l = fonts.layout(&rich, style.body_pt, style.line_height, false, style.list_indent_pt, false);
+        Box::new(Text::new(l, m.to_string()))
+    });
+    let mut above = if depth > 1 { style.paragraph_gap_pt * 0.3 } else { style.paragraph_gap_pt };
+    let parts = pieces(text);
+    let last = parts.len() - 1;
+    let mut out = Vec::with_capacity(parts.len());
+    for (k, part) in parts.into_iter().enumerate() {
+        let layout = fonts.layout(&part, style.body_pt, style.line_height, false, width - indent, false);
+        out.push(Flow {
+            item: Item::Text { x: indent, text: Box::new(Text::new(layout, part.text)), marker: marker.take() },
+            above,
+            keep: k < last || keep,
+            heading: None,
+            break_before: false,
+        });
+        above = 0.0;
+    }
+    out
+}
+
 /// The blocks as items ready to paginate, for a column `width` points wide.
 fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<Flow> {
     let mut out: Vec<Flow> = Vec::new();
@@ -188,37 +224,12 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                 });
             }
             Block::Para { depth, marker, text } => {
-                let indent = f32::from(*depth) * style.list_indent_pt;
-                let mut marker = marker.as_ref().map(|m| {
-                    let rich = Rich { text: m.clone(), ..Rich::default() };
-                    let l = fonts.layout(&rich, style.body_pt, style.line_height, false, style.list_indent_pt, false);
-                    Box::new(Text::new(l, m.clone()))
-                });
                 // A list item stays with the deeper items that follow it (a stat block's lines);
                 // a paragraph right before a table is its caption ("**Rare Arms Items Table**"),
                 // and stays with the table's header and first row.
                 let deeper = matches!(blocks.get(i + 1), Some(Block::Para { depth: d, .. }) if d > depth);
                 let caption = *depth == 0 && matches!(blocks.get(i + 1), Some(Block::Table { .. }));
-                let mut above = if *depth > 1 { style.paragraph_gap_pt * 0.3 } else { style.paragraph_gap_pt };
-                // A paragraph past what parley lays out at once runs on as pieces, each starting
-                // a line right below the last (no gap, no marker).
-                let parts = pieces(text);
-                let last = parts.len() - 1;
-                for (k, part) in parts.into_iter().enumerate() {
-                    let layout = fonts.layout(&part, style.body_pt, style.line_height, false, width - indent, false);
-                    out.push(Flow {
-                        item: Item::Text {
-                            x: indent,
-                            text: Box::new(Text::new(layout, part.text)),
-                            marker: marker.take(),
-                        },
-                        above,
-                        keep: k < last || deeper || caption,
-                        heading: None,
-                        break_before: false,
-                    });
-                    above = 0.0;
-                }
+                out.extend(para(*depth, marker.as_deref(), text, deeper || caption, style, fonts, width));
             }
             Block::Table { right, head, rows } => {
                 let cols = head.len().max(rows.iter().map(Vec::len).max().unwrap_or(0));
