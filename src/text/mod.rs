@@ -190,7 +190,7 @@ fn opens_sentence(before: &str) -> bool {
     match b {
         [] => true,
         [.., b'\n'] => true,
-        [.., p, b' '] if matches!(p, b'.' | b'!' | b'?') => {
+        [.., b'.' | b'!' | b'?', b' '] => {
             // "V.I.P. " or "St. " end no sentence: a stop inside the word before it.
             let word = &before[..before.len() - 2];
             let start = word.rfind(' ').map_or(0, |i| i + 1);
