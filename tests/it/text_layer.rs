@@ -108,8 +108,14 @@ fn slip(text: &str, pdf: bool) -> Option<String> {
     if let Some(i) = text.find("(s)") {
         return Some(format!("`(s)`: {}", near(i)));
     }
-    if let Some(i) = text.find("s's ") {
-        return Some(format!("`s's`: {}", near(i)));
+    // A possessive the filler's rule would write otherwise: "Seals'" (a plural), but "Cerberus's",
+    // "Iris's" and "the fortress's" (a name or word whose own last letters are -us, -is, -ss).
+    for (i, _) in text.match_indices("s's ") {
+        let start = text[..i].rfind(|c: char| !c.is_alphanumeric()).map_or(0, |p| p + 1);
+        let word = &text[start..=i];
+        if dungeonsmith::text::possessive(word) != [word, "'s"].concat() {
+            return Some(format!("`s's`: {}", near(i)));
+        }
     }
     if pdf {
         // The PDF's text layer reads back with letters spaced and words joined: its words are the
@@ -178,6 +184,7 @@ fn the_grammar_scan_finds_each_slip_it_names() {
     assert!(slip("Goblin ×3 in room B2", false).is_none());
     assert!(slip("2 step(s) away", false).is_some());
     assert!(slip("the Keeper of Seals's idea", false).is_some());
+    assert!(slip("Cerberus's jailer and the fortress's first room, in Iris's hand", false).is_none());
     assert!(slip("It ends. then it starts", false).is_some());
     assert!(slip("He saw a Ogre there", false).is_some());
     assert!(slip("He saw an Goblin there", false).is_some());
