@@ -1,5 +1,6 @@
 //! Make You Kingdom dungeons: maps, corridors, entrances, stocking under the limits, rule checks.
 
+pub mod battlefield;
 pub mod check;
 pub mod clues;
 pub mod danger;

@@ -35,7 +35,7 @@ fn section(heading: &str, paragraphs: Vec<String>, entries: Vec<Entry>) -> Secti
 /// Every part, in the book's order; a file without a story prints its introduction and
 /// resolution as it always did.
 pub fn sections(s: &Scenario, tables: &Tables) -> Vec<Section> {
-    let mut out = Vec::with_capacity(7);
+    let mut out = Vec::with_capacity(9);
     let kind = s.objective.kind.name().replace('_', " ");
     let mut objective = section("Objective", vec![frame::objective(s)], vec![entry("Kind:", kind)]);
     objective.entries.extend(arrival_entry(s).map(|t| entry("Arrival:", t)));
@@ -43,6 +43,7 @@ pub fn sections(s: &Scenario, tables: &Tables) -> Vec<Section> {
         Some(st) => out.extend([prologue(s, st), objective]),
         None => out.extend([objective, section("Introduction", vec![frame::fill(s, &s.introduction)], Vec::new())]),
     }
+    out.push(departure(s));
     out.push(cast(s, tables));
     out.push(clues(s));
     if let Some(st) = &s.story {
@@ -52,7 +53,28 @@ pub fn sections(s: &Scenario, tables: &Tables) -> Vec<Section> {
     } else {
         out.push(section("Resolution", vec![frame::fill(s, &s.resolution)], Vec::new()));
     }
+    out.push(end_phase());
     out
+}
+
+/// The road to the dungeon and back (seed 003 l.1689-1699): the booklet cites the Travel Events
+/// Table, so it prints it.
+fn departure(s: &Scenario) -> Section {
+    let first = s.maps.first().map_or_else(|| "the dungeon".to_string(), |m| format!("map 1 ({})", m.name));
+    let text = format!(
+        "When the Kingdom Phase is over the court sets out for {first}: roll 2D6 on the Travel Events Table \
+         for each region it enters on the way, and again for each on the way home once the Dungeon Phase ends."
+    );
+    section("Departure", vec![text], Vec::new())
+}
+
+/// What every game ends with (seed 003 l.2387-2434): the tables the End Phase rolls, cited so the
+/// booklet prints them whether or not the objective is met.
+fn end_phase() -> Section {
+    let text = "Back in the kingdom, each character who returns rolls once on the Kingdom Change Table if the \
+                objective was met, or on the Kingdom Change Failure Table if it was not (unless the court \
+                retries); the Earnings Report then rolls the Market Table for the Material that sells best.";
+    section("End Phase", vec![text.to_string()], Vec::new())
 }
 
 fn form_label(form: &str) -> &'static str {

@@ -133,6 +133,8 @@ pub struct RoomView {
     pub bases: Vec<BaseView>,
     pub monsters: Vec<MonsterView>,
     pub ruler: Option<RulerView>,
+    /// Where the room's fighters stand when a fight starts, by area (`myk::battlefield`).
+    pub battlefield: Option<String>,
     pub clues: Vec<usize>,
     /// A ruler's Memory or Soul Core hidden in this room.
     pub hidden_core: Option<String>,
@@ -561,6 +563,7 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
         bases,
         monsters,
         ruler,
+        battlefield: crate::myk::battlefield::placement(r, tables),
         clues,
         hidden_core,
         people,

@@ -527,3 +527,45 @@ fn a_conversations_gift_is_one_unit_of_a_material_named_once() {
     }
     assert!(gifts >= 20, "only {gifts} conditions asked for a gift over 200 seeds");
 }
+
+/// Every booklet carries the tables every game rolls on, whatever its story cites (issue 46, item
+/// 5): the Travel Events Table on the way out and home (seed 003 l.1689), and the End Phase's
+/// Kingdom Change, Kingdom Change Failure and Market Tables (l.2405-2471), each printed once.
+#[test]
+fn every_booklet_prints_the_travel_events_table_and_the_end_phase_tables() {
+    for seed in 0..24u64 {
+        let s = generate(tables(), &options_for(seed), seed).expect("generates");
+        let md = every_output(&s, false).into_iter().find(|(n, _)| n.ends_with(".md")).expect("a booklet").1;
+        for t in ["Travel Events Table", "Kingdom Change Table", "Kingdom Change Failure Table", "Market Table"] {
+            let heading = format!("### {t}\n");
+            assert_eq!(md.matches(&heading).count(), 1, "seed {seed}: `{t}` printed once");
+        }
+        assert!(md.contains("roll 2D6 on the Travel Events Table"), "seed {seed}: the Departure cites it");
+    }
+}
+
+/// Every room with monsters says where they stand when a fight starts (seed 003 l.2068: the GM
+/// places monsters as the scenario describes), each group and ruler in exactly one area, by the
+/// one rule of `myk::battlefield`.
+#[test]
+fn every_room_with_monsters_places_them_on_the_battlefield() {
+    use dungeonsmith::myk::battlefield::{placement, position_for};
+    for seed in 0..24u64 {
+        let s = generate(tables(), &options_for(seed), seed).expect("generates");
+        let md = every_output(&s, false).into_iter().find(|(n, _)| n.ends_with(".md")).expect("a booklet").1;
+        for m in &s.maps {
+            for r in &m.rooms {
+                let line = placement(r, tables());
+                assert_eq!(line.is_some(), r.ruler.is_some() || !r.monsters.is_empty(), "seed {seed} {}", r.id);
+                let Some(line) = line else { continue };
+                assert!(md.contains(&format!("- **Battlefield:** {line}.")), "seed {seed} {}: `{line}` printed", r.id);
+                for g in &r.monsters {
+                    let area = position_for(tables().myk.monster(&g.name).and_then(|x| x.range)).label();
+                    let part = line.split("; ").find(|p| p.starts_with(area)).expect("its area is listed");
+                    let group = dungeonsmith::text::count(g.count.into(), &g.name);
+                    assert!(part.contains(&group), "seed {seed} {}: {group} in the {area}: `{line}`", r.id);
+                }
+            }
+        }
+    }
+}
