@@ -243,8 +243,11 @@ fn assert_gates_clear(svg: &str, paper: Paper, what: &str) {
 /// over a label, a note or another area's circle, no text over text.
 #[test]
 fn no_gate_line_crosses_a_label_a_note_or_another_area_at_any_size() {
-    for areas in 3u32..=40 {
-        for k in 0..3u64 {
+    // Every size, three seeds each, in the `_in_full` twin; every other size, one seed, in the
+    // contributor's run.
+    let (step, ks) = if crate::full() { (1, 0..3u64) } else { (2, 0..1) };
+    for areas in (3u32..=40).step_by(step) {
+        for k in ks.clone() {
             let seed = u64::from(areas) * 101 + k * 7919;
             let (party, cl) = (1 + (seed % 8) as u32, 1 + (seed % 20) as u32);
             let f = generate(tables(), &FortressParams { party, cl, areas, ..Default::default() }, seed)
@@ -435,7 +438,7 @@ pub fn crossings_generated_and_rerolled(seed: u64, areas: u32, paper: Paper) -> 
 /// seeds version is `scale::generated_area_maps_never_cross_two_gates`.
 #[test]
 fn generated_area_maps_never_cross_two_gates() {
-    for k in 0..304u64 {
+    for k in crate::seeds(0..304u64) {
         let areas = 3 + (k % 38) as u32;
         let paper = if k % 2 == 0 { Paper::A4 } else { Paper::Letter };
         let seed = k * 7919 + 1;
@@ -602,7 +605,7 @@ fn gates_too_close(svg: &str) -> Vec<(String, String, f64)> {
 #[test]
 fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
     let (mut measured, mut close) = (0, Vec::new());
-    for k in 0..100u64 {
+    for k in crate::seeds(0..100u64) {
         let seed = if k == 0 { 55 } else { k * 7919 + 3 };
         let (party, cl) = (1 + (seed % 8) as u32, 1 + (seed % 20) as u32);
         let f = generate(tables(), &FortressParams { party, cl, areas: 40, ..Default::default() }, seed)
@@ -615,4 +618,10 @@ fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
     }
     assert!(measured > 100 * 40, "every map's gates were measured ({measured})");
     assert_eq!(close, Vec::new(), "pairs of gate lines closer than {GATE_GAP} mm on 100 maps");
+}
+
+crate::in_full! {
+    no_gate_line_crosses_a_label_a_note_or_another_area_at_any_size => no_gate_line_crosses_a_label_a_note_or_another_area_at_any_size_in_full,
+    generated_area_maps_never_cross_two_gates => generated_area_maps_never_cross_two_gates_in_full,
+    gate_lines_keep_a_gap_on_maps_of_40_areas => gate_lines_keep_a_gap_on_maps_of_40_areas_in_full,
 }

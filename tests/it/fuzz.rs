@@ -259,7 +259,7 @@ fn config(cases: u32) -> Config {
 }
 
 proptest! {
-    #![proptest_config(config(CASES))]
+    #![proptest_config(config(crate::cases(CASES)))]
 
     #[test]
     fn mutated_scenarios_never_panic_and_every_svg_parses(
@@ -325,7 +325,7 @@ fn mutate_toml(t: &toml::Table, path: &[u16], m: &Mutation) -> Option<toml::Tabl
 }
 
 proptest! {
-    #![proptest_config(config(TABLE_CASES))]
+    #![proptest_config(config(crate::cases(TABLE_CASES)))]
 
     #[test]
     fn mutated_tables_never_panic_and_every_svg_parses(
@@ -367,4 +367,9 @@ fn fuzz_regressions_never_panic() {
             panic!("{}: {e}", case.display());
         }
     }
+}
+
+crate::in_full! {
+    mutated_scenarios_never_panic_and_every_svg_parses => mutated_scenarios_never_panic_and_every_svg_parses_in_full,
+    mutated_tables_never_panic_and_every_svg_parses => mutated_tables_never_panic_and_every_svg_parses_in_full,
 }
