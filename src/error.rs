@@ -26,8 +26,9 @@ pub enum Error {
     #[error("`{file}`: {kind} `{entry}`: {message}")]
     Entry { file: String, kind: &'static str, entry: String, message: String },
 
-    #[error("unknown table `{name}` (`dungeonsmith tables list` shows them all)")]
-    UnknownTable { name: String },
+    /// `hint`: the nearest known names ("; did you mean `Zombie`?"), or empty.
+    #[error("unknown table `{name}`{hint} (`dungeonsmith tables list` shows them all)")]
+    UnknownTable { name: String, hint: String },
 
     #[error("the tables ({origin}) have no table `{name}`, which {command} needs")]
     MissingTable { origin: String, name: String, command: &'static str },

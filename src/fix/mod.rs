@@ -18,9 +18,7 @@ pub mod myk;
 pub mod nw3;
 
 use crate::error::Error;
-
-/// Names offered when a name is not in the tables.
-const SUGGESTIONS: usize = 3;
+pub use crate::near::nearest;
 
 /// The error for a name the tables do not know: the field, the name, and the nearest known names.
 pub fn unknown<'a>(field: String, what: &str, name: &str, known: impl Iterator<Item = &'a str>) -> Error {
@@ -35,38 +33,8 @@ pub fn not_among<'a>(
     among: &str,
     known: impl Iterator<Item = &'a str>,
 ) -> Error {
-    let near = nearest(name, known);
-    let hint = match near.as_slice() {
-        [] => String::new(),
-        [one] => format!("; did you mean `{one}`?"),
-        [rest @ .., last] => format!(
-            "; did you mean {} or `{last}`?",
-            rest.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-        ),
-    };
+    let hint = crate::near::hint(name, known);
     Error::Field { field, message: format!("{what} `{name}` is not {among}{hint}") }
-}
-
-/// Up to [`SUGGESTIONS`] known names nearest to `name`: fewest single-character edits, ignoring
-/// case, with names that contain it (or that it contains) first; ties keep table order. Names too
-/// far off to be a typo (more edits than half the longer name) are not offered.
-pub fn nearest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
-    let want = name.to_lowercase();
-    let mut scored: Vec<(usize, usize, &str)> = Vec::new();
-    for (i, k) in known.enumerate() {
-        if scored.iter().any(|s| s.2 == k) {
-            continue;
-        }
-        let low = k.to_lowercase();
-        let contains = !want.is_empty() && (low.contains(&want) || want.contains(&low));
-        let d = if contains { 0 } else { strsim::levenshtein(&want, &low) };
-        let longer = want.chars().count().max(low.chars().count());
-        if contains || d * 2 <= longer {
-            scored.push((d, i, k));
-        }
-    }
-    scored.sort_by_key(|&(d, i, _)| (d, i));
-    scored.into_iter().take(SUGGESTIONS).map(|(_, _, k)| k).collect()
 }
 
 #[cfg(test)]
