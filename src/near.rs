@@ -38,3 +38,16 @@ pub fn hint<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> String {
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_names_come_first_and_far_names_are_not_offered() {
+        let known = ["Goblin", "Hobgoblin", "Slime", "Goblin Rider"];
+        assert_eq!(nearest("goblim", known.into_iter())[0], "Goblin");
+        assert_eq!(nearest("goblin", known.into_iter()), ["Goblin", "Hobgoblin", "Goblin Rider"]);
+        assert!(nearest("Dragon", known.into_iter()).is_empty());
+    }
+}

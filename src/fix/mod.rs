@@ -42,14 +42,6 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_nearest_names_come_first_and_far_names_are_not_offered() {
-        let known = ["Goblin", "Hobgoblin", "Slime", "Goblin Rider"];
-        assert_eq!(nearest("goblim", known.into_iter())[0], "Goblin");
-        assert_eq!(nearest("goblin", known.into_iter()), ["Goblin", "Hobgoblin", "Goblin Rider"]);
-        assert!(nearest("Dragon", known.into_iter()).is_empty());
-    }
-
-    #[test]
     fn an_unknown_name_is_one_line_naming_the_field_and_suggesting() {
         let e = unknown("maps[0].rooms[B2].monsters[1].name".into(), "monster", "Goblim", ["Goblin"].into_iter());
         assert_eq!(
