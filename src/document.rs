@@ -74,10 +74,15 @@ impl Game {
     }
 
     /// The workbench permalink's fields for this game's options.
-    pub fn query_fields(self) -> &'static [&'static str] {
+    pub fn query_fields(self) -> Vec<&'static str> {
+        crate::options::names(self.options())
+    }
+
+    /// This game's options, each declared once ([`crate::options`]).
+    pub fn options(self) -> &'static [crate::options::Opt] {
         match self {
-            Game::Myk => &MykParams::QUERY_FIELDS,
-            Game::Nw3 => &FortressParams::QUERY_FIELDS,
+            Game::Myk => &crate::myk::params::OPTIONS,
+            Game::Nw3 => &crate::nw3::params::OPTIONS,
         }
     }
 
@@ -148,7 +153,7 @@ impl std::fmt::Display for Part {
 }
 
 /// A scenario file of either game, parsed (and upgraded to the current format).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Document {
     Myk(Box<Scenario>),
     Nw3(Box<Fortress>),
@@ -362,6 +367,22 @@ impl Document {
                 what: format!("reroll `{part}`"),
                 message: format!("not a part of {}", doc.game().kind()),
             }),
+        }
+    }
+
+    /// Why a reroll of `part` that turned this document back into `before` (its reroll record
+    /// aside) changed nothing, in one line; `None` when it changed something.
+    pub fn unchanged_by(&self, before: &Document, part: &Part) -> Option<String> {
+        match (self, before, part) {
+            (Document::Myk(s), Document::Myk(b), Part::Myk(p)) => {
+                let same = Scenario { rerolls: b.rerolls.clone(), ..(**s).clone() } == **b;
+                same.then(|| crate::edit::myk::why_unchanged(s, p))
+            }
+            (Document::Nw3(f), Document::Nw3(b), Part::Nw3(_)) => {
+                let same = Fortress { rerolls: b.rerolls.clone(), ..(**f).clone() } == **b;
+                same.then(|| crate::edit::SAME_ROLL.to_string())
+            }
+            _ => None,
         }
     }
 

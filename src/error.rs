@@ -26,8 +26,9 @@ pub enum Error {
     #[error("`{file}`: {kind} `{entry}`: {message}")]
     Entry { file: String, kind: &'static str, entry: String, message: String },
 
-    #[error("unknown table `{name}` (`dungeonsmith tables list` shows them all)")]
-    UnknownTable { name: String },
+    /// `hint`: the nearest known names ("; did you mean `Zombie`?"), or empty.
+    #[error("unknown table `{name}`{hint} (`dungeonsmith tables list` shows them all)")]
+    UnknownTable { name: String, hint: String },
 
     #[error("the tables ({origin}) have no table `{name}`, which {command} needs")]
     MissingTable { origin: String, name: String, command: &'static str },
@@ -237,31 +238,6 @@ pub fn query_field(field: &str) -> String {
     field.replace('_', "-")
 }
 
-/// Names offered when a name is not among those known ([`nearest`]).
-const SUGGESTIONS: usize = 3;
-
-/// Up to [`SUGGESTIONS`] known names nearest to `name`: fewest single-character edits, ignoring
-/// case, with names that contain it (or that it contains) first; ties keep table order. Names too
-/// far off to be a typo (more edits than half the longer name) are not offered.
-pub fn nearest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
-    let want = name.to_lowercase();
-    let mut scored: Vec<(usize, usize, &str)> = Vec::new();
-    for (i, k) in known.enumerate() {
-        if scored.iter().any(|s| s.2 == k) {
-            continue;
-        }
-        let low = k.to_lowercase();
-        let contains = !want.is_empty() && (low.contains(&want) || want.contains(&low));
-        let d = if contains { 0 } else { strsim::levenshtein(&want, &low) };
-        let longer = want.chars().count().max(low.chars().count());
-        if contains || d * 2 <= longer {
-            scored.push((d, i, k));
-        }
-    }
-    scored.sort_by_key(|&(d, i, _)| (d, i));
-    scored.into_iter().take(SUGGESTIONS).map(|(_, _, k)| k).collect()
-}
-
 /// The longest value a message quotes whole; a longer one is cut, with its size.
 pub const QUOTE_CHARS: usize = 200;
 
@@ -339,14 +315,6 @@ mod tests {
             std::error::Error::source(&fix).map(ToString::to_string).as_deref(),
             Some("the scenario has no maps")
         );
-    }
-
-    #[test]
-    fn the_nearest_names_come_first_and_far_names_are_not_offered() {
-        let known = ["Goblin", "Hobgoblin", "Slime", "Goblin Rider"];
-        assert_eq!(nearest("goblim", known.into_iter())[0], "Goblin");
-        assert_eq!(nearest("goblin", known.into_iter()), ["Goblin", "Hobgoblin", "Goblin Rider"]);
-        assert!(nearest("Dragon", known.into_iter()).is_empty());
     }
 
     #[test]

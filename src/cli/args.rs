@@ -10,7 +10,9 @@ use crate::error::Result;
 use crate::model::{Format, Paper};
 use crate::myk::MykParams;
 use crate::myk::model::Layout;
+use crate::myk::params as P;
 use crate::nw3::FortressParams;
+use crate::nw3::params as F;
 
 /// Generate complete, printable dungeon scenarios for Make You Kingdom and Night Wizard 3rd
 /// Edition from a seed that reproduces them exactly.
@@ -124,6 +126,16 @@ pub enum LayoutArg {
     Mixed,
 }
 
+impl LayoutArg {
+    fn of(layout: Layout) -> LayoutArg {
+        match layout {
+            Layout::Straight => LayoutArg::Straight,
+            Layout::Junction => LayoutArg::Junction,
+            Layout::Mixed => LayoutArg::Mixed,
+        }
+    }
+}
+
 /// A seed as typed. Negative numbers reach here (not clap's "unexpected argument `-1`") so that
 /// the error says what a seed is.
 fn seed_value(text: &str) -> std::result::Result<u64, String> {
@@ -135,30 +147,24 @@ pub struct MykArgs {
     /// The seed; without it one is picked at random and printed.
     #[arg(long, value_name = "N", value_parser = seed_value, allow_negative_numbers = true)]
     pub seed: Option<u64>,
-    /// Members of the court (PCs), 1-12 [default: 4, or the length of --levels].
-    #[arg(long, value_name = "N")]
+    // The options' names, help and defaults are declared once, in `myk::params`.
+    #[arg(long = P::COURT_SIZE.name, value_name = "N", help = P::COURT_SIZE.help_text())]
     pub court_size: Option<u32>,
-    /// Every member's level, 1-30 [default: 2] (use --levels for a mixed court).
-    #[arg(long, value_name = "N", conflicts_with = "levels")]
+    #[arg(long = P::LEVEL_OPT.name, value_name = "N", conflicts_with = "levels", help = P::LEVEL_OPT.help_text())]
     pub level: Option<u32>,
-    /// Each member's level, comma-separated (e.g. 2,3,2,1); sets the court size.
-    #[arg(long, value_name = "L,L,...", value_delimiter = ',')]
+    #[arg(long = P::LEVELS.name, value_name = "L,L,...", value_delimiter = ',', help = P::LEVELS.help_text())]
     pub levels: Option<Vec<u32>>,
-    /// Number of map sheets, 1-20.
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(long = P::MAPS_OPT.name, value_name = "N", default_value_t = const { P::MAPS_OPT.number_default() }, help = P::MAPS_OPT.help_text())]
     pub maps: u32,
-    /// Rooms used on each map, 3-9.
-    #[arg(long, value_name = "N", default_value_t = 9)]
+    #[arg(long = P::ROOMS_OPT.name, value_name = "N", default_value_t = const { P::ROOMS_OPT.number_default() }, help = P::ROOMS_OPT.help_text())]
     pub rooms: u32,
-    /// How the corridors join the rooms.
-    #[arg(long, value_enum, default_value = "mixed")]
+    #[arg(long = P::LAYOUT.name, value_enum, default_value_t = LayoutArg::of(Layout::default_choice()), help = P::LAYOUT.help_text())]
     pub layout: LayoutArg,
-    /// The objective's kind: defeat, rescue, acquire, search, deliver, win_over or race
-    /// [default: rolled].
-    #[arg(long, value_name = "KIND", value_parser = |s: &str| s.parse::<crate::myk::model::ObjectiveKind>())]
+    #[arg(long = P::OBJECTIVE.name, value_name = "KIND", value_parser = |s: &str| s.parse::<crate::myk::model::ObjectiveKind>(), help = P::OBJECTIVE.help_text())]
     pub objective: Option<crate::myk::model::ObjectiveKind>,
     /// Roll everything unlocked anew from this scenario's options, keeping its locked rooms, maps
-    /// and frame exactly.
+    /// and frame exactly. A locked room also keeps its map's name, layout (rooms, corridors and
+    /// their traps, entrances) and ruler: only that map's other rooms are stocked anew.
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["court_size", "level", "levels", "maps", "rooms", "layout", "objective"])]
     pub from: Option<PathBuf>,
     /// After generating, reroll this part (e.g. `map1/B2/monsters`, `map1`, `frame`); repeat for
@@ -174,27 +180,22 @@ pub struct FortressArgs {
     /// The seed; without it one is picked at random and printed.
     #[arg(long, value_name = "N", value_parser = seed_value, allow_negative_numbers = true)]
     pub seed: Option<u64>,
-    /// Party size, 1-8.
-    #[arg(long, value_name = "N", default_value_t = 4)]
+    // The options' names, help and defaults are declared once, in `nw3::params`.
+    #[arg(long = F::PARTY_OPT.name, value_name = "N", default_value_t = const { F::PARTY_OPT.number_default() }, help = F::PARTY_OPT.help_text())]
     pub party: u32,
-    /// Character level of the party, 1-20.
-    #[arg(long, value_name = "N", default_value_t = 3)]
+    #[arg(long = F::CL_OPT.name, value_name = "N", default_value_t = const { F::CL_OPT.number_default() }, help = F::CL_OPT.help_text())]
     pub cl: u32,
-    /// Number of areas, 3-40.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long = F::AREAS_OPT.name, value_name = "N", default_value_t = const { F::AREAS_OPT.number_default() }, help = F::AREAS_OPT.help_text())]
     pub areas: u32,
-    /// A PC's attack (PATK or MATK of the main attack, 0-99): every enemy is tuned to it instead
-    /// of the model PC's 10 + CL.
-    #[arg(long, value_name = "N")]
+    #[arg(long = F::PARTY_ATTACK.name, value_name = "N", help = F::PARTY_ATTACK.help_text())]
     pub party_attack: Option<u32>,
-    /// A PC's defence (PDEF, 0-99), instead of the model PC's 5 + CL / 2.
-    #[arg(long, value_name = "N")]
+    #[arg(long = F::PARTY_DEFENCE.name, value_name = "N", help = F::PARTY_DEFENCE.help_text())]
     pub party_defence: Option<u32>,
-    /// A PC's HP (1-999), instead of the model PC's 21 + 6 x CL.
-    #[arg(long, value_name = "N")]
+    #[arg(long = F::PARTY_HP_OPT.name, value_name = "N", help = F::PARTY_HP_OPT.help_text())]
     pub party_hp: Option<u32>,
     /// Roll everything unlocked anew from this fortress's options, keeping its locked areas (and
-    /// frame) exactly.
+    /// frame) exactly. A locked area also keeps the graph (every area's place, kind and gates):
+    /// only the other areas are named and stocked anew.
     #[arg(
         long,
         value_name = "FILE.json",

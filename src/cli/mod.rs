@@ -295,12 +295,16 @@ fn reroll_command(tables: &Tables, args: &RerollArgs, out: &mut dyn Write, err: 
     let part = doc.part_from_options(&options)?;
     doc.workable("a reroll").map_err(|e| in_file(&args.file, e))?;
     doc.normalize_ruler(tables);
+    let before = doc.clone();
     doc.reroll(tables, &part)?;
     if let Some(paper) = args.output.paper {
         doc.set_paper(paper);
     }
     let code = write_document(&doc, tables, &templates, &args.output, out)?;
     writeln!(err, "rerolled `{part}` of {file}")?;
+    if let Some(why) = doc.unchanged_by(&before, &part) {
+        writeln!(err, "nothing changed: {why}")?;
+    }
     Ok(code)
 }
 

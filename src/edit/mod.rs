@@ -16,3 +16,6 @@ pub struct PartOptions<'a> {
     pub frame: bool,
     pub part: Option<&'a str>,
 }
+
+/// Why a reroll changed nothing when no rule held it back: the new roll drew what was there.
+pub const SAME_ROLL: &str = "the new roll drew what was there; reroll again for the next roll";

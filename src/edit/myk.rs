@@ -225,6 +225,26 @@ pub fn reroll(tables: &Tables, s: &mut Scenario, part: &MykPart) -> Result<()> {
     Err(fail(format!("no legal result in {TRIES} tries ({last})")))
 }
 
+/// Why a reroll of `part` left `s` as it was, in one line: a room whose monsters cannot come back
+/// because its map already has as many rooms with monsters as the limit allows (A + 2), else the
+/// new roll drew what was there.
+pub fn why_unchanged(s: &Scenario, part: &MykPart) -> String {
+    if let MykPart::Room { map, room, what: RoomPart::Monsters | RoomPart::All } = *part
+        && let Some(m) = s.map(map)
+        && !m.room(room).has_monsters()
+    {
+        let busy = m.rooms.iter().filter(|r| r.has_monsters()).count() as u32;
+        let limit = s.limits.rooms_with_monsters;
+        if busy >= limit {
+            return format!(
+                "map {map} already has {busy} rooms with monsters, its limit (A + 2 = {limit}), so {room} stays \
+                 without; reroll a room that has monsters, or the whole map (`--map {map}`)"
+            );
+        }
+    }
+    crate::edit::SAME_ROLL.to_string()
+}
+
 /// Replays a reroll list in order (what `myk --seed N` and the recorded rerolls give). Each entry's
 /// `n` must be the one the replay reaches, so a list that was edited out of order is refused.
 pub fn replay(tables: &Tables, s: &mut Scenario, rerolls: &[Reroll]) -> Result<()> {

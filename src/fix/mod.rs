@@ -17,7 +17,8 @@
 pub mod myk;
 pub mod nw3;
 
-use crate::error::{Error, nearest};
+use crate::error::Error;
+pub use crate::near::nearest;
 
 /// The error for a name the tables do not know: the field, the name, and the nearest known names.
 pub fn unknown<'a>(field: String, what: &str, name: &str, known: impl Iterator<Item = &'a str>) -> Error {
@@ -32,15 +33,7 @@ pub fn not_among<'a>(
     among: &str,
     known: impl Iterator<Item = &'a str>,
 ) -> Error {
-    let near = nearest(name, known);
-    let hint = match near.as_slice() {
-        [] => String::new(),
-        [one] => format!("; did you mean `{one}`?"),
-        [rest @ .., last] => format!(
-            "; did you mean {} or `{last}`?",
-            rest.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ")
-        ),
-    };
+    let hint = crate::near::hint(name, known);
     Error::Field { field, message: format!("{what} `{name}` is not {among}{hint}") }
 }
 

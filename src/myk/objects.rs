@@ -89,7 +89,7 @@ fn nearest_kinds(data: &MykData, rec: &Trap, object: &str) -> Vec<String> {
     // Each word of the object's name too: a "golden casket" is near a "casket".
     let words = std::iter::once(object).chain(object.split_whitespace().filter(|w| w.len() > 2));
     for w in words {
-        for n in crate::error::nearest(w, names.clone()) {
+        for n in crate::near::nearest(w, names.clone()) {
             for k in kinds_of(data, n).unwrap_or_default() {
                 if !kinds.contains(&k) {
                     kinds.push(k);

@@ -5,6 +5,7 @@ use std::ops::RangeInclusive;
 
 use crate::error::{Error, Result};
 use crate::myk::model::Layout;
+use crate::options::{Input, Opt};
 use crate::permalink::{Fields, bad, whole};
 
 /// Members of the court (`--court-size`, the length of `--levels`).
@@ -19,6 +20,72 @@ pub const ROOMS: RangeInclusive<u32> = 3..=9;
 pub const BOOK_COURT: RangeInclusive<u32> = 3..=6;
 /// The average levels the book's limit table covers.
 pub const BOOK_AVERAGE_LEVEL: RangeInclusive<u32> = 1..=10;
+
+/// `--court-size`: members of the court.
+pub const COURT_SIZE: Opt = Opt {
+    name: "court-size",
+    label: "Court size",
+    help: "Members of the court (PCs), {range} [default: {default}, or the length of --levels].",
+    input: Input::Number { range: COURT, default: Some(4) },
+    placeholder: "",
+    replaces: &[],
+};
+/// `--level`: every member's level.
+pub const LEVEL_OPT: Opt = Opt {
+    name: "level",
+    label: "Level",
+    help: "Every member's level, {range} [default: {default}] (use --levels for a mixed court).",
+    input: Input::Number { range: LEVEL, default: Some(2) },
+    placeholder: "",
+    replaces: &[],
+};
+/// `--levels`: each member's level.
+pub const LEVELS: Opt = Opt {
+    name: "levels",
+    label: "or levels",
+    help: "Each member's level, comma-separated (e.g. 2,3,2,1); sets the court size.",
+    input: Input::Numbers { range: LEVEL },
+    placeholder: "2,3,2,1",
+    replaces: &["court-size", "level"],
+};
+/// `--maps`: map sheets.
+pub const MAPS_OPT: Opt = Opt {
+    name: "maps",
+    label: "Maps",
+    help: "Number of map sheets, {range}.",
+    input: Input::Number { range: MAPS, default: Some(1) },
+    placeholder: "",
+    replaces: &[],
+};
+/// `--rooms`: rooms used on each map.
+pub const ROOMS_OPT: Opt = Opt {
+    name: "rooms",
+    label: "Rooms",
+    help: "Rooms used on each map, {range}.",
+    input: Input::Number { range: ROOMS, default: Some(9) },
+    placeholder: "",
+    replaces: &[],
+};
+/// `--layout`: how the corridors join the rooms (the first word is the default).
+pub const LAYOUT: Opt = Opt {
+    name: "layout",
+    label: "Layout",
+    help: "How the corridors join the rooms.",
+    input: Input::Choice(&["mixed", "junction", "straight"]),
+    placeholder: "",
+    replaces: &[],
+};
+/// `--objective`: the objective's kind, from the story tables.
+pub const OBJECTIVE: Opt = Opt {
+    name: "objective",
+    label: "Objective",
+    help: "The objective's kind: defeat, rescue, acquire, search, deliver, win_over or race [default: rolled].",
+    input: Input::Rolled,
+    placeholder: "",
+    replaces: &[],
+};
+/// Every option of a MYK scenario, in the order the command line and the form list them.
+pub const OPTIONS: [Opt; 7] = [COURT_SIZE, LEVEL_OPT, LEVELS, MAPS_OPT, ROOMS_OPT, LAYOUT, OBJECTIVE];
 
 /// What the GM asked for, validated.
 #[derive(Clone, Debug, PartialEq)]
@@ -57,11 +124,11 @@ pub fn court_levels(court_size: Option<u32>, level: Option<u32>, levels: Option<
         }
         None => {
             // Checked before the vector is made, so a huge size is refused rather than allocated.
-            let size = court_size.unwrap_or(4);
+            let size = court_size.unwrap_or(const { COURT_SIZE.number_default() });
             if !COURT.contains(&size) {
                 return Err(Error::range("court_size", &COURT, "", size));
             }
-            vec![level.unwrap_or(2); size as usize]
+            vec![level.unwrap_or(const { LEVEL_OPT.number_default() }); size as usize]
         }
     };
     if court_size == Some(0) {
@@ -107,33 +174,35 @@ impl Layout {
     pub fn named(name: &str) -> Option<Layout> {
         [Layout::Straight, Layout::Junction, Layout::Mixed].into_iter().find(|l| l.label() == name)
     }
+
+    /// The layout the GM gets without asking (the first word of [`LAYOUT`]).
+    pub fn default_choice() -> Layout {
+        LAYOUT.choices().first().and_then(|w| Layout::named(w)).unwrap_or(Layout::Mixed)
+    }
 }
 
 impl MykParams {
-    /// The permalink fields [`MykParams::from_query`] reads and [`MykParams::query_pairs`] writes.
-    pub const QUERY_FIELDS: [&'static str; 7] =
-        ["court-size", "level", "levels", "maps", "rooms", "layout", "objective"];
-
     /// The params a permalink gives, under the command line's rules (court size against levels,
     /// the ranges): one truth. Range errors name the library's field (`court_size`).
     pub fn from_query(q: &Fields) -> Result<MykParams> {
-        let levels = match q.given("levels") {
-            Some(v) => Some(v.split(',').map(|l| whole("levels", l)).collect::<Result<Vec<u32>>>()?),
+        let levels = match q.given(LEVELS.name) {
+            Some(v) => Some(v.split(',').map(|l| whole(LEVELS.name, l)).collect::<Result<Vec<u32>>>()?),
             None => None,
         };
-        let layout = match q.one("layout").unwrap_or("") {
-            "" => Layout::Mixed,
+        let layout = match q.one(LAYOUT.name).unwrap_or("") {
+            "" => Layout::default_choice(),
             name => Layout::named(name).ok_or_else(|| {
-                bad("layout", format!("`{name}` is not a layout; use one of: straight, junction, mixed"))
+                let words = LAYOUT.choices().join(", ");
+                bad(LAYOUT.name, format!("`{name}` is not a layout; use one of: {words}"))
             })?,
         };
-        let level = if levels.is_some() { None } else { q.opt_u32("level")? };
+        let level = if levels.is_some() { None } else { q.opt_u32(LEVEL_OPT.name)? };
         let params = MykParams {
-            levels: court_levels(q.opt_u32("court-size")?, level, levels.as_deref())?,
-            maps: q.opt_u32("maps")?.unwrap_or(1),
-            rooms: q.opt_u32("rooms")?.unwrap_or(9),
+            levels: court_levels(q.opt_u32(COURT_SIZE.name)?, level, levels.as_deref())?,
+            maps: q.opt_u32(MAPS_OPT.name)?.unwrap_or(const { MAPS_OPT.number_default() }),
+            rooms: q.opt_u32(ROOMS_OPT.name)?.unwrap_or(const { ROOMS_OPT.number_default() }),
             layout,
-            objective: q.given("objective").map(|k| k.parse().map_err(|e| bad("objective", e))).transpose()?,
+            objective: q.given(OBJECTIVE.name).map(|k| k.parse().map_err(|e| bad(OBJECTIVE.name, e))).transpose()?,
         };
         params.validate()?;
         Ok(params)
@@ -144,17 +213,17 @@ impl MykParams {
     pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
         let mut pairs = Vec::new();
         if self.levels.iter().all(|&l| l == self.levels[0]) {
-            pairs.push(("court-size", self.levels.len().to_string()));
-            pairs.push(("level", self.levels[0].to_string()));
+            pairs.push((COURT_SIZE.name, self.levels.len().to_string()));
+            pairs.push((LEVEL_OPT.name, self.levels[0].to_string()));
         } else {
             let ls: Vec<String> = self.levels.iter().map(u32::to_string).collect();
-            pairs.push(("levels", ls.join(",")));
+            pairs.push((LEVELS.name, ls.join(",")));
         }
-        pairs.push(("maps", self.maps.to_string()));
-        pairs.push(("rooms", self.rooms.to_string()));
-        pairs.push(("layout", self.layout.label().into()));
+        pairs.push((MAPS_OPT.name, self.maps.to_string()));
+        pairs.push((ROOMS_OPT.name, self.rooms.to_string()));
+        pairs.push((LAYOUT.name, self.layout.label().into()));
         if let Some(k) = self.objective {
-            pairs.push(("objective", k.name().into()));
+            pairs.push((OBJECTIVE.name, k.name().into()));
         }
         pairs
     }

@@ -6,6 +6,7 @@ use std::ops::RangeInclusive;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::options::{Input, Opt};
 use crate::permalink::Fields;
 
 /// Party size (`--party`).
@@ -42,9 +43,73 @@ pub const PARTY_STAT: RangeInclusive<u32> = 0..=99;
 /// `--party-hp`.
 pub const PARTY_HP: RangeInclusive<u32> = 1..=999;
 
+/// `--party`: party size.
+pub const PARTY_OPT: Opt = Opt {
+    name: "party",
+    label: "Party",
+    help: "Party size, {range}.",
+    input: Input::Number { range: PARTY, default: Some(4) },
+    placeholder: "",
+    replaces: &[],
+};
+/// `--cl`: the party's character level.
+pub const CL_OPT: Opt = Opt {
+    name: "cl",
+    label: "CL",
+    help: "Character level of the party, {range}.",
+    input: Input::Number { range: CL, default: Some(3) },
+    placeholder: "",
+    replaces: &[],
+};
+/// `--areas`: number of areas.
+pub const AREAS_OPT: Opt = Opt {
+    name: "areas",
+    label: "Areas",
+    help: "Number of areas, {range}.",
+    input: Input::Number { range: AREAS, default: Some(10) },
+    placeholder: "",
+    replaces: &[],
+};
+/// `--party-attack`: a PC's own attack (absent: the model PC's).
+pub const PARTY_ATTACK: Opt = Opt {
+    name: "party-attack",
+    label: "PC attack",
+    help: "A PC's attack (PATK or MATK of the main attack, {range}): every enemy is tuned to it instead of the model PC's 10 + CL.",
+    input: Input::Number { range: PARTY_STAT, default: None },
+    placeholder: "model",
+    replaces: &[],
+};
+/// `--party-defence`: a PC's own defence (absent: the model PC's).
+pub const PARTY_DEFENCE: Opt = Opt {
+    name: "party-defence",
+    label: "PC defence",
+    help: "A PC's defence (PDEF, {range}), instead of the model PC's 5 + CL / 2.",
+    input: Input::Number { range: PARTY_STAT, default: None },
+    placeholder: "model",
+    replaces: &[],
+};
+/// `--party-hp`: a PC's own HP (absent: the model PC's).
+pub const PARTY_HP_OPT: Opt = Opt {
+    name: "party-hp",
+    label: "PC HP",
+    help: "A PC's HP ({range}), instead of the model PC's 21 + 6 x CL.",
+    input: Input::Number { range: PARTY_HP, default: None },
+    placeholder: "model",
+    replaces: &[],
+};
+/// Every option of a Fortress, in the order the command line and the form list them.
+pub const OPTIONS: [Opt; 6] = [PARTY_OPT, CL_OPT, AREAS_OPT, PARTY_ATTACK, PARTY_DEFENCE, PARTY_HP_OPT];
+
 impl Default for FortressParams {
     fn default() -> Self {
-        FortressParams { party: 4, cl: 3, areas: 10, party_attack: None, party_defence: None, party_hp: None }
+        FortressParams {
+            party: const { PARTY_OPT.number_default() },
+            cl: const { CL_OPT.number_default() },
+            areas: const { AREAS_OPT.number_default() },
+            party_attack: None,
+            party_defence: None,
+            party_hp: None,
+        }
     }
 }
 
@@ -72,20 +137,16 @@ impl FortressParams {
 }
 
 impl FortressParams {
-    /// The permalink fields [`FortressParams::from_query`] reads and
-    /// [`FortressParams::query_pairs`] writes.
-    pub const QUERY_FIELDS: [&'static str; 6] = ["party", "cl", "areas", "party-attack", "party-defence", "party-hp"];
-
     /// The params a permalink gives, each absent one at the command line's default.
     pub fn from_query(q: &Fields) -> Result<FortressParams> {
         let d = FortressParams::default();
         let params = FortressParams {
-            party: q.opt_u32("party")?.unwrap_or(d.party),
-            cl: q.opt_u32("cl")?.unwrap_or(d.cl),
-            areas: q.opt_u32("areas")?.unwrap_or(d.areas),
-            party_attack: q.opt_u32("party-attack")?,
-            party_defence: q.opt_u32("party-defence")?,
-            party_hp: q.opt_u32("party-hp")?,
+            party: q.opt_u32(PARTY_OPT.name)?.unwrap_or(d.party),
+            cl: q.opt_u32(CL_OPT.name)?.unwrap_or(d.cl),
+            areas: q.opt_u32(AREAS_OPT.name)?.unwrap_or(d.areas),
+            party_attack: q.opt_u32(PARTY_ATTACK.name)?,
+            party_defence: q.opt_u32(PARTY_DEFENCE.name)?,
+            party_hp: q.opt_u32(PARTY_HP_OPT.name)?,
         };
         params.validate()?;
         Ok(params)
@@ -94,11 +155,16 @@ impl FortressParams {
     /// The params as the workbench's permalink writes them; the party's own numbers only when
     /// the GM gave them (absent: the model PC's).
     pub fn query_pairs(&self) -> Vec<(&'static str, String)> {
-        let mut pairs =
-            vec![("party", self.party.to_string()), ("cl", self.cl.to_string()), ("areas", self.areas.to_string())];
-        for (name, v) in
-            [("party-attack", self.party_attack), ("party-defence", self.party_defence), ("party-hp", self.party_hp)]
-        {
+        let mut pairs = vec![
+            (PARTY_OPT.name, self.party.to_string()),
+            (CL_OPT.name, self.cl.to_string()),
+            (AREAS_OPT.name, self.areas.to_string()),
+        ];
+        for (name, v) in [
+            (PARTY_ATTACK.name, self.party_attack),
+            (PARTY_DEFENCE.name, self.party_defence),
+            (PARTY_HP_OPT.name, self.party_hp),
+        ] {
             if let Some(v) = v {
                 pairs.push((name, v.to_string()));
             }

@@ -82,13 +82,23 @@ pub fn myk_summary(s: &Scenario) -> String {
     o
 }
 
+/// The line before the summary's danger lines, saying what they mean.
+pub const DANGER_MEANS: &str = "dangers below: threats the book's own tables let past the court's limits \
+(a roll on the encounter table in play, or a ruler before its weak points take levels off); every placed \
+monster keeps the limits, and the booklet marks each beside its entry\n";
+
 /// The summary's danger lines ("danger: the level-2 encounter table, roll 2: Wight is level 7, 1
 /// over the monster limit of 6 (A + 4)"), one per threat the book's tables let past the court's
 /// limits; for the command to print under [`myk_summary`] (which has no tables to read levels
 /// from).
 pub fn myk_danger_lines(s: &Scenario, tables: &crate::tables::Tables) -> String {
     let mut o = String::new();
-    for d in crate::myk::danger::scenario(s, tables) {
+    let dangers = crate::myk::danger::scenario(s, tables);
+    if !dangers.is_empty() {
+        // A first run's reader sees these before any booklet: say what they are, once.
+        o.push_str(DANGER_MEANS);
+    }
+    for d in dangers {
         let _ = writeln!(o, "danger: {d}");
     }
     o

@@ -18,31 +18,20 @@ use crate::output::Artifact;
 use super::AppState;
 use super::error::ServeError;
 use super::query::Request;
-use super::scenario::build;
+use super::scenario::{build, build_noted};
 use super::view::{PageView, page};
 
 const INDEX: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 
-/// Where the page's objective picker takes its options.
-const OBJECTIVE_OPTIONS: &str = "<!-- objective kinds -->";
-
 pub async fn index(State(state): State<Arc<AppState>>) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], index_page(&state.tables))
 }
 
-/// The page with one objective option per kind the generator knows, labelled from the story
-/// tables (so a kind added there shows in the picker), after the default "any".
-fn index_page(tables: &crate::tables::Tables) -> String {
-    let options: String = crate::workbench::objective_choices(tables)
-        .into_iter()
-        .map(|(value, label)| {
-            let label = crate::render::svgkit::xml_escape(&label);
-            format!("<option value=\"{value}\">{label}</option>")
-        })
-        .collect();
-    INDEX.replace(OBJECTIVE_OPTIONS, &options)
+/// The page with each game's options, from their one declaration.
+pub(super) fn index_page(tables: &crate::tables::Tables) -> String {
+    INDEX.replace(super::form::GAME_OPTIONS, &super::form::game_options(tables))
 }
 
 pub async fn app_js() -> impl IntoResponse {
@@ -85,10 +74,10 @@ fn artifacts(state: &AppState, doc: &Document) -> Result<Vec<Artifact>, ServeErr
 /// The formats a download offers.
 const OFFERED: [Format; 4] = [Format::Json, Format::Svg, Format::Md, Format::Html];
 
-/// The name of the zip with every file: the permalink's seed, which `regen` edits do not change
-/// (the files inside are named after the scenario's own seed, as the command line names them).
-fn zip_name(req: &Request, doc: &Document) -> String {
-    format!("{}-{}.zip", doc.game().file_prefix(), req.seed)
+/// The name of the zip with every file: the scenario's own seed, as the files inside it are named
+/// (after a `regen` edit, the new seed's, as the command line names them).
+fn zip_name(doc: &Document) -> String {
+    format!("{}.zip", doc.stem())
 }
 
 /// Every file in one zip, stored with a fixed date so the same scenario gives the same bytes.
@@ -109,11 +98,11 @@ fn zip_all(files: &[Artifact]) -> Result<Vec<u8>, ServeError> {
 pub async fn scenario(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Json<PageView>, ServeError> {
     on_pool(state, move |st| {
         let req = Request::parse(&pairs, fresh_seed)?;
-        let doc = build(&st.tables, &req)?;
+        let (doc, note) = build_noted(&st.tables, &req)?;
         super::guard::past_deadline()?;
         // The names only: rendering every file to list them cost most of the request.
         let files = doc.file_names(&OFFERED);
-        Ok(Json(page(&st.tables, &req, &doc, files, zip_name(&req, &doc))))
+        Ok(Json(page(&st.tables, &req, &doc, files, zip_name(&doc), note)))
     })
     .await
 }
@@ -142,7 +131,7 @@ fn download_file(state: &AppState, file: &str, pairs: &[(String, String)]) -> Re
     let req = Request::parse(pairs, fresh_seed)?;
     let doc = build(&state.tables, &req)?;
     let files = artifacts(state, &doc)?;
-    let bytes = if file == zip_name(&req, &doc) {
+    let bytes = if file == zip_name(&doc) {
         zip_all(&files)?
     } else {
         match files.into_iter().find(|a| a.name == file) {

@@ -4,6 +4,7 @@
 
 mod conn;
 mod error;
+mod form;
 mod guard;
 mod handlers;
 mod query;

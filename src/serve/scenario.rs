@@ -13,11 +13,18 @@ const MAX_NAME: usize = 200;
 
 /// Generates the request's scenario and replays its edits; an edit that fails names itself.
 pub fn build(tables: &Tables, req: &Request) -> Result<Document, ServeError> {
+    Ok(build_noted(tables, req)?.0)
+}
+
+/// [`build`], with one line saying why the last edit changed nothing, if it did not.
+pub fn build_noted(tables: &Tables, req: &Request) -> Result<(Document, Option<String>), ServeError> {
     let mut doc = req.params.generate(tables, req.seed)?;
     doc.set_paper(req.paper);
+    let mut note = None;
     for (i, op) in req.ops.iter().enumerate() {
         // A request answered 503 stops here rather than replaying on for nobody.
         super::guard::past_deadline()?;
+        let before = (i + 1 == req.ops.len()).then(|| doc.clone());
         apply(tables, &mut doc, op).map_err(|e| {
             let say = |m: String| format!("edit {} `{op}`: {m}", i + 1);
             match e {
@@ -29,8 +36,24 @@ pub fn build(tables: &Tables, req: &Request) -> Result<Document, ServeError> {
                 ServeError::Internal(m) => ServeError::Internal(say(m)),
             }
         })?;
+        if let Some(before) = before {
+            note = unchanged(&before, &doc, op);
+        }
     }
-    Ok(doc)
+    Ok((doc, note))
+}
+
+/// Why `op` left `before` as it was (`after`), in one line; `None` when it changed something.
+fn unchanged(before: &Document, after: &Document, op: &Op) -> Option<String> {
+    let why = match op {
+        Op::Reroll(path) => after.unchanged_by(before, &after.game().part(path).ok()?),
+        Op::Lock(path) | Op::Unlock(path) if before == after => {
+            let already = if matches!(op, Op::Lock(_)) { "locked already" } else { "not locked" };
+            Some(format!("`{path}` is {already}"))
+        }
+        _ => None,
+    };
+    why.map(|w| format!("`{op}` changed nothing: {w}"))
 }
 
 /// A library error from an edit: a part the scenario does not have is a bad request (400), any

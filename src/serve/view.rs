@@ -23,10 +23,19 @@ pub struct PageView {
     pub zip: String,
     /// The edit history, one line each, as in the query.
     pub ops: Vec<String>,
+    /// Why the last edit changed nothing (a reroll the limits hold back, a lock already set).
+    pub note: Option<String>,
 }
 
 /// The page's view of `doc` (made from `req`); `files` are the downloadable artifacts' names.
-pub fn page(tables: &Tables, req: &Request, doc: &Document, files: Vec<String>, zip: String) -> PageView {
+pub fn page(
+    tables: &Tables,
+    req: &Request,
+    doc: &Document,
+    files: Vec<String>,
+    zip: String,
+    note: Option<String>,
+) -> PageView {
     PageView {
         query: req.query(),
         game: doc.game().command(),
@@ -34,5 +43,6 @@ pub fn page(tables: &Tables, req: &Request, doc: &Document, files: Vec<String>, 
         files,
         zip,
         ops: req.ops.iter().map(ToString::to_string).collect(),
+        note,
     }
 }

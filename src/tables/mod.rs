@@ -488,7 +488,10 @@ impl Tables {
 
     /// A roll table by name, or the error a user sees.
     pub fn require(&self, name: &str) -> Result<&RollTable> {
-        self.roll_table(name).ok_or_else(|| Error::UnknownTable { name: name.to_string() })
+        self.roll_table(name).ok_or_else(|| Error::UnknownTable {
+            name: name.to_string(),
+            hint: crate::near::hint(name, self.rolls.iter().map(|l| l.item.name.as_str())),
+        })
     }
 
     /// A table of the MYK generator, found when the tables were built.
@@ -526,7 +529,8 @@ impl Tables {
 
     /// [`Tables::roll_row`] from a table already found.
     pub fn roll_from<'a>(&'a self, table: &'a RollTable, dice: &mut Dice) -> Result<&'a Row> {
-        self.roll_through(table, dice).map_err(|name| Error::UnknownTable { name: name.to_string() })
+        self.roll_through(table, dice)
+            .map_err(|name| Error::UnknownTable { name: name.to_string(), hint: String::new() })
     }
 
     /// [`Tables::roll_from`] for a caller that reads a missing table as no row (the generator's
@@ -562,7 +566,7 @@ impl Tables {
     pub fn roll_myk_text(&self, r: myk_rolls::MykRoll, dice: &mut Dice) -> Result<String> {
         match self.myk_table(r) {
             Some(t) => Ok(self.roll_from(t, dice)?.text()),
-            None => Err(Error::UnknownTable { name: r.name().to_string() }),
+            None => Err(Error::UnknownTable { name: r.name().to_string(), hint: String::new() }),
         }
     }
 }

@@ -24,14 +24,34 @@ pub fn show(tables: &Tables, name: &str) -> Result<String> {
         }
         s.push_str(&skill(tables, sk));
     }
-    if s.is_empty() { Err(Error::UnknownTable { name: name.to_string() }) } else { Ok(s) }
+    if s.is_empty() {
+        // Table and record names both: `zombi` is nearest the monster `Zombie`.
+        let hint = crate::near::hint(name, names(tables));
+        return Err(Error::UnknownTable { name: name.to_string(), hint });
+    }
+    Ok(s)
 }
 
 /// The name as the tables spell it: an exact match first, else the first match ignoring case.
 fn canonical<'a>(tables: &'a Tables, name: &str) -> Option<&'a str> {
+    let want = name.trim();
+    let mut loose = None;
+    for candidate in names(tables) {
+        if candidate == want {
+            return Some(candidate);
+        }
+        if loose.is_none() && candidate.eq_ignore_ascii_case(want) {
+            loose = Some(candidate);
+        }
+    }
+    loose
+}
+
+/// Every name `show` knows: the roll tables, then each kind of record.
+fn names(tables: &Tables) -> impl Iterator<Item = &str> + Clone {
     let m = &tables.myk;
     let n = &tables.nw3;
-    let names = tables
+    tables
         .rolls
         .iter()
         .map(|l| l.item.name.as_str())
@@ -47,18 +67,7 @@ fn canonical<'a>(tables: &'a Tables, name: &str) -> Option<&'a str> {
         .chain(n.objects.iter().map(|x| x.name.as_str()))
         .chain(n.rulers.iter().map(|x| x.name.as_str()))
         .chain(n.logics.iter().map(|x| x.name.as_str()))
-        .chain(n.cores.iter().map(|x| x.name.as_str()));
-    let want = name.trim();
-    let mut loose = None;
-    for candidate in names {
-        if candidate == want {
-            return Some(candidate);
-        }
-        if loose.is_none() && candidate.eq_ignore_ascii_case(want) {
-            loose = Some(candidate);
-        }
-    }
-    loose
+        .chain(n.cores.iter().map(|x| x.name.as_str()))
 }
 
 /// A skill record: its label, timing, target and check, the effect, and the monsters that use it.

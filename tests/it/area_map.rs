@@ -245,8 +245,11 @@ fn assert_gates_clear(svg: &str, paper: Paper, what: &str) {
 /// over a label, a note or another area's circle, no text over text.
 #[test]
 fn no_gate_line_crosses_a_label_a_note_or_another_area_at_any_size() {
-    for areas in 3u32..=40 {
-        for k in 0..3u64 {
+    // Every size, three seeds each, in the `_in_full` twin; every other size, one seed, in the
+    // contributor's run.
+    let (step, ks) = if crate::full() { (1, 0..3u64) } else { (2, 0..1) };
+    for areas in (3u32..=40).step_by(step) {
+        for k in ks.clone() {
             let seed = u64::from(areas) * 101 + k * 7919;
             let (party, cl) = (1 + (seed % 8) as u32, 1 + (seed % 20) as u32);
             let f = generate(tables(), &FortressParams { party, cl, areas, ..Default::default() }, seed)
@@ -437,7 +440,7 @@ pub fn crossings_generated_and_rerolled(seed: u64, areas: u32, paper: Paper) -> 
 /// seeds version is `scale::generated_area_maps_never_cross_two_gates`.
 #[test]
 fn generated_area_maps_never_cross_two_gates() {
-    for k in 0..304u64 {
+    for k in crate::seeds(0..304u64) {
         let areas = 3 + (k % 38) as u32;
         let paper = if k % 2 == 0 { Paper::A4 } else { Paper::Letter };
         let seed = k * 7919 + 1;
@@ -603,8 +606,9 @@ fn gates_too_close(svg: &str) -> Vec<(String, String, f64)> {
 /// 55, the damaged 15-17 along 16-17) is among them.
 #[test]
 fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
-    let (mut measured, mut close) = (0, Vec::new());
-    for k in 0..100u64 {
+    let (mut measured, mut close, mut maps) = (0, Vec::new(), 0);
+    for k in crate::seeds(0..100u64) {
+        maps += 1;
         let seed = if k == 0 { 55 } else { k * 7919 + 3 };
         let (party, cl) = (1 + (seed % 8) as u32, 1 + (seed % 20) as u32);
         let f = generate(tables(), &FortressParams { party, cl, areas: 40, ..Default::default() }, seed)
@@ -615,8 +619,8 @@ fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
         measured += gate_pieces(&svg).len();
         close.extend(pairs.into_iter().map(|p| (seed, paper, p)));
     }
-    assert!(measured > 100 * 40, "every map's gates were measured ({measured})");
-    assert_eq!(close, Vec::new(), "pairs of gate lines closer than {GATE_GAP} mm on 100 maps");
+    assert!(measured > maps * 40, "every map's gates were measured ({measured})");
+    assert_eq!(close, Vec::new(), "pairs of gate lines closer than {GATE_GAP} mm on {maps} maps");
 }
 
 /// Every `<text>` of an SVG: its `x`, `y` and content (XML entities read back).
@@ -676,4 +680,10 @@ fn the_gm_map_marks_where_the_victim_is_held_and_spells_danger_sense_one_way() {
         }
     }
     assert_eq!(marked, 48);
+}
+
+crate::in_full! {
+    no_gate_line_crosses_a_label_a_note_or_another_area_at_any_size => no_gate_line_crosses_a_label_a_note_or_another_area_at_any_size_in_full,
+    generated_area_maps_never_cross_two_gates => generated_area_maps_never_cross_two_gates_in_full,
+    gate_lines_keep_a_gap_on_maps_of_40_areas => gate_lines_keep_a_gap_on_maps_of_40_areas_in_full,
 }

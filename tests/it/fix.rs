@@ -631,7 +631,7 @@ fn gate_kinds_and_openers_are_editable_and_a_core_cut_off_is_refused() {
 #[test]
 fn a_closed_gate_opens_with_an_event_found_before_it_or_is_refused() {
     let mut accepted = 0;
-    for seed in 0..300 {
+    for seed in crate::seeds(0..300) {
         let f = fortress(seed, 8);
         // (One-way and damaged gates would add their own needs of the closed gate.)
         if f.gates.iter().any(|g| matches!(g.kind, GateKind::OneWay | GateKind::Damaged)) {
@@ -660,7 +660,7 @@ fn a_closed_gate_opens_with_an_event_found_before_it_or_is_refused() {
 
     // Opened by the event of the area behind it, reached through this gate alone: refused.
     let mut refused = 0;
-    for seed in 0..100 {
+    for seed in crate::seeds(0..100) {
         let f = fortress(seed, 20);
         let only_gate = |id: u32| {
             let gs: Vec<usize> = (0..f.gates.len()).filter(|&i| f.gates[i].from == id || f.gates[i].to == id).collect();
@@ -742,7 +742,7 @@ fn fix_of_a_generated_file_is_byte_identical() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::cases(300), ..ProptestConfig::default() })]
 
     #[test]
     fn fix_changes_nothing_in_a_generated_myk_scenario(seed in any::<u64>()) {
@@ -896,7 +896,7 @@ fn nw3_derived(p: &[String]) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::cases(100), ..ProptestConfig::default() })]
 
     #[test]
     fn fix_restores_every_derived_field_of_a_myk_scenario(seed in any::<u64>(), mut noise in any::<u64>()) {
@@ -990,4 +990,12 @@ fn the_same_old_numbers_in_a_current_format_file_still_fail_check() {
     assert_ne!(code, 0, "{out}{err}");
     assert!(format!("{out}{err}").contains("enemy.stats"), "{out}{err}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+crate::in_full! {
+    fix_changes_nothing_in_a_generated_myk_scenario => fix_changes_nothing_in_a_generated_myk_scenario_in_full,
+    fix_changes_nothing_in_a_generated_fortress => fix_changes_nothing_in_a_generated_fortress_in_full,
+    fix_restores_every_derived_field_of_a_myk_scenario => fix_restores_every_derived_field_of_a_myk_scenario_in_full,
+    fix_restores_every_derived_field_of_a_fortress => fix_restores_every_derived_field_of_a_fortress_in_full,
+    a_closed_gate_opens_with_an_event_found_before_it_or_is_refused => a_closed_gate_opens_with_an_event_found_before_it_or_is_refused_in_full,
 }

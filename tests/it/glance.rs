@@ -215,7 +215,7 @@ fn defines_table(md: &str, name: &str) -> bool {
 fn a_booklet_names_no_status_personality_or_table_it_does_not_give() {
     let dir = temp("names");
     let mut counted = (0, 0, 0);
-    for seed in 1..=120u64 {
+    for seed in crate::seeds(1..=120u64) {
         let (s, level, maps) = (seed.to_string(), (seed % 12 + 1).to_string(), (seed % 3 + 1).to_string());
         let args = ["myk", "--seed", &s, "--level", &level, "--maps", &maps, "--format", "md"];
         let md = written(&dir, &args, &format!("myk-{seed}"), "md");
@@ -369,4 +369,8 @@ fn the_terminal_summary_lists_each_danger_the_booklet_flags() {
         with += usize::from(!said.is_empty());
     }
     assert!(with >= 2, "the seeds go past the court's limits ({with} of 8)");
+}
+
+crate::in_full! {
+    a_booklet_names_no_status_personality_or_table_it_does_not_give => a_booklet_names_no_status_personality_or_table_it_does_not_give_in_full,
 }

@@ -63,3 +63,50 @@ pub fn footer_command(svg: &str, program: &str) -> String {
     let end = start + svg[start..].find('<').expect("the command ends its text element");
     svg[start..end].to_string()
 }
+
+/// The seeds a many-seed suite runs in a contributor's `cargo test`: the first few of its range.
+/// Its ignored twin (`..._in_full`, which `.ci/run` runs on every submission) runs every one.
+const QUICK_SEEDS: usize = 20;
+/// The cases a property test runs in a contributor's `cargo test`; its twin runs all it declares.
+const QUICK_CASES: u32 = 24;
+
+thread_local! {
+    /// Set on the thread of an `..._in_full` twin (a test runs on one thread).
+    static FULL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The seeds of a many-seed test: `all` of them in its `_in_full` twin, else the first
+/// [`QUICK_SEEDS`]. One helper, so each suite's full range is written once.
+pub fn seeds<I: IntoIterator>(all: I) -> std::iter::Take<I::IntoIter> {
+    all.into_iter().take(if FULL.get() { usize::MAX } else { QUICK_SEEDS })
+}
+
+/// A property test's case count: `all` in its `_in_full` twin, else at most [`QUICK_CASES`].
+pub fn cases(all: u32) -> u32 {
+    if FULL.get() { all } else { all.min(QUICK_CASES) }
+}
+
+/// Runs `test` with every seed and case it declares: the body of an ignored `_in_full` twin.
+pub fn in_full(test: fn()) {
+    FULL.set(true);
+    test();
+}
+
+/// The ignored twin of a many-seed test, named `<test>_in_full`: `.ci/run` runs every one of
+/// them (`--ignored _in_full`) in the optimised bench profile.
+#[macro_export]
+macro_rules! in_full {
+    ($($test:ident => $twin:ident),+ $(,)?) => {$(
+        #[test]
+        #[ignore = "every seed: .ci/run runs it (`--ignored _in_full`)"]
+        fn $twin() {
+            $crate::in_full($test);
+        }
+    )+};
+}
+
+/// Whether this thread runs an `_in_full` twin: a suite whose "comes up at least once" checks
+/// need all its seeds asserts them only then.
+pub fn full() -> bool {
+    FULL.get()
+}

@@ -42,7 +42,7 @@ pub fn options_for(seed: u64) -> MykParams {
 
 #[test]
 fn every_generated_scenario_passes_check_over_thousands_of_seeds_and_options() {
-    for seed in 0..2500u64 {
+    for seed in crate::seeds(0..2500u64) {
         let p = options_for(seed);
         let s = generate(tables(), &p, seed).unwrap_or_else(|e| panic!("seed {seed} {p:?}: {e}"));
         let v = check(&s, tables());
@@ -80,7 +80,7 @@ fn every_map_has_a_ruler_and_a_defeat_objective_names_the_last_one() {
 
 #[test]
 fn a_straight_layout_is_a_single_path_with_the_ruler_last() {
-    for seed in 0..300 {
+    for seed in crate::seeds(0..300) {
         let s = generate(tables(), &params(vec![2; 4], 1, 9, Layout::Straight), seed).unwrap();
         let m = &s.maps[0];
         assert_eq!(m.corridors.len(), 8);
@@ -92,7 +92,7 @@ fn a_straight_layout_is_a_single_path_with_the_ruler_last() {
 
 #[test]
 fn a_junction_layout_offers_a_choice() {
-    for seed in 0..300 {
+    for seed in crate::seeds(0..300) {
         let s = generate(tables(), &params(vec![2; 4], 1, 6, Layout::Junction), seed).unwrap();
         assert!(RoomId::ALL.iter().any(|&r| degree(&s, 0, r) >= 3), "seed {seed}: no room with 3+ corridors");
     }
@@ -101,7 +101,7 @@ fn a_junction_layout_offers_a_choice() {
 #[test]
 fn a_mixed_layout_has_a_room_reached_only_by_special_movement_and_the_ruler_by_a_normal_route() {
     let mut teleports = 0;
-    for seed in 0..300 {
+    for seed in crate::seeds(0..300) {
         let s = default_scenario(seed);
         let g = Reach::new(&s, tables());
         let (all, normal) = (g.from_outside(true), g.from_outside(false));
@@ -157,7 +157,7 @@ fn a_typo_in_a_hand_edited_scenario_is_an_error_naming_the_field() {
 
 #[test]
 fn traps_stay_within_3s_plus_a_in_number_and_10a_in_level() {
-    for seed in 0..300 {
+    for seed in crate::seeds(0..300) {
         let s = generate(tables(), &params(vec![1; 3], 3, 9, Layout::Mixed), seed).unwrap();
         assert!(s.usage.traps_number <= 3 * 3 + 1);
         assert!(s.usage.traps_total_level <= 10);
@@ -364,4 +364,12 @@ pub fn placed_trap(
         choice: None,
         monsters,
     }
+}
+
+crate::in_full! {
+    every_generated_scenario_passes_check_over_thousands_of_seeds_and_options => every_generated_scenario_passes_check_over_thousands_of_seeds_and_options_in_full,
+    a_straight_layout_is_a_single_path_with_the_ruler_last => a_straight_layout_is_a_single_path_with_the_ruler_last_in_full,
+    a_junction_layout_offers_a_choice => a_junction_layout_offers_a_choice_in_full,
+    a_mixed_layout_has_a_room_reached_only_by_special_movement_and_the_ruler_by_a_normal_route => a_mixed_layout_has_a_room_reached_only_by_special_movement_and_the_ruler_by_a_normal_route_in_full,
+    traps_stay_within_3s_plus_a_in_number_and_10a_in_level => traps_stay_within_3s_plus_a_in_number_and_10a_in_level_in_full,
 }

@@ -87,7 +87,7 @@ fn printed(md: &str) -> Vec<String> {
 #[test]
 fn every_item_and_word_table_the_results_name_is_in_the_booklet_and_no_other() {
     let mut seen = std::collections::BTreeSet::new();
-    for seed in 0..80u64 {
+    for seed in crate::seeds(0..80u64) {
         let s = scenario_for(seed);
         let v = view::myk_view(&s, tables(), Paper::A4, &[]);
         let md = templates().render("myk.md", &v).expect("renders");
@@ -160,4 +160,8 @@ fn the_materials_a_story_draws_are_the_market_tables_materials() {
     book.sort_unstable();
     let drawn: Vec<&str> = t.items.materials().iter().map(String::as_str).collect();
     assert_eq!(drawn, book);
+}
+
+crate::in_full! {
+    every_item_and_word_table_the_results_name_is_in_the_booklet_and_no_other => every_item_and_word_table_the_results_name_is_in_the_booklet_and_no_other_in_full,
 }

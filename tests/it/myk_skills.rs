@@ -140,7 +140,7 @@ fn tables_show_ignores_case_for_every_record_and_table() {
 #[test]
 fn a_booklet_gives_the_effect_of_every_skill_of_every_monster_it_shows() {
     let t = tables();
-    for seed in 0..150u64 {
+    for seed in crate::seeds(0..150u64) {
         let s = scenario_for(seed);
         let md = booklet(&s, "myk.md");
         let skills_at = md.find("### Skills in this scenario").expect("skills section");
@@ -173,7 +173,7 @@ fn a_booklet_gives_the_effect_of_every_skill_of_every_monster_it_shows() {
 #[test]
 fn every_group_and_ruler_prints_its_materials_and_the_treasure_tables_it_needs() {
     let t = tables();
-    for seed in 0..150u64 {
+    for seed in crate::seeds(0..150u64) {
         let s = scenario_for(seed);
         let md = booklet(&s, "myk.md");
         let key_end = md.find("## For play").unwrap();
@@ -239,7 +239,7 @@ fn a_monster_with_unknown_stats_never_enters_a_generated_encounter_table() {
     let filtered = &t.myk.encounters["myk.encounters.level2"];
     assert!(filtered.iter().flat_map(|r| &r.groups).all(|g| g.monster != "Gargoyle"));
     assert!(filtered.iter().any(|r| r.dropped == ["Gargoyle"]));
-    for seed in 0..600u64 {
+    for seed in crate::seeds(0..600u64) {
         let s = scenario_for(seed);
         for g in s.encounters.rows.iter().flat_map(|r| &r.groups) {
             assert!(t.myk.monster(&g.name).is_some_and(|m| m.complete()), "seed {seed}: {} in the table", g.name);
@@ -310,4 +310,10 @@ fn the_treasure_tables_of_random_encounter_monsters_are_printed_too() {
     let md = booklet(&s, "myk.md");
     assert!(md.contains("- **Bone Dragon** (Undead, level 20)") && md.contains("Treasure: 1D6 on the Level 16-20"));
     assert!(md.contains("**Treasure Table: Individual Level 16-20 / Total Levels 23-30 (1D6)**"));
+}
+
+crate::in_full! {
+    a_booklet_gives_the_effect_of_every_skill_of_every_monster_it_shows => a_booklet_gives_the_effect_of_every_skill_of_every_monster_it_shows_in_full,
+    every_group_and_ruler_prints_its_materials_and_the_treasure_tables_it_needs => every_group_and_ruler_prints_its_materials_and_the_treasure_tables_it_needs_in_full,
+    a_monster_with_unknown_stats_never_enters_a_generated_encounter_table => a_monster_with_unknown_stats_never_enters_a_generated_encounter_table_in_full,
 }

@@ -137,7 +137,7 @@ fn oracle(f: &Fortress) -> (bool, bool) {
 // ------------------------------------------------------------------------------------------------
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::cases(3000), ..ProptestConfig::default() })]
 
     #[test]
     fn every_fortress_is_solvable_and_passes_the_check(
@@ -168,7 +168,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::cases(2000), ..ProptestConfig::default() })]
 
     #[test]
     fn small_fortresses_satisfy_an_independent_walk_over_every_state(
@@ -183,7 +183,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::cases(200), ..ProptestConfig::default() })]
 
     #[test]
     fn json_round_trips_and_still_passes(seed in any::<u64>(), areas in 3u32..=40) {
@@ -197,7 +197,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::cases(500), ..ProptestConfig::default() })]
 
     /// Hand edits can break anything; `check`, `layout` and `derive_paths` still never panic.
     #[test]
@@ -574,7 +574,7 @@ fn a_damaged_gate_on_the_only_way_to_the_core_strands_only_when_a_sequence_of_mo
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: crate::cases(400), ..ProptestConfig::default() })]
 
     /// One gate of a generated fortress made damaged with 1-4 uses: when `check` finds no
     /// stranding, the walk over every state finds no dead end either.
@@ -831,4 +831,12 @@ fn a_gate_the_rulers_defeat_opens_says_so_on_the_map_and_in_the_booklet() {
         assert!(md.contains(&format!("to open it: {deed}")), "seed {seed}: booklet, gate to area {other}");
     }
     assert!(found > 0, "some seed has a gate the Ruler's defeat opens");
+}
+
+crate::in_full! {
+    every_fortress_is_solvable_and_passes_the_check => every_fortress_is_solvable_and_passes_the_check_in_full,
+    small_fortresses_satisfy_an_independent_walk_over_every_state => small_fortresses_satisfy_an_independent_walk_over_every_state_in_full,
+    json_round_trips_and_still_passes => json_round_trips_and_still_passes_in_full,
+    check_and_layout_survive_arbitrary_edits => check_and_layout_survive_arbitrary_edits_in_full,
+    a_damaged_gate_check_accepts_strands_no_walk_over_every_state => a_damaged_gate_check_accepts_strands_no_walk_over_every_state_in_full,
 }

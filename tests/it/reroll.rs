@@ -102,7 +102,7 @@ fn part_paths_print_and_parse_back() {
 #[test]
 fn every_part_rerolled_stays_legal_and_everything_outside_it_is_unchanged() {
     let (mut done, mut refused) = (0, 0);
-    for seed in 0..1500u64 {
+    for seed in crate::seeds(0..1500u64) {
         let p = options(seed);
         let mut s = generate(tables(), &p, seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let before = s.clone();
@@ -128,7 +128,7 @@ fn every_part_rerolled_stays_legal_and_everything_outside_it_is_unchanged() {
 
 #[test]
 fn a_room_reroll_keeps_the_rooms_ruler_and_gm_notes() {
-    for seed in 0..200u64 {
+    for seed in crate::seeds(0..200u64) {
         let mut s = default_scenario(seed);
         let m = &mut s.maps[0];
         let Some(room) = m.rooms.iter().find(|r| r.ruler.is_some()).map(|r| r.id) else { continue };
@@ -160,7 +160,7 @@ fn rerolling_the_same_part_again_uses_the_next_stream_and_differs() {
 
 #[test]
 fn replaying_the_reroll_list_on_the_same_seed_gives_the_same_bytes() {
-    for seed in 0..150u64 {
+    for seed in crate::seeds(0..150u64) {
         let p = options(seed);
         let mut s = generate(tables(), &p, seed).expect("generates");
         let mut d = Dice::new(seed).child("test/replay");
@@ -477,4 +477,10 @@ fn the_footer_command_of_a_locked_scenario_renders_its_own_file() {
     let regen = dungeonsmith::render::regen::myk(&s, tables(), Default::default());
     assert_eq!(regen.command, "dungeonsmith render myk-42.json");
     assert!(regen.edited);
+}
+
+crate::in_full! {
+    every_part_rerolled_stays_legal_and_everything_outside_it_is_unchanged => every_part_rerolled_stays_legal_and_everything_outside_it_is_unchanged_in_full,
+    a_room_reroll_keeps_the_rooms_ruler_and_gm_notes => a_room_reroll_keeps_the_rooms_ruler_and_gm_notes_in_full,
+    replaying_the_reroll_list_on_the_same_seed_gives_the_same_bytes => replaying_the_reroll_list_on_the_same_seed_gives_the_same_bytes_in_full,
 }

@@ -45,7 +45,9 @@ async function load(query, how) {
       return false;
     }
     view = JSON.parse(text);
-    hideMessage();
+    // An edit that changed nothing says why (a reroll the limits hold back, a lock already set).
+    if (view.note) showMessage(view.note);
+    else hideMessage();
     const url = location.pathname + '?' + view.query;
     if (how === 'push') history.pushState(null, '', url);
     else if (how === 'replace') history.replaceState(null, '', url);
@@ -75,18 +77,26 @@ function undo() {
   load(p.toString(), 'push');
 }
 
+// The form's fields: the seed and paper, and each game's options in its `data-game` block, which
+// the server writes from the one declaration of the options (so this script names none of them).
+function fields(game) {
+  return [...document.querySelectorAll('#options [name]')].filter((f) => {
+    const block = f.closest('[data-game]');
+    return f.name !== 'game' && (!block || !game || block.dataset.game === game);
+  });
+}
+
 function fillForm(query) {
   const p = new URLSearchParams(query);
   // `nw3` is the game's name in permalinks from before it was called `fortress` everywhere.
   const game = p.get('game') === 'nw3' ? 'fortress' : p.get('game') || 'myk';
   document.querySelector(`input[name=game][value=${game}]`).checked = true;
   document.body.dataset.game = game;
-  for (const name of ['seed', 'court-size', 'level', 'levels', 'maps', 'rooms', 'layout', 'objective', 'party', 'cl',
-    'areas', 'party-attack', 'party-defence', 'party-hp', 'paper']) {
-    const field = document.getElementById(name);
-    if (p.has(name)) field.value = p.get(name);
-    // A field the permalink leaves out is at its default: blank, or "any" objective kind.
-    else if (['levels', 'objective', 'party-attack', 'party-defence', 'party-hp'].includes(name)) field.value = '';
+  for (const field of fields(null)) {
+    if (p.has(field.name)) field.value = p.get(field.name);
+    // A field the permalink leaves out is at its default: blank (the server's default applies), or
+    // "any" objective kind.
+    else if (field.closest('[data-game]')) field.value = '';
   }
 }
 
@@ -94,14 +104,14 @@ function formQuery() {
   const game = document.querySelector('input[name=game]:checked').value;
   const p = new URLSearchParams();
   p.set('game', game);
-  const names = game === 'myk'
-    ? ['seed', 'court-size', 'level', 'levels', 'maps', 'rooms', 'layout', 'objective', 'paper']
-    : ['seed', 'party', 'cl', 'areas', 'party-attack', 'party-defence', 'party-hp', 'paper'];
-  for (const name of names) {
-    const v = document.getElementById(name).value.trim();
-    if (v !== '') p.set(name, v);
+  for (const field of fields(game)) {
+    const v = field.value.trim();
+    if (v !== '') p.set(field.name, v);
   }
-  if (p.has('levels')) { p.delete('level'); p.delete('court-size'); }
+  // A field that stands for others (a mixed court's levels) drops them.
+  for (const field of fields(game)) {
+    if (p.has(field.name) && field.dataset.replaces) field.dataset.replaces.split(' ').forEach((n) => p.delete(n));
+  }
   return p.toString();
 }
 
