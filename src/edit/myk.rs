@@ -238,7 +238,7 @@ pub fn why_unchanged(s: &Scenario, part: &MykPart) -> String {
         if busy >= limit {
             return format!(
                 "map {map} already has {busy} rooms with monsters, its limit (A + 2 = {limit}), so {room} stays \
-                 without; reroll a room that has monsters, or the whole map (`--map {map}`)"
+                 without; reroll a room that has monsters, or the whole map {map}"
             );
         }
     }

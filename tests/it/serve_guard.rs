@@ -89,12 +89,14 @@ fn every_answer_forbids_sniffing_framing_and_scripts_from_elsewhere() {
 }
 
 #[test]
-fn the_zip_keeps_its_name_across_a_regen_edit() {
+fn the_zip_is_named_after_the_scenario_a_regen_edit_made() {
     let addr = server();
-    let (status, head, body) = get(addr, &addr.to_string(), "/download/myk-1.zip?seed=1&op=regen:77");
+    let (status, head, body) = get(addr, &addr.to_string(), "/download/myk-77.zip?seed=1&op=regen:77");
     assert_eq!(status, 200, "{}", String::from_utf8_lossy(&body));
-    assert!(head.contains("filename=\"myk-1.zip\""), "{head}");
+    assert!(head.contains("filename=\"myk-77.zip\""), "{head}");
     assert!(body.starts_with(b"PK"), "a zip");
+    let (stale, _, _) = get(addr, &addr.to_string(), "/download/myk-1.zip?seed=1&op=regen:77");
+    assert_eq!(stale, 404, "the old seed's name is not this scenario's zip");
 }
 
 #[test]
