@@ -525,9 +525,10 @@ impl Document {
             Document::Myk(s) => {
                 crate::render::summary::myk_summary(s) + &crate::render::summary::myk_danger_lines(s, tables)
             }
+            // The title as every renderer prints it: stored with its slots, filled here.
             Document::Nw3(f) => format!(
                 "{} (seed {}): {} areas, {} gates, ruler {}\n",
-                f.title,
+                crate::nw3::text::filled(f).title,
                 f.seed,
                 f.areas.len(),
                 f.gates.len(),

@@ -26,11 +26,9 @@ pub fn position_for(range: Option<u32>) -> Position {
 pub fn placement(r: &Room, tables: &Tables) -> Option<String> {
     let mut by_area: Vec<(Position, String)> = Vec::new();
     if let Some(ru) = &r.ruler {
-        let range = ru
-            .stats
-            .as_ref()
-            .map(|s| s.range)
-            .or_else(|| tables.myk.monster(&ru.name).and_then(|rec| crate::myk::ruler::final_stats(rec, ru)).map(|s| s.range));
+        let range = ru.stats.as_ref().map(|s| s.range).or_else(|| {
+            tables.myk.monster(&ru.name).and_then(|rec| crate::myk::ruler::final_stats(rec, ru)).map(|s| s.range)
+        });
         by_area.push((position_for(range), format!("{} (ruler)", ru.name)));
     }
     for g in &r.monsters {

@@ -418,3 +418,18 @@ fn a_misspelt_slot_in_a_tables_folder_stops_the_run_with_exit_2() {
     assert_eq!((code, stdout.as_str(), err.lines().count()), (2, "", 1), "{err}");
     assert!(err.contains("story.toml") && err.contains("[[stake]]") && err.contains("`{rular}`"), "{err}");
 }
+
+/// The one line a run prints about its fortress reads the title as the booklet does: its slots
+/// filled (it printed "The {core} Beats Tonight").
+#[test]
+fn the_run_summary_prints_the_fortress_title_filled() {
+    let d = std::env::temp_dir().join(format!("ds-summary-{}", std::process::id()));
+    for seed in 0..12u64 {
+        let (code, _, err) =
+            crate::run(&["fortress", "--seed", &seed.to_string(), "--format", "json", "--out", &d.to_string_lossy()]);
+        assert_eq!(code, 0, "{err}");
+        let line = err.lines().find(|l| l.contains("(seed ")).expect("the summary line");
+        assert!(!line.contains('{') && !line.contains('}'), "seed {seed}: `{line}`");
+    }
+    std::fs::remove_dir_all(&d).ok();
+}
