@@ -134,7 +134,7 @@ pub fn themed_records(files: &[(String, Nw3File)]) -> Vec<Themed> {
 /// Every persona and Core names a theme of the episode pools (in `episode_file`), and every
 /// theme has a persona and a Core.
 pub fn validate_records(e: &EpisodeData, episode_file: &str, records: &[Themed]) -> Result<()> {
-    for r in records.iter().filter(|r| !e.theme.iter().any(|t| t.name == r.theme)) {
+    if let Some(r) = records.iter().find(|r| !e.theme.iter().any(|t| t.name == r.theme)) {
         let message = if r.theme.is_empty() {
             format!("[[{}]] `{}` has no `theme` (one of the [[theme]]s of `{episode_file}`)", r.section, r.name)
         } else {
