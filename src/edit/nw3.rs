@@ -502,6 +502,11 @@ fn put_frame(d: &Nw3Data, f: &mut Fortress, common: &Common, keep_ruler: bool) {
     f.logic = fr.logic;
     f.entrance_condition = fr.entrance_condition;
     f.core = fr.core;
+    if keep_ruler {
+        // A kept Ruler keeps its story: the Core is of its theme.
+        let c = crate::nw3::ruler_story::core_kept(d, &f.ruler.name, common.core);
+        f.core = crate::nw3::model::Core { name: c.name.clone(), description: c.description.clone() };
+    }
 }
 
 /// Rolls everything unlocked anew from `seed` with the options of `from`, keeping locked areas

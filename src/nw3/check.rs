@@ -32,6 +32,7 @@
 //! | `logic.count`, `logic.duplicate` | one or two different Logics |
 //! | `enemy.body`, `enemy.attack`, `enemy.stats`, `enemy.defence`, `enemy.ambush`, `danger-sense.difficulty` | enemy combat data and Danger Sense (see `check_combat.rs`) |
 //! | `episode.*`, `event.outcome` | the episode's Handouts, Entrance keyword or item, opening, legwork and endings point at what exists (see `check_episode.rs`) |
+//! | `episode.former`, `episode.theme` | the legwork states the Ruler's past as the episode has it; persona, Core and past are one story (see `ruler_story.rs`) |
 //!
 //! How the party moves (see `net.rs`): closed gates open once their event area or device area has
 //! been visited; secret gates count as found when their event is cleared, never on a Danger Sense
@@ -64,6 +65,7 @@ pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
     crate::nw3::check_combat::check_combat(f, tables, &mut v);
     crate::nw3::check_episode::check_episode(&crate::nw3::text::filled(f), &mut v);
     crate::nw3::check_episode::check_slots(f, &mut v);
+    crate::nw3::ruler_story::check_story(f, tables, &mut v);
     if sound {
         let net = Net::new(f);
         check_paths(f, &net, &mut v);

@@ -18,7 +18,7 @@ use crate::nw3::model::{
 };
 use crate::tables::nw3::{EntranceKind, Nw3Data};
 use crate::tables::nw3_combat::{AttackKind, Target, Timing};
-use crate::tables::nw3_episode::{EpisodeData, Line, OutcomeKind, Plant, Topic, Way};
+use crate::tables::nw3_episode::{EpisodeData, KeywordRecord, Line, OutcomeKind, Plant, Topic, Way};
 
 /// A line from a pool (the pools are validated non-empty before a generator runs).
 fn line<'a>(dice: &mut Dice, pool: &'a [Line]) -> &'a str {
@@ -54,15 +54,17 @@ pub fn roll_episode(d: &Nw3Data, f: &mut Fortress, entrance_pattern: &str, dice:
     }
     let town = dice.choose(&d.towns).map_or_else(|| "the city".to_string(), |t| t.text.clone());
     let (former, victim) = two_names(e, dice);
-    let wish = line(dice, &e.wish).to_string();
+    // The Ruler's life, wish, haunt and keyword are one story, its persona's (ruler_story.rs).
+    let story = crate::nw3::ruler_story::draw(d, &f.ruler.name, dice);
     let past = Past {
         former,
-        life: line(dice, &e.former_life).into(),
-        wish,
-        place_reason: line(dice, &e.place_reason).into(),
+        life: story.life.into(),
+        wish: story.wish.into(),
+        place_reason: story.place_reason.into(),
         victim_reason: line(dice, &e.victim_reason).into(),
+        theme: story.theme.into(),
     };
-    let (keyword, item) = entrance_thing(e, f.entrance_condition.kind, dice);
+    let (keyword, item) = entrance_thing(e, story.keyword, f.entrance_condition.kind, dice);
     f.entrance_condition.text = entrance_pattern.to_string();
     let handouts = handouts(e, f.party.size, dice);
     f.trailer = [&e.trailer_open, &e.trailer_turn, &e.trailer_close]
@@ -86,10 +88,16 @@ fn two_names(e: &EpisodeData, dice: &mut Dice) -> (String, String) {
     (name(), name())
 }
 
-/// The keyword or item the Entrance asks for (both are rolled, so the draws do not depend on
-/// the Entrance kind; only the one the Entrance asks for is kept).
-fn entrance_thing(e: &EpisodeData, kind: EntranceKind, dice: &mut Dice) -> (Option<Keyword>, Option<EntranceItem>) {
-    let k = dice.choose(&e.keyword).map(|k| Keyword { word: k.word.clone(), origin: k.origin.clone() });
+/// The keyword or item the Entrance asks for (the keyword is the Ruler's story's, the item is
+/// rolled whatever the Entrance kind, so the draws do not depend on it; only the one the
+/// Entrance asks for is kept).
+fn entrance_thing(
+    e: &EpisodeData,
+    keyword: Option<&KeywordRecord>,
+    kind: EntranceKind,
+    dice: &mut Dice,
+) -> (Option<Keyword>, Option<EntranceItem>) {
+    let k = keyword.map(|k| Keyword { word: k.word.clone(), origin: k.origin.clone() });
     let i = dice.choose(&e.item).map(|i| EntranceItem { name: i.name.clone(), where_found: i.where_found.clone() });
     match kind {
         EntranceKind::Keyword => (k, None),

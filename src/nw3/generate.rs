@@ -630,7 +630,8 @@ impl<'t> Common<'t> {
         } else {
             e.choose(&d.entrances).expect("validated: entrances")
         };
-        let core = e.choose(&d.cores).expect("validated: cores");
+        // The Core of the Ruler's own story (ruler_story.rs).
+        let core = crate::nw3::ruler_story::core_for(d, ruler, &mut e).expect("validated: cores");
         let mut t = root.child("nw3/title");
         let title = t.choose(&d.titles).expect("validated: titles").text.as_str();
         let trailer = t.choose(&d.trailers).expect("validated: trailers").text.as_str();

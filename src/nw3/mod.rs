@@ -15,6 +15,7 @@ pub mod model;
 pub(crate) mod net;
 pub mod opener;
 pub mod params;
+pub mod ruler_story;
 pub mod rules;
 pub(crate) mod stock;
 pub mod text;

@@ -94,6 +94,10 @@ pub struct Past {
     pub wish: String,
     pub place_reason: String,
     pub victim_reason: String,
+    /// The story its persona, Core and past are drawn from (`[[theme]]` of the episode pools);
+    /// empty in files written before the Ruler had one story.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub theme: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -235,10 +235,12 @@ impl Tables {
                 episode = Some((path.clone(), e));
             }
         }
+        let themed = if validate { crate::nw3::ruler_story::themed_records(&nw3_files) } else { Vec::new() };
         let mut nw3 = nw3::Nw3Data::from_files(nw3_files, validate)?;
         if let Some((file, e)) = episode {
             if validate {
                 e.validate(&file)?;
+                crate::nw3::ruler_story::validate_records(&e, &file, &themed)?;
             }
             nw3.episode = e;
         }

@@ -140,6 +140,10 @@ pub struct KindWeight {
 pub struct CoreRecord {
     pub name: String,
     pub description: String,
+    /// The Ruler's story it belongs to (`[[theme]]` of the episode pools): a Fortress has the
+    /// Core of its Ruler's theme.
+    #[serde(default)]
+    pub theme: String,
 }
 
 /// A scenario event for an Event area: what happens and the judge that clears it.
@@ -269,6 +273,10 @@ pub struct ObjectRecord {
 pub struct RulerRecord {
     pub name: String,
     pub title: String,
+    /// The story this persona belongs to (`[[theme]]` of the episode pools): its former life,
+    /// wish, keyword, haunt and Core are drawn from the same theme.
+    #[serde(default)]
+    pub theme: String,
     pub spd: u32,
     /// Its attacks as a Boss (the first one's kind is its main kind).
     pub attacks: Vec<AttackRecord>,

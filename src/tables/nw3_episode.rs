@@ -39,9 +39,29 @@ pub struct ConnectionRecord {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct KeywordRecord {
+    /// The Ruler's story it belongs to (a `[[theme]]`).
+    pub theme: String,
     pub word: String,
     /// How it ties to the Ruler's past.
     pub origin: String,
+}
+
+/// A story a Ruler is drawn from (`src/nw3/ruler_story.rs`): its persona (`[[nw3.ruler]]`),
+/// Core (`[[nw3.core]]`), former life, wish, keyword and place reason all name it.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThemeRecord {
+    pub name: String,
+    /// What the story is, for whoever writes its entries.
+    pub about: String,
+}
+
+/// A line of prose that belongs to one Ruler's story (a `[[theme]]`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThemedLine {
+    pub theme: String,
+    pub text: String,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -208,11 +228,13 @@ pub struct EpisodeData {
     #[serde(default)]
     pub family_name: Vec<Line>,
     #[serde(default)]
-    pub former_life: Vec<Line>,
+    pub theme: Vec<ThemeRecord>,
     #[serde(default)]
-    pub wish: Vec<Line>,
+    pub former_life: Vec<ThemedLine>,
     #[serde(default)]
-    pub place_reason: Vec<Line>,
+    pub wish: Vec<ThemedLine>,
+    #[serde(default)]
+    pub place_reason: Vec<ThemedLine>,
     #[serde(default)]
     pub victim_reason: Vec<Line>,
     #[serde(default)]
@@ -248,19 +270,21 @@ impl EpisodeData {
         self.trailer_open.is_empty() && self.connection.is_empty() && self.opening.is_empty()
     }
 
+    /// The sections of one-line texts that belong to a Ruler's story.
+    pub fn themed(&self) -> [(&'static str, &[ThemedLine]); 3] {
+        [("former_life", &self.former_life), ("wish", &self.wish), ("place_reason", &self.place_reason)]
+    }
+
     /// Every text of the file with the section it is in, for the placeholder check.
     fn texts(&self) -> Vec<(&'static str, &str)> {
         let mut v: Vec<(&'static str, &str)> = Vec::new();
-        let lines: [(&'static str, &Vec<Line>); 15] = [
+        let lines: [(&'static str, &Vec<Line>); 12] = [
             ("trailer_open", &self.trailer_open),
             ("trailer_turn", &self.trailer_turn),
             ("trailer_close", &self.trailer_close),
             ("hook", &self.hook),
             ("given_name", &self.given_name),
             ("family_name", &self.family_name),
-            ("former_life", &self.former_life),
-            ("wish", &self.wish),
-            ("place_reason", &self.place_reason),
             ("victim_reason", &self.victim_reason),
             ("ruler_line", &self.ruler_line),
             ("climax", &self.climax),
@@ -269,6 +293,9 @@ impl EpisodeData {
             ("area_detail", &self.area_detail),
         ];
         for (section, list) in lines {
+            v.extend(list.iter().map(|l| (section, l.text.as_str())));
+        }
+        for (section, list) in self.themed() {
             v.extend(list.iter().map(|l| (section, l.text.as_str())));
         }
         for c in &self.connection {
@@ -334,7 +361,8 @@ impl EpisodeData {
                 return Err(err(format!("the episode pools need at least {min} [[{section}]] (found {n})")));
             }
         }
-        self.validate_kinds(&err)
+        self.validate_kinds(&err)?;
+        crate::nw3::ruler_story::validate_pools(self, &err)
     }
 
     /// Each opening kind, legwork topic, ending way and outcome kind present, and each record
