@@ -109,7 +109,7 @@ pub fn room_key(s: &Scenario, tables: &Tables, at: Place) -> Vec<Entry> {
     let mut out = Vec::new();
     for n in s.cast.iter().filter(|n| n.place == Some(at)) {
         let mut e = myk_story::npc_text(s, tables, n);
-        e.label = format!("Here: {}", e.label);
+        e.label = format!("Here: {} —", e.label);
         out.push(e);
     }
     for (i, c) in s.clues.iter().enumerate().filter(|(_, c)| c.at == at) {

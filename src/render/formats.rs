@@ -384,6 +384,9 @@ fn draft<'a>(subject: Subject<'a>, tables: &'a Tables, opts: &RenderOptions<'a>)
     })
 }
 
+/// The Markdown files and the PDF's Markdown, one of each for each booklet file.
+type Texts = (Vec<String>, Vec<String>);
+
 /// The Markdown files and the PDF's Markdown (each empty unless wanted) and, for MYK, the view
 /// they were made from when the HTML will want it too.
 fn markdown(
@@ -392,9 +395,9 @@ fn markdown(
     opts: &RenderOptions,
     need_md: bool,
     need_pdf: bool,
-) -> (Result<(Vec<String>, Vec<String>)>, Option<MykView>) {
+) -> (Result<Texts>, Option<MykView>) {
     let need_html = opts.formats.contains(&Format::Html);
-    let texts = |render: &dyn Fn(Part, &str, bool) -> Result<String>| -> Result<(Vec<String>, Vec<String>)> {
+    let texts = |render: &dyn Fn(Part, &str, bool) -> Result<String>| -> Result<Texts> {
         let mut md = Vec::new();
         let mut pdf_md = Vec::new();
         for (part, _) in opts.reference.files() {

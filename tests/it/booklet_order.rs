@@ -132,7 +132,7 @@ fn every_myk_room_entry_prints_its_clues_cast_and_mini_events_in_full() {
                     clues += 1;
                 }
                 for n in s.cast.iter().filter(|n| n.place == Some(here)) {
-                    assert!(entry.contains(&format!("**Here: {}**", markdown_escape(&n.name))), "{what}: {}", n.name);
+                    assert!(entry.contains(&format!("**Here: {} —**", markdown_escape(&n.name))), "{what}: {}", n.name);
                     if !n.wants.is_empty() {
                         assert!(entry.contains("  - Wants "), "{what}: what {} wants", n.name);
                     }
