@@ -14,7 +14,7 @@ fn bench(c: &mut Criterion) {
     let templates = Templates::load(None).expect("built-in templates");
     let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
     let formats = [Format::Json, Format::Svg, Format::Md, Format::Html];
-    let opts = RenderOptions { formats: &formats, templates: &templates };
+    let opts = RenderOptions { formats: &formats, templates: &templates, reference: Default::default() };
     for (what, name) in [("one word", "x".repeat(10_000)), ("words", "wide ".repeat(2_000))] {
         let mut s = generate(&tables, &params, 42).expect("generates");
         s.maps[0].rooms[0].name = name.into();

@@ -29,7 +29,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     let formats = [Format::Json, Format::Svg, Format::Md, Format::Html];
-    let opts = RenderOptions { formats: &formats, templates: &templates };
+    let opts = RenderOptions { formats: &formats, templates: &templates, reference: Default::default() };
     c.bench_function("myk reroll one room + render json,svg,md,html in memory", |b| {
         b.iter(|| {
             let mut t: Scenario = s.clone();

@@ -16,6 +16,7 @@ use crate::myk::{MykParams, Scenario};
 use crate::nw3::{Fortress, FortressParams};
 use crate::output::Artifact;
 use crate::permalink::Fields;
+use crate::render::booklet::Reference;
 use crate::render::text::Templates;
 use crate::tables::Tables;
 
@@ -496,14 +497,26 @@ impl Document {
     pub fn file_names(&self, formats: &[Format]) -> Vec<String> {
         use crate::render::formats::{Subject, file_names};
         match self {
-            Document::Myk(s) => file_names(Subject::Myk(s), formats),
-            Document::Nw3(f) => file_names(Subject::Nw3(f), formats),
+            Document::Myk(s) => file_names(Subject::Myk(s), formats, Reference::default()),
+            Document::Nw3(f) => file_names(Subject::Nw3(f), formats, Reference::default()),
         }
     }
 
-    /// Every chosen format, as files in memory, in a fixed order, on the document's paper.
+    /// Every chosen format, as files in memory, in a fixed order, on the document's paper, with
+    /// the booklet's reference in an appendix.
     pub fn render(&self, tables: &Tables, formats: &[Format], templates: &Templates) -> Result<Vec<Artifact>> {
-        let opts = crate::render::RenderOptions { formats, templates };
+        self.render_with(tables, formats, templates, Reference::default())
+    }
+
+    /// [`Document::render`], with the booklet's reference (part two) where `reference` puts it.
+    pub fn render_with(
+        &self,
+        tables: &Tables,
+        formats: &[Format],
+        templates: &Templates,
+        reference: Reference,
+    ) -> Result<Vec<Artifact>> {
+        let opts = crate::render::RenderOptions { formats, templates, reference };
         match self {
             Document::Myk(s) => crate::render::render_myk(s, tables, &opts),
             Document::Nw3(f) => crate::render::render_fortress(f, tables, &opts),

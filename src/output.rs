@@ -19,7 +19,8 @@
 //!
 //! A scenario's files are a set: a run removes the per-map files of its scenario (same stem,
 //! `myk-7-map3.svg`, `myk-7-map3-players.svg`, `myk-7-map3.dd2vtt`) in the formats it writes that
-//! it no longer makes (the third map's sheets when the scenario now has two maps), after its own
+//! it no longer makes (the third map's sheets when the scenario now has two maps), and the
+//! booklet's reference written apart (`myk-7-reference.md`) when the run does not write it, after its own
 //! files are in place. Every other file of the scenario is replaced by the run itself; formats
 //! not asked for and files not named as dungeonsmith names them (a GM's notes) stay. Runs into one folder take turns: each holds an exclusive lock on the folder's
 //! `.dungeonsmith.lock` while it writes (the standard library's `File::lock`, an `flock` on
@@ -146,10 +147,20 @@ fn stale(dir: &Path, stem: &str, artifacts: &[Artifact]) -> Vec<String> {
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| per_map(stem, n) && formats.contains(&ext(n)) && !artifacts.iter().any(|a| &a.name == n))
+        .filter(|n| (per_map(stem, n) || reference_part(stem, n)) && formats.contains(&ext(n)))
+        .filter(|n| !artifacts.iter().any(|a| &a.name == n))
         .collect();
     out.sort();
     out
+}
+
+/// Whether `name` is the booklet's reference written apart (`STEM-reference.md`, `.html`,
+/// `.pdf`): a run that puts it back in the booklet (or leaves it out) removes the old one.
+fn reference_part(stem: &str, name: &str) -> bool {
+    let suffix = crate::render::booklet::REFERENCE_SUFFIX;
+    name.strip_prefix(stem)
+        .and_then(|r| r.strip_prefix(suffix))
+        .is_some_and(|ext| matches!(ext, ".md" | ".html" | ".pdf"))
 }
 
 /// Whether `name` is a per-map file of `stem` (`STEM-mapN.EXT`, `STEM-mapN-players.EXT`).

@@ -13,6 +13,7 @@ use crate::myk::model::Layout;
 use crate::myk::params as P;
 use crate::nw3::FortressParams;
 use crate::nw3::params as F;
+use crate::render::booklet::Reference;
 
 /// Generate complete, printable dungeon scenarios for Make You Kingdom and Night Wizard 3rd
 /// Edition from a seed that reproduces them exactly.
@@ -91,6 +92,10 @@ pub struct OutputArgs {
     /// Load templates from this folder; any file there replaces the built-in one of that name.
     #[arg(long, value_name = "DIR")]
     pub templates: Option<PathBuf>,
+    /// Where the booklet's part two (the reference: tables, skills, items, glossary, the
+    /// fortress rules) goes, in the md, html and pdf booklets.
+    #[arg(long, value_enum, default_value = "appendix")]
+    pub reference: Reference,
 }
 
 // The formats and papers are the model's (`crate::model`); the command line names them.
@@ -113,6 +118,15 @@ impl ValueEnum for Paper {
     }
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(self.name()))
+    }
+}
+
+impl ValueEnum for Reference {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Reference::ALL
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.name()).help(self.help()))
     }
 }
 

@@ -176,7 +176,7 @@ fn write_document(
 ) -> Outcome {
     out_folder(&o.out)?;
     let watch = o.templates.as_deref().and_then(memory::Watch::start);
-    let artifacts = doc.render(tables, &o.formats(), templates)?;
+    let artifacts = doc.render_with(tables, &o.formats(), templates, o.reference)?;
     drop(watch);
     for path in write_set(&o.out, &doc.stem(), &artifacts)? {
         writeln!(out, "{}", path.display())?;

@@ -13,6 +13,7 @@ use crate::nw3::model::Fortress;
 use crate::output::Artifact;
 use crate::tables::Tables;
 
+use super::booklet::{Context, Part, Reference};
 use super::text::Templates;
 use super::view::MykView;
 use super::{Audience, RenderOptions, dot, fortress_view, json, pdf, plan, sheet, strip_prolog, udonarium, uvtt, view};
@@ -90,6 +91,21 @@ impl<'a> Subject<'a> {
             Subject::Nw3(_) => "fortress.html",
         }
     }
+
+    /// How long the scenario takes at the table, for part one of its booklet.
+    fn play_time(self) -> super::booklet::PlayTime {
+        match self {
+            Subject::Myk(s) => super::booklet::myk_play_time(s),
+            Subject::Nw3(f) => super::booklet::nw3_play_time(f),
+        }
+    }
+
+    /// The booklet files' names with extension `ext`: the booklet, and part two's own file when
+    /// `reference` puts it apart.
+    fn booklet_names(self, reference: Reference, ext: &str) -> Vec<String> {
+        let stem = self.stem();
+        reference.files().iter().map(|(_, suffix)| format!("{stem}{suffix}.{ext}")).collect()
+    }
 }
 
 /// One printed sheet in both copies, with its file name (without `.svg`) and its PDF labels.
@@ -111,8 +127,12 @@ pub struct Drafts<'a> {
     templates: &'a Templates,
     stem: String,
     sheets: Vec<Sheet>,
-    /// The Markdown (empty unless Markdown or the PDF wants it).
-    md: String,
+    reference: Reference,
+    /// The Markdown files (none unless Markdown is wanted), one for each of `reference`'s files.
+    md: Vec<String>,
+    /// The PDF's Markdown (none unless the PDF is wanted), likewise: its page citations kept,
+    /// its handouts left to the cut-out card pages.
+    pdf_md: Vec<String>,
     /// The MYK view the Markdown was made from, kept for the HTML (which only adds the sheets).
     view: Mutex<Option<MykView>>,
 }
@@ -123,7 +143,7 @@ pub struct Entry {
     pub format: Format,
     heavy: bool,
     make: fn(&Drafts) -> Result<Vec<Artifact>>,
-    names: fn(Subject) -> Vec<String>,
+    names: fn(Subject, Reference) -> Vec<String>,
 }
 
 /// Every format, in the order a render gives its files: the light ones in turn, then the heavy
@@ -139,41 +159,42 @@ pub const FORMATS: [Entry; 8] = [
     Entry { format: Format::Udonarium, heavy: true, make: make_udonarium, names: names_udonarium },
 ];
 
-/// The names of the files the chosen `formats` make of `subject`, in the order [`render`] gives
-/// them, without making any (the workbench lists them for every change).
-pub fn file_names(subject: Subject, formats: &[Format]) -> Vec<String> {
-    FORMATS.iter().filter(|e| formats.contains(&e.format)).flat_map(|e| (e.names)(subject)).collect()
+/// The names of the files the chosen `formats` make of `subject` with part two where `reference`
+/// puts it, in the order [`render`] gives them, without making any (the workbench lists them for
+/// every change).
+pub fn file_names(subject: Subject, formats: &[Format], reference: Reference) -> Vec<String> {
+    FORMATS.iter().filter(|e| formats.contains(&e.format)).flat_map(|e| (e.names)(subject, reference)).collect()
 }
 
-fn names_json(s: Subject) -> Vec<String> {
+fn names_json(s: Subject, _: Reference) -> Vec<String> {
     vec![format!("{}.json", s.stem())]
 }
 
-fn names_svg(s: Subject) -> Vec<String> {
+fn names_svg(s: Subject, _: Reference) -> Vec<String> {
     s.sheet_files().iter().flat_map(|f| [format!("{f}.svg"), format!("{f}-players.svg")]).collect()
 }
 
-fn names_md(s: Subject) -> Vec<String> {
-    vec![format!("{}.md", s.stem())]
+fn names_md(s: Subject, reference: Reference) -> Vec<String> {
+    s.booklet_names(reference, "md")
 }
 
-fn names_html(s: Subject) -> Vec<String> {
-    vec![format!("{}.html", s.stem())]
+fn names_html(s: Subject, reference: Reference) -> Vec<String> {
+    s.booklet_names(reference, "html")
 }
 
-fn names_dot(s: Subject) -> Vec<String> {
+fn names_dot(s: Subject, _: Reference) -> Vec<String> {
     vec![format!("{}.dot", s.stem())]
 }
 
-fn names_uvtt(s: Subject) -> Vec<String> {
+fn names_uvtt(s: Subject, _: Reference) -> Vec<String> {
     s.sheet_files().iter().map(|f| format!("{f}.dd2vtt")).collect()
 }
 
-fn names_pdf(s: Subject) -> Vec<String> {
-    vec![format!("{}.pdf", s.stem())]
+fn names_pdf(s: Subject, reference: Reference) -> Vec<String> {
+    s.booklet_names(reference, "pdf")
 }
 
-fn names_udonarium(s: Subject) -> Vec<String> {
+fn names_udonarium(s: Subject, _: Reference) -> Vec<String> {
     vec![format!("{}-udonarium.zip", s.stem()), format!("{}-udonarium-gm.zip", s.stem())]
 }
 
@@ -195,14 +216,17 @@ fn make_svg(d: &Drafts) -> Result<Vec<Artifact>> {
 }
 
 fn make_md(d: &Drafts) -> Result<Vec<Artifact>> {
-    Ok(vec![Artifact::new(format!("{}.md", d.stem), d.md.clone())])
+    let names = d.subject.booklet_names(d.reference, "md");
+    Ok(names.into_iter().zip(&d.md).map(|(name, md)| Artifact::new(name, md.clone())).collect())
 }
 
-/// HTML inlines the sheets into the booklet's view.
+/// HTML inlines the sheets (and an episode's handout cards) into the booklet's view.
 fn make_html(d: &Drafts) -> Result<Vec<Artifact>> {
     let inline: Vec<(String, String)> =
         d.sheets.iter().map(|s| (strip_prolog(&s.gm), strip_prolog(&s.players))).collect();
-    let text = match d.subject {
+    let names = d.subject.booklet_names(d.reference, "html");
+    let files = d.reference.files().iter().map(|f| f.0).zip(names);
+    match d.subject {
         Subject::Myk(s) => {
             let kept = d.view.lock().unwrap_or_else(|p| p.into_inner()).take();
             let mut v = kept.unwrap_or_else(|| view::myk_view(s, d.tables, s.params.paper, &[]));
@@ -210,14 +234,28 @@ fn make_html(d: &Drafts) -> Result<Vec<Artifact>> {
                 mv.svg = gm;
                 mv.players_svg = players;
             }
-            d.templates.render("myk.html", &v)?
+            files
+                .map(|(part, name)| {
+                    let c = d.context(&v, part, "html");
+                    Ok(Artifact::new(name, d.templates.render("myk.html", &c)?))
+                })
+                .collect()
         }
         Subject::Nw3(f) => {
             let svg = inline.into_iter().next().unwrap_or_default();
-            d.templates.render("fortress.html", &fortress_view::fortress_view(f, d.tables, f.paper, svg))?
+            let v = fortress_view::fortress_view(f, d.tables, f.paper, svg);
+            let cards: Vec<String> = super::handout_cards::pages(f, f.paper).iter().map(|p| strip_prolog(p)).collect();
+            files
+                .map(|(part, name)| {
+                    let mut c = d.context(&v, part, "html");
+                    if part != Part::Two {
+                        c.handout_pages = cards.clone();
+                    }
+                    Ok(Artifact::new(name, d.templates.render("fortress.html", &c)?))
+                })
+                .collect()
         }
-    };
-    Ok(vec![Artifact::new(format!("{}.html", d.stem), text)])
+    }
 }
 
 fn make_dot(d: &Drafts) -> Result<Vec<Artifact>> {
@@ -243,20 +281,37 @@ fn make_uvtt(d: &Drafts) -> Result<Vec<Artifact>> {
 }
 
 fn make_pdf(d: &Drafts) -> Result<Vec<Artifact>> {
-    let name = format!("{}.pdf", d.stem);
     let gm: Vec<pdf::Sheet> = d
         .sheets
         .iter()
         .map(|s| pdf::Sheet { label: s.gm_label.clone(), svg: s.gm.clone(), key: Some(s.key.clone()) })
         .collect();
-    let players: Vec<pdf::Sheet> = d
+    let mut players: Vec<pdf::Sheet> = d
         .sheets
         .iter()
         .map(|s| pdf::Sheet { label: s.players_label.clone(), svg: s.players.clone(), key: None })
         .collect();
     let paper = d.subject.paper();
-    let bytes = pdf::booklet(&gm, &d.md, &players, d.templates, paper, d.subject.title(), &name)?;
-    Ok(vec![Artifact::new(name, bytes)])
+    // An episode's handouts follow the players' sheets, as cut-out cards four to a page.
+    if let Subject::Nw3(f) = d.subject {
+        for (p, svg) in super::handout_cards::pages(f, paper).into_iter().enumerate() {
+            let first = p * super::handout_cards::PER_PAGE + 1;
+            let label = format!("Handouts for the players (PC {first} on)");
+            players.push(pdf::Sheet { label, svg, key: None });
+        }
+    }
+    let names = d.subject.booklet_names(d.reference, "pdf");
+    let mut out = Vec::new();
+    for (((part, _), name), md) in d.reference.files().iter().zip(names).zip(&d.pdf_md) {
+        // Part two alone is text: the sheets and cards go with the scenario.
+        let (gm, players, title) = match part {
+            Part::Two => (&[][..], &[][..], format!("{}: reference", d.subject.title())),
+            _ => (&gm[..], &players[..], d.subject.title().to_string()),
+        };
+        let bytes = pdf::booklet(gm, md, players, d.templates, paper, &title, &name)?;
+        out.push(Artifact::new(name, bytes));
+    }
+    Ok(out)
 }
 
 fn make_udonarium(d: &Drafts) -> Result<Vec<Artifact>> {
@@ -308,36 +363,80 @@ fn draft<'a>(subject: Subject<'a>, tables: &'a Tables, opts: &RenderOptions<'a>)
                 sheets
             })
         });
-        let (md, view) = markdown(subject, tables, templates, need_md, wants(Format::Html));
+        let (md, view) = markdown(subject, tables, opts, wants(Format::Md), wants(Format::Pdf));
         let sheets = match drawing {
             Some(h) => h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)),
             None if need_svg => subject.sheets(tables),
             None => Vec::new(),
         };
-        Ok(Drafts { subject, tables, templates, stem: subject.stem(), sheets, md: md?, view: Mutex::new(view) })
+        let (md, pdf_md) = md?;
+        Ok(Drafts {
+            subject,
+            tables,
+            templates,
+            stem: subject.stem(),
+            sheets,
+            reference: opts.reference,
+            md,
+            pdf_md,
+            view: Mutex::new(view),
+        })
     })
 }
 
-/// The Markdown (empty unless wanted) and, for MYK, the view it was made from when the HTML will
-/// want it too.
+/// The Markdown files and the PDF's Markdown, one of each for each booklet file.
+type Texts = (Vec<String>, Vec<String>);
+
+/// The Markdown files and the PDF's Markdown (each empty unless wanted) and, for MYK, the view
+/// they were made from when the HTML will want it too.
 fn markdown(
     subject: Subject,
     tables: &Tables,
-    templates: &Templates,
+    opts: &RenderOptions,
     need_md: bool,
-    need_html: bool,
-) -> (Result<String>, Option<MykView>) {
+    need_pdf: bool,
+) -> (Result<Texts>, Option<MykView>) {
+    let need_html = opts.formats.contains(&Format::Html);
+    let texts = |render: &dyn Fn(Part, &str, bool) -> Result<String>| -> Result<Texts> {
+        let mut md = Vec::new();
+        let mut pdf_md = Vec::new();
+        for (part, _) in opts.reference.files() {
+            if need_md {
+                md.push(super::booklet::drop_citations(&render(*part, "md", false)?));
+            }
+            if need_pdf {
+                pdf_md.push(render(*part, "pdf", true)?);
+            }
+        }
+        Ok((md, pdf_md))
+    };
+    let (stem, reference, play_time) = (subject.stem(), opts.reference, subject.play_time());
     match subject {
-        Subject::Myk(s) if need_md || need_html => {
+        Subject::Myk(s) if need_md || need_pdf || need_html => {
             let v = view::myk_view(s, tables, s.params.paper, &[]);
-            let md = if need_md { templates.render("myk.md", &v) } else { Ok(String::new()) };
-            (md, need_html.then_some(v))
+            let made = texts(&|part, ext, _| {
+                let c = Context::new(&v, part, reference, &stem, ext, play_time.clone());
+                opts.templates.render("myk.md", &c)
+            });
+            (made, need_html.then_some(v))
         }
-        Subject::Nw3(f) if need_md => {
+        Subject::Nw3(f) if need_md || need_pdf => {
             let v = fortress_view::fortress_view(f, tables, f.paper, (String::new(), String::new()));
-            (templates.render("fortress.md", &v), None)
+            let made = texts(&|part, ext, cards| {
+                let mut c = Context::new(&v, part, reference, &stem, ext, play_time.clone());
+                c.handout_cards = cards;
+                opts.templates.render("fortress.md", &c)
+            });
+            (made, None)
         }
-        _ => (Ok(String::new()), None),
+        _ => (Ok((Vec::new(), Vec::new())), None),
+    }
+}
+
+impl Drafts<'_> {
+    /// The context of the booklet file holding `part`, in the format of extension `ext`.
+    fn context<'v, V: serde::Serialize>(&self, view: &'v V, part: Part, ext: &str) -> Context<'v, V> {
+        Context::new(view, part, self.reference, &self.stem, ext, self.subject.play_time())
     }
 }
 
@@ -360,11 +459,13 @@ mod tests {
         };
         let myk = crate::myk::generate(&tables, &params, 3).expect("generates");
         let fortress = crate::nw3::generate(&tables, &FortressParams::default(), 3).expect("generates");
-        let opts = RenderOptions { formats: &Format::ALL, templates: &templates };
-        for subject in [Subject::Myk(&myk), Subject::Nw3(&fortress)] {
-            let made: Vec<String> =
-                render(subject, &tables, &opts).expect("renders").into_iter().map(|a| a.name).collect();
-            assert_eq!(file_names(subject, &Format::ALL), made);
+        for reference in Reference::ALL {
+            let opts = RenderOptions { formats: &Format::ALL, templates: &templates, reference };
+            for subject in [Subject::Myk(&myk), Subject::Nw3(&fortress)] {
+                let made: Vec<String> =
+                    render(subject, &tables, &opts).expect("renders").into_iter().map(|a| a.name).collect();
+                assert_eq!(file_names(subject, &Format::ALL, reference), made);
+            }
         }
     }
 }

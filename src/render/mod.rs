@@ -2,10 +2,12 @@
 //! touches the disk; `output` writes.
 
 pub mod area_map;
+pub mod booklet;
 pub mod dot;
 pub mod fonts;
 pub mod formats;
 pub mod fortress_view;
+pub mod handout_cards;
 pub mod myk_goal;
 pub mod myk_items;
 pub mod myk_play;
@@ -39,10 +41,12 @@ use crate::output::Artifact;
 use crate::tables::Tables;
 use text::Templates;
 
-/// How to render: which formats, with which templates (the paper is the scenario's own).
+/// How to render: which formats, with which templates, and where the booklet's reference (part
+/// two) goes (the paper is the scenario's own).
 pub struct RenderOptions<'a> {
     pub formats: &'a [Format],
     pub templates: &'a Templates,
+    pub reference: booklet::Reference,
 }
 
 /// The scenario as pretty JSON with a final newline (the file a GM edits).

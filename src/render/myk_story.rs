@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use crate::myk::frame;
-use crate::myk::model::{ClueMethod, Npc, Place, Scenario};
+use crate::myk::model::{Clue, ClueMethod, MiniEvent, Npc, Place, Scenario};
 use crate::myk::story::{self, Fill, Story};
 use crate::tables::Tables;
 
@@ -118,7 +118,8 @@ pub fn where_is(s: &Scenario, place: Option<Place>) -> String {
     }
 }
 
-fn npc_text(s: &Scenario, tables: &Tables, n: &Npc) -> Entry {
+/// A cast NPC as the Cast section and the room key (where the NPC stands) both print it.
+pub fn npc_text(s: &Scenario, tables: &Tables, n: &Npc) -> Entry {
     let f = Fill::with_npc(s, &n.name);
     let mut text = format!("{}; {}, {}; {}", n.role, n.age, n.sex, n.traits.join("; "));
     let mut sub = Vec::new();
@@ -186,38 +187,37 @@ fn cast(s: &Scenario, tables: &Tables) -> Section {
 }
 
 fn clues(s: &Scenario) -> Section {
-    let entries = s
-        .clues
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let room = s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default();
-            let f = Fill::with_npc(s, c.npc.as_deref().unwrap_or_default());
-            let text = format!(
-                "{} — found in map {}, room {} ({room}), by {}: {}.",
-                frame::clue_text(s, c),
-                c.at.map,
-                c.at.room,
-                c.method.label(),
-                f.text(&c.how).trim_end_matches('.')
-            );
-            let mut sub = Vec::new();
-            if !c.ask.is_empty() {
-                sub.push(format!("Ask: “{}”", question(&f.text(&c.ask))));
-            }
-            if !c.found.is_empty() {
-                let what = if c.method == ClueMethod::Conversation { "Answer" } else { "Found" };
-                sub.push(format!("{what}: {}", f.text(&c.found)));
-            }
-            if let Some(p) = &c.puzzle {
-                sub.push(format!("Puzzle: {}", p.text));
-                sub.push(format!("Answer: {}", p.answer));
-                sub.extend(p.hints.iter().enumerate().map(|(k, h)| format!("Hint {}: {h}", k + 1)));
-            }
-            Entry { label: format!("Clue {}:", i + 1), text, sub }
-        })
-        .collect();
+    let entries = s.clues.iter().enumerate().map(|(i, c)| clue_entry(s, i, c)).collect();
     section("Clues", Vec::new(), entries)
+}
+
+/// Clue `i` (0-based) as the Clues section and its room's entry in the room key both print it:
+/// where and how it is found, what is asked and found, a puzzle whole.
+pub fn clue_entry(s: &Scenario, i: usize, c: &Clue) -> Entry {
+    let room = s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default();
+    let f = Fill::with_npc(s, c.npc.as_deref().unwrap_or_default());
+    let text = format!(
+        "{} — found in map {}, room {} ({room}), by {}: {}.",
+        frame::clue_text(s, c),
+        c.at.map,
+        c.at.room,
+        c.method.label(),
+        f.text(&c.how).trim_end_matches('.')
+    );
+    let mut sub = Vec::new();
+    if !c.ask.is_empty() {
+        sub.push(format!("Ask: “{}”", question(&f.text(&c.ask))));
+    }
+    if !c.found.is_empty() {
+        let what = if c.method == ClueMethod::Conversation { "Answer" } else { "Found" };
+        sub.push(format!("{what}: {}", f.text(&c.found)));
+    }
+    if let Some(p) = &c.puzzle {
+        sub.push(format!("Puzzle: {}", p.text));
+        sub.push(format!("Answer: {}", p.answer));
+        sub.extend(p.hints.iter().enumerate().map(|(k, h)| format!("Hint {}: {h}", k + 1)));
+    }
+    Entry { label: format!("Clue {}:", i + 1), text, sub }
 }
 
 /// A question as the GM asks it aloud: a capital first, one closing mark (a text without one
@@ -228,28 +228,22 @@ fn question(t: &str) -> String {
 }
 
 fn mini_events(s: &Scenario, st: &Story) -> Section {
-    let entries = st
-        .mini_events
-        .iter()
-        .map(|e| {
-            // The map the event is placed on, whichever map the objective is on.
-            let f = Fill::on_map(s, e.at.map);
-            // The title alone in bold (a label, short whatever the map's and room's names); the
-            // place opens the plain text.
-            let mut en = entry(
-                format!("{}:", f.text(&e.title)),
-                format!(
-                    "{}. {} Outcome: {}",
-                    story::capitalise(&where_is(s, Some(e.at))),
-                    f.text(&e.text),
-                    f.text(&e.outcome)
-                ),
-            );
-            en.sub.extend(e.wares.iter().map(|w| format!("For sale: {}, {} MG", w.item, w.cost)));
-            en
-        })
-        .collect();
+    let entries = st.mini_events.iter().map(|e| mini_event_entry(s, e)).collect();
     section("Mini events", Vec::new(), entries)
+}
+
+/// A mini event as the Mini events section and its room's entry both print it.
+pub fn mini_event_entry(s: &Scenario, e: &MiniEvent) -> Entry {
+    // The map the event is placed on, whichever map the objective is on.
+    let f = Fill::on_map(s, e.at.map);
+    // The title alone in bold (a label, short whatever the map's and room's names); the
+    // place opens the plain text.
+    let mut en = entry(
+        format!("{}:", f.text(&e.title)),
+        format!("{}. {} Outcome: {}", story::capitalise(&where_is(s, Some(e.at))), f.text(&e.text), f.text(&e.outcome)),
+    );
+    en.sub.extend(e.wares.iter().map(|w| format!("For sale: {}, {} MG", w.item, w.cost)));
+    en
 }
 
 fn movement(s: &Scenario, st: &Story) -> Section {

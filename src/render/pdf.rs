@@ -21,7 +21,7 @@ use resvg::usvg;
 use crate::error::{Error, Result};
 use crate::model::Paper;
 use crate::render::text::Templates;
-use crate::render::typeset::{Fonts, Mark, PT, Style, typeset_at};
+use crate::render::typeset::{Fonts, Mark, PT, Style, Typeset, typeset_at};
 
 /// A sheet page: its bookmark label, its SVG document and, for a GM sheet, the start of the
 /// heading of the key it goes before (`None`: before the text, as a sheet with no key).
@@ -68,15 +68,7 @@ pub fn booklet(
     let size_pt = ((w as f32) * PT, (h as f32) * PT);
     let size = Size::from_wh(size_pt.0, size_pt.1).ok_or_else(|| fail("bad paper size".into()))?;
     let mut fonts = Fonts::new();
-    let keys: Vec<String> = gm.iter().map(|s| s.key.clone().unwrap_or_default()).collect();
-    let mut text = typeset_at(md, title, size_pt, &style, &mut fonts, &keys);
-    // A sheet with no key asks for no anchor (an empty prefix would match the first heading).
-    for (a, s) in text.anchors.iter_mut().zip(gm) {
-        if s.key.is_none() {
-            *a = None;
-        }
-    }
-    let pages = order(gm, &text.anchors, text.pages.len(), players.len());
+    let (text, pages) = typeset_cited(md, title, size_pt, &style, &mut fonts, gm, players.len());
     let opt = usvg::Options { fontdb: crate::render::raster::fonts(), ..Default::default() };
     let mut doc = Document::new();
     doc.set_metadata(Metadata::new().title(title.to_string()).creator("dungeonsmith".to_string()));
@@ -108,6 +100,46 @@ pub fn booklet(
     }
     doc.set_outline(outline(gm, &text.marks, players, &pages));
     doc.finish().map_err(|e| fail(format!("cannot write the PDF: {e:?}")))
+}
+
+/// The text typeset, with its page citations (`crate::render::booklet::cite_pages`) filled in
+/// with the file's page of each heading they name, and the file's pages in order. The text is
+/// typeset with a stand-in number first, then with the pages read from that, until the pages stand
+/// still (a number's width can move a line; three passes at most). Text without a citation is
+/// typeset once.
+fn typeset_cited(
+    md: &str,
+    title: &str,
+    size_pt: (f32, f32),
+    style: &Style,
+    fonts: &mut Fonts,
+    gm: &[Sheet],
+    players: usize,
+) -> (Typeset, Vec<Page>) {
+    use crate::render::booklet::cite_pages;
+    let keys: Vec<String> = gm.iter().map(|s| s.key.clone().unwrap_or_default()).collect();
+    let mut filled = cite_pages(md, &|_| Some(88));
+    let mut pass = 0;
+    loop {
+        pass += 1;
+        let mut text = typeset_at(&filled, title, size_pt, style, fonts, &keys);
+        // A sheet with no key asks for no anchor (an empty prefix would match the first heading).
+        for (a, s) in text.anchors.iter_mut().zip(gm) {
+            if s.key.is_none() {
+                *a = None;
+            }
+        }
+        let pages = order(gm, &text.anchors, text.pages.len(), players);
+        let page_of = |heading: &str| {
+            let mark = text.marks.iter().find(|m| m.text == heading)?;
+            pages.iter().position(|p| *p == Page::Text(mark.page)).map(|i| i + 1)
+        };
+        let next = cite_pages(md, &page_of);
+        if next == filled || pass == 3 {
+            return (text, pages);
+        }
+        filled = next;
+    }
 }
 
 /// Bookmarks nested as the booklet reads: the title (level 1) holds its parts (level 2), each

@@ -63,6 +63,12 @@ impl Templates {
         env.set_undefined_behavior(UndefinedBehavior::Strict);
         // `{{ g.count|count(g.name) }}`: "1 Goblin", "3 Goblins" (the one text layer's plural).
         env.add_filter("count", |n: u64, noun: String| crate::text::count(n, &noun));
+        // `{{ "Treasure"|page }}`: a citation of that heading's page, which the PDF fills in
+        // (", p. 23") and every other format drops (`crate::render::booklet::cite_pages`).
+        env.add_filter("page", |heading: String| {
+            let (open, close) = (crate::render::booklet::CITE_OPEN, crate::render::booklet::CITE_CLOSE);
+            Value::from_safe_string(format!("{open}{heading}{close}"))
+        });
         env.set_auto_escape_callback(|name| {
             if name.ends_with(".html") {
                 AutoEscape::Html

@@ -141,6 +141,9 @@ pub struct RoomView {
     /// Cast NPCs standing here, and the mini events that happen here (by title).
     pub people: Vec<String>,
     pub events: Vec<String>,
+    /// What happens here, each in full as the story's sections print it: the cast NPCs standing
+    /// here, the clues found here, the mini events ([`super::booklet::room_key`]).
+    pub key: Vec<super::myk_story::Entry>,
     /// What this room has to do with the objective, when it is the objective's room.
     pub objective: Option<String>,
     pub empty: bool,
@@ -568,6 +571,7 @@ fn room_view(s: &Scenario, m: &Map, r: &Room, tables: &Tables) -> RoomView {
         hidden_core,
         people,
         events,
+        key: super::booklet::room_key(s, tables, here),
         objective,
         notes: r.notes.clone(),
     }

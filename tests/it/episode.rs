@@ -253,14 +253,25 @@ fn a_format_2_fortress_loads_without_an_episode_checks_clean_and_says_so() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The players' handouts are cut-out cards, four to a page (issue 48): one card page for each
+/// four PCs, each card on one page only.
 #[test]
-fn the_html_booklet_prints_each_players_handout_on_a_page_of_its_own() {
+fn the_html_booklet_prints_the_players_handouts_as_cards_four_to_a_page() {
     let f = fortress(7);
     let t = Templates::load(None).expect("built-in templates");
-    let v = fortress_view(&f, tables(), dungeonsmith::model::Paper::A4, (String::new(), String::new()));
-    let html = t.render("fortress.html", &v).expect("renders");
-    assert_eq!(html.matches("<section class=\"handout\">").count(), f.party.size as usize);
-    assert!(html.contains(".handout { break-before: page; break-after: page; }"));
+    let opts = dungeonsmith::render::RenderOptions {
+        formats: &[dungeonsmith::model::Format::Html],
+        templates: &t,
+        reference: Default::default(),
+    };
+    let files = dungeonsmith::render::render_fortress(&f, tables(), &opts).expect("renders");
+    let html = String::from_utf8(files[0].bytes.clone()).expect("UTF-8");
+    let pages: Vec<&str> = html.split("<section class=\"sheet handout-cards\">").skip(1).collect();
+    assert_eq!(pages.len(), (f.party.size as usize).div_ceil(4), "one card page for each four PCs");
+    for pc in 1..=f.party.size {
+        let on = pages.iter().filter(|p| p.contains(&format!(">Episode Handout for PC {pc}<"))).count();
+        assert_eq!(on, 1, "PC {pc}'s card");
+    }
 }
 
 /// Each kind of episode sentence one fortress holds, as its pool wrote it: the episode's own names

@@ -3,6 +3,7 @@
 mod area_map;
 mod binary;
 mod booklet;
+mod booklet_order;
 mod browser;
 mod cli;
 mod dot;

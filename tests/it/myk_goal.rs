@@ -15,8 +15,12 @@ fn templates() -> &'static Templates {
 
 /// The scenario's booklet in `format`, as text.
 fn booklet(s: &Scenario, format: Format) -> String {
-    let files =
-        render_myk(s, tables(), &RenderOptions { formats: &[format], templates: templates() }).expect("renders");
+    let files = render_myk(
+        s,
+        tables(),
+        &RenderOptions { formats: &[format], templates: templates(), reference: Default::default() },
+    )
+    .expect("renders");
     let ext = if format == Format::Html { ".html" } else { ".md" };
     let file = files.into_iter().find(|a| a.name.ends_with(ext)).expect("the booklet");
     String::from_utf8(file.bytes).expect("text")
@@ -354,8 +358,12 @@ fn the_udonarium_notes_and_the_pdf_print_the_objective_line() {
     let s = generate(tables(), &p, 31).expect("generates");
     let captive = s.objective.npc.clone().expect("a captive");
     let formats = [Format::Udonarium, Format::Pdf];
-    let files =
-        render_myk(&s, tables(), &RenderOptions { formats: &formats, templates: templates() }).expect("renders");
+    let files = render_myk(
+        &s,
+        tables(),
+        &RenderOptions { formats: &formats, templates: templates(), reference: Default::default() },
+    )
+    .expect("renders");
     let (mut notes, mut pdf) = (String::new(), String::new());
     for a in files {
         if a.name.ends_with(".pdf") {

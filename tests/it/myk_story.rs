@@ -391,7 +391,8 @@ fn every_output(s: &Scenario, all: bool) -> Vec<(String, String)> {
     let templates = T.get_or_init(|| Templates::load(None).expect("embedded templates load"));
     let slow = [Format::Pdf, Format::Udonarium, Format::Uvtt];
     let formats: Vec<Format> = Format::ALL.into_iter().filter(|f| all || !slow.contains(f)).collect();
-    let files = render_myk(s, tables(), &RenderOptions { formats: &formats, templates }).expect("renders");
+    let files = render_myk(s, tables(), &RenderOptions { formats: &formats, templates, reference: Default::default() })
+        .expect("renders");
     let mut out = Vec::new();
     for a in files {
         if a.name.ends_with(".pdf") {

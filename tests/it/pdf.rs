@@ -159,9 +159,11 @@ fn fortress_pdf_has_the_area_map_area_text_and_handout() {
     let stored: dungeonsmith::nw3::model::Fortress = serde_json::from_value(f.clone()).expect("a fortress");
     let trailer = dungeonsmith::nw3::text::filled(&stored).trailer;
     assert!(all.contains(&flat(&trailer)), "the trailer, as text");
-    // Every page but the two sheets (the GM's before the areas, the players' last) is text.
+    // Every page but the two sheets (the GM's before the areas, the players' after the text) and
+    // the handout cards (four to a page, last) is text.
+    let cards = (f["party"]["size"].as_u64().unwrap() as usize).div_ceil(4);
     let text_pages = (0..pages).filter(|&i| flat(&texts[i]).contains(&format!("page {} of {pages}", i + 1))).count();
-    assert_eq!(text_pages, pages - 2, "two sheet pages and {} text pages", pages - 2);
+    assert_eq!(text_pages, pages - 2 - cards, "two sheet pages, {cards} card pages and the text");
     embedded_and_vector(&doc);
     let titles = outline_titles(&doc);
     for want in [
