@@ -1,6 +1,7 @@
 //! Make You Kingdom dungeons: maps, corridors, entrances, stocking under the limits, rule checks.
 
 pub mod check;
+pub mod clue_text;
 pub mod clues;
 pub mod danger;
 pub mod frame;

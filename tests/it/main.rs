@@ -12,6 +12,7 @@ mod fuzz;
 mod glance;
 mod limits;
 mod myk;
+mod myk_clue_text;
 mod myk_clues;
 mod myk_goal;
 mod myk_items;
