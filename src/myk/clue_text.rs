@@ -264,7 +264,8 @@ fn every_name(s: &Scenario) -> Vec<&str> {
     out
 }
 
-/// The names and room ids (after "room", "rooms" or "corridor") that `text` mentions. A name
+/// The names and room ids (after "room", "rooms" or "corridor", capitalised or not) that `text`
+/// mentions. A name
 /// counts at a word's start, whole or with a plural ending; each mention is masked once found,
 /// so a longer name hides the shorter names inside it.
 pub fn mentions(text: &str, names: &[&str]) -> Vec<String> {
@@ -289,7 +290,7 @@ pub fn mentions(text: &str, names: &[&str]) -> Vec<String> {
             found.push(n.to_string());
         }
     }
-    for word in ["room ", "rooms ", "corridor "] {
+    for word in ["room ", "rooms ", "corridor ", "Room ", "Rooms ", "Corridor "] {
         let mut from = 0;
         while let Some(i) = t[from..].find(word).map(|i| from + i) {
             from = i + word.len();
