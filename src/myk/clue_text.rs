@@ -82,7 +82,16 @@ pub struct Drawn {
 /// Draws the players' text of `clue` from the entries of its fact's kind that fit its method,
 /// the threat of the room it is found in (`threat`) and the objective's kind; `None` for a clue
 /// whose fact the scenario does not hold or a pool with no fitting entry.
-pub(crate) fn draw(s: &Scenario, tables: &Tables, clue: &Clue, threat: Option<Threat>, d: &mut Dice) -> Option<Drawn> {
+/// An entry drawn for an earlier clue of the scenario (its place in `used`) is drawn again only
+/// when no other fits.
+pub(crate) fn draw(
+    s: &Scenario,
+    tables: &Tables,
+    clue: &Clue,
+    threat: Option<Threat>,
+    used: &mut Vec<usize>,
+    d: &mut Dice,
+) -> Option<Drawn> {
     let fact = clues::fact_of(s, clue)?;
     let kind = kind(&fact);
     let way = match clue.method {
@@ -92,15 +101,18 @@ pub(crate) fn draw(s: &Scenario, tables: &Tables, clue: &Clue, threat: Option<Th
         ClueMethod::Puzzle => ClueWay::Puzzle,
     };
     let objective = s.objective.kind.name();
-    let fits = || {
-        tables.story.clue_fact.iter().filter(move |e| {
+    let fits = |fresh: bool| {
+        let used = &*used;
+        tables.story.clue_fact.iter().enumerate().filter(move |(i, e)| {
             e.fact == kind
                 && e.methods.contains(&way)
                 && crate::tables::story::fits(&e.kinds, objective)
                 && (e.threat.is_none() || (way == ClueWay::Threat && e.threat == threat))
+                && !(fresh && used.contains(i))
         })
     };
-    let e = d.choose_from(fits)?;
+    let (i, e) = d.choose_from(|| fits(true)).or_else(|| d.choose_from(|| fits(false)))?;
+    used.push(i);
     let told = Told::of(&fact);
     Some(Drawn {
         ask: e.ask.as_ref().map(|a| crate::text::fill(a, &told)).unwrap_or_default(),
@@ -123,8 +135,16 @@ struct Told<'s> {
 
 impl<'s> Told<'s> {
     fn of(f: &Fact<'s>) -> Told<'s> {
-        let mut t =
-            Told { room: None, trap: None, object: None, to: None, base: None, monsters: None, weak_points: None, corridor: None };
+        let mut t = Told {
+            room: None,
+            trap: None,
+            object: None,
+            to: None,
+            base: None,
+            monsters: None,
+            weak_points: None,
+            corridor: None,
+        };
         let corridor = |c: crate::myk::model::CorridorId| [c.0.name(), "-", c.1.name()].concat();
         match &f.says {
             Says::Ruler { room, ruler } => {

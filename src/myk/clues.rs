@@ -174,7 +174,21 @@ fn check_clue(s: &Scenario, g: &Reach, c: &Clue, at: &str, search: u32, v: &mut 
 /// the GM's own is theirs to keep true). One line naming what does not hold.
 fn fact_holds(s: &Scenario, c: &Clue, at: &str, v: &mut Vec<Violation>) {
     let Some(kind) = fact_kind(&c.text) else { return };
-    if fact_of(s, c).is_some() {
+    // What the clue claims, not its exact words: an older file's wording, or a line the GM
+    // added, still holds while its trap, group, base, destination and weak points do.
+    // A target's place holds where the objective stands (an objective of an older file, which
+    // names no place, contradicts none).
+    let holds = if kind == 8 {
+        s.objective.at.is_none_or(|p| Reveals::Room(p) == c.reveals)
+    } else {
+        let (rulers, rest) = facts(s);
+        rulers
+            .iter()
+            .chain(&rest)
+            .filter(|f| f.reveals == c.reveals && fact_kind(&f.text()) == Some(kind))
+            .any(|f| claims_hold(f, &c.text))
+    };
+    if holds {
         return;
     }
     let place = match c.reveals {
@@ -199,6 +213,42 @@ fn fact_holds(s: &Scenario, c: &Clue, at: &str, v: &mut Vec<Violation>) {
         "clue.fact",
         format!("it says “{}”, but in {place} {why}", crate::myk::frame::clue_text(s, c)),
     ));
+}
+
+/// Whether what `text` claims of the fact's kind holds for fact `f`: it names the fact's trap,
+/// base, group or destination, and only weak points the ruler has.
+fn claims_hold(f: &Fact, text: &str) -> bool {
+    match &f.says {
+        Says::Ruler { ruler, .. } => {
+            claimed_weak_points(text).iter().all(|w| weak_point_names(ruler).any(|x| x.eq_ignore_ascii_case(w)))
+        }
+        Says::Carries { trap, to, .. } => text.contains(trap) && text.contains(to.name()),
+        Says::Trap { trap, .. } | Says::TrappedCorridor { trap, .. } => text.contains(trap),
+        Says::Base { base, .. } => text.contains(base),
+        // "4 Medicine Men": the group as its fact line counts it, or its name.
+        Says::Monsters { monster, count, .. } => {
+            contains_ignoring_case(text, monster) || text.contains(&crate::text::count((*count).into(), monster))
+        }
+        Says::SecretDoor { .. } | Says::Safe { .. } | Says::Target { .. } => true,
+    }
+}
+
+/// The weak points a ruler's line names ("its weak point is X", "its weak points are X, Y and
+/// Z", in any letter case), up to the sentence's end.
+fn claimed_weak_points(text: &str) -> Vec<&str> {
+    let lower = text.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for marker in ["weak point is ", "weak points are "] {
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(marker).map(|i| from + i + marker.len()) {
+            let end = text[i..].find('.').map_or(text.len(), |e| i + e);
+            out.extend(
+                text[i..end].split(", ").flat_map(|w| w.split(" and ")).map(str::trim).filter(|w| !w.is_empty()),
+            );
+            from = end;
+        }
+    }
+    out
 }
 
 /// Every weak point of every ruler is named by a clue on its map that reveals the ruler's room.
@@ -683,6 +733,11 @@ pub(crate) fn place_on(s: &Scenario, g: &Reach, d: &mut Dice) -> Vec<Clue> {
             continue;
         }
         if !leads && other >= leading {
+            continue;
+        }
+        // Two clues of one room or corridor tell the court nothing new (a defeat's target is
+        // its ruler: one clue says where it waits).
+        if !fact.required && out.iter().any(|c: &Clue| c.reveals == fact.reveals) {
             continue;
         }
         // `choose` over the places of `finds_in` on the revealed map, without listing them.

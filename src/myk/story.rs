@@ -419,12 +419,14 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
     // texts and put back (a copy of the set per clue cost fifteen allocations).
     let mut fill = Fill::keep();
     let mats = materials(tables);
+    // The entries drawn so far: two clues of a scenario read alike only when the pool is spent.
+    let mut used = Vec::new();
     for k in 0..s.clues.len() {
         let mut cd = d.child_n("clue/", k as u32 + 1, "");
         let at = s.clues[k].at;
         // Only a text that speaks of what stands there: a trap is disarmed, not beaten.
         let threat = s.map(at.map).map(|m| threat_kind(m.room(at.room)));
-        let told = crate::myk::clue_text::draw(s, tables, &s.clues[k], threat, &mut cd);
+        let told = crate::myk::clue_text::draw(s, tables, &s.clues[k], threat, &mut used, &mut cd);
         match s.clues[k].method {
             ClueMethod::Search => {
                 let found = told.map(|t| t.found);
@@ -453,9 +455,8 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
                 }
                 // A condition names nothing of the scenario but the gift (issue 46): one that
                 // names a room, ruler or map would name what the clue's fact does not.
-                let plain = || {
-                    pools.clue_condition.iter().filter(|c| crate::text::slots(&c.text).all(|x| x.name == "gift"))
-                };
+                let plain =
+                    || pools.clue_condition.iter().filter(|c| crate::text::slots(&c.text).all(|x| x.name == "gift"));
                 s.clues[k].condition = cd.choose_from(plain).map(|c| fill.pool(&c.text)).unwrap_or_default();
                 fill.gift = kept;
                 s.clues[k].how = ["ask ", &name, " (", &s.clues[k].condition, ")"].concat();

@@ -86,12 +86,10 @@ fn lines(s: &Scenario, rule: &str, i: usize) -> Vec<String> {
 fn with_room_clue() -> (Scenario, usize, RoomId) {
     for n in 0..200 {
         let s = scenario(n);
-        if let Some((i, r)) =
-            s.clues.iter().enumerate().find_map(|(i, c)| match c.reveals {
-                Reveals::Room(p) if p.map == 1 => Some((i, p.room)),
-                _ => None,
-            })
-        {
+        if let Some((i, r)) = s.clues.iter().enumerate().find_map(|(i, c)| match c.reveals {
+            Reveals::Room(p) if p.map == 1 => Some((i, p.room)),
+            _ => None,
+        }) {
             return (s, i, r);
         }
     }
@@ -163,7 +161,15 @@ fn a_clue_text_naming_a_room_or_creature_outside_its_fact_is_refused_in_one_line
         .flat_map(|m| &m.rooms)
         .filter(|r| r.id != room && r.id != c.at.room)
         .flat_map(|r| r.monsters.iter().map(|g| g.name.to_string()).chain(r.ruler.iter().map(|x| x.name.to_string())))
-        .find(|name| !c.text.contains(name.as_str()) && !s.maps.iter().flat_map(|m| &m.rooms).filter(|r| r.id == room || r.id == c.at.room).any(|r| r.monsters.iter().any(|g| g.name.as_str() == name)));
+        .find(|name| {
+            !c.text.contains(name.as_str())
+                && !s
+                    .maps
+                    .iter()
+                    .flat_map(|m| &m.rooms)
+                    .filter(|r| r.id == room || r.id == c.at.room)
+                    .any(|r| r.monsters.iter().any(|g| g.name.as_str() == name))
+        });
     if let Some(name) = creature {
         s.clues[i].found = format!("The guard mutters something about {name}.");
         let got = lines(&s, "clue.names", i + 1);
@@ -180,7 +186,13 @@ fn a_weak_point_clue_whose_ruler_lost_the_weak_point_is_refused() {
         let mut s = scenario(n);
         let Some(i) = s.clues.iter().position(|c| c.text.contains("its weak point")) else { continue };
         let Reveals::Room(p) = s.clues[i].reveals else { continue };
-        let ru = s.maps.iter_mut().find(|m| m.index == p.map).and_then(|m| m.rooms.iter_mut().find(|r| r.id == p.room)).and_then(|r| r.ruler.as_mut()).expect("the ruler");
+        let ru = s
+            .maps
+            .iter_mut()
+            .find(|m| m.index == p.map)
+            .and_then(|m| m.rooms.iter_mut().find(|r| r.id == p.room))
+            .and_then(|r| r.ruler.as_mut())
+            .expect("the ruler");
         ru.adjustments.retain(|a| a.kind != AdjustmentKind::WeakPoint);
         let got = lines(&s, "clue.fact", i + 1);
         assert_eq!(got.len(), 1, "{got:?}");
