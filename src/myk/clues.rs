@@ -155,6 +155,8 @@ fn check_clue(s: &Scenario, g: &Reach, c: &Clue, at: &str, search: u32, v: &mut 
         ));
         return;
     }
+    fact_holds(s, c, at, v);
+    crate::myk::clue_text::check_names(s, c, at, v);
     if !lies_in_finds(s, g, c.reveals, c.at) {
         v.push(Violation::new(
             at,
@@ -165,6 +167,88 @@ fn check_clue(s: &Scenario, g: &Reach, c: &Clue, at: &str, search: u32, v: &mut 
             ),
         ));
     }
+}
+
+/// A clue in the generator's words says something the dungeon holds: its trap is in its room,
+/// its group holds it, its corridor carries its trap, its ruler has its weak points (a text of
+/// the GM's own is theirs to keep true). One line naming what does not hold.
+fn fact_holds(s: &Scenario, c: &Clue, at: &str, v: &mut Vec<Violation>) {
+    let Some(kind) = fact_kind(&c.text) else { return };
+    // What the clue claims, not its exact words: an older file's wording, or a line the GM
+    // added, still holds while its trap, group, base, destination and weak points do.
+    // A target's place holds where the objective stands (an objective of an older file, which
+    // names no place, contradicts none).
+    let holds = if kind == 8 {
+        s.objective.at.is_none_or(|p| Reveals::Room(p) == c.reveals)
+    } else {
+        let (rulers, rest) = facts(s);
+        rulers
+            .iter()
+            .chain(&rest)
+            .filter(|f| f.reveals == c.reveals && fact_kind(&f.text()) == Some(kind))
+            .any(|f| claims_hold(f, &c.text))
+    };
+    if holds {
+        return;
+    }
+    let place = match c.reveals {
+        Reveals::Room(p) => format!("map {} room {}", p.map, p.room),
+        Reveals::Corridor { map, corridor } => {
+            format!("map {map} corridor {}-{}", corridor.0.name(), corridor.1.name())
+        }
+    };
+    let why = match kind {
+        0 => "the ruler there or its weak points are not as it says",
+        1 => "no trap there hides that corridor",
+        2 => "no trap there carries the court where it says",
+        3 => "the room does not hold that trap",
+        4 => "the corridor does not carry that trap",
+        5 => "the room does not hold that base",
+        6 => "that group does not hold the room",
+        7 => "the room is not free of threats",
+        _ => "the objective's target is not there",
+    };
+    v.push(Violation::new(
+        at,
+        "clue.fact",
+        format!("it says “{}”, but in {place} {why}", crate::myk::frame::clue_text(s, c)),
+    ));
+}
+
+/// Whether what `text` claims of the fact's kind holds for fact `f`: it names the fact's trap,
+/// base, group or destination, and only weak points the ruler has.
+fn claims_hold(f: &Fact, text: &str) -> bool {
+    match &f.says {
+        Says::Ruler { ruler, .. } => {
+            claimed_weak_points(text).iter().all(|w| weak_point_names(ruler).any(|x| x.eq_ignore_ascii_case(w)))
+        }
+        Says::Carries { trap, to, .. } => text.contains(trap) && text.contains(to.name()),
+        Says::Trap { trap, .. } | Says::TrappedCorridor { trap, .. } => text.contains(trap),
+        Says::Base { base, .. } => text.contains(base),
+        // "4 Medicine Men": the group as its fact line counts it, or its name.
+        Says::Monsters { monster, count, .. } => {
+            contains_ignoring_case(text, monster) || text.contains(&crate::text::count((*count).into(), monster))
+        }
+        Says::SecretDoor { .. } | Says::Safe { .. } | Says::Target { .. } => true,
+    }
+}
+
+/// The weak points a ruler's line names ("its weak point is X", "its weak points are X, Y and
+/// Z", in any letter case), up to the sentence's end.
+fn claimed_weak_points(text: &str) -> Vec<&str> {
+    let lower = text.to_ascii_lowercase();
+    let mut out = Vec::new();
+    for marker in ["weak point is ", "weak points are "] {
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(marker).map(|i| from + i + marker.len()) {
+            let end = text[i..].find('.').map_or(text.len(), |e| i + e);
+            out.extend(
+                text[i..end].split(", ").flat_map(|w| w.split(" and ")).map(str::trim).filter(|w| !w.is_empty()),
+            );
+            from = end;
+        }
+    }
+    out
 }
 
 /// Every weak point of every ruler is named by a clue on its map that reveals the ruler's room.
@@ -358,16 +442,16 @@ pub fn retold(s: &Scenario) -> Vec<Option<String>> {
 /// reveals stay placeholders (`{ruler}`, `{map}`, `{room_name}`; see `frame::clue_text`), so a
 /// renamed room or ruler never leaves the clue stale. The text is written only for a fact a
 /// clue tells (the generator draws a few of many).
-struct Fact<'s> {
-    says: Says<'s>,
-    reveals: Reveals,
+pub(crate) struct Fact<'s> {
+    pub(crate) says: Says<'s>,
+    pub(crate) reveals: Reveals,
     /// A ruler's weak points: the clue must be placed (on the ruler's map).
     required: bool,
     ruler: bool,
 }
 
 /// What a fact says, in the room `room` (or of the corridor): the parts its text is made of.
-enum Says<'s> {
+pub(crate) enum Says<'s> {
     Ruler {
         room: RoomId,
         ruler: &'s Ruler,
@@ -414,7 +498,7 @@ enum Says<'s> {
 
 impl Fact<'_> {
     /// The fact's text, as a clue tells it.
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match &self.says {
             Says::Ruler { room, ruler } => ruler_says(*room, ruler),
             Says::SecretDoor { room, corridor } => [
@@ -598,6 +682,13 @@ pub fn tells_truth(s: &Scenario, clue: &Clue) -> bool {
     rulers.iter().chain(&rest).any(|f| f.reveals == clue.reveals && f.text() == clue.text)
 }
 
+/// The fact a clue tells as the scenario stands: the one that reveals what the clue reveals in
+/// the clue's own words; `None` for a text of the GM's own or one the scenario no longer holds.
+pub(crate) fn fact_of<'s>(s: &'s Scenario, clue: &Clue) -> Option<Fact<'s>> {
+    let (rulers, rest) = facts(s);
+    rulers.into_iter().chain(rest).find(|f| f.reveals == clue.reveals && f.text() == clue.text)
+}
+
 /// Places the scenario's clues: one for each ruler with weak points (on its map), the last
 /// ruler's whereabouts, then other facts drawn at random, 2-4 in all where the weak points leave
 /// room. Each lies where [`finds`] allows, on the map of what it reveals, by a method that fits.
@@ -623,9 +714,30 @@ pub(crate) fn place_on(s: &Scenario, g: &Reach, d: &mut Dice) -> Vec<Clue> {
         queue.push(Fact { required: true, ..rest.remove(i) });
     }
     d.shuffle(&mut rest);
+    // At least half the clues lead toward the objective or a weak point (issue 46; seed 003
+    // l.5159): those facts are offered first, and a fact of a room's contents, which Gather
+    // Information already tells (l.1669), joins only while the leading ones keep half.
+    let target = crate::myk::frame::objective_room(s);
+    let mut rest: Vec<(Fact, bool)> = rest
+        .into_iter()
+        .map(|f| {
+            let leads = crate::myk::clue_text::leads(s, g, &f, target);
+            (f, leads)
+        })
+        .collect();
+    rest.sort_by_key(|(_, leads)| !leads);
+    let (mut leading, mut other) = (0usize, 0usize);
     let mut out = Vec::with_capacity(queue.len() + n);
-    for fact in queue.into_iter().chain(rest) {
+    for (fact, leads) in queue.into_iter().map(|f| (f, true)).chain(rest) {
         if !fact.required && out.len() >= n {
+            continue;
+        }
+        if !leads && other >= leading {
+            continue;
+        }
+        // Two clues of one room or corridor tell the court nothing new (a defeat's target is
+        // its ruler: one clue says where it waits).
+        if !fact.required && out.iter().any(|c: &Clue| c.reveals == fact.reveals) {
             continue;
         }
         // `choose` over the places of `finds_in` on the revealed map, without listing them.
@@ -670,6 +782,11 @@ pub(crate) fn place_on(s: &Scenario, g: &Reach, d: &mut Dice) -> Vec<Clue> {
             _ => how(method, search).unwrap_or_else(|| PUZZLE_HOW.into()),
         };
         let difficulty = (method == ClueMethod::Search).then_some(search);
+        if leads {
+            leading += 1;
+        } else {
+            other += 1;
+        }
         out.push(Clue {
             text: fact.text(),
             at,

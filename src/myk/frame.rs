@@ -2,7 +2,7 @@
 //! the scenario as it stands, so a GM's edit (a renamed room or map, a removed ruler) never leaves
 //! them stale. The generator, `normalize` and the renderers all call these functions.
 
-use crate::myk::model::{Clue, Map, Reveals, Room, Ruler, Scenario};
+use crate::myk::model::{Clue, Map, Room, Ruler, Scenario};
 
 /// The last map (the objective's map) and its ruler with the ruler's room, if it has one.
 fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
@@ -91,42 +91,8 @@ pub fn fill(s: &Scenario, text: &str) -> String {
 
 /// A clue's text with its slots filled from what it reveals, as the scenario stands: `{map}`
 /// (the revealed map's name), `{room_name}` (the revealed room's name), `{ruler}` (the ruler in
-/// the revealed room, "the ruler" if there is none any more) and `{target}`.
+/// the revealed room, "the ruler" if there is none any more) and `{target}`; the one filling of
+/// every clue text ([`crate::myk::clue_text::fill`]).
 pub fn clue_text(s: &Scenario, clue: &Clue) -> String {
-    let map = s.map(clue.reveals.map());
-    let room = match (map, clue.reveals) {
-        (Some(m), Reveals::Room(p)) => Some(m.room(p.room)),
-        _ => None,
-    };
-    let ruler = room.and_then(|r| r.ruler.as_ref()).map_or("the ruler", |r| r.name.as_str());
-    let values = ClueValues {
-        target: &s.objective.target,
-        ruler,
-        room_name: room.map_or("", |r| r.name.as_str()),
-        map: map.map_or("dungeon", |m| m.name.as_str()),
-    };
-    crate::text::fill(&clue.text, &values)
-}
-
-/// The values of a clue's own text.
-struct ClueValues<'s> {
-    target: &'s str,
-    ruler: &'s str,
-    room_name: &'s str,
-    map: &'s str,
-}
-
-impl crate::text::Values for ClueValues<'_> {
-    fn value(&self, name: &str, _arg: Option<&str>) -> Option<std::borrow::Cow<'_, str>> {
-        Some(
-            match name {
-                "target" => self.target,
-                "ruler" => self.ruler,
-                "room_name" => self.room_name,
-                "map" => self.map,
-                _ => return None,
-            }
-            .into(),
-        )
-    }
+    crate::myk::clue_text::fill(s, clue, &clue.text)
 }

@@ -2,6 +2,7 @@
 
 pub mod battlefield;
 pub mod check;
+pub mod clue_text;
 pub mod clues;
 pub mod danger;
 pub mod frame;

@@ -408,39 +408,56 @@ fn threat_kind(r: &crate::myk::model::Room) -> crate::tables::story::Threat {
     }
 }
 
-/// Writes each clue out: what a search turns up or a threat leaves, the NPC (placed in the clue's
-/// room), question and condition of a conversation, the whole puzzle.
+/// Writes each clue out: what a search turns up, a threat leaves or a solved puzzle opens, the
+/// NPC (placed in the clue's room), question, answer and condition of a conversation, the whole
+/// puzzle. What the players get is written from the clue's own fact
+/// ([`crate::myk::clue_text::draw`]); the older pools serve a clue whose fact the pools have no
+/// entry for (a tables folder of the GM's own).
 pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) {
     let pools = &tables.story;
     // One set of kept placeholders for every clue; a conversation's gift is set for its own
     // texts and put back (a copy of the set per clue cost fifteen allocations).
     let mut fill = Fill::keep();
     let mats = materials(tables);
+    // The entries drawn so far: two clues of a scenario read alike only when the pool is spent.
+    let mut used = Vec::new();
     for k in 0..s.clues.len() {
         let mut cd = d.child_n("clue/", k as u32 + 1, "");
         let at = s.clues[k].at;
+        // Only a text that speaks of what stands there: a trap is disarmed, not beaten.
+        let threat = s.map(at.map).map(|m| threat_kind(m.room(at.room)));
+        let told = crate::myk::clue_text::draw(s, tables, &s.clues[k], threat, &mut used, &mut cd);
         match s.clues[k].method {
             ClueMethod::Search => {
-                let found = cd.choose(&pools.clue_search).map(|t| fill.pool(&t.text)).unwrap_or_default();
-                s.clues[k].found = found;
+                let found = told.map(|t| t.found);
+                s.clues[k].found = found
+                    .unwrap_or_else(|| cd.choose(&pools.clue_search).map(|t| fill.pool(&t.text)).unwrap_or_default());
             }
             ClueMethod::Threat => {
-                // Only a text that speaks of what stands there: a trap is disarmed, not beaten.
-                let kind = s.map(at.map).map(|m| threat_kind(m.room(at.room)));
-                let fits = || pools.clue_threat.iter().filter(|t| t.threat.is_none() || t.threat == kind);
-                let found = cd.choose_from(fits).map(|t| fill.pool(&t.text)).unwrap_or_default();
-                s.clues[k].found = found;
+                let fits = || pools.clue_threat.iter().filter(|t| t.threat.is_none() || t.threat == threat);
+                let found = told.map(|t| t.found);
+                s.clues[k].found =
+                    found.unwrap_or_else(|| cd.choose_from(fits).map(|t| fill.pool(&t.text)).unwrap_or_default());
             }
             ClueMethod::Conversation => {
                 let name = informant_at(s, at, new_npc, &mut cd);
                 let gift = cd.choose(mats).map_or("Iron", String::as_str);
                 // The Material alone: every condition text says how much ("one unit of {gift}").
                 let kept = fill.gift.replace(gift.into());
-                if let Some(t) = cd.choose(&pools.clue_talk) {
-                    s.clues[k].ask = fill.pool(&t.ask);
-                    s.clues[k].found = fill.pool(&t.text);
+                match told {
+                    Some(t) => (s.clues[k].ask, s.clues[k].found) = (t.ask, t.found),
+                    None => {
+                        if let Some(t) = cd.choose(&pools.clue_talk) {
+                            s.clues[k].ask = fill.pool(&t.ask);
+                            s.clues[k].found = fill.pool(&t.text);
+                        }
+                    }
                 }
-                s.clues[k].condition = cd.choose(&pools.clue_condition).map(|c| fill.pool(&c.text)).unwrap_or_default();
+                // A condition names nothing of the scenario but the gift (issue 46): one that
+                // names a room, ruler or map would name what the clue's fact does not.
+                let plain =
+                    || pools.clue_condition.iter().filter(|c| crate::text::slots(&c.text).all(|x| x.name == "gift"));
+                s.clues[k].condition = cd.choose_from(plain).map(|c| fill.pool(&c.text)).unwrap_or_default();
                 fill.gift = kept;
                 s.clues[k].how = ["ask ", &name, " (", &s.clues[k].condition, ")"].concat();
                 s.clues[k].npc = Some(name);
@@ -451,6 +468,8 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
                         Some(PuzzleText { text: p.text.clone(), answer: p.answer.clone(), hints: p.hints.clone() });
                     s.clues[k].how = "solve the puzzle written out below".into();
                 }
+                // What solving it opens: the clue's fact, in its own words.
+                s.clues[k].found = told.map(|t| t.found).unwrap_or_default();
             }
         }
     }

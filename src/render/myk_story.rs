@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use crate::myk::clue_text;
 use crate::myk::frame;
 use crate::myk::model::{Clue, ClueMethod, MiniEvent, Npc, Place, Scenario};
 use crate::myk::story::{self, Fill, Story};
@@ -205,17 +206,19 @@ pub fn clue_entry(s: &Scenario, i: usize, c: &Clue) -> Entry {
         f.text(&c.how).trim_end_matches('.')
     );
     let mut sub = Vec::new();
+    // What the players get, filled from what the clue reveals (`clue_text::fill`).
     if !c.ask.is_empty() {
-        sub.push(format!("Ask: “{}”", question(&f.text(&c.ask))));
-    }
-    if !c.found.is_empty() {
-        let what = if c.method == ClueMethod::Conversation { "Answer" } else { "Found" };
-        sub.push(format!("{what}: {}", f.text(&c.found)));
+        sub.push(format!("Ask: “{}”", question(&clue_text::fill(s, c, &c.ask))));
     }
     if let Some(p) = &c.puzzle {
         sub.push(format!("Puzzle: {}", p.text));
         sub.push(format!("Answer: {}", p.answer));
         sub.extend(p.hints.iter().enumerate().map(|(k, h)| format!("Hint {}: {h}", k + 1)));
+    }
+    // A puzzle's find is what solving it opens, so it follows the puzzle.
+    if !c.found.is_empty() {
+        let what = if c.method == ClueMethod::Conversation { "Answer" } else { "Found" };
+        sub.push(format!("{what}: {}", clue_text::fill(s, c, &c.found)));
     }
     Entry { label: format!("Clue {}:", i + 1), text, sub }
 }

@@ -44,6 +44,19 @@ pub const MYK: &[SlotSet] = &[
     with("clue_talk", MYK_COMMON, &["npc", "gift"]),
     with("clue_condition", MYK_COMMON, &["npc", "gift"]),
     set("puzzle", &[]),
+    // A clue's players' text names its own fact's things only (issue 46): the revealed room (its
+    // id `room`, `room_name`) and map, and what the fact says stands there: each kind exactly
+    // the names its fact's own line names (`clues::Fact::text`).
+    set("clue_fact.ruler", &["room", "map", "ruler"]),
+    set("clue_fact.weak_point", &["room", "map", "ruler", "weak_points"]),
+    set("clue_fact.secret_door", &["room", "corridor"]),
+    set("clue_fact.teleport", &["room", "trap", "object", "to"]),
+    set("clue_fact.trap", &["room", "room_name", "trap"]),
+    set("clue_fact.base", &["room", "room_name", "base"]),
+    set("clue_fact.monsters", &["room", "room_name", "monsters"]),
+    set("clue_fact.safe", &["room", "room_name"]),
+    set("clue_fact.corridor_trap", &["corridor", "trap"]),
+    set("clue_fact.target", &["room", "room_name", "map", "target"]),
     set("mini_event", MYK_COMMON),
     set("movement", MYK_COMMON),
     set("success", MYK_COMMON),

@@ -39,6 +39,9 @@ pub struct StoryPools {
     pub clue_talk: Vec<Talk>,
     #[serde(default)]
     pub clue_condition: Vec<Condition>,
+    /// The players' text of a clue, keyed by the kind of fact it tells (issue 46).
+    #[serde(default)]
+    pub clue_fact: Vec<ClueFact>,
     #[serde(default)]
     pub puzzle: Vec<Puzzle>,
     #[serde(default)]
@@ -192,6 +195,92 @@ pub struct Talk {
     pub text: StoryText,
 }
 
+/// The kind of fact a clue tells (`clues::facts`), as a `[[clue_fact]]` entry declares it: the
+/// entry is drawn only for a clue of that kind, and may name only that kind's slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactKind {
+    /// Where a ruler without weak points waits.
+    Ruler,
+    /// Where a ruler waits and its weak points (the text names `{weak_points}`).
+    WeakPoint,
+    SecretDoor,
+    /// A trap that carries the court to another room.
+    Teleport,
+    Trap,
+    Base,
+    Monsters,
+    Safe,
+    CorridorTrap,
+    /// Where the objective's target is.
+    Target,
+}
+
+impl FactKind {
+    /// The slot-table kind of its texts (`clue_fact.trap`...; see [`crate::tables::slots::MYK`]).
+    pub fn section(self) -> &'static str {
+        match self {
+            FactKind::Ruler => "clue_fact.ruler",
+            FactKind::WeakPoint => "clue_fact.weak_point",
+            FactKind::SecretDoor => "clue_fact.secret_door",
+            FactKind::Teleport => "clue_fact.teleport",
+            FactKind::Trap => "clue_fact.trap",
+            FactKind::Base => "clue_fact.base",
+            FactKind::Monsters => "clue_fact.monsters",
+            FactKind::Safe => "clue_fact.safe",
+            FactKind::CorridorTrap => "clue_fact.corridor_trap",
+            FactKind::Target => "clue_fact.target",
+        }
+    }
+}
+
+/// How a `[[clue_fact]]` text may be learned: a find (search, behind a threat, behind a solved
+/// puzzle) or an answer (talk, with its `ask`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClueWay {
+    Search,
+    Threat,
+    Talk,
+    Puzzle,
+}
+
+/// The players' text of a clue for one kind of fact: what a search turns up, a beaten threat
+/// leaves, a solved puzzle opens, or an NPC answers to `ask`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClueFact {
+    pub fact: FactKind,
+    pub methods: Vec<ClueWay>,
+    /// A threat text that speaks of one kind of threat (absent: any).
+    #[serde(default)]
+    pub threat: Option<Threat>,
+    /// The question a talk text answers.
+    #[serde(default)]
+    pub ask: Option<StoryText>,
+    /// Objective kinds a target text fits (absent: any).
+    #[serde(default)]
+    pub kinds: Vec<String>,
+    pub text: StoryText,
+}
+
+impl ClueFact {
+    /// Why the entry cannot be drawn as it stands, or `None`.
+    fn problem(&self) -> Option<String> {
+        if self.methods.is_empty() {
+            return Some("lists no `methods`".into());
+        }
+        if self.methods.contains(&ClueWay::Talk) != self.ask.is_some() {
+            return Some("needs an `ask` exactly when its `methods` hold `talk`".into());
+        }
+        // A weak point's clue is how the court learns it: the text must name it.
+        if self.fact == FactKind::WeakPoint && !crate::text::slots(&self.text).any(|s| s.name == "weak_points") {
+            return Some("tells a weak point but does not name `{weak_points}`".into());
+        }
+        None
+    }
+}
+
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Condition {
@@ -288,6 +377,7 @@ impl StoryPools {
         self.clue_threat.extend(o.clue_threat);
         self.clue_talk.extend(o.clue_talk);
         self.clue_condition.extend(o.clue_condition);
+        self.clue_fact.extend(o.clue_fact);
         self.puzzle.extend(o.puzzle);
         self.mini_event.extend(o.mini_event);
         self.movement.extend(o.movement);
@@ -354,6 +444,11 @@ impl StoryPools {
             v.extend([t.ask.as_str(), &t.text].map(|t| ("clue_talk", i + 1, t)));
         }
         v.extend(self.clue_condition.iter().enumerate().map(|(i, t)| ("clue_condition", i + 1, t.text.as_str())));
+        for (i, e) in self.clue_fact.iter().enumerate() {
+            let section = e.fact.section();
+            v.extend(e.ask.iter().map(|a| (section, i + 1, a.as_str())));
+            v.push((section, i + 1, e.text.as_str()));
+        }
         for (i, p) in self.puzzle.iter().enumerate() {
             v.extend([p.text.as_str(), &p.answer].map(|t| ("puzzle", i + 1, t)));
             v.extend(p.hints.iter().map(|h| ("puzzle", i + 1, h.as_str())));
@@ -370,6 +465,14 @@ impl StoryPools {
     /// Refuses a text that names a slot its kind does not bind, or holds a brace that opens no
     /// slot: one line naming the file, the entry and the slot ([`crate::tables::slots::MYK`]).
     pub fn check_slots(&self, file: &str) -> Result<(), crate::error::Error> {
+        for (i, e) in self.clue_fact.iter().enumerate() {
+            if let Some(why) = e.problem() {
+                return Err(crate::error::Error::TableFile {
+                    file: file.to_string(),
+                    message: format!("[[clue_fact]] entry {} (`{}`) {why}", i + 1, short(&e.text)),
+                });
+            }
+        }
         for (section, n, text) in self.texts() {
             if let Some(why) = crate::text::unknown(text, crate::tables::slots::of(crate::tables::slots::MYK, section))
             {

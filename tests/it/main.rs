@@ -13,6 +13,7 @@ mod fuzz;
 mod glance;
 mod limits;
 mod myk;
+mod myk_clue_text;
 mod myk_clues;
 mod myk_goal;
 mod myk_items;

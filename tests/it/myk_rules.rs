@@ -183,6 +183,10 @@ fn bare(maps: u32, want: impl Fn(&Scenario) -> bool) -> Scenario {
             m.rooms.iter_mut().for_each(|r| r.traps.clear());
             m.corridors.iter_mut().for_each(|c| (c.trap, c.one_way) = (None, None));
         }
+        // A clue that told of a trap cleared here no longer holds (`clue.fact`).
+        let told: Vec<bool> = s.clues.iter().map(|c| dungeonsmith::myk::clues::tells_truth(&s, c)).collect();
+        let mut keep = told.into_iter();
+        s.clues.retain(|_| keep.next().unwrap_or(true));
         if want(&s) && dungeonsmith::myk::check(&s, tables).is_empty() {
             return s;
         }
@@ -441,11 +445,13 @@ fn a_second_map_with_its_own_way_in_from_outside_is_allowed() {
 fn five_clues_are_a_warning_clues_count_not_an_error() {
     use dungeonsmith::check::Severity;
     let mut s = bare(1, |s| {
-        s.clues.len() == 4
+        s.clues.len() >= 2
             && s.maps[0].rooms.iter().all(|r| r.ruler.as_ref().is_none_or(|ru| ru.adjustments.is_empty()))
     });
-    let extra = s.clues[0].clone();
-    s.clues.push(extra);
+    while s.clues.len() < 5 {
+        let extra = s.clues[0].clone();
+        s.clues.push(extra);
+    }
     let v = dungeonsmith::myk::check(&s, crate::myk::tables());
     assert_eq!(v.iter().map(|v| (v.rule, v.severity)).collect::<Vec<_>>(), vec![("clues.count", Severity::Warning)]);
 }

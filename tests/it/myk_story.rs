@@ -73,6 +73,14 @@ fn threat_clue_misfit(s: &Scenario, c: &dungeonsmith::myk::model::Clue) -> Optio
     if !c.how.contains(&verb) {
         return Some(format!("{at} does not say `{verb}`"));
     }
+    // Written from the clue's fact (issue 46): the entry whose words, between its slots, the
+    // find holds in order.
+    if let Some(e) = tables().story.clue_fact.iter().find(|e| fits_template(&e.text, &c.found)) {
+        return e
+            .threat
+            .is_some_and(|k| k != kind)
+            .then(|| format!("{at} turns up a {:?} text where a {kind:?} stands: `{}`", e.threat, c.found));
+    }
     let (pool, keep) = (&tables().story.clue_threat, dungeonsmith::myk::story::Fill::keep());
     match pool.iter().find(|t| keep.text(&t.text) == c.found) {
         None => Some(format!("{at} turns up `{}`, no threat text of the pool", c.found)),
@@ -81,6 +89,33 @@ fn threat_clue_misfit(s: &Scenario, c: &dungeonsmith::myk::model::Clue) -> Optio
         }
         Some(_) => None,
     }
+}
+
+/// Whether `text` reads as `template` with each slot filled by something: the words between
+/// the slots in order, the first at the start and the last at the end.
+fn fits_template(template: &str, text: &str) -> bool {
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    for slot in dungeonsmith::text::slots(template) {
+        pieces.push(&template[at..slot.start]);
+        at = slot.end;
+    }
+    pieces.push(&template[at..]);
+    let (first, last) = (pieces[0], pieces[pieces.len() - 1]);
+    if pieces.len() == 1 {
+        return text == first;
+    }
+    let mut rest = match text.strip_prefix(first) {
+        Some(r) => r,
+        None => return false,
+    };
+    for p in &pieces[1..pieces.len() - 1] {
+        match rest.find(p) {
+            Some(i) => rest = &rest[i + p.len()..],
+            None => return false,
+        }
+    }
+    rest.ends_with(last)
 }
 
 /// The first story rule a generated scenario breaks, or `None`.
