@@ -157,9 +157,18 @@ pub struct MykArgs {
     /// [default: rolled].
     #[arg(long, value_name = "KIND", value_parser = |s: &str| s.parse::<crate::myk::model::ObjectiveKind>())]
     pub objective: Option<crate::myk::model::ObjectiveKind>,
+    /// The players' kingdom's name, as they named it [default: "your kingdom"; the booklet prints
+    /// the book's Kingdom Name Tables].
+    #[arg(long, value_name = "NAME")]
+    pub kingdom: Option<String>,
+    /// Each member's class, one per member in court order, at least one king (e.g.
+    /// king,knight,vizier,ninja): king, knight, vizier, oracle, ninja or servant [default: not
+    /// given; each stake goes to a numbered member].
+    #[arg(long, value_name = "C,C,...")]
+    pub classes: Option<String>,
     /// Roll everything unlocked anew from this scenario's options, keeping its locked rooms, maps
     /// and frame exactly.
-    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["court_size", "level", "levels", "maps", "rooms", "layout", "objective"])]
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["court_size", "level", "levels", "maps", "rooms", "layout", "objective", "kingdom", "classes"])]
     pub from: Option<PathBuf>,
     /// After generating, reroll this part (e.g. `map1/B2/monsters`, `map1`, `frame`); repeat for
     /// more, in order. The same seed, options and list give the same scenario.
@@ -285,7 +294,17 @@ impl MykArgs {
             LayoutArg::Junction => Layout::Junction,
             LayoutArg::Mixed => Layout::Mixed,
         };
-        let params = MykParams { levels, maps: self.maps, rooms: self.rooms, layout, objective: self.objective };
+        let kingdom = self.kingdom.as_deref().map(crate::myk::court::kingdom_name).transpose()?;
+        let classes = self.classes.as_deref().map(crate::myk::court::parse_classes).transpose()?.unwrap_or_default();
+        let params = MykParams {
+            levels,
+            maps: self.maps,
+            rooms: self.rooms,
+            layout,
+            objective: self.objective,
+            kingdom,
+            classes,
+        };
         params.validate()?;
         Ok(params)
     }

@@ -2,6 +2,7 @@
 
 pub mod check;
 pub mod clues;
+pub mod court;
 pub mod danger;
 pub mod frame;
 pub mod generate;

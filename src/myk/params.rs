@@ -29,6 +29,25 @@ pub struct MykParams {
     pub layout: Layout,
     /// The objective kind the GM asked for (`--objective`); `None`: one at random.
     pub objective: Option<crate::myk::model::ObjectiveKind>,
+    /// The players' kingdom's name (`--kingdom`); `None`: "your kingdom" (the players named it).
+    pub kingdom: Option<String>,
+    /// Each member's class (`--classes`), one per member; empty: not given.
+    pub classes: Vec<crate::myk::court::Class>,
+}
+
+impl Default for MykParams {
+    /// The command line's defaults: a court of 4 at level 2, one map of 9 rooms, mixed.
+    fn default() -> MykParams {
+        MykParams {
+            levels: vec![2; 4],
+            maps: 1,
+            rooms: 9,
+            layout: Layout::Mixed,
+            objective: None,
+            kingdom: None,
+            classes: Vec::new(),
+        }
+    }
 }
 
 /// The court's levels as the options give them: `levels`, one per member, or `court_size` members
@@ -86,6 +105,10 @@ impl MykParams {
         if !ROOMS.contains(&self.rooms) {
             return Err(Error::range("rooms", &ROOMS, "", self.rooms));
         }
+        if let Some(k) = &self.kingdom {
+            crate::myk::court::kingdom_name(k)?;
+        }
+        crate::myk::court::check_classes(&self.classes, self.levels.len())?;
         let mut warnings = Vec::new();
         // The court's average level, without building a court (and copying its levels) to drop.
         let average_level = self.levels.iter().sum::<u32>() / size;
@@ -111,8 +134,8 @@ impl Layout {
 
 impl MykParams {
     /// The permalink fields [`MykParams::from_query`] reads and [`MykParams::query_pairs`] writes.
-    pub const QUERY_FIELDS: [&'static str; 7] =
-        ["court-size", "level", "levels", "maps", "rooms", "layout", "objective"];
+    pub const QUERY_FIELDS: [&'static str; 9] =
+        ["court-size", "level", "levels", "maps", "rooms", "layout", "objective", "kingdom", "classes"];
 
     /// The params a permalink gives, under the command line's rules (court size against levels,
     /// the ranges): one truth. Range errors name the library's field (`court_size`).
@@ -134,6 +157,8 @@ impl MykParams {
             rooms: q.opt_u32("rooms")?.unwrap_or(9),
             layout,
             objective: q.given("objective").map(|k| k.parse().map_err(|e| bad("objective", e))).transpose()?,
+            kingdom: q.given("kingdom").map(crate::myk::court::kingdom_name).transpose()?,
+            classes: q.given("classes").map(crate::myk::court::parse_classes).transpose()?.unwrap_or_default(),
         };
         params.validate()?;
         Ok(params)
@@ -155,6 +180,13 @@ impl MykParams {
         pairs.push(("layout", self.layout.label().into()));
         if let Some(k) = self.objective {
             pairs.push(("objective", k.name().into()));
+        }
+        if let Some(k) = &self.kingdom {
+            pairs.push(("kingdom", k.clone()));
+        }
+        if !self.classes.is_empty() {
+            let cs: Vec<&str> = self.classes.iter().map(|c| c.name()).collect();
+            pairs.push(("classes", cs.join(",")));
         }
         pairs
     }

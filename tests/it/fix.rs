@@ -22,7 +22,14 @@ fn tables() -> &'static Tables {
 }
 
 fn myk_scenario(seed: u64) -> Scenario {
-    let p = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
+    let p = MykParams {
+        levels: vec![2; 4],
+        maps: 1,
+        rooms: 9,
+        layout: Layout::Mixed,
+        objective: None,
+        ..Default::default()
+    };
     myk::generate(tables(), &p, seed).expect("generates")
 }
 

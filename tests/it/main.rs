@@ -13,6 +13,7 @@ mod glance;
 mod limits;
 mod myk;
 mod myk_clues;
+mod myk_court;
 mod myk_goal;
 mod myk_items;
 mod myk_ruler;
