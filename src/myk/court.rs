@@ -192,6 +192,32 @@ pub fn stakes(pools: &StoryPools, classes: &[Class], size: usize, f: &Fill, d: &
         .collect()
 }
 
+/// `fix` after a hand edit of the court's size: a stake per member again. Extra stakes (a member
+/// removed) are dropped from the end; a member added gets a stake of the pool addressed to its
+/// seat, drawn from the scenario's seed. Classes that no longer count the court are dropped (the
+/// GM gives them again), and the stakes already written keep their seats. A court whose stakes
+/// already count it is left as it is.
+pub fn fit_stakes(s: &mut Scenario, tables: &Tables) {
+    let size = s.court.levels.len();
+    if !s.params.classes.is_empty() && s.params.classes.len() != size {
+        s.params.classes.clear();
+    }
+    let Some(st) = s.story.as_mut() else { return };
+    if st.stakes.len() == size {
+        return;
+    }
+    st.stakes.truncate(size);
+    let pool = &tables.story.stake;
+    let order = Dice::new(s.seed).child("fix/stakes").deal(pool.len(), size);
+    let seats = seats(&s.params.classes, size);
+    let mut f = Fill::keep();
+    for i in st.stakes.len()..size {
+        let (Some(seat), Some(e)) = (seats.get(i), order.get(i).and_then(|&k| pool.get(k))) else { break };
+        f.member = Some(seat.named.as_str().into());
+        st.stakes.push(Stake { member: seat.label.clone(), text: story::capitalised(f.pool(&e.text)) });
+    }
+}
+
 /// The Prologue drawn at `places` of the prologue pool, its patron made the cast's: the patron's
 /// role takes the entry's job, so the text's `{patron_job}` and `{patron_who}` read the cast
 /// entry. Texts keep their slots (filled when printed).
