@@ -10,7 +10,14 @@ use dungeonsmith::tables::Tables;
 
 fn bench(c: &mut Criterion) {
     let tables = Tables::embedded().expect("embedded tables load");
-    let p = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
+    let p = MykParams {
+        levels: vec![2; 4],
+        maps: 1,
+        rooms: 9,
+        layout: Layout::Mixed,
+        objective: None,
+        ..Default::default()
+    };
     let s = myk::generate(&tables, &p, 42).expect("generates");
     c.bench_function("myk fix, one 9-room map", |b| {
         b.iter(|| {

@@ -12,7 +12,14 @@ use dungeonsmith::tables::Tables;
 fn bench(c: &mut Criterion) {
     let tables = Tables::embedded().expect("embedded tables load");
     let templates = Templates::load(None).expect("built-in templates");
-    let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
+    let params = MykParams {
+        levels: vec![2; 4],
+        maps: 1,
+        rooms: 9,
+        layout: Layout::Mixed,
+        objective: None,
+        ..Default::default()
+    };
     let formats = [Format::Json, Format::Svg, Format::Md, Format::Html];
     let opts = RenderOptions { formats: &formats, templates: &templates, reference: Default::default() };
     for (what, name) in [("one word", "x".repeat(10_000)), ("words", "wide ".repeat(2_000))] {

@@ -16,7 +16,14 @@ use dungeonsmith::tables::Tables;
 fn bench(c: &mut Criterion) {
     let tables = Tables::embedded().expect("embedded tables load");
     let templates = Templates::load(None).expect("built-in templates");
-    let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
+    let params = MykParams {
+        levels: vec![2; 4],
+        maps: 1,
+        rooms: 9,
+        layout: Layout::Mixed,
+        objective: None,
+        ..Default::default()
+    };
     let s = generate(&tables, &params, 42).expect("generates");
     let room: RoomId = "B2".parse().expect("a room");
     let part = MykPart::Room { map: 1, room, what: RoomPart::All };

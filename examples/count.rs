@@ -35,7 +35,14 @@ fn main() {
     let mut made = 0;
     match what {
         "myk" => {
-            let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
+            let params = MykParams {
+                levels: vec![2; 4],
+                maps: 1,
+                rooms: 9,
+                layout: Layout::Mixed,
+                objective: None,
+                ..Default::default()
+            };
             for seed in 1..=u64::from(num(1)) {
                 let s = dungeonsmith::myk::generate(&tables, &params, seed).expect("generates");
                 made += s.maps.len();

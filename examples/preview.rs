@@ -39,7 +39,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let tables = Tables::embedded()?;
     match args.first().map(String::as_str) {
         Some("myk") => {
-            let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
+            let params = MykParams {
+                levels: vec![2; 4],
+                maps: 1,
+                rooms: 9,
+                layout: Layout::Mixed,
+                objective: None,
+                ..Default::default()
+            };
             let s = generate(&tables, &params, number(1, 42))?;
             for (copy, name) in [(Audience::Gm, "myk-gm"), (Audience::Players, "myk-players")] {
                 write(name, &myk_sheet(&s, &s.maps[0], &tables, paper, copy), paper)?;

@@ -17,6 +17,9 @@ pub enum Input {
     Choice(&'static [&'static str]),
     /// One of the words the tables give at run time (the objective kinds); absent: rolled.
     Rolled,
+    /// Free text the option's own parser checks (a kingdom's name, a list of classes); absent:
+    /// the option's default, which its help line says.
+    Text,
 }
 
 /// One option of a game.
@@ -46,7 +49,7 @@ impl Opt {
     pub fn range(&self) -> Option<&RangeInclusive<u32>> {
         match &self.input {
             Input::Number { range, .. } | Input::Numbers { range } => Some(range),
-            Input::Choice(_) | Input::Rolled => None,
+            Input::Choice(_) | Input::Rolled | Input::Text => None,
         }
     }
 

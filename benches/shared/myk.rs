@@ -8,7 +8,7 @@ use dungeonsmith::tables::Tables;
 
 fn bench(c: &mut Criterion) {
     let tables = Tables::embedded().expect("embedded tables load");
-    let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
+    let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None, ..Default::default() };
     let mut seed = 0u64;
     // `generate` runs `check` once on what it makes (and refuses a scenario that breaks a rule), so
     // this is generate + one check: what `dungeonsmith myk` does. (Checking its result again

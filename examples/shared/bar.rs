@@ -12,7 +12,7 @@ fn main() {
     let (per_batch, batches, warmup) = (arg(0, 2000), arg(1, 15), arg(2, 5000));
     let tables = Tables::embedded().expect("embedded tables load");
     // The bench's default scenario: a court of 4 at level 2, one mixed map of 9 rooms.
-    let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
+    let params = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None, ..Default::default() };
     // Each scenario its own seed, as the criterion bench does: the layouts differ, as rot-js's do.
     let mut seed = 0u64;
     let mut one = || {

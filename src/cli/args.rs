@@ -176,10 +176,14 @@ pub struct MykArgs {
     pub layout: LayoutArg,
     #[arg(long = P::OBJECTIVE.name, value_name = "KIND", value_parser = |s: &str| s.parse::<crate::myk::model::ObjectiveKind>(), help = P::OBJECTIVE.help_text())]
     pub objective: Option<crate::myk::model::ObjectiveKind>,
+    #[arg(long = P::KINGDOM.name, value_name = "NAME", help = P::KINGDOM.help_text())]
+    pub kingdom: Option<String>,
+    #[arg(long = P::CLASSES.name, value_name = "C,C,...", help = P::CLASSES.help_text())]
+    pub classes: Option<String>,
     /// Roll everything unlocked anew from this scenario's options, keeping its locked rooms, maps
     /// and frame exactly. A locked room also keeps its map's name, layout (rooms, corridors and
     /// their traps, entrances) and ruler: only that map's other rooms are stocked anew.
-    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["court_size", "level", "levels", "maps", "rooms", "layout", "objective"])]
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["court_size", "level", "levels", "maps", "rooms", "layout", "objective", "kingdom", "classes"])]
     pub from: Option<PathBuf>,
     /// After generating, reroll this part (e.g. `map1/B2/monsters`, `map1`, `frame`); repeat for
     /// more, in order. The same seed, options and list give the same scenario.
@@ -300,7 +304,17 @@ impl MykArgs {
             LayoutArg::Junction => Layout::Junction,
             LayoutArg::Mixed => Layout::Mixed,
         };
-        let params = MykParams { levels, maps: self.maps, rooms: self.rooms, layout, objective: self.objective };
+        let kingdom = self.kingdom.as_deref().map(crate::myk::court::kingdom_name).transpose()?;
+        let classes = self.classes.as_deref().map(crate::myk::court::parse_classes).transpose()?.unwrap_or_default();
+        let params = MykParams {
+            levels,
+            maps: self.maps,
+            rooms: self.rooms,
+            layout,
+            objective: self.objective,
+            kingdom,
+            classes,
+        };
         params.validate()?;
         Ok(params)
     }

@@ -278,6 +278,8 @@ pub fn regenerate(tables: &Tables, from: &Scenario, seed: u64) -> Result<Scenari
         rooms: from.params.rooms,
         layout: from.params.layout,
         objective: from.params.objective,
+        kingdom: from.params.kingdom.clone(),
+        classes: from.params.classes.clone(),
     };
     let map_locks = from.maps.iter().any(|m| m.locked || m.rooms.iter().any(|r| r.locked));
     let mut s = if map_locks {

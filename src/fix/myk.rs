@@ -17,6 +17,8 @@ use crate::tables::myk::{MykData, Placement};
 pub fn fix(s: &mut Scenario, tables: &Tables) -> Result<()> {
     let data = &tables.myk;
     s.court = limits::court(&s.court.levels);
+    // A stake per member of the court as it now stands (a member added or removed by hand).
+    crate::myk::court::fit_stakes(s, tables);
     for (mi, m) in s.maps.iter_mut().enumerate() {
         for r in m.rooms.iter_mut() {
             let at = format!("maps[{mi}].rooms[{}]", r.id);

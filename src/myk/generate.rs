@@ -135,6 +135,9 @@ fn unstocked(
             layout: params.layout,
             paper: Default::default(),
             objective: params.objective,
+            // The name as the option check gives it back (spaces trimmed and single).
+            kingdom: params.kingdom.as_deref().map(|k| crate::myk::court::kingdom_name(k).unwrap_or_else(|_| k.into())),
+            classes: params.classes.clone(),
         },
         court: limits::court(&params.levels),
         title: String::new(),
@@ -679,8 +682,7 @@ impl<'a> Gen<'a> {
         let graph = Reach::new(s, self.tables);
         s.clues = crate::myk::clues::place_on(s, &graph, &mut d.child("clues"));
         story::write_clues(s, self.tables, &mut new_npc, &mut d.child("clue-words"));
-        let kingdom = self.place_name(&mut d.child("kingdom")).to_string();
-        s.story = Some(story::write_story(s, self.tables, kingdom, &mut d.child("story")));
+        s.story = Some(story::write_story(s, self.tables, &mut d.child("story")));
         s.objective.arrives = crate::myk::goal::derived_arrival(s);
         story::dress_cast(s, self.tables, &mut d.child("cast-words"));
         s.title = story::title(&self.tables.story, kind, &story::Fill::of(s), &mut d.child("title"));

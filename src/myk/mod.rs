@@ -4,6 +4,7 @@ pub mod battlefield;
 pub mod check;
 pub mod clue_text;
 pub mod clues;
+pub mod court;
 pub mod danger;
 pub mod frame;
 pub mod generate;

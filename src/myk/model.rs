@@ -329,6 +329,12 @@ pub struct Params {
     /// The objective kind asked for with `--objective` (absent: rolled).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub objective: Option<ObjectiveKind>,
+    /// The players' kingdom as `--kingdom` named it (absent: "your kingdom").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kingdom: Option<String>,
+    /// Each member's class as `--classes` gave them (absent: not given).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<crate::myk::court::Class>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -85,7 +85,24 @@ pub const OBJECTIVE: Opt = Opt {
     replaces: &[],
 };
 /// Every option of a MYK scenario, in the order the command line and the form list them.
-pub const OPTIONS: [Opt; 7] = [COURT_SIZE, LEVEL_OPT, LEVELS, MAPS_OPT, ROOMS_OPT, LAYOUT, OBJECTIVE];
+pub const KINGDOM: Opt = Opt {
+    name: "kingdom",
+    label: "Kingdom",
+    help: "The players' kingdom's name, as they named it [default: \"your kingdom\"; the booklet prints the book's Kingdom Name Tables].",
+    input: Input::Text,
+    placeholder: "your kingdom",
+    replaces: &[],
+};
+pub const CLASSES: Opt = Opt {
+    name: "classes",
+    label: "Classes",
+    help: "Each member's class, one per member in court order, at least one king (e.g. king,knight,vizier,ninja): king, knight, vizier, oracle, ninja or servant [default: not given; each stake goes to a numbered member].",
+    input: Input::Text,
+    placeholder: "king,knight,vizier,ninja",
+    replaces: &[],
+};
+pub const OPTIONS: [Opt; 9] =
+    [COURT_SIZE, LEVEL_OPT, LEVELS, MAPS_OPT, ROOMS_OPT, LAYOUT, OBJECTIVE, KINGDOM, CLASSES];
 
 /// What the GM asked for, validated.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,6 +113,25 @@ pub struct MykParams {
     pub layout: Layout,
     /// The objective kind the GM asked for (`--objective`); `None`: one at random.
     pub objective: Option<crate::myk::model::ObjectiveKind>,
+    /// The players' kingdom's name (`--kingdom`); `None`: "your kingdom" (the players named it).
+    pub kingdom: Option<String>,
+    /// Each member's class (`--classes`), one per member; empty: not given.
+    pub classes: Vec<crate::myk::court::Class>,
+}
+
+impl Default for MykParams {
+    /// The command line's defaults: a court of 4 at level 2, one map of 9 rooms, mixed.
+    fn default() -> MykParams {
+        MykParams {
+            levels: vec![2; 4],
+            maps: 1,
+            rooms: 9,
+            layout: Layout::Mixed,
+            objective: None,
+            kingdom: None,
+            classes: Vec::new(),
+        }
+    }
 }
 
 /// The court's levels as the options give them: `levels`, one per member, or `court_size` members
@@ -153,6 +189,10 @@ impl MykParams {
         if !ROOMS.contains(&self.rooms) {
             return Err(Error::range("rooms", &ROOMS, "", self.rooms));
         }
+        if let Some(k) = &self.kingdom {
+            crate::myk::court::kingdom_name(k)?;
+        }
+        crate::myk::court::check_classes(&self.classes, self.levels.len())?;
         let mut warnings = Vec::new();
         // The court's average level, without building a court (and copying its levels) to drop.
         let average_level = self.levels.iter().sum::<u32>() / size;
@@ -203,6 +243,8 @@ impl MykParams {
             rooms: q.opt_u32(ROOMS_OPT.name)?.unwrap_or(const { ROOMS_OPT.number_default() }),
             layout,
             objective: q.given(OBJECTIVE.name).map(|k| k.parse().map_err(|e| bad(OBJECTIVE.name, e))).transpose()?,
+            kingdom: q.given(KINGDOM.name).map(crate::myk::court::kingdom_name).transpose()?,
+            classes: q.given(CLASSES.name).map(crate::myk::court::parse_classes).transpose()?.unwrap_or_default(),
         };
         params.validate()?;
         Ok(params)
@@ -224,6 +266,13 @@ impl MykParams {
         pairs.push((LAYOUT.name, self.layout.label().into()));
         if let Some(k) = self.objective {
             pairs.push((OBJECTIVE.name, k.name().into()));
+        }
+        if let Some(k) = &self.kingdom {
+            pairs.push((KINGDOM.name, k.clone()));
+        }
+        if !self.classes.is_empty() {
+            let cs: Vec<&str> = self.classes.iter().map(|c| c.name()).collect();
+            pairs.push((CLASSES.name, cs.join(",")));
         }
         pairs
     }

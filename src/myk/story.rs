@@ -18,23 +18,6 @@ use crate::tables::story::{StoryPools, StoryText};
 
 pub use crate::myk::model::{Epilogue, MiniEvent, Prologue, Quarter, RulerPart, Stake, Story, Ware};
 
-/// The court's members as the stakes name them, in court order (the book's King first; the
-/// ministers after; see tables/myk/NOTES.md).
-pub const MEMBERS: [&str; 12] = [
-    "the King",
-    "the Chancellor",
-    "the Marshal",
-    "the Treasurer",
-    "the Court Wizard",
-    "the Steward",
-    "the Court Scholar",
-    "the Master of Works",
-    "the Court Chaplain",
-    "the Master of Hounds",
-    "the Royal Herald",
-    "the Keeper of Seals",
-];
-
 /// The phrases that leave the GM something to invent; no output may hold them.
 /// (Rules the GM applies in play, as "the GM lays it on one Area" when combat starts, are no
 /// deferral: what is to be invented at the table is.)
@@ -64,6 +47,10 @@ pub struct Fill<'a> {
     pub target_room: Option<Cow<'a, str>>,
     pub target_at: Option<Cow<'a, str>>,
     pub patron: Option<Cow<'a, str>>,
+    /// The patron's age and sex in words, from the cast ([`crate::myk::court::patron_who`]).
+    pub patron_who: Option<Cow<'a, str>>,
+    /// The patron's job, from the cast's role ([`crate::myk::court::patron_job`]).
+    pub patron_job: Option<Cow<'a, str>>,
     pub captive: Option<Cow<'a, str>>,
     pub rival: Option<Cow<'a, str>>,
     pub rival_kingdom: Option<Cow<'a, str>>,
@@ -84,6 +71,8 @@ impl crate::text::Values for Fill<'_> {
             "target_room" => &self.target_room,
             "target_at" => &self.target_at,
             "patron" => &self.patron,
+            "patron_who" => &self.patron_who,
+            "patron_job" => &self.patron_job,
             "captive" => &self.captive,
             "rival" => &self.rival,
             "rival_kingdom" => &self.rival_kingdom,
@@ -143,15 +132,18 @@ impl<'a> Fill<'a> {
             s.cast.iter().find(|c| c.role.as_str().starts_with(role)).map_or("", |c| c.name.as_str()).into()
         };
         let story = s.story.as_ref();
+        let patron = s.cast.iter().find(|c| c.role.as_str().starts_with(PATRON));
         let given = |v: Option<&'a String>| Some(v.map_or("", String::as_str).into());
         Fill {
-            kingdom: Some(story.map_or("the kingdom", |x| x.kingdom.as_str()).into()),
+            kingdom: Some(story.map_or(crate::myk::court::YOUR_KINGDOM, |x| x.kingdom.as_str()).into()),
             map: Some(map.map_or("", |m| m.name.as_str()).into()),
             ruler: Some(ruler_name(s).into()),
             target: Some(o.target.as_str().into()),
             target_room: Some(room.map_or("", |r| r.name.as_str()).into()),
             target_at: Some(o.at.map(|p| format!("map {}, room {}", p.map, p.room)).unwrap_or_default().into()),
             patron: Some(npc_of(PATRON)),
+            patron_who: Some(patron.map_or_else(String::new, crate::myk::court::patron_who).into()),
+            patron_job: Some(patron.map_or("", crate::myk::court::patron_job).into()),
             captive: Some(npc_of(CAPTIVE)),
             rival: Some(npc_of(RIVAL)),
             rival_kingdom: given(o.rival_kingdom.as_ref()),
@@ -550,7 +542,7 @@ fn informant_at(s: &mut Scenario, at: Place, new_npc: &mut dyn FnMut(&mut Dice) 
 
 /// The Prologue, one stake per court member, the ruler's part, mini events, movement and the
 /// Epilogue.
-pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut Dice) -> Story {
+pub fn write_story(s: &mut Scenario, tables: &Tables, d: &mut Dice) -> Story {
     let pools = &tables.story;
     let kind = pools.of_kind(s.objective.kind);
     let mut f = Fill::keep();
@@ -564,20 +556,11 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
         [itoa::Buffer::new().format(amount), " ", material].concat(),
     ];
     f.reward = Some(reward[1].as_str().into());
-    let prologue = {
-        let mut pd = d.child("prologue");
-        let p = pick(&pools.prologue, &kind.prologue, &mut pd);
-        p.map_or_else(
-            || Prologue { form: "appeal".into(), who: String::new(), problem: String::new(), offer: String::new() },
-            |p| Prologue {
-                form: p.form.clone(),
-                who: f.pool(&p.who),
-                problem: f.pool(&p.problem),
-                offer: f.pool(&p.offer),
-            },
-        )
-    };
-    let stakes = stakes(pools, s.court.levels.len(), &f, &mut d.child("stakes"));
+    // The kingdom, the Prologue's people and the stakes' seats as the book has them.
+    let kingdom = crate::myk::court::kingdom(s.params.kingdom.as_deref());
+    let prologue = crate::myk::court::prologue(s, pools, &kind.prologue, &f, &mut d.child("prologue"));
+    let size = s.court.levels.len();
+    let stakes = crate::myk::court::stakes(pools, &s.params.classes, size, &f, &mut d.child("stakes"));
     let ruler = {
         let mut rd = d.child("ruler");
         let p = rd.choose(&pools.personality).map(|p| p.name.clone()).unwrap_or_default();
@@ -606,25 +589,6 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
         reward,
     };
     Story { kingdom, prologue, stakes, ruler, mini_events, movement, epilogue }
-}
-
-/// One stake per court member, each a different entry of the pool (repeating only when the pool
-/// is smaller than the court).
-fn stakes(pools: &StoryPools, size: usize, f: &Fill, d: &mut Dice) -> Vec<Stake> {
-    // Only the entries printed are dealt (one draw each), not the whole pool shuffled.
-    let order = d.deal(pools.stake.len(), size);
-    // One copy of the values, its member set per stake (not a copy per stake).
-    let mut f = f.clone();
-    (0..size)
-        .filter_map(|i| {
-            let member = MEMBERS[i % MEMBERS.len()];
-            let e = &pools.stake[*order.get(i % order.len().max(1))?];
-            f.member = Some(member.into());
-            // `{member}` ("the Treasurer") may open a later sentence of the text too: that
-            // sentence is raised where the stake is printed ([`sentence_capitals`]).
-            Some(Stake { member: capitalise(member), text: capitalised(f.pool(&e.text)) })
-        })
-        .collect()
 }
 
 /// The text with every sentence after the first opening in upper case: a filled value ("the
@@ -663,7 +627,7 @@ pub fn capitalise(t: &str) -> String {
 }
 
 /// [`capitalise`] of a text already owned: an ASCII first letter is raised where it stands.
-fn capitalised(mut t: String) -> String {
+pub(crate) fn capitalised(mut t: String) -> String {
     match t.as_bytes().first() {
         Some(b) if b.is_ascii() => {
             t[..1].make_ascii_uppercase();
@@ -978,6 +942,8 @@ mod tests {
             target_room: given("TARGET_ROOM"),
             target_at: given("TARGET_AT"),
             patron: given("PATRON"),
+            patron_who: given("PATRON_WHO"),
+            patron_job: given("PATRON_JOB"),
             captive: given("CAPTIVE"),
             rival: given("RIVAL"),
             rival_kingdom: given("RIVAL_KINGDOM"),

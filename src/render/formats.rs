@@ -456,6 +456,7 @@ mod tests {
             rooms: 9,
             layout: crate::myk::model::Layout::Mixed,
             objective: None,
+            ..Default::default()
         };
         let myk = crate::myk::generate(&tables, &params, 3).expect("generates");
         let fortress = crate::nw3::generate(&tables, &FortressParams::default(), 3).expect("generates");

@@ -41,7 +41,7 @@ pub fn sections(s: &Scenario, tables: &Tables) -> Vec<Section> {
     let mut objective = section("Objective", vec![frame::objective(s)], vec![entry("Kind:", kind)]);
     objective.entries.extend(arrival_entry(s).map(|t| entry("Arrival:", t)));
     match &s.story {
-        Some(st) => out.extend([prologue(s, st), objective]),
+        Some(st) => out.extend([prologue(s, st, tables), objective]),
         None => out.extend([objective, section("Introduction", vec![frame::fill(s, &s.introduction)], Vec::new())]),
     }
     out.push(departure(s));
@@ -86,7 +86,7 @@ fn form_label(form: &str) -> &'static str {
     }
 }
 
-fn prologue(s: &Scenario, st: &Story) -> Section {
+fn prologue(s: &Scenario, st: &Story, tables: &Tables) -> Section {
     let p = &st.prologue;
     let f = Fill::of(s);
     let mut paragraphs = vec![
@@ -97,14 +97,36 @@ fn prologue(s: &Scenario, st: &Story) -> Section {
     for n in s.cast.iter().filter(|n| n.place.is_none()) {
         paragraphs.push(format!("{} ({}) waits in {} for the court's answer.", n.name, n.role, st.kingdom));
     }
+    paragraphs.extend(kingdom_note(s));
     // The one place a stake is read: a filled value that opens a later sentence (`{member}`,
     // "the Treasurer") is raised here, for stakes of every file version alike.
-    let entries = st
+    let mut entries: Vec<Entry> = st
         .stakes
         .iter()
         .map(|k| entry([k.member.as_str(), ":"].concat(), story::sentence_capitals(f.text(&k.text))))
         .collect();
+    if kingdom_note(s).is_some() {
+        let lines = crate::myk::court::name_table_lines(tables);
+        if !lines.is_empty() {
+            let mut e = entry("Kingdom Name Tables:", "roll 1D66 on each in turn; the three words make the name.");
+            e.sub = lines;
+            entries.push(e);
+        }
+    }
     section("Prologue", paragraphs, entries)
+}
+
+/// Where the booklet says "your kingdom", the players' own kingdom is meant: a group whose kingdom
+/// has no name yet finds the book's Kingdom Name Tables here (seed 003 l.19-56). Nothing when the
+/// GM named the kingdom.
+fn kingdom_note(s: &Scenario) -> Option<String> {
+    let st = s.story.as_ref()?;
+    (st.kingdom == crate::myk::court::YOUR_KINGDOM).then(|| {
+        "\"Your kingdom\" is the kingdom the players made. If it has no name yet, roll 1D66 on each of the \
+         three Kingdom Name Tables below, one word from each, for a provisional name; a player who \
+         dislikes it may roll one table again, once."
+            .to_string()
+    })
 }
 
 /// Where an NPC stands, in words.

@@ -704,6 +704,7 @@ mod tests {
             rooms: 9,
             layout: crate::myk::model::Layout::Mixed,
             objective: None,
+            ..Default::default()
         };
         let s = generate(&t, &params, 1).unwrap();
         let p = myk_plan(&s.maps[0]);
@@ -778,6 +779,7 @@ mod tests {
                     rooms: 7,
                     layout: crate::myk::model::Layout::Mixed,
                     objective: None,
+                    ..Default::default()
                 },
                 seed,
             )

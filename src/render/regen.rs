@@ -58,13 +58,28 @@ pub fn myk_seed_command(s: &Scenario, paper: Paper) -> String {
     let paper = if paper == Paper::Letter { " --paper letter" } else { "" };
     let rerolls: String = s.rerolls.iter().map(|r| format!(" --reroll {}", r.part)).collect();
     let objective = p.objective.map(|k| format!(" --objective {}", k.name())).unwrap_or_default();
+    let court_names = myk_court_options(p);
     format!(
-        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{objective}{paper}{rerolls}",
+        "dungeonsmith myk --seed {} {court} --maps {} --rooms {} --layout {}{objective}{court_names}{paper}{rerolls}",
         s.seed,
         p.maps,
         p.rooms,
         p.layout.label()
     )
+}
+
+/// `--kingdom` and `--classes` as the scenario was made with them: a name the option takes in
+/// double quotes (its characters mean nothing to a shell there), any other (a hand edit) in
+/// single quotes with a `'` written `'\''`; the classes by their option names.
+fn myk_court_options(p: &crate::myk::model::Params) -> String {
+    let quoted = |k: &String| match crate::myk::court::kingdom_name(k) {
+        Ok(_) => format!(" --kingdom \"{k}\""),
+        Err(_) => format!(" --kingdom '{}'", k.replace('\'', "'\\''")),
+    };
+    let kingdom = p.kingdom.as_ref().map(quoted).unwrap_or_default();
+    let classes: Vec<&str> = p.classes.iter().map(|c| c.name()).collect();
+    let classes = if classes.is_empty() { String::new() } else { format!(" --classes {}", classes.join(",")) };
+    kingdom + &classes
 }
 
 /// The command line that gives this fortress again if nothing in it was changed by hand: the seed
@@ -97,6 +112,8 @@ fn myk_rebuild(s: &Scenario, tables: &Tables) -> Option<Scenario> {
         rooms: p.rooms,
         layout: p.layout,
         objective: p.objective,
+        kingdom: p.kingdom.clone(),
+        classes: p.classes.clone(),
     };
     let mut again = crate::myk::generate(tables, &params, s.seed).ok()?;
     crate::edit::myk::replay(tables, &mut again, &s.rerolls).ok()?;

@@ -1073,8 +1073,12 @@ mod tests {
     }
 
     fn scenario(seed: u64, maps: u32, rooms: u32, layout: Layout) -> Scenario {
-        generate(tables(), &MykParams { levels: vec![2; 4], maps, rooms, layout, objective: None }, seed)
-            .expect("generates")
+        generate(
+            tables(),
+            &MykParams { levels: vec![2; 4], maps, rooms, layout, objective: None, ..Default::default() },
+            seed,
+        )
+        .expect("generates")
     }
 
     /// The GM footer `draw` writes: with the regenerate line the built-in tables give.
@@ -1114,7 +1118,14 @@ mod tests {
             let (maps, rooms) = [(1, 9), (3, 9), (2, 4), (2, 7)][seed as usize % 4];
             // Every fifth court is large and mixed: more threats and a long `--levels` footer.
             let levels = if seed % 5 == 0 { (1..=12).map(|l| l + seed as u32 % 9).collect() } else { vec![2; 4] };
-            let p = MykParams { levels, maps, rooms, layout: layouts[seed as usize % 3], objective: None };
+            let p = MykParams {
+                levels,
+                maps,
+                rooms,
+                layout: layouts[seed as usize % 3],
+                objective: None,
+                ..Default::default()
+            };
             let s = generate(tables(), &p, seed).expect("generates");
             for map in &s.maps {
                 for paper in [Paper::A4, Paper::Letter] {
@@ -1227,7 +1238,8 @@ mod tests {
     #[test]
     fn the_footer_carries_the_whole_command_even_when_long() {
         let levels = vec![10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21];
-        let p = MykParams { levels, maps: 3, rooms: 9, layout: Layout::Junction, objective: None };
+        let p =
+            MykParams { levels, maps: 3, rooms: 9, layout: Layout::Junction, objective: None, ..Default::default() };
         let s = generate(tables(), &p, 7).expect("generates");
         for paper in [Paper::A4, Paper::Letter] {
             let lines = gm_footer(&s, &s.maps[1], paper);

@@ -47,7 +47,7 @@ fn field(o: &Opt, tables: &Tables) -> String {
         Input::Number { range, .. } => {
             format!("<input {attrs} type=\"number\" min=\"{}\" max=\"{}\">", range.start(), range.end())
         }
-        Input::Numbers { .. } => format!("<input {attrs}>"),
+        Input::Numbers { .. } | Input::Text => format!("<input {attrs}>"),
         Input::Choice(words) => {
             let options: String = words.iter().map(|w| format!("<option>{w}</option>")).collect();
             format!("<select {attrs}>{options}</select>")
@@ -72,7 +72,7 @@ mod tests {
     fn clap_options(game: Game) -> Vec<(String, String, Vec<String>, Option<String>)> {
         let cli = crate::cli::Cli::command();
         let sub = cli.find_subcommand(game.command()).expect("a subcommand per game");
-        let skip = ["seed", "from", "reroll", "out", "format", "paper", "templates", "tables", "help", "version"];
+        let skip = ["seed", "from", "reroll", "out", "format", "paper", "reference", "templates", "tables", "help", "version"];
         sub.get_arguments()
             .filter_map(|a| Some((a.get_long()?.to_string(), a)))
             .filter(|(l, _)| !skip.contains(&l.as_str()))

@@ -33,7 +33,7 @@ const fn with(kind: &'static str, names: &'static [&'static str], extra: &'stati
 pub const MYK: &[SlotSet] = &[
     set("title", MYK_COMMON),
     set("objective", MYK_COMMON),
-    set("prologue", MYK_COMMON),
+    with("prologue", MYK_COMMON, &["patron_who", "patron_job"]),
     with("stake", MYK_COMMON, &["member"]),
     with("personality", MYK_COMMON, &["npc"]),
     set("want", MYK_COMMON),

@@ -178,6 +178,10 @@ pub struct Prologue {
     pub who: StoryText,
     pub problem: StoryText,
     pub offer: StoryText,
+    /// The patron's job as this Prologue presents them ("a cooper from the lower ward"): the
+    /// cast's patron takes it as their role, and `{patron_job}` reads it from there.
+    #[serde(default)]
+    pub job: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]

@@ -69,7 +69,14 @@ fn a_myk_scenario_as_dot_is_its_movement_graph() {
     let t = tables();
     let s = dungeonsmith::myk::generate(
         &t,
-        &MykParams { levels: vec![2; 4], maps: 2, rooms: 6, layout: Layout::Mixed, objective: None },
+        &MykParams {
+            levels: vec![2; 4],
+            maps: 2,
+            rooms: 6,
+            layout: Layout::Mixed,
+            objective: None,
+            ..Default::default()
+        },
         1,
     )
     .expect("generates");
@@ -98,7 +105,14 @@ fn a_myk_corridor_is_one_edge_that_names_its_kind() {
     let t = tables();
     let (mut named, mut one_way) = (0, 0);
     for seed in 0..30u64 {
-        let p = MykParams { levels: vec![2; 4], maps: 2, rooms: 9, layout: Layout::Mixed, objective: None };
+        let p = MykParams {
+            levels: vec![2; 4],
+            maps: 2,
+            rooms: 9,
+            layout: Layout::Mixed,
+            objective: None,
+            ..Default::default()
+        };
         let s = dungeonsmith::myk::generate(&t, &p, seed).expect("generates");
         let (_, edges) = statements(&myk_dot(&s, &t));
         for m in &s.maps {
@@ -168,7 +182,14 @@ fn an_illusion_road_back_into_its_own_room_is_one_undirected_edge_and_no_loop() 
     };
     let mut tried = 0;
     for seed in 0..200u64 {
-        let p = MykParams { levels: vec![2; 4], maps: 2, rooms: 9, layout: Layout::Mixed, objective: None };
+        let p = MykParams {
+            levels: vec![2; 4],
+            maps: 2,
+            rooms: 9,
+            layout: Layout::Mixed,
+            objective: None,
+            ..Default::default()
+        };
         let s = dungeonsmith::myk::generate(&t, &p, seed).expect("generates");
         for (i, j) in redirects(&s) {
             let k = &s.maps[i].corridors[j];

@@ -22,7 +22,14 @@ fn tables() -> &'static Tables {
 }
 
 fn myk_scenario(seed: u64) -> Scenario {
-    let p = MykParams { levels: vec![2; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
+    let p = MykParams {
+        levels: vec![2; 4],
+        maps: 1,
+        rooms: 9,
+        layout: Layout::Mixed,
+        objective: None,
+        ..Default::default()
+    };
     myk::generate(tables(), &p, seed).expect("generates")
 }
 
@@ -392,9 +399,12 @@ fn a_new_court_member_re_derives_limits_search_difficulty_and_encounters() {
     let mut v = serde_json::to_value(&s).unwrap();
     v["court"]["levels"].as_array_mut().unwrap().push(json!(2));
     let stale = unfixed_myk_rules(&v);
-    // The size disagrees, and so does each Search clue's difficulty (court size + 7 by the levels).
+    // The size disagrees, and so does each Search clue's difficulty (court size + 7 by the levels),
+    // and the new member has no stake (one per member, seed 003 l.1480).
     assert_eq!(stale[0], "court.size", "{stale:?}");
-    assert!(stale[1..].iter().all(|r| *r == "clue.search-difficulty") && stale.len() > 1, "{stale:?}");
+    assert_eq!(stale.last(), Some(&"stake.count"), "{stale:?}");
+    let middle = &stale[1..stale.len() - 1];
+    assert!(middle.iter().all(|r| *r == "clue.search-difficulty") && !middle.is_empty(), "{stale:?}");
     let fixed = fixed_myk(&v);
     assert_eq!((fixed.court.size, fixed.court.total_level), (5, 10));
     assert_eq!(fixed.limits, myk::limits::limits(&fixed.court));

@@ -106,7 +106,14 @@ fn a_danger_note_stands_beside_every_threat_over_the_courts_limits() {
     let dir = temp("danger");
     let (mut rows_over, mut rulers_over) = (0, 0);
     for (seed, level) in [(1u64, 2u32), (2, 2), (3, 1), (4, 3), (5, 10), (6, 6), (7, 12), (8, 4)] {
-        let p = MykParams { levels: vec![level; 4], maps: 1, rooms: 9, layout: Layout::Mixed, objective: None };
+        let p = MykParams {
+            levels: vec![level; 4],
+            maps: 1,
+            rooms: 9,
+            layout: Layout::Mixed,
+            objective: None,
+            ..Default::default()
+        };
         let s = dungeonsmith::myk::generate(&t, &p, seed).expect("generates");
         let (sd, lv) = (seed.to_string(), level.to_string());
         let md = written(&dir, &["myk", "--seed", &sd, "--level", &lv, "--format", "md"], &format!("myk-{seed}"), "md");

@@ -15,6 +15,7 @@ mod limits;
 mod myk;
 mod myk_clue_text;
 mod myk_clues;
+mod myk_court;
 mod myk_goal;
 mod myk_items;
 mod myk_ruler;

@@ -14,7 +14,7 @@ pub fn tables() -> &'static Tables {
 }
 
 pub fn params(levels: Vec<u32>, maps: u32, rooms: u32, layout: Layout) -> MykParams {
-    MykParams { levels, maps, rooms, layout, objective: None }
+    MykParams { levels, maps, rooms, layout, objective: None, ..Default::default() }
 }
 
 pub fn default_scenario(seed: u64) -> Scenario {

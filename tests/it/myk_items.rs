@@ -27,6 +27,7 @@ fn scenario_for(seed: u64) -> Scenario {
         rooms: d.between(3, 9),
         layout: Layout::Mixed,
         objective: None,
+        ..Default::default()
     };
     generate(tables(), &p, seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }

@@ -302,7 +302,7 @@ fn options_for(seed: u64) -> MykParams {
     let mut d = Dice::new(seed).child("test/ruler-options");
     let size = d.between(3, 6) as usize;
     let levels = vec![d.between(1, 10); size];
-    MykParams { levels, maps: 1, rooms: d.between(5, 9), layout: Layout::Mixed, objective: None }
+    MykParams { levels, maps: 1, rooms: d.between(5, 9), layout: Layout::Mixed, objective: None, ..Default::default() }
 }
 
 #[test]

@@ -122,6 +122,7 @@ fn the_issue_seed_keeps_its_secret_door_room_enterable() {
         rooms: 7,
         layout: dungeonsmith::myk::model::Layout::Junction,
         objective: None,
+        ..Default::default()
     };
     let s = dungeonsmith::myk::generate(tables, &p, 1).unwrap();
     assert_eq!(broken_book_rule(&s, tables), None);
@@ -176,6 +177,7 @@ fn bare(maps: u32, want: impl Fn(&Scenario) -> bool) -> Scenario {
         rooms: 7,
         layout: dungeonsmith::myk::model::Layout::Junction,
         objective: None,
+        ..Default::default()
     };
     for seed in 0..500 {
         let mut s = dungeonsmith::myk::generate(tables, &p, seed).unwrap();
@@ -525,6 +527,7 @@ fn split_core_needs_two_or_more_holders_weak_point_split_core() {
         rooms: 7,
         layout: dungeonsmith::myk::model::Layout::Junction,
         objective: None,
+        ..Default::default()
     };
     let mut s =
         (0..3000).map(|seed| dungeonsmith::myk::generate(tables, &p, seed).unwrap()).find(split).expect("a Split Core");
@@ -553,6 +556,7 @@ fn public_enemy_is_never_sealed_and_a_sealed_one_fails_weak_point_sealed() {
         rooms: 7,
         layout: dungeonsmith::myk::model::Layout::Junction,
         objective: None,
+        ..Default::default()
     };
     let mut sealed = 0;
     let has_public_enemy =

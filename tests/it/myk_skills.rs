@@ -38,6 +38,7 @@ fn scenario_for(seed: u64) -> Scenario {
         rooms: d.between(3, 9),
         layout: Layout::Mixed,
         objective: None,
+        ..Default::default()
     };
     generate(tables(), &p, seed).unwrap_or_else(|e| panic!("seed {seed}: {e}"))
 }
@@ -306,7 +307,14 @@ fn a_tables_copy_missing_a_skill_record_fails_naming_the_monster_and_the_skill()
 #[test]
 fn the_treasure_tables_of_random_encounter_monsters_are_printed_too() {
     // A level-9 court uses the level-6 encounter table: Bone Dragon (level 20) and friends.
-    let p = MykParams { levels: vec![9; 5], maps: 1, rooms: 5, layout: Layout::Mixed, objective: None };
+    let p = MykParams {
+        levels: vec![9; 5],
+        maps: 1,
+        rooms: 5,
+        layout: Layout::Mixed,
+        objective: None,
+        ..Default::default()
+    };
     let s = generate(tables(), &p, 1).unwrap();
     let md = booklet(&s, "myk.md");
     assert!(md.contains("- **Bone Dragon** (Undead, level 20)") && md.contains("Treasure: 1D6 on the Level 16-20"));

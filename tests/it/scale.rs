@@ -27,7 +27,7 @@ pub fn myk_params(i: u64) -> MykParams {
     let maps = if d.below(10) == 0 { d.between(4, 20) } else { d.between(1, 3) };
     let rooms = d.between(3, 9);
     let layout = [Layout::Straight, Layout::Junction, Layout::Mixed][d.below(3) as usize];
-    MykParams { levels, maps, rooms, layout, objective: None }
+    MykParams { levels, maps, rooms, layout, objective: None, ..Default::default() }
 }
 
 /// The Fortress options for case `i`: party 1-8, CL 1-20, 3-40 areas.

@@ -35,8 +35,12 @@ pub(crate) fn parse(svg: &str) -> usvg::Tree {
 }
 
 fn scenario(seed: u64, maps: u32, rooms: u32, layout: Layout) -> Scenario {
-    generate(tables(), &MykParams { levels: vec![2; 4], maps, rooms, layout, objective: None }, seed)
-        .expect("generates")
+    generate(
+        tables(),
+        &MykParams { levels: vec![2; 4], maps, rooms, layout, objective: None, ..Default::default() },
+        seed,
+    )
+    .expect("generates")
 }
 
 /// The sheet rendered at `px_per_mm`.
@@ -457,8 +461,14 @@ fn the_gm_sheet_marks_the_objective_the_cast_the_events_and_each_rulers_effectiv
         let size = 1 + (i as usize % 8);
         let levels = (0..size).map(|k| 1 + ((i as u32 + k as u32) % 6)).collect();
         let layout = [Layout::Mixed, Layout::Straight, Layout::Junction][i as usize % 3];
-        let p =
-            MykParams { levels, maps: 1 + (i % 3) as u32, rooms: 9 - (i % 5) as u32, layout, objective: Some(kind) };
+        let p = MykParams {
+            levels,
+            maps: 1 + (i % 3) as u32,
+            rooms: 9 - (i % 5) as u32,
+            layout,
+            objective: Some(kind),
+            ..Default::default()
+        };
         let s = generate(tables(), &p, 7000 + i).expect("generates");
         let paper = if i % 2 == 0 { Paper::A4 } else { Paper::Letter };
         let o = &s.objective;

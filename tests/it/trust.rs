@@ -310,6 +310,7 @@ fn an_npc_never_has_the_same_trait_twice() {
         rooms: 9,
         layout: dungeonsmith::myk::model::Layout::Mixed,
         objective: None,
+        ..Default::default()
     };
     let mut npcs = 0;
     for seed in 1..=400 {

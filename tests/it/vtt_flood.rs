@@ -251,6 +251,7 @@ fn myk_maps_flood_into_one_region_per_room_and_per_corridor_and_hide_the_secret_
             rooms: 5,
             layout,
             objective: None,
+            ..Default::default()
         };
         let s = dungeonsmith::myk::generate(&tables, &p, seed).unwrap();
         for (i, (plan, text, expect)) in myk_cases(&s).iter().enumerate() {
