@@ -13,8 +13,8 @@
 
 use crate::dice::Dice;
 use crate::nw3::model::{
-    Area, Connection, EntranceItem, Episode, EventKind, Fortress, GateKind, Handout, Keyword, Legwork,
-    Opener, Past, Scene,
+    Area, Connection, EntranceItem, Episode, EventKind, Fortress, GateKind, Handout, Keyword, Legwork, Opener, Past,
+    Scene,
 };
 use crate::tables::nw3::{EntranceKind, Nw3Data};
 use crate::tables::nw3_combat::{AttackKind, Target, Timing};

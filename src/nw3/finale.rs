@@ -194,9 +194,13 @@ impl Finale {
         match c {
             Claim::CoreBeside => format!("it shows the Core beside {ruler}, but the Core lies in {core}, not area {r}"),
             Claim::CoreApart => format!("it puts the Core apart, but the Core lies in {ruler}'s own area {r}"),
-            Claim::CoreFirst => format!("it breaks the Core first, but the way to {core} opens only when {ruler} in area {r} falls"),
+            Claim::CoreFirst => {
+                format!("it breaks the Core first, but the way to {core} opens only when {ruler} in area {r} falls")
+            }
             Claim::RulerLeave => "it claims the Ruler's leave".into(),
-            Claim::WayBack => format!("the party walks back out, but no usable gates lead from area {r} to the Entrance"),
+            Claim::WayBack => {
+                format!("the party walks back out, but no usable gates lead from area {r} to the Entrance")
+            }
             Claim::RulerFlees => format!("{ruler} flees, but its tactics say it {NEVER_FLEES}"),
         }
     }
@@ -214,13 +218,7 @@ pub fn climax(e: &EpisodeData, fin: &Finale, tactics: Vec<String>, dice: &mut Di
     let fits: Vec<&ClimaxRecord> = e.climax.iter().filter(|c| fin.allows(&c.needs)).collect();
     let (text, needs) = dice.choose(&fits).map_or((String::new(), Vec::new()), |c| (c.text.clone(), c.needs.clone()));
     let line = dice.choose(&e.ruler_line).map_or(String::new(), |l| l.text.clone());
-    Climax {
-        setting: format!("{{lair_description}} {text}"),
-        line,
-        tactics,
-        area: fin.ruler_area,
-        needs,
-    }
+    Climax { setting: format!("{{lair_description}} {text}"), line, tactics, area: fin.ruler_area, needs }
 }
 
 /// An ending for each way the finale allows, from the entries whose claims hold (a retreat only
@@ -307,7 +305,9 @@ pub fn said(f: &Fortress, name: &str, arg: Option<&str>) -> Option<String> {
         ("lair", None) => lair?.name.clone(),
         ("lair_description", None) => lair?.description.clone(),
         ("stand", None) => match fin.order {
-            CoreOrder::Beside => format!("The {core} is here beside {ruler}: the party can strike at it during the fight."),
+            CoreOrder::Beside => {
+                format!("The {core} is here beside {ruler}: the party can strike at it during the fight.")
+            }
             CoreOrder::After => format!(
                 "The {core} is not here: it lies beyond, in {core_at}, behind a gate that opens only when {ruler} falls, so the Core is fought for after the Ruler."
             ),
@@ -319,13 +319,17 @@ pub fn said(f: &Fortress, name: &str, arg: Option<&str>) -> Option<String> {
             ),
         },
         ("won", None) => match fin.order {
-            CoreOrder::Beside => format!("{ruler} is beaten, and the party breaks the {core} beside it: only then does the Casket fall."),
+            CoreOrder::Beside => {
+                format!("{ruler} is beaten, and the party breaks the {core} beside it: only then does the Casket fall.")
+            }
             _ => format!(
                 "{ruler} is beaten first, and the party then breaks the {core} in {core_at}, for the Casket stands on its Core: only then does it fall."
             ),
         },
         ("core_first", None) => match fin.order {
-            CoreOrder::Beside => format!("In the middle of the fight the party breaks the {core}, and the Casket falls around {ruler}."),
+            CoreOrder::Beside => {
+                format!("In the middle of the fight the party breaks the {core}, and the Casket falls around {ruler}.")
+            }
             CoreOrder::During => format!(
                 "While the others hold {ruler}, a PC withdraws through the open gate to {core_at} and breaks the {core}, and the Casket falls around {ruler} with the fight unfinished."
             ),
@@ -343,7 +347,9 @@ pub fn said(f: &Fortress, name: &str, arg: Option<&str>) -> Option<String> {
         ("fate", Some(way)) => {
             let held = at(fin.ruler_area);
             match way {
-                "ruler_defeated" | "core_broken" => format!("{victim} wakes free as the Casket falls, and is home by morning."),
+                "ruler_defeated" | "core_broken" => {
+                    format!("{victim} wakes free as the Casket falls, and is home by morning.")
+                }
                 "retreat" => format!("{victim} stays behind, still held by {ruler} in {held}."),
                 "fall" => format!("{victim} stays where {ruler} holds them, in {held}, with the party's last hope."),
                 _ => return None,
@@ -376,9 +382,17 @@ pub fn problems(f: &Fortress) -> Vec<(String, &'static str, String)> {
         if !fin.ways.contains(&x.way) {
             say("endings", "episode.endings", format!("the ending `{way}` cannot happen: {}", never(f, &fin, x.way)));
         } else if x.way == Way::Retreat && !x.needs.contains(&Claim::RulerLeave) {
-            say("endings", "episode.endings", format!("the ending `{way}` leaves without the Ruler's leave (seed 000 l.863-871)"));
+            say(
+                "endings",
+                "episode.endings",
+                format!("the ending `{way}` leaves without the Ruler's leave (seed 000 l.863-871)"),
+            );
         } else if let Some(c) = x.needs.iter().find(|&&c| !fin.holds(c)) {
-            say("endings", "episode.endings", format!("the ending `{way}` claims {}: {}", claims(&[*c]), fin.why_not(*c, f)));
+            say(
+                "endings",
+                "episode.endings",
+                format!("the ending `{way}` claims {}: {}", claims(&[*c]), fin.why_not(*c, f)),
+            );
         }
     }
     for way in &fin.ways {
@@ -392,7 +406,9 @@ pub fn problems(f: &Fortress) -> Vec<(String, &'static str, String)> {
 /// Why the Dive cannot end `way` in this fortress.
 fn never(f: &Fortress, fin: &Finale, way: Way) -> String {
     match way {
-        Way::RulerDefeated => format!("no usable gates lead from the Entrance to {} in area {}", f.ruler.name, fin.ruler_area),
+        Way::RulerDefeated => {
+            format!("no usable gates lead from the Entrance to {} in area {}", f.ruler.name, fin.ruler_area)
+        }
         Way::CoreBroken => format!(
             "the way to the Core in area {} opens only when {} in area {} falls",
             fin.core_area.unwrap_or(0),
@@ -416,14 +432,25 @@ fn stated_areas(f: &Fortress, e: &Episode, fin: &Finale, say: &mut impl FnMut(&s
                 if let (Some(c), Some(&n)) = (fin.core_area, stated.first())
                     && n != c
                 {
-                    say(&place, "episode.core", format!("the legwork puts the {} in area {n}; it lies in area {c}", f.core.name));
+                    say(
+                        &place,
+                        "episode.core",
+                        format!("the legwork puts the {} in area {n}; it lies in area {c}", f.core.name),
+                    );
                 }
             }
             Topic::Victim => {
                 if let Some(&n) = stated.first()
                     && n != held
                 {
-                    say(&place, "episode.victim", format!("the legwork holds {} in area {n}; {} holds them in area {held}", e.victim, f.ruler.name));
+                    say(
+                        &place,
+                        "episode.victim",
+                        format!(
+                            "the legwork holds {} in area {n}; {} holds them in area {held}",
+                            e.victim, f.ruler.name
+                        ),
+                    );
                 }
             }
             _ => {}
@@ -455,14 +482,20 @@ pub fn validate_pools(e: &EpisodeData) -> Result<(), String> {
         }
     }
     if let Some(c) = e.climax.iter().find(|c| c.text.contains("{core}") && !c.needs.contains(&Claim::CoreBeside)) {
-        return Err(format!("[[climax]] `{}` shows the {{core}} in the Ruler's area without `needs = [\"core_beside\"]`", short(&c.text)));
+        return Err(format!(
+            "[[climax]] `{}` shows the {{core}} in the Ruler's area without `needs = [\"core_beside\"]`",
+            short(&c.text)
+        ));
     }
     if !e.climax.iter().any(|c| c.needs.is_empty()) {
         return Err("the episode pools need a [[climax]] that claims nothing (`needs` empty), for every finale".into());
     }
     for way in Way::ALL {
         if !e.ending.iter().any(|x| x.way == way && x.needs.iter().all(|&c| c == Claim::RulerLeave)) {
-            return Err(format!("the episode pools need an [[ending]] for `{}` that claims nothing beyond the Ruler's leave", way.label()));
+            return Err(format!(
+                "the episode pools need an [[ending]] for `{}` that claims nothing beyond the Ruler's leave",
+                way.label()
+            ));
         }
     }
     Ok(())
@@ -472,4 +505,34 @@ pub fn validate_pools(e: &EpisodeData) -> Result<(), String> {
 fn short(text: &str) -> String {
     let s: String = text.chars().take(40).collect();
     if text.chars().count() > 40 { format!("{s}…") } else { s }
+}
+
+/// A kept episode (a locked frame) set on a fortress rolled anew follows its finale: the Climax
+/// and the victim move to the Ruler's new area, a Climax line whose claims no longer hold is
+/// drawn anew, and so is each ending the new gates do not allow (on `dice`); an ending for a
+/// way the new gates allow is drawn if the episode has none.
+pub fn follow(d: &EpisodeData, f: &mut Fortress, dice: &mut Dice) {
+    let Some(mut e) = f.episode.take() else { return };
+    let fin = plan(f, &e.climax.tactics);
+    if e.climax.area != 0 {
+        e.climax.area = fin.ruler_area;
+        if !fin.allows(&e.climax.needs) {
+            let fresh = climax(d, &fin, e.climax.tactics.clone(), dice);
+            (e.climax.setting, e.climax.needs) = (fresh.setting, fresh.needs);
+        }
+        let fresh = endings(d, &fin, dice);
+        let kept = std::mem::take(&mut e.endings);
+        e.endings = fin
+            .ways
+            .iter()
+            .filter_map(|w| {
+                let ok = |x: &&Ending| x.way == *w && fin.allows(&x.needs);
+                kept.iter().find(ok).or_else(|| fresh.iter().find(|x| x.way == *w)).cloned()
+            })
+            .collect();
+    }
+    if let Some(c) = e.captive.as_mut() {
+        c.area = fin.ruler_area;
+    }
+    f.episode = Some(e);
 }

@@ -54,7 +54,8 @@ fn before_the_ruler_falls(f: &Fortress) -> BTreeSet<u32> {
                 }
                 _ => true,
             };
-            let ends = if g.kind == GateKind::OneWay { vec![(g.from, g.to)] } else { vec![(g.from, g.to), (g.to, g.from)] };
+            let ends =
+                if g.kind == GateKind::OneWay { vec![(g.from, g.to)] } else { vec![(g.from, g.to), (g.to, g.from)] };
             for (a, b) in ends {
                 if open && seen.contains(&a) {
                     seen.insert(b);
@@ -238,4 +239,3 @@ fn a_walk_back_ending_with_no_way_back_is_refused() {
     let m = refused(&f, "episode.endings");
     assert!(m.len() == 1 && m[0].contains("no usable gates lead"), "{m:?}");
 }
-
