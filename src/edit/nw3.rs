@@ -568,6 +568,8 @@ fn put_back_frame(tables: &Tables, from: &Fortress, f: &mut Fortress) -> Result<
     if let Some(a) = f.areas.iter_mut().find(|a| a.id == area) {
         a.event = Some(stock::ruler_event(record));
     }
+    // The finale is the new fortress's too (where the Ruler stands, what its gates allow).
+    crate::nw3::finale::follow(&d.episode, f, &mut crate::dice::Dice::new(f.seed).child("nw3/finale"));
     if let (Some(old), Some(e)) = (from.entrance(), f.areas.iter().position(|a| a.kind == AreaKind::Entrance)) {
         let new = (f.areas[e].name.clone(), f.areas[e].description.clone());
         if let Some(other) = f.areas.iter().position(|a| a.name == old.name) {

@@ -11,7 +11,9 @@
 //! | `episode.opening` | at least one opening scene |
 //! | `episode.legwork` | at least two legwork items, each judged by an Attribute with a difficulty, helped by a Handout's Connection |
 //! | `episode.ruler` | the Ruler has a former name |
-//! | `episode.endings` | an ending for each way the Dive can end, with 5 to 10 XP |
+//! | `episode.endings` | an ending for each way the gates and the Ruler allow and none other (no retreat without the Ruler's leave, no claim the finale breaks), with 5 to 10 XP |
+//! | `episode.climax` | the Climax is set in the Ruler's area, and what its scene claims (a Core beside the Ruler) holds |
+//! | `episode.core`, `episode.victim` | the legwork states the Core's and the victim's areas as they are, and the victim's area text is in the area where they are held |
 //! | `event.outcome` | every judged scenario event says what success and failure do and whether it may be tried again |
 
 use crate::check::Violation;
@@ -46,18 +48,29 @@ pub fn check_episode(f: &Fortress, v: &mut Vec<Violation>) {
     if e.past.former.trim().is_empty() {
         v.push(Violation::new("episode", "episode.ruler", format!("{} has no former name", f.ruler.name)));
     }
-    for way in Way::ALL {
-        match e.endings.iter().find(|x| x.way == way) {
-            None => v.push(Violation::new("episode", "episode.endings", format!("no ending for `{}`", way.label()))),
-            Some(x) if !(5..=10).contains(&x.xp) => v.push(Violation::new(
-                "episode",
-                "episode.endings",
-                format!("the ending `{}` gives {} XP, outside the seeds' 5-10", way.label(), x.xp),
-            )),
-            _ => {}
-        }
+    for x in e.endings.iter().filter(|x| !(5..=10).contains(&x.xp)) {
+        let m = format!("the ending `{}` gives {} XP, outside the seeds' 5-10", x.way.label(), x.xp);
+        v.push(Violation::new("episode", "episode.endings", m));
     }
     outcomes(f, v);
+}
+
+/// The finale's rules: the Climax in the Ruler's area, the Core and the victim stated where they
+/// are, each ending one the gates and the Ruler allow, and one for each way they allow (see
+/// [`crate::nw3::finale::problems`]). Episodes made before the finale was planned (their Climax
+/// names no area) keep the old rule: an ending for each of the four ways. Reads the texts as
+/// stored (their `{area:N}` slots say which area a fact names).
+pub fn check_finale(f: &Fortress, v: &mut Vec<Violation>) {
+    let Some(e) = &f.episode else { return };
+    if e.climax.area == 0 {
+        for way in Way::ALL.into_iter().filter(|w| !e.endings.iter().any(|x| x.way == *w)) {
+            v.push(Violation::new("episode", "episode.endings", format!("no ending for `{}`", way.label())));
+        }
+        return;
+    }
+    for (place, rule, m) in crate::nw3::finale::problems(f) {
+        v.push(Violation::new(place, rule, m));
+    }
 }
 
 fn handouts(f: &Fortress, e: &Episode, v: &mut Vec<Violation>) {

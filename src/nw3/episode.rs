@@ -13,8 +13,8 @@
 
 use crate::dice::Dice;
 use crate::nw3::model::{
-    Area, Climax, Connection, Ending, EntranceItem, Episode, EventKind, Fortress, GateKind, Handout, Keyword, Legwork,
-    Opener, Past, Scene,
+    Area, Connection, EntranceItem, Episode, EventKind, Fortress, GateKind, Handout, Keyword, Legwork, Opener, Past,
+    Scene,
 };
 use crate::tables::nw3::{EntranceKind, Nw3Data};
 use crate::tables::nw3_combat::{AttackKind, Target, Timing};
@@ -74,10 +74,13 @@ pub fn roll_episode(d: &Nw3Data, f: &mut Fortress, entrance_pattern: &str, dice:
         .join(" ");
     let opening = opening(e, f, dice);
     let legwork = legwork(d, f, &handouts, dice);
-    let climax =
-        Climax { setting: line(dice, &e.climax).into(), line: line(dice, &e.ruler_line).into(), tactics: tactics(f) };
-    let endings = endings(e, dice);
-    Some(Episode { town, victim, past, keyword, item, handouts, opening, legwork, climax, endings })
+    // The finale is decided before its texts are drawn, and each follows it.
+    let tactics = tactics(f);
+    let fin = crate::nw3::finale::plan(f, &tactics);
+    let climax = crate::nw3::finale::climax(e, &fin, tactics, dice);
+    let endings = crate::nw3::finale::endings(e, &fin, dice);
+    let captive = Some(crate::nw3::finale::captive(&fin));
+    Some(Episode { town, victim, past, keyword, item, handouts, opening, legwork, climax, endings, captive })
 }
 
 /// The Ruler's former name and the first victim's, each a given and a family name, different.
@@ -292,22 +295,12 @@ pub fn tactics(f: &Fortress) -> Vec<String> {
     }
     if let Some(hp) = r.stats.map(|s| s.body) {
         out.push(format!(
-            "At {} HP or less it fights on to the end: with it falls the Casket, so it never flees.",
-            hp / 2
+            "At {} HP or less it fights on to the end: it will not hand its Casket to the Wizards, so it {}.",
+            hp / 2,
+            crate::nw3::finale::NEVER_FLEES
         ));
     }
     out
-}
-
-/// An ending per way the Dive can end, with the XP each player gets.
-fn endings(e: &EpisodeData, dice: &mut Dice) -> Vec<Ending> {
-    Way::ALL
-        .iter()
-        .filter_map(|&way| {
-            let fits: Vec<_> = e.ending.iter().filter(|x| x.way == way).collect();
-            dice.choose(&fits).map(|x| Ending { way, text: x.text.clone(), xp: way.xp() })
-        })
-        .collect()
 }
 
 /// What success, failure and a second try of each judged event mean: an event whose clearing

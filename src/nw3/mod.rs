@@ -9,6 +9,7 @@ mod check_combat;
 mod check_episode;
 pub mod combat;
 pub mod episode;
+pub mod finale;
 pub mod generate;
 pub mod layout;
 pub mod model;

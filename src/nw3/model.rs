@@ -82,6 +82,17 @@ pub struct Episode {
     pub legwork: Vec<Legwork>,
     pub climax: Climax,
     pub endings: Vec<Ending>,
+    /// The victim's place in the area where they are held (files before it have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captive: Option<Captive>,
+}
+
+/// Where the victim is held and the text that area prints: who, why, what freeing them takes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Captive {
+    pub area: u32,
+    pub text: String,
 }
 
 /// Who the Ruler was before it became an Emulator, and why it does what it does.
@@ -170,6 +181,12 @@ pub struct Climax {
     pub line: String,
     /// How it fights, round by round, from its skills and attacks.
     pub tactics: Vec<String>,
+    /// The area the scene is set in: the Ruler's (0 in files before it: not said).
+    #[serde(default)]
+    pub area: u32,
+    /// What the scene's pool entry claims about the finale (see [`crate::nw3::finale::Claim`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub needs: Vec<crate::nw3::finale::Claim>,
 }
 
 /// An After Phase ending for one way the Dive can end.
@@ -180,6 +197,9 @@ pub struct Ending {
     pub text: String,
     /// XP each player gets.
     pub xp: u32,
+    /// What the ending's pool entry claims about the finale (see [`crate::nw3::finale::Claim`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub needs: Vec<crate::nw3::finale::Claim>,
 }
 
 /// Which program and tables made it.

@@ -11,7 +11,8 @@
 //! (Flooded Platform)"), `{npc:2}` (PC 2's Connection), `{logic:1}` (the first Logic, quoted,
 //! with its effect), `{gate:3-5}` (how the gate from 3 to 5 is opened), and the Ruler's past as
 //! it reads (`{life}`, `{place_reason}`, `{victim_reason}`) and the Entrance's words
-//! (`{entrance}`).
+//! (`{entrance}`); the finale's own sentences (`{lair}`, `{lair_description}`, `{stand}`,
+//! `{won}`, `{core_first}`, `{free}`, `{fate:WAY}`, see [`crate::nw3::finale::said`]).
 
 use std::borrow::Cow;
 
@@ -97,6 +98,10 @@ impl Values for Facts<'_> {
             ("logic_effect", Some(n)) => {
                 self.logic(n).map_or("this Casket holds no Logic.", |l| l.effect.as_str()).into()
             }
+            // The finale's own sentences and the Ruler's area (the one plan of the finale).
+            ("lair" | "lair_description" | "stand" | "won" | "core_first" | "free", None) | ("fate", Some(_)) => {
+                crate::nw3::finale::said(f, name, arg)?.into()
+            }
             ("gate", Some(ends)) => {
                 let (a, b) = ends.split_once('-')?;
                 let (a, b): (u32, u32) = (a.parse().ok()?, b.parse().ok()?);
@@ -167,6 +172,9 @@ fn each_text(f: &mut Fortress, mut visit: impl FnMut(Place, usize, &mut String))
     visit(one("Ruler's line"), 0, &mut e.climax.line);
     for (n, t) in e.endings.iter_mut().enumerate() {
         visit(at("ending", n), 0, &mut t.text);
+    }
+    if let Some(c) = e.captive.as_mut() {
+        visit(one("victim's area text"), 0, &mut c.text);
     }
 }
 

@@ -174,6 +174,8 @@ pub struct AreaView {
     pub gates: Vec<String>,
     /// The GM's own notes from the file (empty: none).
     pub notes: String,
+    /// The victim held here: who, why, what freeing them takes (empty: none held here).
+    pub captive: String,
 }
 
 /// The PC the enemies' numbers assume, in the booklet: the GM's stated numbers, or the model's.
@@ -333,7 +335,6 @@ pub fn fortress_view(
     // Areas in the order a party meets them: by appearance difficulty (gates from the Entrance), then id.
     let mut order: Vec<&Area> = f.areas.iter().collect();
     order.sort_by_key(|a| (a.kind == AreaKind::Core, a.appearance_difficulty, a.id));
-    let core_area = f.core_area().map_or(0, |a| a.id);
     let regen = super::regen::fortress(f, tables, paper);
     FortressView {
         title: f.title.clone(),
@@ -357,10 +358,7 @@ pub fn fortress_view(
         judges: judges(),
         logic_prana: LOGIC_REMOVAL_PRANA,
         areas: order.iter().map(|a| area_view(f, a)).collect(),
-        climax: format!(
-            "{} ({}) makes its stand in area {}; the {} lies in area {core_area}. Breaking the Core ends the Dive.",
-            f.ruler.name, f.ruler.title, f.ruler.area, f.core.name
-        ),
+        climax: crate::nw3::finale::headline(f),
         svg: svg.0,
         players_svg: svg.1,
         svg_file: format!("fortress-{}.svg", f.seed),
@@ -499,6 +497,12 @@ fn area_view(f: &Fortress, a: &Area) -> AreaView {
         object_parts: a.objects.iter().map(|o| (o.name.clone(), object_effect(o))).collect(),
         gates: f.gates.iter().filter_map(|g| gate_text(f, a.id, g)).collect(),
         notes: a.notes.clone(),
+        captive: f
+            .episode
+            .as_ref()
+            .and_then(|e| e.captive.as_ref())
+            .filter(|c| c.area == a.id)
+            .map_or_else(String::new, |c| c.text.clone()),
     }
 }
 

@@ -189,6 +189,19 @@ impl Way {
 pub struct EndingRecord {
     pub way: Way,
     pub text: String,
+    /// What the text claims about the finale: drawn only where each claim holds.
+    #[serde(default)]
+    pub needs: Vec<crate::nw3::finale::Claim>,
+}
+
+/// A Climax scene line, set in the Ruler's area (`{lair}`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClimaxRecord {
+    pub text: String,
+    /// What the text claims about the finale (a Core shown in the room: `core_beside`).
+    #[serde(default)]
+    pub needs: Vec<crate::nw3::finale::Claim>,
 }
 
 /// What an event's judge does: opens a way, gives a reward, or holds off a hazard.
@@ -248,7 +261,7 @@ pub struct EpisodeData {
     #[serde(default)]
     pub legwork: Vec<LegworkRecord>,
     #[serde(default)]
-    pub climax: Vec<Line>,
+    pub climax: Vec<ClimaxRecord>,
     #[serde(default)]
     pub ending: Vec<EndingRecord>,
     #[serde(default)]
@@ -278,7 +291,7 @@ impl EpisodeData {
     /// Every text of the file with the section it is in, for the placeholder check.
     fn texts(&self) -> Vec<(&'static str, &str)> {
         let mut v: Vec<(&'static str, &str)> = Vec::new();
-        let lines: [(&'static str, &Vec<Line>); 12] = [
+        let lines: [(&'static str, &Vec<Line>); 11] = [
             ("trailer_open", &self.trailer_open),
             ("trailer_turn", &self.trailer_turn),
             ("trailer_close", &self.trailer_close),
@@ -287,7 +300,6 @@ impl EpisodeData {
             ("family_name", &self.family_name),
             ("victim_reason", &self.victim_reason),
             ("ruler_line", &self.ruler_line),
-            ("climax", &self.climax),
             ("area_adjective", &self.area_adjective),
             ("area_noun", &self.area_noun),
             ("area_detail", &self.area_detail),
@@ -313,6 +325,7 @@ impl EpisodeData {
         for l in &self.legwork {
             v.extend([("legwork", l.title.as_str()), ("legwork", l.text.as_str())]);
         }
+        v.extend(self.climax.iter().map(|c| ("climax", c.text.as_str())));
         v.extend(self.ending.iter().map(|e| ("ending", e.text.as_str())));
         for o in &self.event_outcome {
             v.extend([("event_outcome", o.success.as_str()), ("event_outcome", o.failure.as_str())]);
@@ -404,6 +417,7 @@ impl EpisodeData {
                 return Err(err(format!("the episode pools need an [[ending]] for `{}`", way.label())));
             }
         }
+        crate::nw3::finale::validate_pools(self).map_err(err)?;
         for kind in [OutcomeKind::Gate, OutcomeKind::Reward, OutcomeKind::Hazard] {
             if !self.event_outcome.iter().any(|o| o.kind == kind) {
                 return Err(err(format!("the episode pools need an [[event_outcome]] of kind `{kind:?}`")));

@@ -91,8 +91,9 @@ pub const NW3: &[SlotSet] = &[
     set("item", NW3_WHERE),
     set("opening", NW3_ALL),
     set("legwork", NW3_ALL),
-    set("climax", NW3_ALL),
-    set("ending", NW3_ALL),
+    // The Ruler's area, where the finale sets the Climax.
+    with("climax", NW3_ALL, &["lair"]),
+    with("ending", NW3_ALL, &["lair"]),
     // An area event's outcome is read as written (the area's text, not the episode's).
     set("event_outcome", &[]),
     set("given_name", &[]),

@@ -25,6 +25,7 @@ mod myk_story;
 mod notes;
 mod nw3;
 mod nw3_combat;
+mod nw3_finale;
 mod nw3_ruler_story;
 mod nw3_rules;
 mod pdf;

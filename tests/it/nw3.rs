@@ -375,6 +375,10 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
     f.params.areas = kinds.len() as u32;
     f.gates = gates.to_vec();
     derive_paths(&mut f);
+    // The episode follows the hand-made areas (its legwork facts and its finale), as `fortress
+    // --from` makes a kept episode follow a fortress rolled anew.
+    dungeonsmith::nw3::episode::reveal_anew(&mut f);
+    dungeonsmith::nw3::finale::follow(&t.nw3.episode, &mut f, &mut dungeonsmith::dice::Dice::new(1));
     f
 }
 
