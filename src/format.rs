@@ -57,6 +57,10 @@ pub fn upgrade(system: &str, doc: &mut Value) -> Result<u32, String> {
             // an older file's texts were stored filled, hold no slot and read as they are. A MYK
             // file's story texts kept their slots already.
             ("nw3" | "myk", 4) => {}
+            ("myk", 5) => myk_5_to_6(doc),
+            // Format 6 added optional fields only to a fortress (the episode's finale, the Ruler's
+            // theme, the held victim): absent, they read as before.
+            ("nw3", 5) => {}
             _ => return Err(format!("no upgrade from format {v} for system `{system}`")),
         }
         v += 1;
@@ -347,5 +351,23 @@ mod tests {
         });
         upgrade("nw3", &mut doc).expect("upgrades");
         assert_eq!(doc["skills"], serde_json::json!(["gains Poison (2) and Rigor.", "no status", "{BS: broken"]));
+    }
+}
+
+/// Format 5 → 6 for MYK (issue 46): stakes go to the book's classes or to numbered members. A
+/// stake of an older file addressed to a seat the book does not have ("The Treasurer") is
+/// readdressed to its member by number, as a court whose classes are not given is; its text is
+/// kept.
+fn myk_5_to_6(doc: &mut Value) {
+    let Some(stakes) = doc.pointer_mut("/story/stakes").and_then(Value::as_array_mut) else { return };
+    let size = stakes.len();
+    let seats = crate::myk::court::seats(&[], size);
+    let book: Vec<String> = crate::myk::court::Class::ALL.iter().map(|c| ["The ", c.title()].concat()).collect();
+    for (stake, seat) in stakes.iter_mut().zip(seats) {
+        let Some(member) = stake.get("member").and_then(Value::as_str) else { continue };
+        let known = book.iter().any(|b| b.eq_ignore_ascii_case(member.trim())) || member.starts_with("Member ");
+        if !known && let Some(obj) = stake.as_object_mut() {
+            obj.insert("member".into(), Value::from(seat.label));
+        }
     }
 }

@@ -320,7 +320,12 @@ fn prologue_people(s: &Scenario, v: &mut Vec<Violation>) {
         }
     }
     let speaker = crate::text::slots(&p.who).next().filter(|x| x.start == 0).map(|x| x.name);
-    if !p.who.is_empty() && !matches!(speaker, Some("patron" | "rival" | "captive")) {
+    // A Prologue written before its people were the cast's (format 5 and older) names none of
+    // them by slot: its words are kept as the GM saved them.
+    let cast_written = [&p.who, &p.problem, &p.offer]
+        .iter()
+        .any(|t| crate::text::slots(t).any(|x| PERSON_SLOTS.iter().any(|(n, _)| *n == x.name)));
+    if cast_written && !p.who.is_empty() && !matches!(speaker, Some("patron" | "rival" | "captive")) {
         v.push(Violation::new(
             "prologue",
             "prologue.cast",

@@ -533,7 +533,15 @@ fn consecutive_scenarios_rarely_share_a_story_sentence() {
     eprintln!("the same, names filled: {:?}", consecutive_repeats(true));
     assert_eq!(repeats.len(), 10, "every kind counted: {repeats:?}");
     for (kind, n) in &repeats {
-        let bound = if matches!(*kind, "roles" | "mini events" | "movement") { 10 } else { 5 };
+        // "roles" are the stakes: a court of up to 12 draws as many from a pool of 202, and two
+        // courts of 6-7 share one by chance about one pair in five (17 of 99 here since stakes
+        // name numbered members, not invented seats that made equal entries read apart). Known
+        // gap (issue 46): stakes composed of parts.
+        let bound = match *kind {
+            "roles" => 20,
+            "mini events" | "movement" => 10,
+            _ => 5,
+        };
         assert!(*n <= bound, "{kind}: {n} of 99 consecutive pairs share a sentence ({repeats:?})");
     }
 }
