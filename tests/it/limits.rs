@@ -175,11 +175,7 @@ fn measured(args: &[&str]) -> (Duration, u64) {
     unsafe {
         command.pre_exec(|| {
             let limit = libc::rlimit { rlim_cur: CEILING_BYTES, rlim_max: CEILING_BYTES };
-            if libc::setrlimit(libc::RLIMIT_DATA, &limit) == 0 {
-                Ok(())
-            } else {
-                Err(std::io::Error::last_os_error())
-            }
+            if libc::setrlimit(libc::RLIMIT_DATA, &limit) == 0 { Ok(()) } else { Err(std::io::Error::last_os_error()) }
         });
     }
     let mut child = command.spawn().unwrap();

@@ -15,6 +15,7 @@ mod myk;
 mod myk_clues;
 mod myk_goal;
 mod myk_items;
+mod myk_movement;
 mod myk_ruler;
 mod myk_rules;
 mod myk_skills;
