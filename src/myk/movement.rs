@@ -13,7 +13,6 @@ use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{Map, ObjectiveKind, Place, Quarter, Reaction, RoomId, Scenario};
 use crate::myk::reach::Reach;
-use crate::myk::story::Fill;
 use crate::tables::Tables;
 use crate::tables::myk::{Route, TrapCategory};
 use crate::tables::story::{Actor, Movement, Need, StoryPools, fits};
@@ -120,12 +119,13 @@ fn ruler_place(s: &Scenario, map: &Map, name: &str) -> Option<Place> {
 }
 
 /// The Movement's plan for the scenario as it stands (`None` without a used room to act in).
-pub fn plan(s: &Scenario, q: &[Option<u32>]) -> Option<Plan> {
+/// `ruler` is the objective map's ruler as the story names it (`{ruler}`).
+pub fn plan(s: &Scenario, ruler: &str, q: &[Option<u32>]) -> Option<Plan> {
     let o = &s.objective;
     let goal = o.at;
     let map = goal.and_then(|p| s.map(p.map)).or(s.maps.last())?;
     let goal_room = goal.map(|p| map.room(p.room));
-    let ruler = crate::myk::story::ruler_name(s).to_string();
+    let ruler = ruler.to_string();
     let guards = goal_room.and_then(|r| {
         r.monsters.iter().filter(|g| g.reaction == Reaction::Hostile).max_by_key(|g| g.level).map(|g| &g.name)
     });
@@ -201,13 +201,35 @@ fn holds(needs: &[Need], step: Option<&Step>, at_goal: bool) -> bool {
     }) && step.is_none_or(|st| st.map.room(st.to).used)
 }
 
+/// The rooms the actor may move to from `at`: joined by a corridor, held by no other party,
+/// and, for an approach, nearer the objective's room.
+fn destinations(
+    map: &Map,
+    at: RoomId,
+    plan: &Plan,
+    barred: &[Place],
+    goal_steps: &[Option<u32>; 9],
+    tables: &Tables,
+) -> Vec<RoomId> {
+    if !plan.moves {
+        return Vec::new();
+    }
+    let nearer = |r: RoomId| matches!((goal_steps[at.index()], goal_steps[r.index()]), (Some(a), Some(b)) if b < a);
+    exits(map, at, tables)
+        .into_iter()
+        .filter(|&r| !barred.contains(&Place { map: map.index, room: r }))
+        .filter(|&r| !plan.approach || nearer(r))
+        .collect()
+}
+
 /// Scenario Movement for the scenario, planned on its map: at most one entry per Quarter from
 /// the plan's first Quarter to its last, harm spaced by [`HARM_GAP`], moves along corridors into
 /// rooms no other party holds. Texts keep their slots (filled when printed).
-pub fn write(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<Quarter> {
+/// `ruler` is `{ruler}`'s name; `f` fills the texts (keeping the slots the booklet fills).
+pub fn write(s: &Scenario, tables: &Tables, ruler: &str, f: &dyn crate::text::Values, d: &mut Dice) -> Vec<Quarter> {
     let reach = Reach::new(s, tables);
     let q = court_quarters(s, &reach);
-    let Some(plan) = plan(s, &q) else { return Vec::new() };
+    let Some(plan) = plan(s, ruler, &q) else { return Vec::new() };
     let pools = &tables.story;
     let kind = s.objective.kind.name();
     let Some(pos) = s.maps.iter().position(|m| m.index == plan.start.map) else { return Vec::new() };
@@ -226,36 +248,12 @@ pub fn write(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<Quart
     for quarter in plan.first..=plan.last {
         let here = Place { map: map.index, room: at };
         let at_goal = s.objective.at == Some(here);
-        let dests: Vec<RoomId> = if plan.moves {
-            exits(map, at, tables)
-                .into_iter()
-                .filter(|&r| !barred.contains(&Place { map: map.index, room: r }))
-                .filter(|&r| {
-                    !plan.approach
-                        || matches!((goal_steps[at.index()], goal_steps[r.index()]), (Some(a), Some(b)) if b < a)
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let dests = destinations(map, at, &plan, &barred, &goal_steps, tables);
         let exits_here = exits(map, at, tables).len();
         let fits_entry = |e: &Movement, action: &str, step: Option<&Step>| {
             e.action == action && e.actor == plan.actor && fits(&e.kinds, kind) && holds(&e.needs, step, at_goal)
         };
-        let mut order: Vec<&str> = Vec::with_capacity(3);
-        if quarter >= next_harm {
-            let mut harm = HARM.to_vec();
-            d.shuffle(&mut harm);
-            order.extend(harm);
-        }
-        if !dests.is_empty() && d.below(3) < 2 {
-            order.push("move");
-        }
-        // A Quarter may pass with nothing to tell: a scene in one of two quiet Quarters, and
-        // always in the last, so the list reaches the longest route.
-        if quarter == plan.last || d.chance(1, 2) {
-            order.extend(["scene", "move"]);
-        }
+        let order = actions(quarter >= next_harm, !dests.is_empty(), quarter == plan.last, d);
         let mut made = None;
         for action in order {
             if action == "move" {
@@ -287,14 +285,34 @@ pub fn write(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<Quart
         out.push(Quarter {
             quarter,
             action: e.action.clone(),
-            text: f.pool(&e.text),
-            prevent: f.pool(&e.prevent),
+            text: crate::text::fill(e.text.as_str(), f),
+            prevent: crate::text::fill(e.prevent.as_str(), f),
             who: plan.who.clone(),
             at: Some(Place { map: map.index, room: at }),
             from,
         });
     }
     out
+}
+
+/// The actions to try this Quarter, in order: a harm (in a shuffled order) once the gap since the
+/// last has passed, a move in two Quarters of three where one is possible, then a scene or a
+/// move in one quiet Quarter of two (a Quarter may pass with nothing to tell), always in the
+/// last so the list reaches the longest route.
+fn actions(harm: bool, can_move: bool, last: bool, d: &mut Dice) -> Vec<&'static str> {
+    let mut order: Vec<&'static str> = Vec::with_capacity(6);
+    if harm {
+        let mut h = HARM.to_vec();
+        d.shuffle(&mut h);
+        order.extend(h);
+    }
+    if can_move && d.below(3) < 2 {
+        order.push("move");
+    }
+    if last || d.chance(1, 2) {
+        order.extend(["scene", "move"]);
+    }
+    order
 }
 
 /// Whether entry `k` is written for objective kind `kind` (tied to the objective).

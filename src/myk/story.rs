@@ -571,7 +571,7 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
     };
     let mini_events = mini_events(s, tables, &f, &mut d.child("mini-events"));
     // Planned on the map; a race's Movement reaches the Quarter the rival's court arrives in.
-    let movement = crate::myk::movement::write(s, tables, &f, &mut d.child("movement"));
+    let movement = crate::myk::movement::write(s, tables, ruler_name(s), &f, &mut d.child("movement"));
     let mut ed = d.child("epilogue");
     let pick_kind = |list: &[crate::tables::story::KindText], places: &[u32], ed: &mut Dice| {
         pick(list, places, ed).map(|e| f.pool(&e.text)).unwrap_or_default()

@@ -269,7 +269,8 @@ fn movement(s: &Scenario, st: &Story) -> Section {
             }
             let prevent = f.text(&q.prevent);
             let prevent = prevent.trim_end_matches('.');
-            if prevention(prevent).is_some() {
+            // A scene has nothing to prevent: its line (a later check it sets up) prints as written.
+            if q.action != "scene" && prevention(prevent).is_some() {
                 e.sub.push(format!("To prevent it: {prevent}"));
             } else if !prevent.is_empty() {
                 e.sub.push(prevent.to_string());

@@ -30,7 +30,8 @@ fn holds_to_the_map(seed: u64, s: &Scenario) {
     let list = movement(s);
     let reach = Reach::new(s, tables());
     let q = court_quarters(s, &reach);
-    let p = plan(s, &q).unwrap_or_else(|| panic!("seed {seed}: no plan"));
+    let ruler = dungeonsmith::myk::story::Fill::of(s).ruler.unwrap_or_default();
+    let p = plan(s, &ruler, &q).unwrap_or_else(|| panic!("seed {seed}: no plan"));
     assert!(!list.is_empty(), "seed {seed}: no Movement");
     let mut at = p.start;
     let mut last_harm: Option<u32> = None;
