@@ -245,6 +245,7 @@ pub fn write(s: &Scenario, tables: &Tables, ruler: &str, f: &dyn crate::text::Va
     let mut used = vec![false; pools.movement.len()];
     let mut next_harm = plan.first + d.between(0, 1);
     let mut last_entry = None;
+    let race = crate::myk::goal::race_quarters(s);
     for quarter in plan.first..=plan.last {
         let here = Place { map: map.index, room: at };
         let at_goal = s.objective.at == Some(here);
@@ -253,7 +254,9 @@ pub fn write(s: &Scenario, tables: &Tables, ruler: &str, f: &dyn crate::text::Va
         let fits_entry = |e: &Movement, action: &str, step: Option<&Step>| {
             e.action == action && e.actor == plan.actor && fits(&e.kinds, kind) && holds(&e.needs, step, at_goal)
         };
-        let order = actions(quarter >= next_harm, !dests.is_empty(), quarter == plan.last, d);
+        // The last Quarter and a race's arrival always get an entry (the arrival is printed there).
+        let must = quarter == plan.last || Some(quarter) == race;
+        let order = actions(quarter >= next_harm, !dests.is_empty(), must, d);
         let mut made = None;
         for action in order {
             if action == "move" {
