@@ -13,6 +13,7 @@ pub mod layout;
 pub mod limits;
 pub mod model;
 pub mod monsters;
+pub mod movement;
 pub mod objects;
 pub mod params;
 pub mod reach;

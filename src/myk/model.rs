@@ -948,7 +948,8 @@ pub struct Story {
     pub ruler: Option<RulerPart>,
     /// At least one per map, none a threat.
     pub mini_events: Vec<MiniEvent>,
-    /// Scenario Movement: one action per Quarter for the first Quarters.
+    /// Scenario Movement: at most one action per Quarter, from the first Quarter the court can
+    /// reach the actor's map to the last the longest route needs (`crate::myk::movement`).
     pub movement: Vec<Quarter>,
     pub epilogue: Epilogue,
 }
@@ -1006,7 +1007,17 @@ pub struct Quarter {
     pub quarter: u32,
     pub action: String,
     pub text: String,
+    /// The check that prevents the action (empty: nothing to prevent, as a scene).
     pub prevent: String,
+    /// Who acts (the one NPC or group the plan gives the Movement to; absent in older files).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub who: String,
+    /// Where the actor stands once the action is done (a move's room of arrival).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<Place>,
+    /// A move's room of departure; the move runs along the corridor between it and `at`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Place>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -387,6 +387,37 @@ impl Reach {
             .collect()
     }
 
+    /// The fewest Quarters the court needs to stand in each room, by node (`None`: never):
+    /// its first room from outside in Quarter 1, one room more per Quarter (seed 003 l.1737), and
+    /// a way through a corridor costing `extra(map position, corridor)` Quarters beyond that (a
+    /// trap that makes time pass). A shortest-path walk over every way of this graph, so a trap
+    /// counts only where no quicker way round it exists.
+    pub fn quarters_from_outside(&self, extra: impl Fn(usize, CorridorId) -> u32) -> Vec<Option<u32>> {
+        use std::cmp::Reverse;
+        let corridor = |v: usize| {
+            let v = v.checked_sub(1)?;
+            Some((v / 81, CorridorId(RoomId::ALL[v % 81 / 9], RoomId::ALL[v % 9])))
+        };
+        let mut best: Vec<Option<u32>> = vec![None; self.graph.node_count()];
+        let mut heap = std::collections::BinaryHeap::from([Reverse((0u32, self.outside().index()))]);
+        best[self.outside().index()] = Some(0);
+        while let Some(Reverse((q, x))) = heap.pop() {
+            if best[x].is_some_and(|b| b < q) {
+                continue;
+            }
+            for e in self.graph.edges(NodeIndex::new(x)) {
+                let y = e.target().index();
+                let cost = 1 + corridor(e.weight().via).map_or(0, |(p, c)| extra(p, c));
+                if y != self.outside().index() && best[y].is_none_or(|b| q + cost < b) {
+                    best[y] = Some(q + cost);
+                    heap.push(Reverse((q + cost, y)));
+                }
+            }
+        }
+        best[self.outside().index()] = None;
+        best
+    }
+
     /// What a node of [`Reach::ways`] is: a room as (map position, room), or `None` for outside.
     pub fn place(&self, node: usize) -> Option<(usize, RoomId)> {
         (node < self.maps * 9).then(|| (node / 9, RoomId::ALL[node % 9]))

@@ -162,7 +162,7 @@ fn objective_map(s: &Scenario) -> Option<&crate::myk::model::Map> {
 }
 
 /// The ruler of the objective's map (its strongest group when it has none): `{ruler}`.
-fn ruler_name(s: &Scenario) -> &str {
+pub(crate) fn ruler_name(s: &Scenario) -> &str {
     let map = objective_map(s);
     map.and_then(|m| m.rooms.iter().find_map(|r| r.ruler.as_ref()))
         .map(|r| r.name.as_str())
@@ -572,9 +572,8 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, d: &mut Dice) -> Story {
         })
     };
     let mini_events = mini_events(s, tables, &f, &mut d.child("mini-events"));
-    // A race's Movement reaches the Quarter the rival's court arrives in.
-    let at_least = crate::myk::goal::race_quarters(s).unwrap_or(0);
-    let movement = movement(pools, &f, at_least, &mut d.child("movement"));
+    // Planned on the map; a race's Movement reaches the Quarter the rival's court arrives in.
+    let movement = crate::myk::movement::write(s, tables, ruler_name(s), &f, &mut d.child("movement"));
     let mut ed = d.child("epilogue");
     let pick_kind = |list: &[crate::tables::story::KindText], places: &[u32], ed: &mut Dice| {
         pick(list, places, ed).map(|e| f.pool(&e.text)).unwrap_or_default()
@@ -683,35 +682,6 @@ fn wares(tables: &Tables, d: &mut Dice) -> Vec<Ware> {
         if !out.iter().any(|w| w.item == item) {
             out.push(Ware { item: item.to_string(), cost });
         }
-    }
-    out
-}
-
-/// Scenario Movement for the first four to six Quarters (at least `at_least`): one action each,
-/// no action twice in a row.
-fn movement(pools: &StoryPools, f: &Fill, at_least: u32, d: &mut Dice) -> Vec<Quarter> {
-    let n = d.between(4, 6).max(at_least);
-    let mut out: Vec<Quarter> = Vec::with_capacity(n as usize);
-    let actions = pools.movement_actions();
-    let mut used = vec![false; pools.movement.len()];
-    // The entries still open this quarter, listed once (one list, refilled; an action compared
-    // as a number made with the pools): `choose` on it is the draw a filtered walk over the pool
-    // made, without the walk's second pass.
-    let mut open: Vec<usize> = Vec::with_capacity(pools.movement.len());
-    let mut last_action = None;
-    for q in 1..=n {
-        open.clear();
-        for (k, (&u, &a)) in used.iter().zip(actions).enumerate() {
-            if !u && Some(a) != last_action {
-                open.push(k);
-            }
-        }
-        let pick = d.choose(&open).copied();
-        let Some(k) = pick.or_else(|| d.choose_from(|| 0..pools.movement.len())) else { break };
-        let e = &pools.movement[k];
-        used[k] = true;
-        last_action = Some(actions[k]);
-        out.push(Quarter { quarter: q, action: e.action.clone(), text: f.pool(&e.text), prevent: f.pool(&e.prevent) });
     }
     out
 }

@@ -272,21 +272,69 @@ pub fn mini_event_entry(s: &Scenario, e: &MiniEvent) -> Entry {
 }
 
 fn movement(s: &Scenario, st: &Story) -> Section {
+    use crate::myk::movement::{HARM_GAP, HOSTAGE_HP, prevention};
     let f = Fill::of(s);
-    let intro = "An optional rule: each Quarter the villain acts as below unless the court makes the check \
-                 that prevents it."
-        .to_string();
-    let entries = st
-        .movement
+    let list = &st.movement;
+    let who = list.iter().find(|q| !q.who.is_empty()).map_or("the villain", |q| q.who.as_str());
+    let mut intro = vec![format!(
+        "An optional rule (seed 003 l.6286): after each Quarter listed, {who} acts as below; a check under \
+         \"To prevent it\", made by any member of the court, stops that Quarter's action."
+    )];
+    if let (Some(q), Some(p)) = (list.first(), list.first().and_then(|q| q.at))
+        && q.quarter > 1
+    {
+        let name = s.map(p.map).map_or(String::new(), |m| format!(" ({})", m.name));
+        intro.push(format!(
+            "Nothing happens before Quarter {}: it is the first Quarter in which the court can enter map {}{name}.",
+            q.quarter, p.map
+        ));
+    }
+    let captive = f.text("{captive}");
+    let hostage = s.objective.kind == crate::myk::model::ObjectiveKind::Rescue && !captive.is_empty();
+    if hostage && list.iter().any(|q| q.action == "violence") {
+        intro.push(format!(
+            "{captive} starts with {HOSTAGE_HP} HP; at 0 {captive} is unconscious, not dead, and the court must carry \
+             {captive} out."
+        ));
+    }
+    let mut entries: Vec<Entry> = list
         .iter()
         .map(|q| {
             let mut e = entry(format!("Quarter {} ({}):", q.quarter, q.action), f.text(&q.text));
-            e.sub.push(format!("To prevent it: {}", f.text(&q.prevent).trim_end_matches('.')));
+            if let (Some(a), Some(b)) = (q.from, q.at) {
+                e.sub.push(format!(
+                    "Moves from {} to room {}, along their corridor",
+                    where_is(s, Some(a)),
+                    room_name(s, b)
+                ));
+            }
+            let prevent = f.text(&q.prevent);
+            let prevent = prevent.trim_end_matches('.');
+            // A scene has nothing to prevent: its line (a later check it sets up) prints as written.
+            if q.action != "scene" && prevention(prevent).is_some() {
+                e.sub.push(format!("To prevent it: {prevent}"));
+            } else if !prevent.is_empty() {
+                e.sub.push(prevent.to_string());
+            }
             e.sub.extend(arrival_in(s, q.quarter));
             e
         })
         .collect();
-    section("Scenario Movement", vec![intro], entries)
+    if let Some(q) = list.last() {
+        let place = q.at.map(|p| format!(" in {}", where_is(s, Some(p)))).unwrap_or_default();
+        let after = if hostage && q.action != "move" {
+            format!("The guards go on: 1D6 damage to {captive} every {} Quarters until the court arrives.", HARM_GAP.1)
+        } else {
+            format!("{} stays{place} and acts no more.", crate::text::capitalise(who))
+        };
+        entries.push(entry(format!("After Quarter {}:", q.quarter), after));
+    }
+    section("Scenario Movement", intro, entries)
+}
+
+/// "B3 (Hall of Bones)".
+fn room_name(s: &Scenario, p: Place) -> String {
+    s.map(p.map).map_or_else(|| p.room.to_string(), |m| format!("{} ({})", p.room, m.room(p.room).name))
 }
 
 fn epilogue(s: &Scenario, st: &Story) -> Section {

@@ -315,6 +315,46 @@ pub struct Movement {
     pub action: String,
     pub text: StoryText,
     pub prevent: StoryText,
+    /// Who acts (see [`Actor`]).
+    #[serde(default)]
+    pub actor: Actor,
+    /// The objective kinds the entry is written for (empty: any kind).
+    #[serde(default)]
+    pub kinds: Vec<String>,
+    /// What the map must hold for the entry to be drawn (see [`Need`]).
+    #[serde(default)]
+    pub needs: Vec<Need>,
+}
+
+/// Who a Scenario Movement entry has act (the book gives the action to a single NPC, seed 003
+/// l.6296): the objective map's ruler, the guards who hold the objective's NPC in its room, or
+/// the searched-for target itself.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Actor {
+    #[default]
+    Ruler,
+    Jailers,
+    Quarry,
+}
+
+/// A claim a Scenario Movement entry's text makes about the map; the entry is drawn only where
+/// it holds (`crate::myk::movement`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Need {
+    /// The room left has two corridors or more ("out of the other door").
+    TwoExits,
+    /// The move ends nearer to the objective's room.
+    TowardGoal,
+    /// The move ends farther from the objective's room.
+    AwayFromGoal,
+    /// The move ends nearer to the map's way in.
+    TowardEntry,
+    /// The move ends farther from the map's way in.
+    AwayFromEntry,
+    /// The actor stands in the objective's room.
+    AtGoal,
 }
 
 /// A pool text as the file writes it, slots and all ([`crate::text`]); its slots are checked

@@ -18,6 +18,7 @@ mod myk_clues;
 mod myk_court;
 mod myk_goal;
 mod myk_items;
+mod myk_movement;
 mod myk_ruler;
 mod myk_rules;
 mod myk_skills;
