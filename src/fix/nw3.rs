@@ -58,7 +58,7 @@ pub fn fix(f: &mut Fortress, tables: &Tables) -> Result<()> {
                     d.traps.iter().map(|r| r.name.as_str()),
                 ));
             };
-            trap_values(t, rec, d, cl);
+            trap_values(t, rec, cl);
         }
         for (gi, g) in a.enemies.iter_mut().enumerate() {
             group(g, d, foes, &format!("{at}.enemies[{gi}]"))?;
@@ -77,6 +77,7 @@ pub fn fix(f: &mut Fortress, tables: &Tables) -> Result<()> {
 
     gates(f);
     devices(f, d);
+    crate::nw3::stock::settle_events(d, f);
     // The Ruler is met where its encounter is (when exactly one area holds it).
     let mut met = f.areas.iter().filter(|a| a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler));
     if let (Some(a), None) = (met.next(), met.next()) {
@@ -107,9 +108,9 @@ fn ruler_numbers(r: &mut crate::nw3::model::Ruler, d: &Nw3Data, rr: &RulerRecord
 }
 
 /// A trap's Detection and Removal Values and effect for the party's level.
-fn trap_values(t: &mut crate::nw3::model::Trap, rec: &crate::tables::nw3::TrapRecord, d: &Nw3Data, cl: u32) {
-    t.detection = d.value(cl, rec.detection).unwrap_or(0);
-    t.removal = d.value(cl, rec.removal).unwrap_or(0);
+fn trap_values(t: &mut crate::nw3::model::Trap, rec: &crate::tables::nw3::TrapRecord, cl: u32) {
+    t.detection = crate::nw3::rules::judge_difficulty(cl, rec.detection);
+    t.removal = crate::nw3::rules::judge_difficulty(cl, rec.removal);
     t.effect = Nw3Data::trap_effect(rec, cl);
 }
 
@@ -141,13 +142,7 @@ pub fn rederive(f: &mut Fortress, tables: &Tables) {
         if let Some(t) = a.trap.as_mut()
             && let Some(rec) = d.trap(&t.name)
         {
-            trap_values(t, rec, d, cl);
-        }
-        if let Some(e) = a.event.as_mut()
-            && e.kind == EventKind::Scenario
-            && let Some(rec) = d.event(&e.name)
-        {
-            e.difficulty = d.value(cl, rec.offset);
+            trap_values(t, rec, cl);
         }
         for g in &mut a.enemies {
             let Some(rec) = d.enemy(&g.name) else { continue };
@@ -159,6 +154,7 @@ pub fn rederive(f: &mut Fortress, tables: &Tables) {
         }
         a.danger_sense = Some(combat::danger_sense(a).0);
     }
+    crate::nw3::stock::settle_events(d, f);
 }
 
 /// An event by its name: a chart event's roll and text from the Area Event Chart, a scenario
@@ -182,7 +178,7 @@ fn event(e: &mut Event, tables: &Tables, rr: &RulerRecord, cl: u32, at: &str) ->
                 e.roll = first.or(e.roll);
             }
             if let Some((_, text)) = named(row) {
-                e.text = text.to_string();
+                e.text = crate::nw3::rules::fill_judges(text, cl);
             }
         }
         EventKind::Scenario => {
@@ -196,7 +192,6 @@ fn event(e: &mut Event, tables: &Tables, rr: &RulerRecord, cl: u32, at: &str) ->
             };
             e.text = rec.text.clone();
             e.judge = Some(rec.judge.clone());
-            e.difficulty = d.value(cl, rec.offset);
         }
         EventKind::Ruler => {
             e.name = rr.name.clone();

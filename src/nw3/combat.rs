@@ -163,7 +163,8 @@ pub fn stats(rank: Rank, attacks: &[AttackRecord], tweak: &StatTweak, p: PartyMo
     let body = match rank {
         Rank::Mob => worn_down_in(pc, 1, 2, eva, pdef, mdef),
         Rank::Guest => pc.body,
-        Rank::Boss => boss_body(p, eva, pdef, mdef),
+        // never less than a Guest's (a PC's) Body, which a small party's damage can fall below
+        Rank::Boss => boss_body(p, eva, pdef, mdef).max(pc.body),
     };
     let (mind, perception) = match rank {
         Rank::Mob => (4 + cl, 2 + cl / 3),
@@ -290,9 +291,57 @@ pub fn enemy(d: &Nw3Data, m: &MemberRecord, count: u32, p: PartyModel) -> crate:
     }
 }
 
-/// The Ruler's block: it fights as a Boss.
+/// The Ruler's tweak for the party: its record's, with PATK and MATK raised as far as it takes for
+/// its strongest attack to hit at least as hard as every Mob's and Guest's of the tables (so of
+/// its own fortress): the glossary's Boss is tougher than a Guest.
+pub fn ruler_tweak(d: &Nw3Data, r: &RulerRecord, p: PartyModel) -> StatTweak {
+    let best = |b: &Block| b.attacks.iter().map(|a| a.damage).max().unwrap_or(0);
+    let plain = block(d, Rank::Boss, &r.attacks, &[], &r.tweak, p);
+    let others = d
+        .enemies
+        .iter()
+        .flat_map(|e| &e.members)
+        .filter(|m| m.rank != Rank::Boss)
+        .map(|m| best(&block(d, m.rank, &m.attacks, &[], &m.tweak, p)))
+        .max()
+        .unwrap_or(0);
+    let gap = i32::try_from(others.saturating_sub(best(&plain))).unwrap_or(i32::MAX);
+    StatTweak { patk: r.tweak.patk.saturating_add(gap), matk: r.tweak.matk.saturating_add(gap), ..r.tweak }
+}
+
+/// The Ruler's block: it fights as a Boss, with [`ruler_tweak`].
 pub fn ruler_block(d: &Nw3Data, r: &RulerRecord, p: PartyModel) -> Block {
-    block(d, Rank::Boss, &r.attacks, &r.skills, &r.tweak, p)
+    block(d, Rank::Boss, &r.attacks, &r.skills, &ruler_tweak(d, r, p), p)
+}
+
+/// Why a fighter's skills do not fit it, or `None`: a skill that works through a magical (or
+/// physical) attack on a fighter without one, or one skill saying it "cannot" do what another
+/// says it "may" (as "cannot Cover Up" beside "may Cover Up"). The tables' load and `check`
+/// (rule `enemy.skills`) use it.
+pub fn skill_conflict<'a>(skills: &[(&'a str, &'a str)], kinds: &[AttackKind]) -> Option<String> {
+    for &(name, effect) in skills {
+        for (kind, word) in [(AttackKind::Magical, "magical"), (AttackKind::Physical, "physical")] {
+            if effect.contains(&format!("its {word} attack")) && !kinds.contains(&kind) {
+                return Some(format!("`{name}` works through a {word} attack, and it has none"));
+            }
+        }
+    }
+    // "cannot Cover Up" -> "Cover Up": the two words after a "cannot" or a "may".
+    let after = |effect: &'a str, word: &str| -> Vec<String> {
+        effect
+            .match_indices(word)
+            .map(|(i, _)| effect[i + word.len()..].split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+            .map(|w| w.trim_end_matches(['.', ',', ';']).to_string())
+            .collect()
+    };
+    for &(no, no_effect) in skills {
+        for barred in after(no_effect, "cannot ") {
+            if let Some(&(yes, _)) = skills.iter().find(|(_, e)| after(e, "may ").contains(&barred)) {
+                return Some(format!("`{no}` says it cannot {barred} and `{yes}` that it may"));
+            }
+        }
+    }
+    None
 }
 
 /// Why an area's Danger Sense difficulty is what it is (seed 000 ~l.1003).

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use dungeonsmith::nw3::combat::danger_sense;
 use dungeonsmith::nw3::generate::derive_paths;
+use dungeonsmith::nw3::rules::{Hardness, judge_difficulty};
 use dungeonsmith::nw3::{
     Area, AreaKind, Event, EventKind, Fortress, FortressParams, Gate, GateKind, GateRef, Object, Opener, Trap, check,
     generate, layout,
@@ -338,10 +339,11 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                         name: r.name.clone(),
                         text: r.text.clone(),
                         judge: Some(r.judge.clone()),
-                        difficulty: t.nw3.value(cl, r.offset),
-                        success: "The way opens.".into(),
-                        failure: "The way stays shut.".into(),
-                        retry: "Again after a scene.".into(),
+                        // Sealed Memory is an ordinary judge, as is any event that opens a gate
+                        difficulty: Some(judge_difficulty(cl, Hardness::Ordinary)),
+                        success: String::new(),
+                        failure: String::new(),
+                        retry: String::new(),
                     });
                 }
                 AreaKind::Object => {
@@ -360,8 +362,8 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                     let r = t.nw3.trap("Glass Rain").unwrap();
                     a.trap = Some(Trap {
                         name: r.name.clone(),
-                        detection: t.nw3.value(cl, r.detection).unwrap(),
-                        removal: t.nw3.value(cl, r.removal).unwrap(),
+                        detection: judge_difficulty(cl, r.detection),
+                        removal: judge_difficulty(cl, r.removal),
                         effect: "Glass falls.".into(),
                     });
                 }
