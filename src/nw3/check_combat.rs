@@ -173,7 +173,8 @@ pub(crate) fn check_combat(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>
 /// attack's damage (the glossary: a Boss is tougher than a Guest).
 fn outclassed(f: &Fortress, v: &mut Vec<Violation>) {
     let r = &f.ruler;
-    let Some(rs) = &r.stats else { return };
+    // No stat block or no attack is reported by `enemy.body` and `enemy.attack`.
+    let Some(rs) = r.stats.as_ref().filter(|_| !r.attacks.is_empty()) else { return };
     let hits = |a: &[Attack]| a.iter().map(|a| a.damage).max().unwrap_or(0);
     let members =
         f.areas.iter().flat_map(|a| a.enemies.iter().flat_map(move |g| g.members.iter().map(move |m| (a.id, m))));

@@ -25,3 +25,4 @@ pub use model::{
     Area, AreaKind, Attack, Core, Enemy, EnemyGroup, EntranceCondition, Episode, Event, EventKind, Fortress, Gate,
     GateKind, GateRef, Generator, Logic, Object, Opener, Party, Ruler, Skill, Stats, System, Trap,
 };
+pub use stock::event_outcomes;

@@ -289,7 +289,7 @@ pub(crate) fn area_outcome(d: &Nw3Data, f: &mut Fortress, pos: usize) {
 /// Gives every scenario event of the fortress (but those of locked areas, kept exactly by
 /// `fortress --from`) its difficulty and outcomes from its own record, now that the gates it
 /// opens are known. No dice: the record decides it all.
-pub(crate) fn event_outcomes(d: &Nw3Data, f: &mut Fortress) {
+pub fn event_outcomes(d: &Nw3Data, f: &mut Fortress) {
     let cl = f.params.cl;
     for a in f.areas.iter_mut().filter(|a| !a.locked) {
         let Some(e) = a.event.as_mut().filter(|e| e.kind == EventKind::Scenario) else { continue };

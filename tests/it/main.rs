@@ -22,6 +22,7 @@ mod myk_story;
 mod notes;
 mod nw3;
 mod nw3_combat;
+mod nw3_judges;
 mod nw3_rules;
 mod pdf;
 mod pictures;
