@@ -14,7 +14,10 @@ fn bench(c: &mut Criterion) {
     let ask = |uri: &'static str| {
         let router = router.clone();
         runtime.block_on(async move {
-            let res = router.oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
+            let res = router
+                .oneshot(Request::get(uri).header("host", "127.0.0.1").body(Body::empty()).unwrap())
+                .await
+                .unwrap();
             assert!(res.status().is_success(), "{uri}: {}", res.status());
             axum::body::to_bytes(res.into_body(), usize::MAX).await.unwrap()
         })

@@ -287,6 +287,21 @@ impl Dice {
         }
     }
 
+    /// `k` different places below `n` (all `n` when `k >= n`), in the order drawn: the first `k`
+    /// steps of a Fisher-Yates shuffle from the front, so a pool of 355 entries that gives two
+    /// costs two draws, not 354. Every pool a story deals from goes through it.
+    pub fn deal(&mut self, n: usize, k: usize) -> Vec<usize> {
+        let k = k.min(n);
+        let mut order: Vec<usize> = (0..n).collect();
+        for i in 0..k {
+            let left = u32::try_from(n - i).unwrap_or(u32::MAX);
+            let j = i + self.below(left) as usize;
+            order.swap(i, j);
+        }
+        order.truncate(k);
+        order
+    }
+
     /// True with probability `num / den`.
     #[inline]
     pub fn chance(&mut self, num: u32, den: u32) -> bool {

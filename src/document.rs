@@ -209,28 +209,36 @@ impl Document {
 
     /// [`Document::read`] on text already read; `file` names it in errors.
     pub fn parse(text: &str, file: &str, tables: &Tables) -> Result<Document> {
-        let scenario_error = |message: String| Error::Scenario { file: file.to_string(), message };
-        let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| json_error(file, &e))?;
+        let file_name = || file.to_string();
+        let mut value: serde_json::Value = serde_json::from_str(text).map_err(|e| json_error(file, e))?;
         // Held to the limits before anything is built or drawn from it.
         if let Some(problem) = crate::limits::exceeded(&value) {
-            return Err(scenario_error(format!("{problem} (the README's \"Limits\"); nothing done")));
+            return Err(Error::ScenarioLimit { file: file_name(), problem });
         }
         let system = value.get("system").and_then(|s| s.as_str()).map(str::to_string);
-        let game = match system.as_deref() {
-            Some(name) => Game::named(name)
-                .ok_or_else(|| scenario_error(format!("unknown system `{name}` (expected `myk` or `nw3`)")))?,
-            None => return Err(scenario_error("no `system` field; is this a dungeonsmith scenario?".into())),
+        let game = match system {
+            Some(name) => match Game::named(&name) {
+                Some(game) => game,
+                None => return Err(Error::UnknownSystem { file: file_name(), system: name }),
+            },
+            None => return Err(Error::NoSystem { file: file_name() }),
         };
-        let version = crate::format::upgrade(game.name(), &mut value).map_err(scenario_error)?;
+        let version = crate::format::upgrade(game.name(), &mut value)
+            .map_err(|message| Error::ScenarioFormat { file: file_name(), message })?;
         if version == crate::format::CURRENT {
             // A current file is parsed from its text, so an error names its line and column.
-            return Document::from_text(game, text).map_err(|e| json_error(file, &e));
+            let document = Document::from_text(game, text).map_err(|e| json_error(file, e))?;
+            return document
+                .ids_unique()
+                .map_err(|message| Error::RepeatedId { file: file_name(), message })
+                .map(|()| document);
         }
         // An older file: its upgraded document written out and read as a current file's text is
         // (one deserializer per model type in the binary, not a second one for `Value`). A typo
         // still names its field; not its line, which would be the upgraded text's.
         let upgraded_text = value.to_string();
-        let document = Document::from_text(game, &upgraded_text).map_err(|e| upgraded_error(file, version, &e))?;
+        let document = Document::from_text(game, &upgraded_text).map_err(|e| upgraded_error(file, version, e))?;
+        document.ids_unique().map_err(|message| Error::RepeatedId { file: file_name(), message })?;
         Ok(match document {
             Document::Nw3(mut f) => {
                 crate::nw3::combat::fill_from_tables(&mut f, tables);
@@ -243,6 +251,23 @@ impl Document {
             }
             myk => myk,
         })
+    }
+
+    /// Refuses a fortress that gives two areas one id, naming the id: every later step (the rules,
+    /// the area map, the VTT and Udonarium plans) finds an area by its id, and a repeated one made
+    /// some of them search for minutes (issue 50: 80 areas of 27 ids, 66 s of CPU for a VTT
+    /// render). `check` names the same rule (`area.id.duplicate`) for a fortress built in memory.
+    fn ids_unique(&self) -> std::result::Result<(), String> {
+        let Document::Nw3(f) = self else { return Ok(()) };
+        let mut ids: Vec<(u32, usize)> = f.areas.iter().enumerate().map(|(i, a)| (a.id, i)).collect();
+        ids.sort_unstable();
+        match ids.windows(2).find(|w| w[0].0 == w[1].0) {
+            Some(w) => Err(format!(
+                "`areas[{}].id`: area id {} is used twice (also `areas[{}]`); area ids are unique; nothing done",
+                w[1].1, w[0].0, w[0].1
+            )),
+            None => Ok(()),
+        }
     }
 
     /// A document of `game` from its JSON text in the current format.
@@ -282,8 +307,20 @@ impl Document {
         }
     }
 
+    /// Refuses a document whose shape no edit gives meaning to (see [`Document::undrawable`]):
+    /// `fix`, a reroll and a regenerate index a map's rooms by their place on the sheet, so a map
+    /// that does not list its nine rooms is named in one line (`check` reports it as a rule)
+    /// before any of them starts. `what` names the work refused.
+    pub fn workable(&self, what: &str) -> Result<()> {
+        match self.undrawable() {
+            Some(problem) => Err(Error::Refused(format!("{problem}; {what} cannot work on it; nothing written"))),
+            None => Ok(()),
+        }
+    }
+
     /// Fills in every number the rules derive (`crate::fix`).
     pub fn fix(&mut self, tables: &Tables) -> Result<()> {
+        self.workable("`fix`")?;
         match self {
             Document::Myk(s) => crate::fix::myk::fix(s, tables),
             Document::Nw3(f) => crate::fix::nw3::fix(f, tables),
@@ -317,6 +354,7 @@ impl Document {
 
     /// Rerolls `part` (recorded in the file's `rerolls`); a part of another game is refused.
     pub fn reroll(&mut self, tables: &Tables, part: &Part) -> Result<()> {
+        self.workable("a reroll")?;
         match (self, part) {
             (Document::Myk(s), Part::Myk(p)) => crate::edit::myk::reroll(tables, s, p),
             (Document::Nw3(f), Part::Nw3(p)) => crate::edit::nw3::reroll(tables, f, p),
@@ -340,6 +378,7 @@ impl Document {
 
     /// Rolls everything unlocked anew from `seed`, keeping the locked parts exactly.
     pub fn regenerate(&self, tables: &Tables, seed: u64) -> Result<Document> {
+        self.workable("a regenerate")?;
         Ok(match self {
             Document::Myk(s) => Document::Myk(Box::new(crate::edit::myk::regenerate(tables, s, seed)?)),
             Document::Nw3(f) => Document::Nw3(Box::new(crate::edit::nw3::regenerate(tables, f, seed)?)),
@@ -383,7 +422,7 @@ impl Document {
             (Document::Myk(s), Target::Frame) => s.frame_locked = on,
             (Document::Myk(s), Target::Map(m)) => s.maps[m].locked = on,
             (Document::Myk(s), Target::Room(m, r)) => {
-                let room = &mut s.maps[m].rooms[r.index()];
+                let room = room_mut(s, m, r, path)?;
                 if on && !room.used {
                     return Err(Error::Refused(format!("room `{path}` is not used on its map; nothing to lock")));
                 }
@@ -405,7 +444,7 @@ impl Document {
                     Target::Frame => s.title = name.to_string(),
                     Target::Map(m) => s.maps[m].name = name.into(),
                     Target::Room(m, r) => {
-                        let room = &mut s.maps[m].rooms[r.index()];
+                        let room = room_mut(s, m, r, path)?;
                         if !room.used {
                             return Err(Error::Refused(format!("room `{path}` is not used on its map")));
                         }
@@ -478,16 +517,36 @@ impl Document {
 }
 
 /// An error in a file upgraded from an older format (no line numbers: they would be the upgraded text's).
-fn upgraded_error(file: &str, version: u32, e: &serde_json::Error) -> Error {
-    let msg = e.to_string();
-    let msg = msg.split(" at line ").next().unwrap_or(&msg);
-    Error::Scenario { file: file.to_string(), message: format!("(format {version}, upgraded on read) {msg}") }
+fn upgraded_error(file: &str, version: u32, source: serde_json::Error) -> Error {
+    let message = without_place(&source);
+    Error::ScenarioUpgraded { file: file.to_string(), version, message, source }
 }
 
-fn json_error(file: &str, e: &serde_json::Error) -> Error {
+/// Room `r` of map position `m`, found by its place on the sheet; a map read from a file that
+/// does not list its nine rooms has none there, and the part is named as missing.
+fn room_mut<'s>(
+    s: &'s mut Scenario,
+    m: usize,
+    r: crate::myk::model::RoomId,
+    path: &str,
+) -> Result<&'s mut crate::myk::model::Room> {
+    s.maps
+        .get_mut(m)
+        .and_then(|map| map.rooms.get_mut(r.index()))
+        .filter(|room| room.id == r)
+        .ok_or_else(|| Error::NoSuchPart(format!("unknown room `{path}`: its map does not list its nine rooms")))
+}
+
+/// A scenario file's JSON error, its place (line and column) apart from serde_json's words.
+fn json_error(file: &str, source: serde_json::Error) -> Error {
+    let message = without_place(&source);
+    Error::ScenarioJson { file: file.to_string(), line: source.line(), column: source.column(), message, source }
+}
+
+/// serde_json's words without the " at line L column C" it ends with.
+fn without_place(e: &serde_json::Error) -> String {
     let msg = e.to_string();
-    let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-    Error::Scenario { file: file.to_string(), message: format!("line {} column {}: {msg}", e.line(), e.column()) }
+    msg.split(" at line ").next().unwrap_or(&msg).to_string()
 }
 
 #[cfg(test)]
@@ -506,7 +565,7 @@ mod tests {
             let mut value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
             crate::format::upgrade("myk", &mut value).expect("upgrades");
             let from_value = serde_json::from_value::<Scenario>(value).map(|_| ()).expect_err(to);
-            assert_eq!(e, upgraded_error("old.json", 1, &from_value).to_string());
+            assert_eq!(e, upgraded_error("old.json", 1, from_value).to_string());
             assert!(!e.contains(" line "), "{e}");
         }
     }

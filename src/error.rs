@@ -49,8 +49,95 @@ pub enum Error {
     #[error("`{field}` must be {range}, got {got}")]
     Range { field: &'static str, range: String, got: String },
 
+    /// A scenario file that is not JSON, or whose JSON is not a scenario of today's format: where
+    /// the reader stopped (`message` is serde_json's words without its place, which
+    /// `line` and `column` give).
+    #[error("`{file}`: line {line} column {column}: {message}")]
+    ScenarioJson { file: String, line: usize, column: usize, message: String, source: serde_json::Error },
+
+    /// A scenario file of an older format whose upgraded document does not read as today's model
+    /// (no line: it would be the upgraded text's).
+    #[error("`{file}`: (format {version}, upgraded on read) {message}")]
+    ScenarioUpgraded { file: String, version: u32, message: String, source: serde_json::Error },
+
+    /// A scenario file past one of the README's limits (`problem` names the field and the limit),
+    /// refused before anything is built from it.
+    #[error("`{file}`: {problem} (the README's \"Limits\"); nothing done")]
+    ScenarioLimit { file: String, problem: String },
+
+    /// A scenario file without a `system` field.
+    #[error("`{file}`: no `system` field; is this a dungeonsmith scenario?")]
+    NoSystem { file: String },
+
+    /// A scenario file whose `system` is not a game of this program.
+    #[error("`{file}`: unknown system `{system}` (expected `myk` or `nw3`)")]
+    UnknownSystem { file: String, system: String },
+
+    /// A scenario file that names two parts by one id (two areas `7`): refused when read, since
+    /// every later step finds a part by its id.
     #[error("`{file}`: {message}")]
-    Scenario { file: String, message: String },
+    RepeatedId { file: String, message: String },
+
+    /// A scenario file whose `format` this program cannot upgrade (`message`: why, from
+    /// `crate::format::upgrade`).
+    #[error("`{file}`: {message}")]
+    ScenarioFormat { file: String, message: String },
+
+    /// `fix` would write `file` past one of the README's limits (`problem` names it): a file no
+    /// command reads, so nothing is written.
+    #[error("`{file}`: {problem}; `fix` would write a file no command reads; nothing written")]
+    FixPastLimits { file: String, problem: String },
+
+    /// A command cannot work on the scenario read from `file` (`source` says why).
+    #[error("`{file}`: {source}")]
+    InFile { file: String, source: Box<Error> },
+
+    /// `fix` could not fill in the scenario file `file` (a name the tables do not know).
+    #[error("`{file}`: {source}")]
+    Fix { file: String, source: Box<Error> },
+
+    /// A generated scenario that fails its own check: a bug of the generator (`broken` lists what
+    /// it broke), reported rather than written.
+    #[error("`{what}`: internal error, the generator broke its own rules: {broken}")]
+    SelfCheck { what: String, broken: String },
+
+    /// A MYK scenario with no maps reached a stage that places things on them.
+    #[error("the scenario has no maps")]
+    NoMaps,
+
+    /// A scenario could not be written as JSON (a model that serde refuses: a bug).
+    #[error("`scenario`: cannot write JSON: {source}")]
+    Json { source: serde_json::Error },
+
+    /// An SVG (of the file or picture `what`) that the drawing library cannot read; `doing` says
+    /// what was being drawn ("the picture", "a page").
+    #[error("`{what}`: cannot draw {doing}: {source}")]
+    Draw { what: String, doing: &'static str, source: resvg::usvg::Error },
+
+    /// A picture (for the file `what`) too large to allocate, refused before it is drawn.
+    #[error("`{what}`: a {width}x{height} picture is too large to draw")]
+    PictureTooLarge { what: String, width: u32, height: u32 },
+
+    /// A picture (for the file `what`) that the PNG encoder refused.
+    #[error("`{what}`: cannot encode the picture: {source}")]
+    Png { what: String, source: png::EncodingError },
+
+    /// The PDF writer refused the booklet `what` (`message` says at which step; the writer's own
+    /// error has no error type to keep as a source).
+    #[error("`{what}`: {message}")]
+    Pdf { what: String, message: String },
+
+    /// The Udonarium zip `what` could not be built.
+    #[error("`{what}`: cannot build the zip: {source}")]
+    Zip { what: String, source: zip::result::ZipError },
+
+    /// A fortress plan (for the file `what`) whose corridor search would pass `limit` steps,
+    /// refused before any corridor is routed.
+    #[error(
+        "`{what}`: the plan of {areas} areas and {gates} gates, which the area map cannot draw in rows, is too \
+         large to lay out ({work} steps of corridor search; at most {limit}); the area map (`svg`, `pdf`) draws it"
+    )]
+    PlanTooLarge { what: String, areas: usize, gates: usize, work: u64, limit: u64 },
 
     /// A reroll or regenerate that cannot be done: `what` names the request (`reroll `map1/B2``).
     #[error("{what}: {message}")]
@@ -150,6 +237,31 @@ pub fn query_field(field: &str) -> String {
     field.replace('_', "-")
 }
 
+/// Names offered when a name is not among those known ([`nearest`]).
+const SUGGESTIONS: usize = 3;
+
+/// Up to [`SUGGESTIONS`] known names nearest to `name`: fewest single-character edits, ignoring
+/// case, with names that contain it (or that it contains) first; ties keep table order. Names too
+/// far off to be a typo (more edits than half the longer name) are not offered.
+pub fn nearest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let want = name.to_lowercase();
+    let mut scored: Vec<(usize, usize, &str)> = Vec::new();
+    for (i, k) in known.enumerate() {
+        if scored.iter().any(|s| s.2 == k) {
+            continue;
+        }
+        let low = k.to_lowercase();
+        let contains = !want.is_empty() && (low.contains(&want) || want.contains(&low));
+        let d = if contains { 0 } else { strsim::levenshtein(&want, &low) };
+        let longer = want.chars().count().max(low.chars().count());
+        if contains || d * 2 <= longer {
+            scored.push((d, i, k));
+        }
+    }
+    scored.sort_by_key(|&(d, i, _)| (d, i));
+    scored.into_iter().take(SUGGESTIONS).map(|(_, _, k)| k).collect()
+}
+
 /// The longest value a message quotes whole; a longer one is cut, with its size.
 pub const QUOTE_CHARS: usize = 200;
 
@@ -208,6 +320,33 @@ mod tests {
         assert_eq!(e.to_string(), "option `court_size`: 4 does not match the 3 levels listed");
         assert_eq!(e.line_for(flag), "option `--court-size`: 4 does not match the 3 levels listed");
         assert_eq!(e.line_for(query_field), "option `court-size`: 4 does not match the 3 levels listed");
+    }
+
+    #[test]
+    fn a_scenario_file_error_says_what_failed_and_keeps_the_parsers_error() {
+        let tables = crate::tables::Tables::embedded().expect("embedded tables");
+        let parse = |text: &str| crate::document::Document::parse(text, "x.json", &tables).map(|_| ()).unwrap_err();
+        let e = parse("{\"system\": ");
+        assert!(matches!(e, Error::ScenarioJson { line: 1, column: 11, .. }), "{e:?}");
+        assert!(std::error::Error::source(&e).is_some_and(|s| s.is::<serde_json::Error>()), "{e:?}");
+        assert!(matches!(parse("{\"system\": \"dnd\"}"), Error::UnknownSystem { system, .. } if system == "dnd"));
+        assert!(matches!(parse("{}"), Error::NoSystem { file } if file == "x.json"));
+        assert!(matches!(parse("{\"system\": \"myk\", \"format\": 99}"), Error::ScenarioFormat { .. }));
+
+        let fix = Error::Fix { file: "x.json".into(), source: Box::new(Error::NoMaps) };
+        assert_eq!(fix.to_string(), "`x.json`: the scenario has no maps");
+        assert_eq!(
+            std::error::Error::source(&fix).map(ToString::to_string).as_deref(),
+            Some("the scenario has no maps")
+        );
+    }
+
+    #[test]
+    fn the_nearest_names_come_first_and_far_names_are_not_offered() {
+        let known = ["Goblin", "Hobgoblin", "Slime", "Goblin Rider"];
+        assert_eq!(nearest("goblim", known.into_iter())[0], "Goblin");
+        assert_eq!(nearest("goblin", known.into_iter()), ["Goblin", "Hobgoblin", "Goblin Rider"]);
+        assert!(nearest("Dragon", known.into_iter()).is_empty());
     }
 
     #[test]

@@ -8,8 +8,9 @@
 
 use serde_json::Value;
 
-/// The format this program writes, for both systems.
-pub const CURRENT: u32 = 4;
+/// The format this program writes, for both systems (defined with the model both games' files
+/// share, which the generators stamp on what they write).
+pub use crate::model::FILE_FORMAT as CURRENT;
 
 /// The first format whose NW3 derived numbers (enemy stat blocks and the rest `fix` computes)
 /// follow this program's formulas. A fortress of an older format has them recomputed on read
@@ -45,13 +46,17 @@ pub fn upgrade(system: &str, doc: &mut Value) -> Result<u32, String> {
     let mut v = version;
     while v < CURRENT {
         match (system, v) {
-            ("myk", 1) => myk_1_to_2(doc),
+            ("myk", 1) => myk_1_to_2(doc)?,
             ("nw3", 1) => nw3_1_to_2(doc),
             ("myk", 2) => myk_2_to_3(doc),
             ("nw3", 2) => nw3_2_to_3(doc),
             ("myk", 3) => myk_3_to_4(doc),
             // Format 4 changed nothing of a fortress: its files only take the new number.
             ("nw3", 3) => {}
+            // Format 5 (issue 45): a fortress's texts keep their slots and are filled when read;
+            // an older file's texts were stored filled, hold no slot and read as they are. A MYK
+            // file's story texts kept their slots already.
+            ("nw3" | "myk", 4) => {}
             _ => return Err(format!("no upgrade from format {v} for system `{system}`")),
         }
         v += 1;
@@ -109,18 +114,33 @@ fn set_format(doc: &mut Value, version: u32) {
 /// - Rulers' `stats` (final stat line), groups' `common_items`/`rare_items`/`relationship`, traps'
 ///   `monsters` and weak-point details are serde defaults (absent = none); `render` computes a missing
 ///   ruler stat line from the bestiary by name (`myk::ruler::normalize`).
-fn myk_1_to_2(doc: &mut Value) {
-    let maps = doc.get("maps").cloned().unwrap_or(Value::Null);
-    let Some(clues) = doc.get_mut("clues").and_then(Value::as_array_mut) else { return };
+fn myk_1_to_2(doc: &mut Value) -> Result<(), String> {
+    let sheets = Sheets::read(doc.get("maps"));
+    let Some(clues) = doc.get_mut("clues").and_then(Value::as_array_mut) else { return Ok(()) };
+    let mut spent = 0u64;
+    let mut refused = None;
+    let mut i = 0;
     clues.retain_mut(|clue| {
+        i += 1;
+        if refused.is_some() {
+            return true;
+        }
         let text = clue.get("text").and_then(Value::as_str).unwrap_or_default().to_string();
         let own = clue.pointer("/at/map").and_then(Value::as_u64).unwrap_or(1);
-        let Some(reveals) = infer_reveals(&maps, &text, own) else { return false };
+        let reveals = match sheets.infer_reveals(&text, own, &mut spent) {
+            Ok(Some(r)) => r,
+            Ok(None) => return false,
+            Err(why) => {
+                refused = Some(format!("`clues[{}]`: {why}", i - 1));
+                return true;
+            }
+        };
         if let Some(obj) = clue.as_object_mut() {
             obj.insert("reveals".into(), reveals);
         }
         true
     });
+    refused.map_or(Ok(()), Err)
 }
 
 /// Format 2 → 3 for MYK: the objective became data (`kind`, `text`, `at`, `target`...) and a
@@ -155,43 +175,91 @@ fn room_at(t: &[u8], i: usize) -> Option<String> {
         .then(|| format!("{}{}", a as char, b as char))
 }
 
-fn infer_reveals(maps: &Value, text: &str, own: u64) -> Option<Value> {
-    let t = text.as_bytes();
-    let maps: Vec<&Value> = maps.as_array().map(|m| m.iter().collect()).unwrap_or_default();
-    let index = |m: &Value| m.get("index").and_then(Value::as_u64).unwrap_or(0);
-    // The clue's own map first, then the others in order.
-    let mut order: Vec<&Value> = maps.iter().copied().filter(|m| index(m) == own).collect();
-    order.extend(maps.iter().copied().filter(|m| index(m) != own));
-    for i in 0..t.len() {
-        if let (Some(a), Some(b'-'), Some(b)) = (room_at(t, i), t.get(i + 2), room_at(t, i + 3)) {
-            let id = if a <= b { format!("{a}-{b}") } else { format!("{b}-{a}") };
-            let has = |m: &Value| {
-                m.get("corridors").and_then(Value::as_array).is_some_and(|cs| {
-                    cs.iter().any(|c| {
-                        let (x, y) = (c["a"].as_str().unwrap_or(""), c["b"].as_str().unwrap_or(""));
-                        let cid = if x <= y { format!("{x}-{y}") } else { format!("{y}-{x}") };
-                        cid == id
-                    })
-                })
-            };
-            let map = order.iter().find(|m| has(m)).map_or(own, |m| index(m));
-            return Some(serde_json::json!({ "map": map, "corridor": id }));
+/// What the format 1 → 2 inference needs of the maps, read once: each map's `index` and its
+/// corridors, and for each room name ("B2") the distinct ruler and trap names held there on any
+/// map with the maps (positions) that hold each. A clue is then one lookup per corridor and
+/// one search of its text per distinct name, however many maps repeat a name.
+struct Sheets {
+    index: Vec<u64>,
+    corridors: Vec<std::collections::BTreeSet<String>>,
+    names: std::collections::BTreeMap<String, std::collections::BTreeMap<String, Vec<usize>>>,
+}
+
+/// A corridor's id with its rooms in order ("A1-B1").
+fn corridor_id(x: &str, y: &str) -> String {
+    if x <= y { format!("{x}-{y}") } else { format!("{y}-{x}") }
+}
+
+impl Sheets {
+    fn read(maps: Option<&Value>) -> Sheets {
+        let maps = maps.and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+        let mut sheets = Sheets { index: Vec::new(), corridors: Vec::new(), names: Default::default() };
+        for (pos, m) in maps.iter().enumerate() {
+            sheets.index.push(m.get("index").and_then(Value::as_u64).unwrap_or(0));
+            let cs = m.get("corridors").and_then(Value::as_array).into_iter().flatten();
+            let ids = cs.map(|c| corridor_id(c["a"].as_str().unwrap_or(""), c["b"].as_str().unwrap_or("")));
+            sheets.corridors.push(ids.collect());
+            let mut seen = std::collections::BTreeSet::new();
+            for r in m.get("rooms").and_then(Value::as_array).into_iter().flatten() {
+                let Some(id) = r.get("id").and_then(Value::as_str) else { continue };
+                // The first room of an id is the one the inference reads, as it always was.
+                if !seen.insert(id) {
+                    continue;
+                }
+                let ruler = r.pointer("/ruler/name").and_then(Value::as_str);
+                let traps = r.get("traps").and_then(Value::as_array).into_iter().flatten();
+                let traps = traps.filter_map(|x| x.get("name").and_then(Value::as_str));
+                let here = sheets.names.entry(id.to_string()).or_default();
+                for n in ruler.into_iter().chain(traps) {
+                    let holders = here.entry(n.to_string()).or_default();
+                    if holders.last() != Some(&pos) {
+                        holders.push(pos);
+                    }
+                }
+            }
         }
+        sheets
     }
-    let i = text.find("room ")?;
-    let room = room_at(t, i + 5)?;
-    // The map whose room holds the ruler or trap the text names.
-    let names = |m: &Value| {
-        let r = m.get("rooms").and_then(Value::as_array).and_then(|rs| rs.iter().find(|r| r["id"] == room.as_str()));
-        r.is_some_and(|r| {
-            let ruler = r.pointer("/ruler/name").and_then(Value::as_str);
-            let traps = r.get("traps").and_then(Value::as_array).into_iter().flatten();
-            ruler.is_some_and(|n| text.contains(n))
-                || traps.filter_map(|x| x.get("name").and_then(Value::as_str)).any(|n| text.contains(n))
-        })
-    };
-    let map = order.iter().find(|m| names(m)).map_or(own, |m| index(m));
-    Some(serde_json::json!({ "map": map, "room": room }))
+
+    /// Of the maps (positions) in `found`, the one the clue means: the first whose index is the
+    /// clue's own, else the first in order; `own` when none.
+    fn pick(&self, found: impl Iterator<Item = usize> + Clone, own: u64) -> u64 {
+        let index = |p: usize| self.index.get(p).copied().unwrap_or(0);
+        found.clone().map(index).find(|&i| i == own).or_else(|| found.map(index).next()).unwrap_or(own)
+    }
+
+    /// What a format-1 clue of text `text` on map `own` reveals: the corridor it names ("A1-B1",
+    /// on the map that has it), else the room it names ("room B1", on the map whose room holds
+    /// the ruler or trap the text names); `None` when it names neither. `spent` counts the bytes
+    /// compared, and past [`crate::limits::UPGRADE_BYTES`] the file is refused.
+    fn infer_reveals(&self, text: &str, own: u64, spent: &mut u64) -> Result<Option<Value>, String> {
+        let t = text.as_bytes();
+        for i in 0..t.len() {
+            if let (Some(a), Some(b'-'), Some(b)) = (room_at(t, i), t.get(i + 2), room_at(t, i + 3)) {
+                let id = corridor_id(&a, &b);
+                let map = self.pick((0..self.corridors.len()).filter(|&p| self.corridors[p].contains(&id)), own);
+                return Ok(Some(serde_json::json!({ "map": map, "corridor": id })));
+            }
+        }
+        let Some(room) = text.find("room ").and_then(|i| room_at(t, i + 5)) else { return Ok(None) };
+        let mut found: Vec<usize> = Vec::new();
+        for (name, holders) in self.names.get(&room).into_iter().flatten() {
+            *spent += (t.len() + name.len()) as u64;
+            if *spent > crate::limits::UPGRADE_BYTES {
+                return Err(format!(
+                    "a format-1 file's clues and trap names are too many to upgrade (more than {} MiB \
+                     compared to infer what the clues reveal; the README's \"Limits\")",
+                    crate::limits::UPGRADE_BYTES >> 20
+                ));
+            }
+            if text.contains(name.as_str()) {
+                found.extend(holders);
+            }
+        }
+        found.sort_unstable();
+        let map = self.pick(found.into_iter(), own);
+        Ok(Some(serde_json::json!({ "map": map, "room": room })))
+    }
 }
 
 /// Format 1 → 2 for NW3. Format-1 fortresses have no enemy stat blocks, group descriptions,

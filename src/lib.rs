@@ -22,6 +22,7 @@ pub mod permalink;
 pub mod render;
 pub mod serve;
 pub mod tables;
+pub mod text;
 pub mod workbench;
 
 pub use error::{Error, Result};

@@ -31,6 +31,13 @@ pub const COUNT: u64 = 100;
 /// Udonarium table): the generators make under 400 at 20 maps.
 pub const MONSTERS: u64 = 2000;
 
+/// Most bytes a format-1 Make You Kingdom file's upgrade compares while it infers what its clues
+/// reveal (each clue's text against the distinct trap and ruler names of the room it names,
+/// `crate::format`): a file dungeonsmith 0.1.0 wrote needs well under a million, and this many
+/// take a fraction of a second. Past it the file is refused in one line rather than searched for
+/// minutes (issue 50: 10 maps of long clues and many traps took 48 s).
+pub const UPGRADE_BYTES: u64 = 64 << 20;
+
 /// The numbers that multiply what a render draws, each at most `COUNT`.
 const MULTIPLIERS: [&str; 5] = ["count", "uses", "common_items", "rare_items", "party"];
 

@@ -9,7 +9,9 @@
 //! first rename the run writes an intent record, `.dungeonsmith.commit` (every rename and removal
 //! it is about to make), and syncs it and the folder. The next run into the folder, of any
 //! scenario, finds the record and completes that commit first: every file it names was written
-//! and synced before the record was. The record goes when its commit is done.
+//! and synced before the record was. The record goes when its commit is done. A record the
+//! program did not write for this folder (planted, copied, cut, a pipe under its name) is never
+//! obeyed nor removed: the run refuses in one line naming it ([`Intent`]).
 //!
 //! No file is opened through a link an attacker placed: the lock, the record and every temporary
 //! file are opened with `O_NOFOLLOW`, the temporary files exclusively (`create_new`); a link (or a
@@ -52,7 +54,9 @@ fn werr(file: &Path, e: std::io::Error) -> Error {
 
 /// Writes every artifact into `dir` (created if missing). Returns the paths written, in order.
 /// Nothing is renamed into place until every temporary file is fully written; on error nothing
-/// of this run is left behind (not even the folder, if this run created it).
+/// of this run is left behind (not even the folder, if this run created it). No intent record is
+/// written: the program writes one file this way (`fix`), whose one rename is whole or not made;
+/// several files are renamed in turn, and a kill between two renames leaves both sets mixed.
 pub fn write_all(dir: &Path, artifacts: &[Artifact]) -> Result<Vec<PathBuf>> {
     write(dir, None, artifacts)
 }
@@ -101,19 +105,26 @@ fn write_locked(dir: &Path, stem: Option<&str>, artifacts: &[Artifact]) -> Resul
         // Refused before any file is written, so a run fails whole rather than half renamed.
         Some(name) => Err(Error::write_refused(dir.join(name).display(), "a folder has that name")),
         None => stage(dir, artifacts, &run, &mut staged).and_then(|()| {
-            let intent = Intent::write(dir, &run, &staged, &stale)?;
+            // A scenario's set needs the record (a kill between renames would mix two sets); a
+            // single file without a stem (`fix`) is one rename, whole or not made.
+            let intent = match stem {
+                Some(stem) => Some(Intent::write(dir, stem, &run, &staged, &stale)?),
+                None => None,
+            };
             match commit(&mut staged) {
                 Ok(done) => {
                     // Every new file is in place: the old set's leftovers go (best effort: one
                     // that cannot be removed stays, as before the run).
                     stale.iter().for_each(|name| drop(fs::remove_file(dir.join(name))));
-                    intent.finish(dir)?;
+                    intent.map_or(Ok(()), |i| i.finish(dir))?;
                     Ok(done)
                 }
                 // A rename that failed (not a kill): the files not yet renamed go below, so
                 // the record would promise the next run nothing but the removals.
                 Err(e) => {
-                    let _ = fs::remove_file(&intent.path);
+                    if let Some(intent) = intent {
+                        let _ = fs::remove_file(&intent.path);
+                    }
                     Err(e)
                 }
             }
@@ -130,21 +141,23 @@ fn write_locked(dir: &Path, stem: Option<&str>, artifacts: &[Artifact]) -> Resul
 fn stale(dir: &Path, stem: &str, artifacts: &[Artifact]) -> Vec<String> {
     let ext = |n: &str| n.rsplit_once('.').map(|(_, e)| e.to_string());
     let formats: Vec<Option<String>> = artifacts.iter().map(|a| ext(&a.name)).collect();
-    let per_map = |name: &str| -> bool {
-        let Some(rest) = name.strip_prefix(stem).and_then(|r| r.strip_prefix("-map")) else { return false };
-        let Some((base, _)) = rest.rsplit_once('.') else { return false };
-        let n = base.strip_suffix("-players").unwrap_or(base);
-        !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit())
-    };
     let Ok(entries) = fs::read_dir(dir) else { return Vec::new() };
     let mut out: Vec<String> = entries
         .flatten()
         .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| per_map(n) && formats.contains(&ext(n)) && !artifacts.iter().any(|a| &a.name == n))
+        .filter(|n| per_map(stem, n) && formats.contains(&ext(n)) && !artifacts.iter().any(|a| &a.name == n))
         .collect();
     out.sort();
     out
+}
+
+/// Whether `name` is a per-map file of `stem` (`STEM-mapN.EXT`, `STEM-mapN-players.EXT`).
+fn per_map(stem: &str, name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(stem).and_then(|r| r.strip_prefix("-map")) else { return false };
+    let Some((base, ext)) = rest.rsplit_once('.') else { return false };
+    let n = base.strip_suffix("-players").unwrap_or(base);
+    !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !ext.is_empty() && !ext.contains(['/', '\\', '\0'])
 }
 
 /// The folder's lock, held while a run writes into it; released (and its file removed) on drop.
@@ -304,20 +317,38 @@ fn sync_dir(dir: &Path) -> Result<()> {
 }
 
 /// A commit in progress: the renames and removals a run is about to make in a folder, on disk as
-/// `.dungeonsmith.commit` (a line `rename TMP NAME` or `remove NAME` each, tab-separated, under
-/// a first line naming the format) until every one is made.
+/// `.dungeonsmith.commit` until every one is made: a first line naming the format, the scenario's
+/// stem and the run's nonce, a line `rename TMP NAME` or `remove NAME` each (tab-separated), and
+/// a last line `check HASH`.
+///
+/// The next run obeys a record only when this program wrote it for this folder: a planted one (a
+/// folder unpacked from a zip, synced from another machine) could otherwise remove or replace any
+/// file. So the record names only files of its scenario's own pattern (`STEM.EXT`, `STEM-...`;
+/// removals only the per-map files a run removes), its temporary names are its run's, and its
+/// check is the SHA-256 of [`folder_key`] and every line before it, nonce included: the key holds
+/// this machine's id and the folder's inode, which a record made elsewhere cannot know. It is
+/// read only when it is a plain file under [`Intent::MAX`] (a named pipe would make the read
+/// wait for ever). Anything else under its name is left as it is, never removed, never obeyed,
+/// and the run refuses in one line naming it.
 struct Intent {
     path: PathBuf,
 }
 
 impl Intent {
     const NAME: &str = ".dungeonsmith.commit";
-    const HEAD: &str = "dungeonsmith commit 1";
+    const HEAD: &str = "dungeonsmith commit 2";
+    /// The largest record a run writes is a few hundred bytes a file; a record past this is not
+    /// one of ours.
+    const MAX: u64 = 1 << 20;
 
-    /// Writes and syncs the record of `staged` renames and `stale` removals; it takes its name
-    /// by a rename (so it is whole or absent), and the folder is synced after.
-    fn write(dir: &Path, run: &str, staged: &[(PathBuf, PathBuf)], stale: &[String]) -> Result<Intent> {
-        let mut text = format!("{}\n", Self::HEAD);
+    /// Writes and syncs the record of `staged` renames and `stale` removals of the scenario
+    /// `stem`; it takes its name by a rename (so it is whole or absent), and the folder is synced
+    /// after.
+    fn write(dir: &Path, stem: &str, run: &str, staged: &[(PathBuf, PathBuf)], stale: &[String]) -> Result<Intent> {
+        let path = dir.join(Self::NAME);
+        // Fresh per run (the record's check then differs for two runs of one scenario).
+        let nonce = format!("{:012x}{:012x}", crate::dice::fresh_seed(), crate::dice::fresh_seed());
+        let mut text = format!("{}\t{stem}\t{nonce}\n", Self::HEAD);
         let name = |p: &Path| p.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         for (tmp, path) in staged {
             text.push_str(&format!("rename\t{}\t{}\n", name(tmp), name(path)));
@@ -325,7 +356,8 @@ impl Intent {
         for n in stale {
             text.push_str(&format!("remove\t{n}\n"));
         }
-        let path = dir.join(Self::NAME);
+        let key = folder_key(dir).map_err(|e| werr(&path, e))?;
+        text.push_str(&format!("check\t{}\n", check_of(&key, &text)));
         let tmp = dir.join(temp_name(Self::NAME.trim_start_matches('.'), run));
         let written = create_fresh(&tmp)
             .and_then(|mut f| f.write_all(text.as_bytes()).and_then(|()| f.sync_all()))
@@ -346,26 +378,43 @@ impl Intent {
     }
 
     /// Completes the commit a killed run left in `dir`, if any: renames every temporary file its
-    /// record names that is still there and makes its removals. Said once on stderr.
+    /// record names that is still there and makes its removals. Said once on stderr. A record
+    /// this program did not write for this folder is refused, and left where it is.
     fn complete_pending(dir: &Path) -> Result<()> {
         let path = dir.join(Self::NAME);
-        let mut file = match open_own(&path, false) {
-            Ok(f) => f,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
-            Err(e) => return Err(werr(&path, e)),
-        };
-        let mut text = String::new();
-        let bad = || {
+        let refuse = |why: &str| {
             Error::write_refused(
                 path.display(),
-                "not a commit record dungeonsmith wrote; look at the folder's files and remove it",
+                format!(
+                    "{why}: not a commit record dungeonsmith wrote for this folder; left as it is, nothing written \
+                     (look at the folder's files, then remove it)"
+                ),
             )
         };
-        (&mut file).take(1 << 20).read_to_string(&mut text).map_err(|_| bad())?;
-        let steps = Self::parse(&text).ok_or_else(bad)?;
+        let text = match Self::read(&path) {
+            Ok(None) => return Ok(()),
+            Ok(Some(text)) => text,
+            Err(why) => return Err(refuse(why)),
+        };
+        let key = folder_key(dir).map_err(|e| werr(&path, e))?;
+        let steps = Self::parse(&text, &key).ok_or_else(|| refuse("no valid check, or a name not of its scenario"))?;
+        // Every step is checked before any is made, so a record that cannot be carried out whole
+        // changes nothing.
+        for step in &steps {
+            let (target, source) = match step {
+                Step::Rename(tmp, name) => (name, Some(tmp)),
+                Step::Remove(name) => (name, None),
+            };
+            if fs::symlink_metadata(dir.join(target)).is_ok_and(|m| !m.is_file()) {
+                return Err(refuse(&format!("it would replace `{target}`, which is not a plain file")));
+            }
+            if source.is_some_and(|tmp| fs::symlink_metadata(dir.join(tmp)).is_ok_and(|m| !m.is_file())) {
+                return Err(refuse(&format!("the file it would rename to `{target}` is not a plain file")));
+            }
+        }
         for step in &steps {
             match step {
-                Step::Rename(tmp, name) if fs::symlink_metadata(dir.join(tmp)).is_ok_and(|m| m.is_file()) => {
+                Step::Rename(tmp, name) if fs::symlink_metadata(dir.join(tmp)).is_ok() => {
                     fs::rename(dir.join(tmp), dir.join(name)).map_err(|e| werr(&dir.join(name), e))?
                 }
                 Step::Rename(..) => {} // renamed before the kill
@@ -376,23 +425,127 @@ impl Intent {
         Intent { path }.finish(dir)
     }
 
-    /// The steps of a record, or `None` when it is not one this writer makes: every name a plain
-    /// file name of the folder, every temporary name the temporary name of its file.
-    fn parse(text: &str) -> Option<Vec<Step>> {
-        let mut lines = text.lines();
-        (lines.next()? == Self::HEAD).then_some(())?;
-        let plain = |n: &str| !n.is_empty() && !n.starts_with('.') && !n.contains(['/', '\\', '\0']);
+    /// The record's text, `None` when there is none; what is under its name is looked at before
+    /// it is opened, and opened without waiting or following a link, so a named pipe, a folder,
+    /// a link or a file larger than any record is named (`Err`), never read or waited on.
+    fn read(path: &Path) -> std::result::Result<Option<String>, &'static str> {
+        let meta = match fs::symlink_metadata(path) {
+            Ok(m) => m,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(_) => return Err("it cannot be read"),
+        };
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            return Err("it is a link");
+        }
+        if kind.is_dir() {
+            return Err("it is a folder");
+        }
+        if !kind.is_file() {
+            return Err("it is not a plain file (a named pipe or a device?)");
+        }
+        if !single_link(&meta) {
+            return Err("it has a second name (a hard link)");
+        }
+        if meta.len() > Self::MAX {
+            return Err("it is larger than any record dungeonsmith writes");
+        }
+        let mut opts = no_follow();
+        opts.read(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            // Replaced by a pipe since the look above: the open must not wait for a writer.
+            opts.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+        }
+        let file = opts.open(path).map_err(|_| "it cannot be read")?;
+        if !file.metadata().is_ok_and(|m| m.is_file()) {
+            return Err("it is not a plain file (a named pipe or a device?)");
+        }
+        let mut bytes = Vec::new();
+        file.take(Self::MAX + 1).read_to_end(&mut bytes).map_err(|_| "it cannot be read")?;
+        if bytes.len() as u64 > Self::MAX {
+            return Err("it is larger than any record dungeonsmith writes");
+        }
+        String::from_utf8(bytes).map(Some).map_err(|_| "it is not text")
+    }
+
+    /// The steps of a record, or `None` when it is not one this program wrote for the folder of
+    /// `key`: its check holds, every name is a file of its stem's scenario, every temporary name
+    /// the temporary name of its file for one run, every removal a per-map file.
+    fn parse(text: &str, key: &[u8]) -> Option<Vec<Step>> {
+        let body_end = text.trim_end_matches('\n').rfind('\n')? + 1;
+        let (body, last) = text.split_at(body_end);
+        (last.strip_prefix("check\t")?.strip_suffix('\n')? == check_of(key, body)).then_some(())?;
+        let mut lines = body.lines();
+        let head: Vec<&str> = lines.next()?.split('\t').collect();
+        let [Self::HEAD, stem, _nonce] = head[..] else { return None };
+        own_stem(stem).then_some(())?;
+        let mut run: Option<&str> = None;
         lines
             .map(|line| match line.split('\t').collect::<Vec<_>>()[..] {
-                ["rename", tmp, name] if plain(name) && temp_pid(tmp).is_some() => {
-                    let run = tmp.strip_prefix(&format!(".{name}."))?.strip_suffix(".tmp")?;
-                    (temp_name(name, run) == tmp).then(|| Step::Rename(tmp.to_string(), name.to_string()))
+                ["rename", tmp, name] if of_stem(stem, name) => {
+                    let this = tmp.strip_prefix(&format!(".{name}."))?.strip_suffix(".tmp")?;
+                    (temp_name(name, this) == tmp && temp_pid(tmp).is_some() && *run.get_or_insert(this) == this)
+                        .then(|| Step::Rename(tmp.to_string(), name.to_string()))
                 }
-                ["remove", name] if plain(name) => Some(Step::Remove(name.to_string())),
+                ["remove", name] if per_map(stem, name) => Some(Step::Remove(name.to_string())),
                 _ => None,
             })
             .collect()
     }
+}
+
+/// What a record's check is keyed with: this machine's id, this user and the folder's inode
+/// (kept while the folder is, across a kill or a power cut; another for a copy or another
+/// machine), so a record made anywhere else lacks the check its folder asks for.
+fn folder_key(dir: &Path) -> std::io::Result<Vec<u8>> {
+    let mut key = b"dungeonsmith commit key\n".to_vec();
+    for id in ["/etc/machine-id", "/var/lib/dbus/machine-id"] {
+        if let Ok(text) = fs::read_to_string(id) {
+            key.extend_from_slice(text.trim().as_bytes());
+            break;
+        }
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let meta = fs::metadata(dir)?;
+        // SAFETY: getuid only reads the process's user id.
+        let uid = unsafe { libc::getuid() };
+        key.extend_from_slice(format!("\n{uid}\n{}\n", meta.ino()).as_bytes());
+    }
+    #[cfg(not(unix))]
+    key.extend_from_slice(fs::canonicalize(dir)?.to_string_lossy().as_bytes());
+    Ok(key)
+}
+
+/// The check of a record's `body` (every line before the check) under `key`, in hex.
+fn check_of(key: &[u8], body: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let mut hash = Sha256::new();
+    hash.update((key.len() as u64).to_le_bytes());
+    hash.update(key);
+    hash.update(body.as_bytes());
+    hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `stem` is a scenario's stem as the program names it: a game's word and a seed
+/// (`myk-7`, `fortress-42`).
+fn own_stem(stem: &str) -> bool {
+    stem.split_once('-').is_some_and(|(game, seed)| {
+        !game.is_empty()
+            && game.bytes().all(|b| b.is_ascii_lowercase())
+            && !seed.is_empty()
+            && seed.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// Whether `name` is one of the files of scenario `stem` (`STEM.EXT` or `STEM-...`), a plain
+/// name in the folder.
+fn of_stem(stem: &str, name: &str) -> bool {
+    let rest = name.strip_prefix(stem).unwrap_or("");
+    (rest.starts_with('.') || rest.starts_with('-')) && !name.contains(['/', '\\', '\0'])
 }
 
 /// One step of a recorded commit.
@@ -510,42 +663,109 @@ mod tests {
         fs::remove_dir_all(&dir).ok();
     }
 
+    /// A fresh folder for one test.
+    fn folder(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("dungeonsmith-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> =
+            fs::read_dir(dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
+        names.sort();
+        names
+    }
+
+    /// As a run of scenario `s-1` killed after its record leaves the folder (no process has
+    /// this run's id): `s-1.json` renamed already, `s-1.md` staged, `s-1-map3.svg` to remove.
+    fn killed_commit(dir: &Path) {
+        let run = "99999999-0";
+        fs::write(dir.join("s-1.json"), "new").unwrap();
+        fs::write(dir.join("s-1.md"), "old").unwrap();
+        fs::write(dir.join(temp_name("s-1.md", run)), "new").unwrap();
+        fs::write(dir.join("s-1-map3.svg"), "old").unwrap();
+        let staged =
+            [("s-1.json", dir.join(temp_name("s-1.json", run))), ("s-1.md", dir.join(temp_name("s-1.md", run)))]
+                .map(|(n, tmp)| (tmp, dir.join(n)));
+        Intent::write(dir, "s-1", run, &staged, &["s-1-map3.svg".to_string()]).unwrap();
+    }
+
     #[test]
     fn a_commit_recorded_but_not_finished_is_completed_by_the_next_run_of_any_scenario() {
-        let dir = std::env::temp_dir().join(format!("dungeonsmith-intent-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        // As a run killed after its first rename leaves the folder (no process has this id).
-        let run = "99999999-0";
-        fs::write(dir.join("s.json"), "new").unwrap();
-        fs::write(dir.join("s.md"), "old").unwrap();
-        fs::write(dir.join(temp_name("s.md", run)), "new").unwrap();
-        fs::write(dir.join("s-map3.svg"), "old").unwrap();
-        let record = format!(
-            "{}\nrename\t{}\ts.json\nrename\t{}\ts.md\nremove\ts-map3.svg\n",
-            Intent::HEAD,
-            temp_name("s.json", run),
-            temp_name("s.md", run)
-        );
-        fs::write(dir.join(Intent::NAME), record).unwrap();
+        let dir = folder("intent");
+        killed_commit(&dir);
         write_all(&dir, &[Artifact::new("other.txt", "x")]).unwrap();
-        let mut names: Vec<String> =
-            fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into()).collect();
-        names.sort();
-        assert_eq!(names, ["other.txt", "s.json", "s.md"], "one whole set, no record, no temporary file");
-        assert_eq!(fs::read_to_string(dir.join("s.md")).unwrap(), "new");
+        assert_eq!(listing(&dir), ["other.txt", "s-1.json", "s-1.md"], "one whole set, no record, no temporary file");
+        assert_eq!(fs::read_to_string(dir.join("s-1.md")).unwrap(), "new");
         fs::remove_dir_all(&dir).ok();
+    }
+
+    /// The run into `dir` refuses in one line naming the record, writes nothing, and leaves the
+    /// folder as it was.
+    fn refused_and_left_alone(dir: &Path) -> String {
+        let before = listing(dir);
+        let e = write_all(dir, &[Artifact::new("a.txt", "x")]).unwrap_err().to_string();
+        assert!(e.contains(".dungeonsmith.commit`") && e.contains("not a commit record dungeonsmith wrote"), "{e}");
+        assert_eq!(e.lines().count(), 1, "{e}");
+        assert_eq!(listing(dir), before, "nothing written, nothing removed");
+        e
     }
 
     #[test]
     fn a_commit_record_naming_a_file_outside_the_folder_is_refused_and_nothing_is_written() {
-        let dir = std::env::temp_dir().join(format!("dungeonsmith-intent-bad-{}", std::process::id()));
-        fs::create_dir_all(&dir).unwrap();
-        let record = format!("{}\nrename\t.x.1-0.tmp\t../x\n", Intent::HEAD);
+        let dir = folder("intent-outside");
+        let record = format!("{}\ts-1\t00\nrename\t.x.1-0.tmp\t../x\n", Intent::HEAD);
         fs::write(dir.join(Intent::NAME), record).unwrap();
-        let e = write_all(&dir, &[Artifact::new("a.txt", "x")]).unwrap_err();
-        assert!(e.to_string().contains("not a commit record dungeonsmith wrote"), "{e}");
-        assert!(!dir.join("a.txt").exists());
+        refused_and_left_alone(&dir);
         fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_record_whose_check_is_lost_when_a_line_is_changed_is_refused() {
+        let dir = folder("intent-edited");
+        killed_commit(&dir);
+        let record = fs::read_to_string(dir.join(Intent::NAME)).unwrap();
+        fs::write(dir.join(Intent::NAME), record.replace("remove\ts-1-map3.svg", "remove\ts-1-map2.svg")).unwrap();
+        fs::write(dir.join("s-1-map2.svg"), "the GM's").unwrap();
+        refused_and_left_alone(&dir);
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_record_moved_to_another_folder_is_refused_there() {
+        let (from, to) = (folder("intent-from"), folder("intent-to"));
+        killed_commit(&from);
+        for f in listing(&from) {
+            fs::copy(from.join(&f), to.join(&f)).unwrap();
+        }
+        refused_and_left_alone(&to);
+        fs::remove_dir_all(&from).ok();
+        fs::remove_dir_all(&to).ok();
+    }
+
+    #[test]
+    fn a_record_that_would_rename_onto_a_folder_is_refused_naming_the_record() {
+        let dir = folder("intent-folder");
+        killed_commit(&dir);
+        fs::remove_file(dir.join("s-1.md")).unwrap();
+        fs::create_dir(dir.join("s-1.md")).unwrap();
+        let e = refused_and_left_alone(&dir);
+        assert!(e.contains("`s-1.md`, which is not a plain file"), "{e}");
+        fs::remove_dir_all(&dir).ok();
+    }
+
+    #[test]
+    fn a_records_names_are_its_scenarios_own() {
+        assert!(own_stem("myk-7") && own_stem("fortress-42"));
+        assert!(!own_stem("notes") && !own_stem("myk-") && !own_stem("-7") && !own_stem("../myk-7"));
+        assert!(of_stem("myk-7", "myk-7.json") && of_stem("myk-7", "myk-7-map2-players.svg"));
+        assert!(!of_stem("myk-7", "notes.txt") && !of_stem("myk-7", "myk-70.json") && !of_stem("myk-7", "myk-7"));
+        assert!(per_map("myk-7", "myk-7-map3.svg") && per_map("myk-7", "myk-7-map3-players.svg"));
+        assert!(
+            !per_map("myk-7", "myk-7.json") && !per_map("myk-7", "myk-7-map3") && !per_map("myk-7", "myk-7-notes.svg")
+        );
     }
 
     #[cfg(unix)]

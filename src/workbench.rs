@@ -160,7 +160,8 @@ fn room_lines(r: &crate::myk::model::Room) -> Vec<String> {
         lines.push(format!("Ruler: {} (level {})", ru.name, ru.effective_level));
     }
     for g in &r.monsters {
-        lines.push(format!("{} \u{00d7}{} (level {}, {})", g.name, g.count, g.effective_level, word(&g.reaction)));
+        let named = crate::text::count(g.count.into(), &g.name);
+        lines.push(format!("{named} (level {}, {})", g.effective_level, word(&g.reaction)));
     }
     for t in &r.traps {
         lines.push(format!("Trap: {} (level {})", t.name, t.level));
@@ -173,6 +174,9 @@ fn room_lines(r: &crate::myk::model::Room) -> Vec<String> {
 
 /// The workbench's view of a Fortress.
 pub fn fortress(f: &Fortress, tables: &Tables) -> View {
+    // The texts read as they stand: filled from the fortress's facts.
+    let read = crate::nw3::text::filled(f);
+    let f = &read;
     let paper = f.paper;
     let sheets = vec![
         Sheet {

@@ -72,11 +72,19 @@ fn clap_line(e: &clap::Error) -> String {
     if let Some(meant) = suggested {
         return format!("{first}; did you mean `{meant}`?");
     }
-    let ours = std::error::Error::source(e).map(ToString::to_string).filter(|w| w.starts_with("must be "));
+    // Our parser's own words name the value in backticks, where every message's quotes are cut
+    // (clap's first line quotes it whole, in single quotes: 100,000 characters of a bad
+    // `--objective` came back in full).
+    let ours = std::error::Error::source(e).map(ToString::to_string);
     if let (ErrorKind::ValueValidation, Some(ContextValue::String(arg)), Some(why)) =
         (e.kind(), e.get(ContextKind::InvalidArg), ours)
     {
-        return format!("error: `{}` {why}", arg.split_whitespace().next().unwrap_or(arg));
+        let flag = arg.split_whitespace().next().unwrap_or(arg);
+        return if why.starts_with("must be ") {
+            format!("error: `{flag}` {why}")
+        } else {
+            format!("error: `{flag}`: {why}")
+        };
     }
     match e.kind() {
         ErrorKind::MissingRequiredArgument => {
@@ -166,6 +174,7 @@ fn write_document(
     o: &OutputArgs,
     out: &mut dyn Write,
 ) -> Outcome {
+    out_folder(&o.out)?;
     let watch = o.templates.as_deref().and_then(memory::Watch::start);
     let artifacts = doc.render(tables, &o.formats(), templates)?;
     drop(watch);
@@ -173,6 +182,23 @@ fn write_document(
         writeln!(out, "{}", path.display())?;
     }
     Ok(0)
+}
+
+/// Refuses an `--out` that names a file, or a path through one, before any work: `--out` names
+/// the folder the files go in (making it would only say "file exists (os error 17)").
+fn out_folder(dir: &Path) -> Result<()> {
+    for at in dir.ancestors().filter(|a| !a.as_os_str().is_empty()) {
+        match std::fs::metadata(at) {
+            Ok(m) if m.is_dir() => return Ok(()),
+            Ok(_) => {
+                let message =
+                    format!("`{}` is a file, not a folder; `--out` names the folder the files go in", at.display());
+                return Err(Error::Option { field: "out", message });
+            }
+            Err(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// What `myk` and `fortress` share once their options are read: the game's params, `--from`,
@@ -214,6 +240,7 @@ fn generate_command(tables: &Tables, g: Generate, out: &mut dyn Write, err: &mut
 /// Reads a scenario file that must be of `game` (for `myk --from`, `fortress --from`).
 fn read_game(file: &Path, tables: &Tables, game: Game) -> Result<Document> {
     let doc = Document::read(file, tables)?;
+    doc.workable("`--from`").map_err(|e| in_file(file, e))?;
     if doc.game() != game {
         let message = format!("`{}` is {}; use `{} --from`", file.display(), doc.game().kind(), doc.game().command());
         return Err(Error::Option { field: "from", message });
@@ -230,7 +257,11 @@ fn render_command(tables: &Tables, args: &RenderArgs, out: &mut dyn Write, err: 
     let errors = crate::check::errors(&violations, false);
     if errors > 0 && !args.force {
         let file = args.file.display();
-        writeln!(err, "{file}: {errors} violation(s); nothing written (use --force to render anyway)")?;
+        writeln!(
+            err,
+            "{file}: {}; nothing written (use --force to render anyway)",
+            crate::text::count(errors as u64, "violation")
+        )?;
         return Ok(1);
     }
     if let Some(problem) = doc.undrawable() {
@@ -262,6 +293,7 @@ fn reroll_command(tables: &Tables, args: &RerollArgs, out: &mut dyn Write, err: 
         part: args.part.as_deref(),
     };
     let part = doc.part_from_options(&options)?;
+    doc.workable("a reroll").map_err(|e| in_file(&args.file, e))?;
     doc.normalize_ruler(tables);
     doc.reroll(tables, &part)?;
     if let Some(paper) = args.output.paper {
@@ -290,10 +322,14 @@ fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outc
     let errors = crate::check::errors(&violations, args.strict);
     let warnings = violations.len() - crate::check::errors(&violations, false);
     if errors == 0 {
-        writeln!(out, "{file}: ok, every rule holds; {warnings} warning(s) (`--strict` makes them errors)")?;
+        writeln!(
+            out,
+            "{file}: ok, every rule holds; {} (`--strict` makes them errors)",
+            crate::text::count(warnings as u64, "warning")
+        )?;
         return Ok(0);
     }
-    writeln!(out, "{file}: {errors} violation(s)")?;
+    writeln!(out, "{file}: {}", crate::text::count(errors as u64, "violation"))?;
     Ok(1)
 }
 
@@ -303,9 +339,12 @@ fn check_command(tables: &Tables, args: &CheckArgs, out: &mut dyn Write) -> Outc
 fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome {
     let file = args.file.display().to_string();
     let mut doc = Document::read(&args.file, tables)?;
-    doc.fix(tables).map_err(|e| Error::Scenario { file: file.clone(), message: e.to_string() })?;
+    doc.fix(tables).map_err(|e| Error::Fix { file: file.clone(), source: Box::new(e) })?;
     let json = doc.json()?;
     let target = args.out.as_deref().unwrap_or(&args.file);
+    if let Some(problem) = past_the_limits(&json) {
+        return Err(Error::FixPastLimits { file: target.display().to_string(), problem }.into());
+    }
     let Some(name) = target.file_name().and_then(|n| n.to_str()) else {
         return Err(
             Error::Option { field: "out", message: format!("`{}` is not a file name", target.display()) }.into()
@@ -324,8 +363,30 @@ fn fix_command(tables: &Tables, args: &FixArgs, out: &mut dyn Write) -> Outcome 
         writeln!(out, "{target}: fixed, every rule and limit holds")?;
         return Ok(0);
     }
-    writeln!(out, "{target}: fixed, {errors} violation(s) remain")?;
+    let remain = if errors == 1 { "remains" } else { "remain" };
+    writeln!(out, "{target}: fixed, {} {remain}", crate::text::count(errors as u64, "violation"))?;
     Ok(1)
+}
+
+/// The limit a scenario's JSON `json` passes, if it passes one: the size a scenario file is read
+/// up to, then the limits every read holds it to (`crate::limits`). `fix` writes only what reads:
+/// its derived texts and counts (a clue telling a weak point listed 200 times, a court of 200
+/// levels' encounter counts) can pass limits its input kept.
+fn past_the_limits(json: &str) -> Option<String> {
+    let most = crate::input::SCENARIO_LIMIT;
+    if json.len() as u64 > most {
+        return Some(format!("{} bytes; at most {} MiB in a scenario file", json.len(), most >> 20));
+    }
+    let value: serde_json::Value = match serde_json::from_str(json) {
+        Ok(v) => v,
+        Err(e) => return Some(format!("the written JSON does not read back ({e})")),
+    };
+    crate::limits::exceeded(&value).map(|p| format!("{p} (the README's \"Limits\")"))
+}
+
+/// An error about the scenario read from `file`, naming it.
+fn in_file(file: &Path, e: Error) -> Error {
+    Error::InFile { file: file.display().to_string(), source: Box::new(e) }
 }
 
 /// A seed from the option, or a fresh one announced on stderr so the result can be reproduced.

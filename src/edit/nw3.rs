@@ -59,7 +59,7 @@ use crate::error::{Error, Result};
 use crate::model::Reroll;
 use crate::nw3::check::check;
 use crate::nw3::combat;
-use crate::nw3::generate::{Common, NUMERALS, fill, frame, generate};
+use crate::nw3::generate::{Common, NUMERALS, frame, generate};
 use crate::nw3::model::{Area, AreaKind, EnemyGroup, EventKind, Fortress, GateRef, Generator, Opener};
 use crate::nw3::stock::{self, Stocking, Used};
 use crate::tables::Tables;
@@ -484,11 +484,10 @@ fn reroll_frame(tables: &Tables, f: &mut Fortress, dice: &Dice) {
 /// Sets the frame from `common`, keeping the Ruler when `keep_ruler`; the title names the
 /// Entrance as the place.
 fn put_frame(d: &Nw3Data, f: &mut Fortress, common: &Common, keep_ruler: bool) {
-    let place = f.entrance().map(|a| a.name.clone()).unwrap_or_default();
-    let fr = frame(d, common, &place, crate::nw3::combat::PartyModel::of(&f.params), f.ruler.area);
+    let fr = frame(d, common, crate::nw3::combat::PartyModel::of(&f.params), f.ruler.area);
     if keep_ruler {
-        f.title = fill(common.title, &place, &f.ruler.name, &common.core.name);
-        f.trailer = fill(common.trailer, &place, &f.ruler.name, &common.core.name);
+        f.title = common.title.to_string();
+        f.trailer = common.trailer.to_string();
     } else {
         f.title = fr.title;
         f.trailer = fr.trailer;
@@ -559,6 +558,8 @@ fn put_back_frame(tables: &Tables, from: &Fortress, f: &mut Fortress) -> Result<
     f.entrance_condition = from.entrance_condition.clone();
     f.core = from.core.clone();
     f.episode = from.episode.clone();
+    // What the legwork reveals is the new fortress's (its gates, its Core's area).
+    crate::nw3::episode::reveal_anew(f);
     if let Some(a) = f.areas.iter_mut().find(|a| a.id == area) {
         a.event = Some(stock::ruler_event(record));
     }

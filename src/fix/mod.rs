@@ -17,10 +17,7 @@
 pub mod myk;
 pub mod nw3;
 
-use crate::error::Error;
-
-/// Names offered when a name is not in the tables.
-const SUGGESTIONS: usize = 3;
+use crate::error::{Error, nearest};
 
 /// The error for a name the tables do not know: the field, the name, and the nearest known names.
 pub fn unknown<'a>(field: String, what: &str, name: &str, known: impl Iterator<Item = &'a str>) -> Error {
@@ -47,39 +44,9 @@ pub fn not_among<'a>(
     Error::Field { field, message: format!("{what} `{name}` is not {among}{hint}") }
 }
 
-/// Up to [`SUGGESTIONS`] known names nearest to `name`: fewest single-character edits, ignoring
-/// case, with names that contain it (or that it contains) first; ties keep table order. Names too
-/// far off to be a typo (more edits than half the longer name) are not offered.
-pub fn nearest<'a>(name: &str, known: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
-    let want = name.to_lowercase();
-    let mut scored: Vec<(usize, usize, &str)> = Vec::new();
-    for (i, k) in known.enumerate() {
-        if scored.iter().any(|s| s.2 == k) {
-            continue;
-        }
-        let low = k.to_lowercase();
-        let contains = !want.is_empty() && (low.contains(&want) || want.contains(&low));
-        let d = if contains { 0 } else { strsim::levenshtein(&want, &low) };
-        let longer = want.chars().count().max(low.chars().count());
-        if contains || d * 2 <= longer {
-            scored.push((d, i, k));
-        }
-    }
-    scored.sort_by_key(|&(d, i, _)| (d, i));
-    scored.into_iter().take(SUGGESTIONS).map(|(_, _, k)| k).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_nearest_names_come_first_and_far_names_are_not_offered() {
-        let known = ["Goblin", "Hobgoblin", "Slime", "Goblin Rider"];
-        assert_eq!(nearest("goblim", known.into_iter())[0], "Goblin");
-        assert_eq!(nearest("goblin", known.into_iter()), ["Goblin", "Hobgoblin", "Goblin Rider"]);
-        assert!(nearest("Dragon", known.into_iter()).is_empty());
-    }
 
     #[test]
     fn an_unknown_name_is_one_line_naming_the_field_and_suggesting() {

@@ -189,7 +189,7 @@ fn weak_points_told(s: &Scenario, v: &mut Vec<Violation>) -> usize {
                         format!("map {} room {}", m.index, r.id),
                         "clue.weak-point",
                         format!(
-                            "no clue on map {} reveals this room and names {}'s weak point `{w}`",
+                            "no clue on map {} reveals this room and names the weak point `{w}` of {}",
                             m.index, ru.name
                         ),
                     ));
@@ -324,6 +324,10 @@ fn fact_kind(text: &str) -> Option<u8> {
     if text.contains(TARGET_MARKER) {
         return Some(8);
     }
+    // "1 Goblin holds room B2" is the monsters' fact as "3 Goblins hold room B2" is.
+    if text.contains(" holds room ") {
+        return Some(6);
+    }
     MARKERS.iter().position(|m| text.contains(m)).map(|i| i as u8)
 }
 
@@ -441,8 +445,8 @@ impl Fact<'_> {
                 ["The monsters keep a ", base, " in room ", room.name(), " ({room_name})."].concat()
             }
             Says::Monsters { room, monster, count } => {
-                [monster, " x", itoa::Buffer::new().format(*count), " hold room ", room.name(), " ({room_name})."]
-                    .concat()
+                let holds = if *count == 1 { " holds room " } else { " hold room " };
+                [&crate::text::count((*count).into(), monster), holds, room.name(), " ({room_name})."].concat()
             }
             Says::Safe { room } => {
                 ["Nothing lies in wait in room ", room.name(), " ({room_name}): a safe place to camp."].concat()

@@ -67,38 +67,31 @@ fn legacy_objective(s: &Scenario) -> String {
     }
 }
 
-/// Fills the placeholders of an introduction or resolution text: `{ruler}` (the last map's
-/// ruler, or a truthful stand-in when it has none), `{map}` (the last map's name) and `{npc}` (the
-/// first of the cast).
+/// Fills the slots of an introduction or resolution text: `{ruler}` (the last map's ruler, or a
+/// truthful stand-in when it has none), `{map}` (the last map's name), `{npc}` (the first of the
+/// cast) and the story's own ([`crate::myk::story::Fill::of`]).
 pub fn fill(s: &Scenario, text: &str) -> String {
     let (map, ruler) = match last_ruler(s) {
-        Some((m, r)) => (m.name.as_str(), r.map(|(_, ru)| ru.name.clone())),
+        Some((m, r)) => (m.name.as_str(), r.map(|(_, ru)| ru.name.as_str().into())),
         None => ("dungeon", None),
     };
+    // The stand-in is raised where it opens a sentence, as every value is.
+    let ruler = ruler.unwrap_or_else(|| ["whoever holds the ", map].concat().into());
     let npc = s.cast.first().map_or("a stranger", |c| c.name.as_str());
-    let text = match ruler {
-        Some(name) => text.replace("{ruler}", &name),
-        None => {
-            // The stand-in may open a sentence ("Whoever ...") or sit inside one ("whoever ...").
-            let inner = format!("whoever holds the {map}");
-            let opening = format!("Whoever holds the {map}");
-            let mut t = text.to_string();
-            if let Some(rest) = t.strip_prefix("{ruler}") {
-                t = format!("{opening}{rest}");
-            }
-            for stop in [". ", ": ", "! ", "? "] {
-                t = t.replace(&format!("{stop}{{ruler}}"), &format!("{stop}{opening}"));
-            }
-            t.replace("{ruler}", &inner)
-        }
+    let f = crate::myk::story::Fill {
+        ruler: Some(ruler),
+        map: Some(map.into()),
+        npc: Some(npc.into()),
+        ..crate::myk::story::Fill::of(s)
     };
-    // The story's own placeholders (`{target}`, `{kingdom}`...), as the scenario stands.
-    crate::myk::story::Fill::of(s).text(&text.replace("{map}", map).replace("{npc}", npc))
+    // An older file's resolution labels its sentences ("Success: {ruler} is gone"): the stand-in
+    // opens them.
+    f.text(&text.replace(": {ruler}", ": {ruler|cap}"))
 }
 
-/// A clue's text with its placeholders filled from what it reveals, as the scenario stands:
-/// `{map}` (the revealed map's name), `{room_name}` (the revealed room's name) and `{ruler}` (the
-/// ruler in the revealed room, "the ruler" if there is none any more).
+/// A clue's text with its slots filled from what it reveals, as the scenario stands: `{map}`
+/// (the revealed map's name), `{room_name}` (the revealed room's name), `{ruler}` (the ruler in
+/// the revealed room, "the ruler" if there is none any more) and `{target}`.
 pub fn clue_text(s: &Scenario, clue: &Clue) -> String {
     let map = s.map(clue.reveals.map());
     let room = match (map, clue.reveals) {
@@ -106,9 +99,34 @@ pub fn clue_text(s: &Scenario, clue: &Clue) -> String {
         _ => None,
     };
     let ruler = room.and_then(|r| r.ruler.as_ref()).map_or("the ruler", |r| r.name.as_str());
-    clue.text
-        .replace("{target}", &s.objective.target)
-        .replace("{ruler}", ruler)
-        .replace("{room_name}", room.map_or("", |r| r.name.as_str()))
-        .replace("{map}", map.map_or("dungeon", |m| m.name.as_str()))
+    let values = ClueValues {
+        target: &s.objective.target,
+        ruler,
+        room_name: room.map_or("", |r| r.name.as_str()),
+        map: map.map_or("dungeon", |m| m.name.as_str()),
+    };
+    crate::text::fill(&clue.text, &values)
+}
+
+/// The values of a clue's own text.
+struct ClueValues<'s> {
+    target: &'s str,
+    ruler: &'s str,
+    room_name: &'s str,
+    map: &'s str,
+}
+
+impl crate::text::Values for ClueValues<'_> {
+    fn value(&self, name: &str, _arg: Option<&str>) -> Option<std::borrow::Cow<'_, str>> {
+        Some(
+            match name {
+                "target" => self.target,
+                "ruler" => self.ruler,
+                "room_name" => self.room_name,
+                "map" => self.map,
+                _ => return None,
+            }
+            .into(),
+        )
+    }
 }

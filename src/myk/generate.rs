@@ -62,10 +62,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     let violations = check_with(&scenario, tables, &graph);
     if let Some(first) = violations.first() {
         // The generator builds legal scenarios by construction; reaching this is a bug to report.
-        return Err(Error::Scenario {
-            file: format!("generated scenario (seed {seed})"),
-            message: format!("internal error, the generator broke a rule: {first}"),
-        });
+        return Err(Error::SelfCheck { what: format!("generated scenario (seed {seed})"), broken: first.to_string() });
     }
     Ok(scenario)
 }
@@ -123,7 +120,7 @@ fn unstocked(
 ) -> Scenario {
     Scenario {
         system: FIXED.system.clone(),
-        format: crate::format::CURRENT,
+        format: crate::model::FILE_FORMAT,
         seed,
         generator: GeneratorInfo {
             name: FIXED.name.clone(),
@@ -661,7 +658,7 @@ impl<'a> Gen<'a> {
     fn frame_on_graph(&self, s: &mut Scenario, d: &mut Dice) -> Result<Reach> {
         use crate::myk::story;
         if s.maps.is_empty() {
-            return Err(Error::Scenario { file: "scenario".into(), message: "no maps".into() });
+            return Err(Error::NoMaps);
         }
         s.cast.clear();
         let mut new_npc = |nd: &mut Dice| self.npc(nd);

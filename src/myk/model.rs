@@ -266,7 +266,7 @@ impl Layout {
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub system: SharedStr,
-    /// The file format version ([`crate::format::CURRENT`] when written by this program).
+    /// The file format version ([`crate::model::FILE_FORMAT`] when written by this program).
     pub format: u32,
     pub seed: u64,
     pub generator: GeneratorInfo,
@@ -377,54 +377,8 @@ pub struct NpcStats {
     pub stats: RulerStats,
 }
 
-/// The kinds of objective (seed 003 l.5105: defeating, searching, acquiring, or anything else).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ObjectiveKind {
-    Defeat,
-    Rescue,
-    Acquire,
-    Search,
-    Deliver,
-    WinOver,
-    Race,
-}
-
-impl ObjectiveKind {
-    pub const ALL: [ObjectiveKind; 7] = [
-        ObjectiveKind::Defeat,
-        ObjectiveKind::Rescue,
-        ObjectiveKind::Acquire,
-        ObjectiveKind::Search,
-        ObjectiveKind::Deliver,
-        ObjectiveKind::WinOver,
-        ObjectiveKind::Race,
-    ];
-
-    /// The name in files, tables and on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            ObjectiveKind::Defeat => "defeat",
-            ObjectiveKind::Rescue => "rescue",
-            ObjectiveKind::Acquire => "acquire",
-            ObjectiveKind::Search => "search",
-            ObjectiveKind::Deliver => "deliver",
-            ObjectiveKind::WinOver => "win_over",
-            ObjectiveKind::Race => "race",
-        }
-    }
-}
-
-impl FromStr for ObjectiveKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let s = s.replace('-', "_");
-        ObjectiveKind::ALL.into_iter().find(|k| k.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = ObjectiveKind::ALL.iter().map(|k| k.name()).collect();
-            format!("`{s}` is not an objective kind ({})", names.join(", "))
-        })
-    }
-}
+/// The kinds of objective: plain data the story tables are keyed by, defined with them.
+pub use crate::tables::objective::ObjectiveKind;
 
 /// The objective as data: its kind, the text the GM states (placeholders filled when rendered),
 /// and what it names.

@@ -43,8 +43,13 @@ pub fn check_group_of(g: &MonsterGroup, rec: Option<&Monster>, at: &str, v: &mut
             at,
             "monster.effective-level",
             format!(
-                "`{}` has effective level {}, should be {want} (level {} + {} common item(s) + 3 x {} rare + {} relationship point(s) / 2)",
-                g.name, g.effective_level, g.level, g.common_items, g.rare_items, g.relationship
+                "`{}` has effective level {}, should be {want} (level {} + {} + 3 x {} rare + {} / 2)",
+                g.name,
+                g.effective_level,
+                g.level,
+                crate::text::count(g.common_items.into(), "common item"),
+                g.rare_items,
+                crate::text::count(g.relationship.into(), "relationship point")
             ),
         ));
     }

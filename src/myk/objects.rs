@@ -89,7 +89,7 @@ fn nearest_kinds(data: &MykData, rec: &Trap, object: &str) -> Vec<String> {
     // Each word of the object's name too: a "golden casket" is near a "casket".
     let words = std::iter::once(object).chain(object.split_whitespace().filter(|w| w.len() > 2));
     for w in words {
-        for n in crate::fix::nearest(w, names.clone()) {
+        for n in crate::error::nearest(w, names.clone()) {
             for k in kinds_of(data, n).unwrap_or_default() {
                 if !kinds.contains(&k) {
                     kinds.push(k);
@@ -101,20 +101,6 @@ fn nearest_kinds(data: &MykData, rec: &Trap, object: &str) -> Vec<String> {
         kinds = rec.kinds.iter().map(|k| k.to_ascii_lowercase()).collect();
     }
     kinds
-}
-
-/// Every object a trap names and every kind it takes is one the object tables know: the name of
-/// an object or a kind some object has. `Err` names the first that is not.
-pub fn validate(data: &MykData) -> Result<(), (String, String)> {
-    let known = |x: &str| {
-        data.objects.iter().any(|o| o.name.eq_ignore_ascii_case(x) || o.kinds.iter().any(|k| k.eq_ignore_ascii_case(x)))
-    };
-    for t in &data.traps {
-        if let Some(x) = t.objects.iter().chain(&t.kinds).find(|x| !known(x)) {
-            return Err((t.name.to_string(), x.to_string()));
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

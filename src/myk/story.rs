@@ -14,7 +14,7 @@ use crate::myk::model::{
     Scenario,
 };
 use crate::tables::Tables;
-use crate::tables::story::{Slot, StoryPools, StoryText, slots};
+use crate::tables::story::{StoryPools, StoryText};
 
 pub use crate::myk::model::{Epilogue, MiniEvent, Prologue, Quarter, RulerPart, Stake, Story, Ware};
 
@@ -51,10 +51,6 @@ pub const DEFERRALS: [&str; 10] = [
     "the GM hides",
 ];
 
-/// How many values deep [`Fill::text`] fills the placeholders a value holds: a renamed part may
-/// name another, and a value that names itself stops after this many rounds, as written.
-pub const NESTED: u8 = 3;
-
 /// The values every story text's placeholders are filled with; `None` keeps the placeholder as
 /// written (see [`Fill::keep`]).
 /// A value borrows what the scenario already holds (its names, its kingdom); only a value the
@@ -78,118 +74,41 @@ pub struct Fill<'a> {
     pub gift: Option<Cow<'a, str>>,
 }
 
-impl<'a> Fill<'a> {
-    /// The value of placeholder number `name` (its place in
-    /// [`crate::tables::story::PLACEHOLDERS`]): `None` for a
-    /// placeholder kept as written.
-    fn value(&self, name: u8) -> Option<&str> {
+impl crate::text::Values for Fill<'_> {
+    fn value(&self, name: &str, _arg: Option<&str>) -> Option<Cow<'_, str>> {
         let v = match name {
-            0 => &self.kingdom,
-            1 => &self.map,
-            2 => &self.ruler,
-            3 => &self.target,
-            4 => &self.target_room,
-            5 => &self.target_at,
-            6 => &self.patron,
-            7 => &self.captive,
-            8 => &self.rival,
-            9 => &self.rival_kingdom,
-            10 => &self.item,
-            11 => &self.npc,
-            12 => &self.member,
-            13 => &self.reward,
-            14 => &self.gift,
+            "kingdom" => &self.kingdom,
+            "map" => &self.map,
+            "ruler" => &self.ruler,
+            "target" => &self.target,
+            "target_room" => &self.target_room,
+            "target_at" => &self.target_at,
+            "patron" => &self.patron,
+            "captive" => &self.captive,
+            "rival" => &self.rival,
+            "rival_kingdom" => &self.rival_kingdom,
+            "item" => &self.item,
+            "npc" => &self.npc,
+            "member" => &self.member,
+            "reward" => &self.reward,
+            "gift" => &self.gift,
             _ => return None,
         };
-        v.as_deref()
+        v.as_deref().map(Cow::Borrowed)
     }
+}
 
-    /// The text with every placeholder filled: each `{name}` (a name without braces) that has a
-    /// value is replaced by it, the rest of the text kept as written (a `{` with no `}` after it,
-    /// an unknown name, a placeholder kept by [`Fill::keep`]; the rule is [`slots`]). A value
-    /// that itself holds a placeholder (a map renamed "{kingdom} Hall") is filled the same way,
-    /// up to [`NESTED`] values deep, so no part's name reaches a booklet half filled; a value is
-    /// never read together with the text around it.
-    #[inline]
+impl<'a> Fill<'a> {
+    /// The text with every slot that has a value filled by the one rule of [`crate::text::fill`]:
+    /// a value goes in as it is (a map renamed "{kingdom} Hall" prints so), a value opening a
+    /// sentence is raised, a slot without a value is kept as written.
     pub fn text(&self, t: &str) -> String {
-        if self.fills_nothing() {
-            // Every placeholder kept (a text written at generation without a member, reward or
-            // gift to name): the text as it stands, without a walk.
-            return t.to_string();
-        }
-        let mut out = String::with_capacity(t.len() + 32);
-        self.push_text(&mut out, t, NESTED);
-        out
+        crate::text::fill(t, self)
     }
 
-    /// [`Fill::text`] of a pool text, from the placeholders found in it once (at its first
-    /// fill): the same text, made in one allocation of its length, without a walk for braces.
+    /// [`Fill::text`] of a pool text.
     pub fn pool(&self, t: &StoryText) -> String {
-        if self.fills_nothing() {
-            // Every placeholder kept: the text as written, its placeholders not even looked for.
-            return t.as_str().to_owned();
-        }
-        let (text, slots) = (t.as_str(), t.slots());
-        // The length filled, and whether a value holds a brace (then its own fill's length is
-        // not known before it is made: room is left as `text` leaves it).
-        let (mut len, mut filled, mut nested) = (text.len(), false, false);
-        for (s, v) in slots.iter().filter_map(|s| Some((s, self.value(s.name)?))) {
-            len = len - (s.close + 1 - s.open) + v.len();
-            filled = true;
-            nested |= v.contains('{');
-        }
-        if !filled {
-            return text.to_string();
-        }
-        let mut out = String::with_capacity(if nested { len + 32 } else { len });
-        self.push_slots(&mut out, text, slots.iter().copied(), NESTED);
-        out
-    }
-
-    /// Whether every placeholder is kept as written (no value given).
-    #[inline]
-    fn fills_nothing(&self) -> bool {
-        // Written out, not as a list walked: it is asked for every text.
-        self.kingdom.is_none()
-            && self.map.is_none()
-            && self.ruler.is_none()
-            && self.target.is_none()
-            && self.target_room.is_none()
-            && self.target_at.is_none()
-            && self.patron.is_none()
-            && self.captive.is_none()
-            && self.rival.is_none()
-            && self.rival_kingdom.is_none()
-            && self.item.is_none()
-            && self.npc.is_none()
-            && self.member.is_none()
-            && self.reward.is_none()
-            && self.gift.is_none()
-    }
-
-    /// [`Fill::text`] appended to `out`, in one walk over the text, each `{name}` looked up once;
-    /// `depth`: how many values deeper a value's own placeholders are still filled.
-    fn push_text(&self, out: &mut String, t: &str, depth: u8) {
-        self.push_slots(out, t, slots(t), depth);
-    }
-
-    /// `t` appended to `out` with its placeholders `slots` (in text order) filled: the text
-    /// between them as written, each value (itself filled while `depth` allows) in its place.
-    fn push_slots(&self, out: &mut String, t: &str, slots: impl Iterator<Item = Slot>, depth: u8) {
-        // `written`: how much of the text is in `out`.
-        let mut written = 0;
-        for s in slots {
-            if let Some(v) = self.value(s.name) {
-                out.push_str(&t[written..s.open]);
-                if depth > 0 && v.contains('{') {
-                    self.push_text(out, v, depth - 1);
-                } else {
-                    out.push_str(v);
-                }
-                written = s.close + 1;
-            }
-        }
-        out.push_str(&t[written..]);
+        crate::text::fill(t.as_str(), self)
     }
 
     /// Every placeholder that names a part of the scenario kept as it is, so the stored text is
@@ -673,8 +592,8 @@ pub fn write_story(s: &mut Scenario, tables: &Tables, kingdom: String, d: &mut D
 /// One stake per court member, each a different entry of the pool (repeating only when the pool
 /// is smaller than the court).
 fn stakes(pools: &StoryPools, size: usize, f: &Fill, d: &mut Dice) -> Vec<Stake> {
-    let mut order: Vec<usize> = (0..pools.stake.len()).collect();
-    d.shuffle(&mut order);
+    // Only the entries printed are dealt (one draw each), not the whole pool shuffled.
+    let order = d.deal(pools.stake.len(), size);
     // One copy of the values, its member set per stake (not a copy per stake).
     let mut f = f.clone();
     (0..size)
@@ -748,8 +667,7 @@ fn push_capitalised(out: &mut String, t: &str) {
 /// At least one mini event per map, in a used room; a shop lists named items at their Cost.
 fn mini_events(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<MiniEvent> {
     let pools = &tables.story.mini_event;
-    let mut order: Vec<usize> = (0..pools.len()).collect();
-    d.shuffle(&mut order);
+    let order = d.deal(pools.len(), s.maps.len());
     let mut out = Vec::with_capacity(s.maps.len());
     for (i, m) in s.maps.iter().enumerate() {
         let Some(e) = order.get(i % order.len().max(1)).map(|&k| &pools[k]) else { break };
@@ -982,30 +900,6 @@ mod tests {
         t
     }
 
-    /// Texts whose braces a one-pass reading could misread.
-    const EDGES: [&str; 9] =
-        ["", "{map", "}{map}{", "{a{map}}", "{{map}}", "{unknown} {map}{ruler}", "{npc}{npc}", "{", "{reward}{gift"];
-
-    /// Every text of the built-in pools, and texts whose braces a one-pass reading could misread.
-    fn texts(p: &StoryPools) -> Vec<&str> {
-        let mut t: Vec<&str> = EDGES.to_vec();
-        t.extend(pool_texts(p).into_iter().map(|x| x.as_str()));
-        t
-    }
-
-    /// The placeholders replaced one after another in their order: how texts were filled before
-    /// the one walk, kept here to show that the walk fills every pool text alike when no value
-    /// holds a brace (the only case the generator meets).
-    fn replaced_in_turn(f: &Fill, t: &str) -> String {
-        let mut out = t.to_string();
-        for (i, name) in (0..).zip(crate::tables::story::PLACEHOLDERS) {
-            if let Some(v) = f.value(i) {
-                out = out.replace(&["{", name, "}"].concat(), v);
-            }
-        }
-        out
-    }
-
     /// The entry [`pick`] makes on `places` and the one a filtered walk over `pool` made, from
     /// the same dice, for 40 seeds: the same entry, and the dice left alike.
     fn same_pick<T>(name: &str, pool: &[T], places: &[u32], fit: impl Fn(&T) -> bool) {
@@ -1055,149 +949,63 @@ mod tests {
         Some(v.to_string().into())
     }
 
-    /// With values that hold no brace, one walk fills every pool text (and texts with stray or
-    /// nested braces) as replacing each placeholder in turn did: kept placeholders, every value
-    /// given, values that hold a closing brace.
-    #[test]
-    fn a_text_filled_in_one_walk_reads_as_its_placeholders_replaced_in_turn() {
-        let tables = Tables::embedded().expect("embedded tables load");
-        let mut all = Fill::keep();
-        for (i, f) in [&mut all.kingdom, &mut all.map, &mut all.ruler, &mut all.target, &mut all.npc, &mut all.gift]
-            .into_iter()
-            .enumerate()
-        {
-            *f = given(["Avalon", "Ant Hill", "Zog", "", "Pim", "one unit of Iron"][i]);
+    /// Every value given, each its own name in capitals (so a raised first letter shows).
+    fn every_value() -> Fill<'static> {
+        Fill {
+            kingdom: given("KINGDOM"),
+            map: given("MAP"),
+            ruler: given("RULER"),
+            target: given("TARGET"),
+            target_room: given("TARGET_ROOM"),
+            target_at: given("TARGET_AT"),
+            patron: given("PATRON"),
+            captive: given("CAPTIVE"),
+            rival: given("RIVAL"),
+            rival_kingdom: given("RIVAL_KINGDOM"),
+            item: given("ITEM"),
+            npc: given("NPC"),
+            member: given("MEMBER"),
+            reward: given("REWARD"),
+            gift: given("GIFT"),
         }
-        let kept = Fill { member: given("the King"), reward: given("3 Iron"), ..Fill::keep() };
-        let closing = Fill { map: given("Hall}"), npc: given("}"), ..Fill::keep() };
-        let mut filled = 0;
-        for f in [&kept, &all, &closing] {
-            for t in texts(&tables.story) {
-                let once = f.text(t);
-                assert_eq!(once, replaced_in_turn(f, t), "{t}");
-                filled += usize::from(once != t);
+    }
+
+    /// Each slot's name finds its own value, for every slot a MYK pool kind binds.
+    #[test]
+    fn each_slot_is_filled_with_its_own_value() {
+        let f = every_value();
+        for set in crate::tables::slots::MYK {
+            for name in set.names.iter().chain(set.extra) {
+                assert_eq!(f.text(&["{", name, "}"].concat()), name.to_ascii_uppercase(), "{name}");
             }
         }
-        assert!(filled > 100, "only {filled} texts had a placeholder filled");
     }
 
-    /// A value that holds a placeholder is filled too, whichever placeholder comes first in the
-    /// list (replacing in turn filled a `{map}` holding `{ruler}` but printed a `{reward}` holding
-    /// `{kingdom}` raw); a placeholder kept by the fill stays for the printer to fill.
+    /// With every slot kept ([`Fill::keep`]), a pool text is stored as written; with every value
+    /// given, no slot of any built-in pool text is left unfilled.
     #[test]
-    fn a_placeholder_a_value_holds_is_filled_too() {
-        let f = Fill {
-            kingdom: given("Avalon"),
-            map: given("{ruler}'s Hall"),
-            ruler: given("Zog"),
-            reward: given("3 Iron of {kingdom} and {map}"),
-            gift: given("{item}"),
-            ..Fill::keep()
-        };
-        assert_eq!(f.text("{reward}."), "3 Iron of Avalon and Zog's Hall.");
-        assert_eq!(f.text("Take {gift} to {map}"), "Take {item} to Zog's Hall");
-        assert!(!f.text("{reward} {map}").contains("{kingdom}") && !f.text("{map}").contains("{ruler}"));
+    fn every_slot_of_the_built_in_pools_is_kept_or_filled() {
+        let tables = Tables::embedded().expect("embedded tables load");
+        let all = pool_texts(&tables.story);
+        assert!(all.len() > 500, "only {} pool texts", all.len());
+        let (keep, every) = (Fill::keep(), every_value());
+        for t in all {
+            assert_eq!(keep.pool(t), t.as_str());
+            let filled = every.pool(t);
+            assert!(crate::text::slots(&filled).next().is_none(), "{} -> {filled}", t.as_str());
+        }
     }
 
-    /// A value that names itself is filled [`NESTED`] values deep and then written as it stands:
-    /// filling ends.
+    /// A value that holds a slot is written as it stands, never filled again: a map renamed
+    /// "{kingdom} Hall" prints so, and a value naming itself cannot make a text grow.
     #[test]
-    fn a_value_naming_itself_is_filled_a_bounded_number_of_times() {
-        let f = Fill { map: given("{map} Hall"), ..Fill::keep() };
-        assert_eq!(f.text("{map}"), ["{map} Hall", &" Hall".repeat(usize::from(NESTED))].concat());
-    }
-
-    /// A `{` before a placeholder's `}` is text, and the placeholder may open after it; a `{`
-    /// never closed is text; an unknown name is kept as written.
-    #[test]
-    fn a_brace_that_opens_no_placeholder_is_text() {
+    fn a_value_is_written_as_it_stands() {
+        let f =
+            Fill { kingdom: given("Avalon"), map: given("{kingdom} Hall"), gift: given("{map}{map}"), ..Fill::keep() };
+        assert_eq!(f.text("To {map}."), "To {kingdom} Hall.");
+        assert_eq!(f.text("Bring {gift}"), "Bring {map}{map}");
         let f = Fill { map: given("Ant Hill"), ..Fill::keep() };
         assert_eq!(f.text("{a{map}}"), "{aAnt Hill}");
-        assert_eq!(f.text("{{map}}{"), "{Ant Hill}{");
         assert_eq!(f.text("{unknown} {map"), "{unknown} {map");
-    }
-
-    /// The fills a pool text is checked under: placeholders kept but for the generator's own
-    /// (member, reward, gift), every value given, values holding a placeholder (filled in turn),
-    /// a value naming itself, values holding braces that open or close nothing.
-    fn fills() -> Vec<Fill<'static>> {
-        let all = Fill {
-            kingdom: given("Avalon"),
-            map: given("Ant Hill"),
-            ruler: given("Zog"),
-            target: given(""),
-            target_room: given("the Vault"),
-            target_at: given("map 1, room 4"),
-            patron: given("Pim"),
-            captive: given("Lia"),
-            rival: given("Ott"),
-            rival_kingdom: given("the Kingdom of Ott"),
-            item: given("Rope"),
-            npc: given("Pim"),
-            member: given("the King"),
-            reward: given("3 Iron"),
-            gift: given("one unit of Iron"),
-        };
-        vec![
-            Fill::keep(),
-            Fill {
-                member: given("the King"),
-                reward: given("3 Iron"),
-                gift: given("one unit of Iron"),
-                ..Fill::keep()
-            },
-            Fill { map: given("{ruler}'s Hall"), reward: given("3 {kingdom} Iron"), ..all.clone() },
-            Fill { map: given("{map} Hall"), gift: given("{item"), ..all.clone() },
-            Fill { map: given("Hall}"), npc: given("}{"), member: given("{"), ..Fill::keep() },
-            all,
-        ]
-    }
-
-    /// A pool text filled from the placeholders found in it once reads as the one fill rule
-    /// ([`Fill::text`]) makes it, for every text of the built-in pools and every edge of the rule
-    /// (an unknown placeholder, a lone `{`, a value holding a placeholder, a value with a brace).
-    #[test]
-    fn a_pool_text_filled_from_its_placeholders_found_once_reads_as_the_fill_rule_makes_it() {
-        let tables = Tables::embedded().expect("embedded tables load");
-        let edges: Vec<StoryText> = EDGES.iter().map(|&t| StoryText::from(t.to_string())).collect();
-        let all: Vec<&StoryText> = edges.iter().chain(pool_texts(&tables.story)).collect();
-        assert!(all.len() > 500, "only {} pool texts", all.len());
-        let mut filled = 0;
-        for f in fills() {
-            for t in &all {
-                let made = f.pool(t);
-                assert_eq!(made, f.text(t.as_str()), "{}", t.as_str());
-                filled += usize::from(made != t.as_str());
-            }
-        }
-        assert!(filled > 1000, "only {filled} texts had a placeholder filled");
-    }
-
-    /// Each placeholder's name finds its own value: the names' order ([`PLACEHOLDERS`]) and
-    /// the values' order agree.
-    ///
-    /// [`PLACEHOLDERS`]: crate::tables::story::PLACEHOLDERS
-    #[test]
-    fn each_placeholder_is_filled_with_its_own_value() {
-        let f = Fill {
-            kingdom: given("kingdom"),
-            map: given("map"),
-            ruler: given("ruler"),
-            target: given("target"),
-            target_room: given("target_room"),
-            target_at: given("target_at"),
-            patron: given("patron"),
-            captive: given("captive"),
-            rival: given("rival"),
-            rival_kingdom: given("rival_kingdom"),
-            item: given("item"),
-            npc: given("npc"),
-            member: given("member"),
-            reward: given("reward"),
-            gift: given("gift"),
-        };
-        for name in crate::tables::story::PLACEHOLDERS {
-            assert_eq!(f.text(&["{", name, "}"].concat()), name);
-        }
     }
 }

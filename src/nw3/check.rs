@@ -64,7 +64,8 @@ pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
     check_gates(f, &by_id, tables, &mut v);
     check_content(f, tables, &mut v);
     crate::nw3::check_combat::check_combat(f, tables, &mut v);
-    crate::nw3::check_episode::check_episode(f, &mut v);
+    crate::nw3::check_episode::check_episode(&crate::nw3::text::filled(f), &mut v);
+    crate::nw3::check_episode::check_slots(f, &mut v);
     if sound {
         let net = Net::new(f);
         check_paths(f, &net, &mut v);

@@ -79,7 +79,7 @@ fn fighter(place: &str, x: &Fighter, want: Option<Want>, p: PartyModel, v: &mut 
                 place,
                 "enemy.stats",
                 format!(
-                    "{name}'s attacks or skills differ from the tables (attacks {} with skills {})",
+                    "the attacks or skills of {name} differ from the tables (attacks {} with skills {})",
                     names(&w.attacks).join(", "),
                     w.skills.iter().map(|k| k.name.as_str()).collect::<Vec<_>>().join(", ")
                 ),

@@ -22,6 +22,18 @@ use crate::tables::nw3_episode::{ATTRIBUTES, Way};
 /// Fewest legwork items an episode has (the floor: the Entrance and one more).
 const MIN_LEGWORK: usize = 2;
 
+/// Every slot of a stored text that names nothing in the fortress (an unknown name, an area or
+/// a handout that is not there), one violation each: the text would print it as written.
+pub fn check_slots(f: &Fortress, v: &mut Vec<Violation>) {
+    for (place, slot) in crate::nw3::text::unresolved(f) {
+        v.push(Violation::new(
+            "episode",
+            "episode.texts",
+            format!("the {place} names `{slot}`, which is nothing in the fortress"),
+        ));
+    }
+}
+
 /// Every episode rule `f` breaks, appended to `v`.
 pub fn check_episode(f: &Fortress, v: &mut Vec<Violation>) {
     let Some(e) = &f.episode else { return };

@@ -6,90 +6,35 @@
 //! fortress), in the order of this file, so the episode is a function of the fortress and that
 //! stream.
 //!
-//! Each text is filled from [`Vars`] in one pass; a placeholder the pools may not use stays as
-//! written (the table loader refuses those).
+//! Every text is stored as its pool wrote it, slots and all, and filled when it is read
+//! ([`crate::nw3::text::filled`]), so a renamed area or NPC never leaves a sentence stale; the
+//! facts this module writes itself (what a legwork item reveals) name the fortress's parts by
+//! typed slots (`{area:7}`, `{npc:2}`).
 
 use crate::dice::Dice;
 use crate::nw3::model::{
     Area, Climax, Connection, Ending, EntranceItem, Episode, EventKind, Fortress, GateKind, Handout, Keyword, Legwork,
     Opener, Past, Scene,
 };
-use crate::nw3::opener::opener_words;
 use crate::tables::nw3::{EntranceKind, Nw3Data};
 use crate::tables::nw3_combat::{AttackKind, Target, Timing};
 use crate::tables::nw3_episode::{EpisodeData, Line, OutcomeKind, Plant, Topic, Way};
-
-/// The values the placeholders stand for.
-#[derive(Clone, Debug, Default)]
-pub struct Vars {
-    pub town: String,
-    pub place: String,
-    pub core: String,
-    pub ruler: String,
-    pub former: String,
-    pub wish: String,
-    pub keyword: String,
-    pub item: String,
-    pub victim: String,
-    pub npc: String,
-    pub pc: String,
-    pub place_where: String,
-}
-
-impl Vars {
-    /// `text` with every placeholder filled, in one pass.
-    pub fn fill(&self, text: &str) -> String {
-        let mut out = String::with_capacity(text.len() + 64);
-        let mut rest = text;
-        while let Some(i) = rest.find('{') {
-            out.push_str(&rest[..i]);
-            rest = &rest[i..];
-            let end = rest.find('}').map_or(rest.len(), |e| e + 1);
-            match self.value(&rest[..end]) {
-                Some(v) => out.push_str(v),
-                None => out.push_str(&rest[..end]),
-            }
-            rest = &rest[end..];
-        }
-        out.push_str(rest);
-        out
-    }
-
-    fn value(&self, placeholder: &str) -> Option<&str> {
-        Some(match placeholder {
-            "{town}" => &self.town,
-            "{place}" => &self.place,
-            "{core}" => &self.core,
-            "{ruler}" => &self.ruler,
-            "{former}" => &self.former,
-            "{wish}" => &self.wish,
-            "{keyword}" => &self.keyword,
-            "{item}" => &self.item,
-            "{victim}" => &self.victim,
-            "{npc}" => &self.npc,
-            "{pc}" => &self.pc,
-            "{where}" => &self.place_where,
-            _ => return None,
-        })
-    }
-}
 
 /// A line from a pool (the pools are validated non-empty before a generator runs).
 fn line<'a>(dice: &mut Dice, pool: &'a [Line]) -> &'a str {
     dice.choose(pool).map_or("", |l| l.text.as_str())
 }
 
-/// Indexes `0..len` in a shuffled order, dealt round and round (a pool repeats only when spent).
+/// `want` indexes below `len` dealt by [`Dice::deal`], then round and round (a pool repeats
+/// only when spent).
 struct Deal {
     order: Vec<usize>,
     next: usize,
 }
 
 impl Deal {
-    fn new(dice: &mut Dice, len: usize) -> Deal {
-        let mut order: Vec<usize> = (0..len).collect();
-        dice.shuffle(&mut order);
-        Deal { order, next: 0 }
+    fn new(dice: &mut Dice, len: usize, want: usize) -> Deal {
+        Deal { order: dice.deal(len, want), next: 0 }
     }
 
     fn take(&mut self) -> usize {
@@ -100,71 +45,52 @@ impl Deal {
 }
 
 /// The episode of fortress `f` on `dice`, or `None` when the tables hold no episode pools. Sets
-/// the fortress's trailer and fills the Entrance text's `{keyword}` or `{item}` from the episode
-/// (the Entrance text is read from `entrance_pattern`, the record as the tables give it).
+/// the fortress's trailer and its Entrance text (read from `entrance_pattern`, the record as the
+/// tables give it), both with their slots, as every text of the episode.
 pub fn roll_episode(d: &Nw3Data, f: &mut Fortress, entrance_pattern: &str, dice: &mut Dice) -> Option<Episode> {
     let e = &d.episode;
     if e.is_empty() {
         return None;
     }
-    let mut v = Vars {
-        town: dice.choose(&d.towns).map_or_else(|| "the city".to_string(), |t| t.text.clone()),
-        place: f.entrance().map(|a| a.name.clone()).unwrap_or_default(),
-        core: f.core.name.clone(),
-        ruler: f.ruler.name.clone(),
-        ..Vars::default()
-    };
+    let town = dice.choose(&d.towns).map_or_else(|| "the city".to_string(), |t| t.text.clone());
     let (former, victim) = two_names(e, dice);
-    v.former = former;
-    v.victim = victim.clone();
     let wish = line(dice, &e.wish).to_string();
-    v.wish = wish.clone();
     let past = Past {
-        former: v.former.clone(),
-        life: v.fill(line(dice, &e.former_life)),
+        former,
+        life: line(dice, &e.former_life).into(),
         wish,
-        place_reason: v.fill(line(dice, &e.place_reason)),
-        victim_reason: v.fill(line(dice, &e.victim_reason)),
+        place_reason: line(dice, &e.place_reason).into(),
+        victim_reason: line(dice, &e.victim_reason).into(),
     };
-    let (keyword, item) = entrance_thing(e, f.entrance_condition.kind, dice, &mut v);
-    f.entrance_condition.text = v.fill(entrance_pattern);
-    let handouts = handouts(e, f.party.size, dice, &mut v);
-    v.npc = handouts.first().map(|h| h.connection.name.clone()).unwrap_or_default();
-    v.pc = "PC 1".into();
+    let (keyword, item) = entrance_thing(e, f.entrance_condition.kind, dice);
+    f.entrance_condition.text = entrance_pattern.to_string();
+    let handouts = handouts(e, f.party.size, dice);
     f.trailer = [&e.trailer_open, &e.trailer_turn, &e.trailer_close]
         .iter()
-        .map(|pool| v.fill(line(dice, pool)))
+        .map(|pool| line(dice, pool))
         .collect::<Vec<_>>()
         .join(" ");
-    let opening = opening(e, f, dice, &v);
-    let legwork = legwork(d, f, &handouts, dice, &v, &past);
+    let opening = opening(e, f, dice);
+    let legwork = legwork(d, f, &handouts, dice);
     let climax =
-        Climax { setting: v.fill(line(dice, &e.climax)), line: v.fill(line(dice, &e.ruler_line)), tactics: tactics(f) };
-    let endings = endings(e, dice, &v);
-    Some(Episode { town: v.town, victim, past, keyword, item, handouts, opening, legwork, climax, endings })
+        Climax { setting: line(dice, &e.climax).into(), line: line(dice, &e.ruler_line).into(), tactics: tactics(f) };
+    let endings = endings(e, dice);
+    Some(Episode { town, victim, past, keyword, item, handouts, opening, legwork, climax, endings })
 }
 
 /// The Ruler's former name and the first victim's, each a given and a family name, different.
 fn two_names(e: &EpisodeData, dice: &mut Dice) -> (String, String) {
-    let mut given = Deal::new(dice, e.given_name.len());
-    let mut family = Deal::new(dice, e.family_name.len());
+    let mut given = Deal::new(dice, e.given_name.len(), 2);
+    let mut family = Deal::new(dice, e.family_name.len(), 2);
     let mut name = || format!("{} {}", e.given_name[given.take()].text, e.family_name[family.take()].text);
     (name(), name())
 }
 
 /// The keyword or item the Entrance asks for (both are rolled, so the draws do not depend on
 /// the Entrance kind; only the one the Entrance asks for is kept).
-fn entrance_thing(
-    e: &EpisodeData,
-    kind: EntranceKind,
-    dice: &mut Dice,
-    v: &mut Vars,
-) -> (Option<Keyword>, Option<EntranceItem>) {
-    let k = dice.choose(&e.keyword).map(|k| Keyword { word: k.word.clone(), origin: v.fill(&k.origin) });
-    let i = dice.choose(&e.item).map(|i| EntranceItem { name: i.name.clone(), where_found: v.fill(&i.where_found) });
-    v.keyword = k.as_ref().map(|k| k.word.clone()).unwrap_or_default();
-    v.item = i.as_ref().map(|i| i.name.clone()).unwrap_or_default();
-    v.place_where = i.as_ref().map(|i| i.where_found.clone()).unwrap_or_default();
+fn entrance_thing(e: &EpisodeData, kind: EntranceKind, dice: &mut Dice) -> (Option<Keyword>, Option<EntranceItem>) {
+    let k = dice.choose(&e.keyword).map(|k| Keyword { word: k.word.clone(), origin: k.origin.clone() });
+    let i = dice.choose(&e.item).map(|i| EntranceItem { name: i.name.clone(), where_found: i.where_found.clone() });
     match kind {
         EntranceKind::Keyword => (k, None),
         EntranceKind::Item => (None, i),
@@ -173,20 +99,19 @@ fn entrance_thing(
 }
 
 /// One Handout per PC: a hook and a Connection, each Connection different (the pools hold at
-/// least eight), hooks different while the pool lasts.
-fn handouts(e: &EpisodeData, size: u32, dice: &mut Dice, v: &mut Vars) -> Vec<Handout> {
-    let mut npcs = Deal::new(dice, e.connection.len());
-    let mut hooks = Deal::new(dice, e.hook.len());
+/// least eight), hooks different while the pool lasts. `{npc}` and `{pc}` in a handout's texts
+/// are its own.
+fn handouts(e: &EpisodeData, size: u32, dice: &mut Dice) -> Vec<Handout> {
+    let mut npcs = Deal::new(dice, e.connection.len(), size as usize);
+    let mut hooks = Deal::new(dice, e.hook.len(), size as usize);
     (1..=size)
         .map(|pc| {
             let c = &e.connection[npcs.take()];
-            v.npc = c.name.clone();
-            v.pc = format!("PC {pc}");
-            let hook = v.fill(&e.hook[hooks.take()].text);
+            let hook = e.hook[hooks.take()].text.clone();
             Handout {
                 pc,
                 hook,
-                connection: Connection { name: c.name.clone(), who: v.fill(&c.who), setting: c.setting },
+                connection: Connection { name: c.name.clone(), who: c.who.clone(), setting: c.setting },
             }
         })
         .collect()
@@ -195,7 +120,7 @@ fn handouts(e: &EpisodeData, size: u32, dice: &mut Dice, v: &mut Vars) -> Vec<Ha
 /// The Opening Phase: a scene planting the Entrance keyword or item (when the Entrance asks
 /// one; the trouble otherwise), one planting the victim, and one showing the first sign of the
 /// Logic, whose name and effect follow the scene.
-fn opening(e: &EpisodeData, f: &Fortress, dice: &mut Dice, v: &Vars) -> Vec<Scene> {
+fn opening(e: &EpisodeData, f: &Fortress, dice: &mut Dice) -> Vec<Scene> {
     let first = match f.entrance_condition.kind {
         EntranceKind::Keyword => Plant::Keyword,
         EntranceKind::Item => Plant::Item,
@@ -205,13 +130,11 @@ fn opening(e: &EpisodeData, f: &Fortress, dice: &mut Dice, v: &Vars) -> Vec<Scen
     for plant in [first, Plant::Victim, Plant::Logic] {
         let fits: Vec<_> = e.opening.iter().filter(|o| o.plants == plant).collect();
         let Some(o) = dice.choose(&fits) else { continue };
-        let mut text = v.fill(&o.text);
-        if plant == Plant::Logic
-            && let Some(l) = f.logic.first()
-        {
-            text.push_str(&format!(" The sign shows the Logic \"{}\": {}", l.name, l.effect));
+        let mut text = o.text.clone();
+        if plant == Plant::Logic && !f.logic.is_empty() {
+            text.push_str(" The sign shows the Logic {logic:1}: {logic_effect:1}");
         }
-        scenes.push(Scene { title: v.fill(&o.title), plants: plant, text });
+        scenes.push(Scene { title: o.title.clone(), plants: plant, text });
     }
     scenes
 }
@@ -230,81 +153,98 @@ fn topic_offset(t: Topic) -> i32 {
 /// The Middle Phase legwork: one item per topic the fortress has something to reveal for (a
 /// secret gate only when there is one), each with its Attribute, difficulty on the CL band, the
 /// Connection that gives +2 (the Handouts' Connections in turn) and the concrete fact it reveals.
-fn legwork(d: &Nw3Data, f: &Fortress, handouts: &[Handout], dice: &mut Dice, v: &Vars, past: &Past) -> Vec<Legwork> {
+fn legwork(d: &Nw3Data, f: &Fortress, handouts: &[Handout], dice: &mut Dice) -> Vec<Legwork> {
     let mut out = Vec::new();
     for topic in Topic::ALL {
         let fits: Vec<_> = d.episode.legwork.iter().filter(|l| l.topic == topic).collect();
         let Some(rec) = dice.choose(&fits) else { continue };
-        let Some(reveals) = reveal(f, topic, v, past) else { continue };
-        let connection = handouts.get(out.len() % handouts.len().max(1)).map(|h| h.connection.name.clone());
+        let Some(reveals) = reveal(f, topic) else { continue };
+        // The handouts' Connections in turn, named by slot: a renamed Connection stays one.
+        let connection =
+            if handouts.is_empty() { String::new() } else { format!("{{npc:{}}}", out.len() % handouts.len() + 1) };
         out.push(Legwork {
             topic,
-            title: v.fill(&rec.title),
+            title: rec.title.clone(),
             attribute: rec.attribute.clone(),
             difficulty: d.value(f.party.cl, topic_offset(topic) + rec.offset).unwrap_or(10),
-            connection: connection.unwrap_or_default(),
-            text: v.fill(&rec.text),
+            connection,
+            text: rec.text.clone(),
             reveals,
         });
     }
     out
 }
 
-/// "area 7 (Flooded Platform)".
-fn area_label(f: &Fortress, id: u32) -> String {
-    format!("area {id} ({})", f.area(id).map_or("?", |a| a.name.as_str()))
+/// Each legwork item's fact from the fortress as it now stands (its graph rolled anew under a
+/// kept frame): an item whose topic the fortress no longer has (no secret gate) is dropped.
+pub fn reveal_anew(f: &mut Fortress) {
+    let Some(mut e) = f.episode.take() else { return };
+    e.legwork.retain_mut(|l| match reveal(f, l.topic) {
+        Some(r) => {
+            l.reveals = r;
+            true
+        }
+        None => false,
+    });
+    f.episode = Some(e);
 }
 
-/// The fact a legwork item of `topic` reveals, or `None` when the fortress has none to give.
-fn reveal(f: &Fortress, topic: Topic, v: &Vars, past: &Past) -> Option<String> {
-    let r = &f.ruler;
+/// "{area:7}": area 7 as it stands when read ("area 7 (Flooded Platform)").
+fn area_slot(id: u32) -> String {
+    format!("{{area:{id}}}")
+}
+
+/// The fact a legwork item of `topic` reveals, with its slots, or `None` when the fortress has
+/// none to give.
+fn reveal(f: &Fortress, topic: Topic) -> Option<String> {
     Some(match topic {
-        Topic::Entrance => entrance_reveal(f, v),
-        Topic::Ruler => format!(
-            "{} was once {}, {}. It wants {}. {} {}",
-            r.name, past.former, past.life, past.wish, past.place_reason, past.victim_reason
-        ),
+        Topic::Entrance => entrance_reveal(f),
+        Topic::Ruler => "{ruler} was once {former}, {life}. It wants {wish}. {place_reason} {victim_reason}".into(),
         Topic::Weakness => weakness(f),
         Topic::Logic => {
-            let l = f.logic.last()?;
-            format!("The Logic \"{}\" holds inside: {}", l.name, l.effect)
+            let n = f.logic.len();
+            (n > 0).then(|| format!("The Logic {{logic:{n}}} holds inside: {{logic_effect:{n}}}"))?
         }
         Topic::SecretGate => {
             let g = f.gates.iter().find(|g| g.kind == GateKind::Secret)?;
-            let how = g.opened_by.map_or_else(|| "Danger Sense 15".to_string(), |o| opener_words(f, o).deed);
-            format!("A secret gate joins {} and {}; to find it: {how}.", area_label(f, g.from), area_label(f, g.to))
+            format!(
+                "A secret gate joins {} and {}; to find it: {{gate:{}-{}}}.",
+                area_slot(g.from),
+                area_slot(g.to),
+                g.from,
+                g.to
+            )
         }
         Topic::Core => {
             let core = f.core_area()?;
             let gates = core.appearance_difficulty.saturating_sub(8) / 2;
-            format!("The {} stands in {}, {gates} gates from the Entrance.", f.core.name, area_label(f, core.id))
+            format!("The {{core}} stands in {}, {gates} gates from the Entrance.", area_slot(core.id))
         }
         Topic::Victim => {
-            format!("{} is held inside the Fortress by {}, in {}.", v.victim, r.name, area_label(f, r.area))
+            format!("{{victim}} is held inside the Fortress by {{ruler}}, in {}.", area_slot(f.ruler.area))
         }
     })
 }
 
 /// What the Entrance asks, and where the party gets it.
-fn entrance_reveal(f: &Fortress, v: &Vars) -> String {
+fn entrance_reveal(f: &Fortress) -> String {
     match f.entrance_condition.kind {
-        EntranceKind::Keyword => format!("The Entrance opens to the word \"{}\".", v.keyword),
-        EntranceKind::Item => format!("The Entrance opens for the {}, found {}.", v.item, v.place_where),
-        EntranceKind::Cost => format!("The Entrance asks a price: {}", f.entrance_condition.text),
+        EntranceKind::Keyword => "The Entrance opens to the word \"{keyword}\".".into(),
+        EntranceKind::Item => "The Entrance opens for the {item}, found {where}.".into(),
+        EntranceKind::Cost => "The Entrance asks a price: {entrance}".into(),
     }
 }
 
 /// Where the Ruler is open: its weaker defence, and any object in the fortress that works
 /// against it.
 fn weakness(f: &Fortress) -> String {
-    let Some(s) = f.ruler.stats else { return format!("{} has no weak side to find.", f.ruler.name) };
-    let name = &f.ruler.name;
+    let Some(s) = f.ruler.stats else { return "{ruler} has no weak side to find.".into() };
     let edge = match s.pdef.cmp(&s.mdef) {
         std::cmp::Ordering::Less => "physical attacks hurt it more than magical ones",
         std::cmp::Ordering::Greater => "magical attacks hurt it more than physical ones",
         std::cmp::Ordering::Equal => "neither kind of attack has the edge",
     };
-    format!("{name}'s PDEF is {} and its MDEF {}: {edge}; its EVA is {}.", s.pdef, s.mdef, s.eva)
+    format!("{{ruler|poss}} PDEF is {} and its MDEF {}: {edge}; its EVA is {}.", s.pdef, s.mdef, s.eva)
 }
 
 /// How the Ruler fights, round by round, from its skills' timings and its attacks.
@@ -352,12 +292,12 @@ pub fn tactics(f: &Fortress) -> Vec<String> {
 }
 
 /// An ending per way the Dive can end, with the XP each player gets.
-fn endings(e: &EpisodeData, dice: &mut Dice, v: &Vars) -> Vec<Ending> {
+fn endings(e: &EpisodeData, dice: &mut Dice) -> Vec<Ending> {
     Way::ALL
         .iter()
         .filter_map(|&way| {
             let fits: Vec<_> = e.ending.iter().filter(|x| x.way == way).collect();
-            dice.choose(&fits).map(|x| Ending { way, text: v.fill(&x.text), xp: way.xp() })
+            dice.choose(&fits).map(|x| Ending { way, text: x.text.clone(), xp: way.xp() })
         })
         .collect()
 }
@@ -380,7 +320,7 @@ pub fn event_outcomes(d: &Nw3Data, f: &mut Fortress, dice: &mut Dice) {
         .collect();
     let mut decks: Vec<(OutcomeKind, Deal)> = [OutcomeKind::Gate, OutcomeKind::Reward, OutcomeKind::Hazard]
         .into_iter()
-        .map(|k| (k, Deal::new(dice, pool.iter().filter(|o| o.kind == k).count())))
+        .map(|k| (k, Deal::new(dice, pool.iter().filter(|o| o.kind == k).count(), f.areas.len())))
         .collect();
     // A locked area (kept exactly by `fortress --from`) keeps its event as it is.
     for a in f.areas.iter_mut().filter(|a| !a.locked) {
@@ -409,7 +349,7 @@ pub fn area_outcome(d: &Nw3Data, f: &mut Fortress, pos: usize, dice: &mut Dice) 
         OutcomeKind::Hazard
     };
     let n = pool.iter().filter(|o| o.kind == kind).count();
-    let mut decks = vec![(kind, Deal::new(dice, n))];
+    let mut decks = vec![(kind, Deal::new(dice, n, 1))];
     set_outcome(pool, &mut f.areas[pos], kind, &mut decks);
 }
 
@@ -460,8 +400,8 @@ pub fn area_names(e: &EpisodeData, n: usize, dice: &mut Dice) -> Option<Vec<(Str
 /// no pair twice while untried pairs remain; `distinct` pairs never repeat an index and count
 /// (x, y) and (y, x) as one.
 fn pairs(dice: &mut Dice, la: usize, lb: usize, n: usize, distinct: bool) -> Vec<(usize, usize)> {
-    let mut first = Deal::new(dice, la);
-    let second = Deal::new(dice, lb);
+    let mut first = Deal::new(dice, la, la);
+    let second = Deal::new(dice, lb, lb);
     let mut seen = std::collections::BTreeSet::new();
     let key = |a: usize, b: usize| if distinct { (a.min(b), a.max(b)) } else { (a, b) };
     let mut out = Vec::with_capacity(n);

@@ -82,10 +82,7 @@ pub fn generate(tables: &Tables, params: &FortressParams, seed: u64) -> Result<F
         }
     }
     let list: Vec<String> = last.iter().map(ToString::to_string).collect();
-    Err(Error::Scenario {
-        file: format!("generated fortress (seed {seed})"),
-        message: format!("failed its own check: {}", list.join("; ")),
-    })
+    Err(Error::SelfCheck { what: format!("generated fortress (seed {seed})"), broken: list.join("; ") })
 }
 
 /// The graph before ids: nodes in creation order (spine first: 0 is the Entrance, `spine - 1`
@@ -645,29 +642,6 @@ impl<'t> Common<'t> {
 
 pub(crate) const NUMERALS: [&str; 8] = ["", " II", " III", " IV", " V", " VI", " VII", " VIII"];
 
-/// A title or trailer with `{place}`, `{ruler}` and `{core}` filled in, in one pass.
-pub(crate) fn fill(pattern: &str, place: &str, ruler: &str, core: &str) -> String {
-    let mut out = String::with_capacity(pattern.len() + 48);
-    let mut rest = pattern;
-    while let Some(i) = rest.find('{') {
-        out.push_str(&rest[..i]);
-        rest = &rest[i..];
-        let (word, len) = if rest.starts_with("{place}") {
-            (place, 7)
-        } else if rest.starts_with("{ruler}") {
-            (ruler, 7)
-        } else if rest.starts_with("{core}") {
-            (core, 6)
-        } else {
-            ("{", 1)
-        };
-        out.push_str(word);
-        rest = &rest[len..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// "nw3/area/ID" without the formatting machinery.
 fn area_stream(buf: &mut String, id: u32) -> &str {
     buf.clear();
@@ -838,11 +812,10 @@ fn blank_area(d: &Nw3Data, common: &Common, pos: usize, kind: AreaKind) -> Area 
 /// Entrance, the generator's stamp, and the derived paths.
 fn fortress(ctx: &Ctx, common: &Common, areas: Vec<Area>, gates: Vec<Gate>, ruler_area: u32) -> Fortress {
     let params = &ctx.params;
-    let place = areas[0].name.clone();
-    let frame = frame(ctx.d, common, &place, combat::PartyModel::of(params), ruler_area);
+    let frame = frame(ctx.d, common, combat::PartyModel::of(params), ruler_area);
     let mut f = Fortress {
         system: System::Nw3,
-        format: crate::format::CURRENT,
+        format: crate::model::FILE_FORMAT,
         seed: ctx.seed,
         generator: Generator {
             name: env!("CARGO_PKG_NAME").into(),
@@ -890,12 +863,12 @@ pub(crate) struct Frame {
 
 /// The frame from the picks: the title and trailer name `place` (the Entrance's name), the Ruler
 /// and Core; the Ruler fights with its stat block for the party and is met in `ruler_area`.
-pub(crate) fn frame(d: &Nw3Data, common: &Common, place: &str, foes: combat::PartyModel, ruler_area: u32) -> Frame {
+pub(crate) fn frame(d: &Nw3Data, common: &Common, foes: combat::PartyModel, ruler_area: u32) -> Frame {
     let ruler = common.ruler;
     let ruler_block = combat::ruler_block(d, ruler, foes);
     Frame {
-        title: fill(common.title, place, &ruler.name, &common.core.name),
-        trailer: fill(common.trailer, place, &ruler.name, &common.core.name),
+        title: common.title.to_string(),
+        trailer: common.trailer.to_string(),
         ruler: Ruler {
             name: ruler.name.clone(),
             title: ruler.title.clone(),
@@ -939,9 +912,7 @@ mod tests {
     }
 
     #[test]
-    fn helpers_fill_patterns_and_name_streams() {
-        assert_eq!(fill("{place} and {ruler} at the {core}{", "P", "R", "C"), "P and R at the C{");
-        assert_eq!(fill("no placeholders", "P", "R", "C"), "no placeholders");
+    fn area_streams_are_named_by_id() {
         let mut buf = String::new();
         assert_eq!(area_stream(&mut buf, 7), "nw3/area/7");
         assert_eq!(area_stream(&mut buf, 40), "nw3/area/40");

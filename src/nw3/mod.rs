@@ -17,6 +17,7 @@ pub mod opener;
 pub mod params;
 pub mod rules;
 pub(crate) mod stock;
+pub mod text;
 
 pub use check::check;
 pub use generate::{FortressParams, generate};

@@ -22,7 +22,7 @@ pub enum System {
 #[serde(deny_unknown_fields)]
 pub struct Fortress {
     pub system: System,
-    /// The file format version ([`crate::format::CURRENT`] when written by this program).
+    /// The file format version ([`crate::model::FILE_FORMAT`] when written by this program).
     pub format: u32,
     pub seed: u64,
     pub generator: Generator,
@@ -545,6 +545,14 @@ impl Fortress {
     /// The Fortress Core area (the first one, if a hand-edited file has several).
     pub fn core_area(&self) -> Option<&Area> {
         self.areas.iter().find(|a| a.kind == AreaKind::Core)
+    }
+
+    /// The area where the episode's first victim is held: the Ruler's (the episode's legwork
+    /// says so: "... is held inside the Fortress by the Ruler, in area N"). None without an
+    /// episode, or when a hand-edited Ruler stands in no area of the fortress.
+    pub fn victim_area(&self) -> Option<&Area> {
+        self.episode.as_ref()?;
+        self.area(self.ruler.area)
     }
 
     /// Parses a fortress from JSON; field errors name the field and line.

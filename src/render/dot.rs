@@ -73,7 +73,8 @@ pub fn fortress_dot(f: &Fortress) -> String {
 
 /// A MYK scenario's movement graph as a DOT digraph: a node per room in use (`"map1/B2"`, labelled
 /// with its map, room and name) and `outside`; an edge per way the court can move (see
-/// [`Reach`]), a corridor or entrance passable both ways written once with `dir = none`; solid for
+/// [`Reach`]) but one that ends where it starts, a corridor or entrance passable both ways written
+/// once with `dir = none`; solid for
 /// plain ways, dashed for those found or worked first, each corridor labelled with what stands
 /// in it (secret door, lock, moving floor towards C3...).
 pub fn myk_dot(s: &Scenario, tables: &Tables) -> String {
@@ -98,6 +99,12 @@ pub fn myk_dot(s: &Scenario, tables: &Tables) -> String {
     let ways = reach.ways();
     for (i, &(a, b, via, plain)) in ways.iter().enumerate() {
         let (Some(from), Some(to)) = (node(a), node(b)) else { continue };
+        // An Illusion Road whose destination is one of its own rooms sends the court from that
+        // room back into it: a way that moves it nowhere, which would draw the corridor twice
+        // (its undirected edge and a loop). The corridor's own edge names the trap.
+        if a == b {
+            continue;
+        }
         let back = |w: &Way| w.0 == b && w.1 == a && w.2 == via;
         // A way back along the same corridor (or entrance) makes one undirected edge, written once.
         if ways[..i].iter().any(back) {

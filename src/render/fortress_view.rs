@@ -133,7 +133,7 @@ pub struct GroupView {
 /// One enemy's full stat block.
 #[derive(Serialize)]
 pub struct FighterView {
-    /// "Stray Dog Mob ×2".
+    /// "2 Stray Dog Mobs".
     pub name: String,
     /// "Mob — each one character standing for ten or more".
     pub rank: String,
@@ -555,7 +555,7 @@ fn group_view(g: &EnemyGroup) -> GroupView {
         .members
         .iter()
         .map(|m| {
-            let name = format!("{} ×{}", m.name, m.count);
+            let name = crate::text::count(m.count.into(), &m.name);
             fighter_view(name, m.rank, m.stats.as_ref(), m.spd, m.initiative, &m.attacks, &m.skills)
         })
         .collect();

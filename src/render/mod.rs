@@ -47,9 +47,7 @@ pub struct RenderOptions<'a> {
 
 /// The scenario as pretty JSON with a final newline (the file a GM edits).
 pub fn json<T: serde::Serialize>(s: &T) -> Result<String> {
-    serde_json::to_string_pretty(s)
-        .map(|j| j + "\n")
-        .map_err(|e| Error::Scenario { file: "scenario".into(), message: format!("cannot write JSON: {e}") })
+    serde_json::to_string_pretty(s).map(|j| j + "\n").map_err(|source| Error::Json { source })
 }
 
 /// Every chosen format of a MYK scenario, as files in memory, in a fixed order.
@@ -63,7 +61,21 @@ pub fn render_fortress(
     tables: &Tables,
     opts: &RenderOptions,
 ) -> Result<Vec<Artifact>> {
-    formats::render(formats::Subject::Nw3(f), tables, opts)
+    // The JSON keeps the texts' slots (the file a GM edits); every other format reads them
+    // filled from the fortress as it stands. JSON is the first format of the table, so its file
+    // stays first.
+    let mut out = Vec::new();
+    if opts.formats.contains(&crate::model::Format::Json) {
+        out.push(Artifact::new(format!("fortress-{}.json", f.seed), json(f)?));
+    }
+    let rest: Vec<crate::model::Format> =
+        opts.formats.iter().copied().filter(|&x| x != crate::model::Format::Json).collect();
+    if rest.is_empty() {
+        return Ok(out);
+    }
+    let read = crate::nw3::text::filled(f);
+    out.extend(formats::render(formats::Subject::Nw3(&read), tables, &RenderOptions { formats: &rest, ..*opts })?);
+    Ok(out)
 }
 
 /// A piece of rendering that can run on a thread of its own.

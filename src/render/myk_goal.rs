@@ -38,10 +38,11 @@ pub fn room_line(s: &Scenario, tables: &Tables, at: Place) -> Option<String> {
     })
 }
 
-/// The room's monsters of `reaction` (the ruler counts as hostile), as "Evil Eye x1".
+/// The room's monsters of `reaction` (the ruler counts as hostile), as "1 Evil Eye".
 fn guards(room: &Room, reaction: Reaction) -> Vec<String> {
     let ruler = room.ruler.iter().filter(|_| reaction == Reaction::Hostile).map(|r| r.name.to_string());
-    let groups = room.monsters.iter().filter(|g| g.reaction == reaction).map(|g| format!("{} x{}", g.name, g.count));
+    let groups =
+        room.monsters.iter().filter(|g| g.reaction == reaction).map(|g| crate::text::count(g.count.into(), &g.name));
     ruler.chain(groups).collect()
 }
 
@@ -88,7 +89,11 @@ fn acquire(room: &Room, tables: &Tables, item: &str, kingdom: &str) -> String {
     let held = match (&room.ruler, hostile.is_empty(), others.is_empty()) {
         // Kept, not carried: a carried item would raise the holder's effective level.
         (Some(r), _, _) => {
-            format!("it lies in a strongbox at {}'s side: it is the court's once {} is defeated", r.name, r.name)
+            format!(
+                "it lies in a strongbox at {} side: it is the court's once {} is defeated",
+                crate::text::possessive(&r.name),
+                r.name
+            )
         }
         (None, false, _) => format!(
             "it lies in a strongbox that {} guard: it is the court's once they are defeated or driven off",
@@ -150,24 +155,26 @@ fn deliver(room: &Room, npc: &str, item: &str, kingdom: &str) -> String {
     } else {
         format!("{npc} hides here from {} and comes out once they are defeated or driven off", and_list(&hostile))
     };
+    let npcs = crate::text::possessive(npc);
     format!(
-        "{waits}, to receive {item}, which the court carries from {kingdom} from the start. Putting it in {npc}'s \
+        "{waits}, to receive {item}, which the court carries from {kingdom} from the start. Putting it in {npcs} \
          hands meets the objective; the court then returns to {kingdom}."
     )
 }
 
 fn win_over(room: &Room, target: &str, kingdom: &str) -> String {
     if let Some(g) = room.monsters.iter().find(|g| g.name == target) {
-        let who = format!("{} x{}", g.name, g.count);
+        // The group by its name as the objective names it, and how many stand here.
+        let who = format!("the {} ({})", g.name, crate::text::count(g.count.into(), "monster"));
         return match g.reaction {
             Reaction::Friendly => format!(
-                "{who} here are Friendly already, but to stand with {kingdom} they ask more: the court's \
+                "Friendly is not yet allegiance: to bring {who} here to stand with {kingdom}, the court's \
                  representative passes a Charisma / {SWAY_DIFFICULTY} check, one try per Quarter. Success meets \
                  the objective."
             ),
             _ => format!(
-                "{who} here are the ones to win over: the court talks with them on the Negotiation Table (see \
-                 Negotiation, under For play), and a result that turns them Friendly wins them over and meets the objective. \
+                "To win over {who} here, the court talks with them on the Negotiation Table (see Negotiation, \
+                 under For play): a result that turns them Friendly wins them over and meets the objective. \
                  A result that starts a fight ends the talks: beaten, they are lost to the kingdom."
             ),
         };

@@ -287,7 +287,7 @@ pub(crate) fn rival_court(s: &Scenario) -> String {
     let o = &s.objective;
     let kingdom = o.rival_kingdom.as_deref().map(|k| format!(" ({k})")).unwrap_or_default();
     match o.npc.as_deref() {
-        Some(n) => format!("{n}'s court{kingdom}"),
+        Some(n) => format!("{} court{kingdom}", crate::text::possessive(n)),
         None => format!("The rival's court{kingdom}"),
     }
 }

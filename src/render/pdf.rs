@@ -62,7 +62,7 @@ pub fn booklet(
     title: &str,
     what: &str,
 ) -> Result<Vec<u8>> {
-    let fail = |message: String| Error::Scenario { file: what.to_string(), message };
+    let fail = |message: String| Error::Pdf { what: what.to_string(), message };
     let style = Style::load(templates, paper)?;
     let (w, h) = paper.size_mm();
     let size_pt = ((w as f32) * PT, (h as f32) * PT);
@@ -81,7 +81,11 @@ pub fn booklet(
     let mut doc = Document::new();
     doc.set_metadata(Metadata::new().title(title.to_string()).creator("dungeonsmith".to_string()));
     let sheet = |doc: &mut Document, svg: &str| -> Result<()> {
-        let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| fail(format!("cannot draw a page: {e}")))?;
+        let tree = usvg::Tree::from_str(svg, &opt).map_err(|source| Error::Draw {
+            what: what.into(),
+            doing: "a page",
+            source,
+        })?;
         let mut page = doc.start_page_with(PageSettings::new(size));
         let mut surface = page.surface();
         surface.draw_svg(&tree, size, SvgSettings::default()).ok_or_else(|| fail("cannot draw a page".into()))?;

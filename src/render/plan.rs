@@ -91,6 +91,8 @@ pub const ROCK: &str = "#4a4540";
 pub const FLOOR: &str = "#f2ede2";
 pub const WALL: &str = "#111111";
 pub const DOOR: &str = "#9a6431";
+/// The players' start view's unexplored cells: blank paper under the table's grid.
+pub const UNEXPLORED: &str = "#ebe5d6";
 /// A secret corridor's floor and doors in the GM's view.
 pub const SECRET_FLOOR: &str = "#c9b68c";
 pub const SECRET_DOOR: &str = "#b0392b";
@@ -207,27 +209,67 @@ impl Plan {
 
     /// [`Plan::svg`] with `extra` blank columns on the right (room for notes on a tabletop).
     pub fn svg_with(&self, ppg: u32, extra: u32) -> String {
-        self.draw(ppg, extra, false)
+        self.draw(ppg, (self.w + extra, self.h), false, ROCK)
     }
 
     /// The GM's view: [`Plan::svg_with`] with the secret corridors drawn in [`SECRET_FLOOR`]
     /// and walled, their doors in [`SECRET_DOOR`].
     pub fn svg_gm(&self, ppg: u32, extra: u32) -> String {
-        self.draw(ppg, extra, true)
+        self.draw(ppg, (self.w + extra, self.h), true, ROCK)
     }
 
-    fn draw(&self, ppg: u32, extra: u32, secrets: bool) -> String {
-        let seen = |x: i64, y: i64| if secrets { self.is_floor(x, y) } else { self.is_shown(x, y) };
-        let mut doc = Document::new()
-            .set("width", (self.w + extra) * ppg)
-            .set("height", self.h * ppg)
-            .set("viewBox", (0, 0, self.w + extra, self.h));
-        if extra > 0 {
-            doc = doc.add(
-                Rectangle::new().set("x", self.w).set("width", extra).set("height", self.h).set("fill", "#d9d4c8"),
-            );
+    /// The GM's view in the top left corner of a blank picture of `size` cells (at least the
+    /// plan's), the rest left for notes on a tabletop.
+    pub fn svg_gm_in(&self, ppg: u32, size: (u32, u32)) -> String {
+        self.draw(ppg, size, true, ROCK)
+    }
+
+    /// The players' view of a plan reduced by [`Plan::start`]: its unknown cells blank paper
+    /// (the table's grid shows over them), in a picture of `size` cells.
+    pub fn svg_unexplored_in(&self, ppg: u32, size: (u32, u32)) -> String {
+        self.draw(ppg, size, false, UNEXPLORED)
+    }
+
+    /// The plan as the players know it before they go in: only the rooms or areas named by
+    /// `keys` and, with `edges`, the entrances (the floor that reaches the plan's edge, with the
+    /// door at its inner end); every other cell is rock and no other room is labelled, so the
+    /// picture tells nothing of the shape beyond the entrance.
+    pub fn start(&self, keys: &[&str], edges: bool) -> Plan {
+        let mut kept: Vec<u32> = Vec::new();
+        for x in (0..self.w).filter(|_| edges) {
+            kept.extend([self.owner_at(i64::from(x), 0), self.owner_at(i64::from(x), i64::from(self.h) - 1)]);
         }
-        doc = doc.add(Rectangle::new().set("width", self.w).set("height", self.h).set("fill", ROCK));
+        for y in (0..self.h).filter(|_| edges) {
+            kept.extend([self.owner_at(0, i64::from(y)), self.owner_at(i64::from(self.w) - 1, i64::from(y))]);
+        }
+        let rooms: Vec<PlanRoom> = self.rooms.iter().filter(|r| keys.contains(&r.key.as_str())).cloned().collect();
+        kept.extend(rooms.iter().map(|r| self.owner_at(i64::from(r.x), i64::from(r.y))));
+        kept.retain(|&o| o != 0 && !self.hidden.contains(&o));
+        let mut p = Plan::new(self.w, self.h);
+        for (i, o) in self.owner.iter().enumerate() {
+            if kept.contains(o) {
+                p.owner[i] = *o;
+            }
+        }
+        p.rooms = rooms;
+        // A door stands on a grid line: kept where a kept cell lies on either side of it.
+        let beside = |d: &Door| {
+            let (x, y) = (i64::from(d.a.0.min(d.b.0)), i64::from(d.a.1.min(d.b.1)));
+            let (a, b) = if d.a.1 == d.b.1 { ((x, y - 1), (x, y)) } else { ((x - 1, y), (x, y)) };
+            p.is_floor(a.0, a.1) || p.is_floor(b.0, b.1)
+        };
+        p.doors = self.doors.iter().filter(|d| !d.secret && beside(d)).copied().collect();
+        p
+    }
+
+    fn draw(&self, ppg: u32, size: (u32, u32), secrets: bool, rock: &str) -> String {
+        let seen = |x: i64, y: i64| if secrets { self.is_floor(x, y) } else { self.is_shown(x, y) };
+        let (w, h) = (size.0.max(self.w), size.1.max(self.h));
+        let mut doc = Document::new().set("width", w * ppg).set("height", h * ppg).set("viewBox", (0, 0, w, h));
+        if (w, h) != (self.w, self.h) {
+            doc = doc.add(Rectangle::new().set("width", w).set("height", h).set("fill", "#d9d4c8"));
+        }
+        doc = doc.add(Rectangle::new().set("width", self.w).set("height", self.h).set("fill", rock));
         doc = doc.add(self.floor(FLOOR, |x, y| self.is_shown(x, y)));
         if secrets {
             doc = doc.add(self.floor(SECRET_FLOOR, |x, y| self.is_floor(x, y) && !self.is_shown(x, y)));
@@ -440,14 +482,12 @@ pub const SEARCH_WORK: u64 = 400_000_000;
 /// [`fortress_plan_sized`] for a file to be drawn (`what`): a plan whose search would pass
 /// `SEARCH_WORK` is refused in one line before any corridor is routed.
 pub fn fortress_plan_checked(f: &Fortress, area: u32, what: &str) -> crate::error::Result<Plan> {
-    plan_within(f, area, SEARCH_WORK).map_err(|work| crate::error::Error::Scenario {
-        file: what.to_string(),
-        message: format!(
-            "the plan of {} areas and {} gates, which the area map cannot draw in rows, is too large to lay out \
-             ({work} steps of corridor search; at most {SEARCH_WORK}); the area map (`svg`, `pdf`) draws it",
-            f.areas.len(),
-            f.gates.len()
-        ),
+    plan_within(f, area, SEARCH_WORK).map_err(|work| crate::error::Error::PlanTooLarge {
+        what: what.to_string(),
+        areas: f.areas.len(),
+        gates: f.gates.len(),
+        work,
+        limit: SEARCH_WORK,
     })
 }
 

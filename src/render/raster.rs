@@ -36,21 +36,24 @@ pub fn fonts() -> Arc<usvg::fontdb::Database> {
 
 /// Renders an SVG document to PNG bytes, `width` pixels wide (height in proportion), on white.
 pub fn png(svg: &str, width: u32, what: &str) -> Result<Vec<u8>> {
-    let fail = |message: String| Error::Scenario { file: what.to_string(), message };
     let opt = usvg::Options { fontdb: fonts(), ..Default::default() };
-    let tree = usvg::Tree::from_str(svg, &opt).map_err(|e| fail(format!("cannot draw the picture: {e}")))?;
+    let tree = usvg::Tree::from_str(svg, &opt).map_err(|source| Error::Draw {
+        what: what.into(),
+        doing: "the picture",
+        source,
+    })?;
     let size = tree.size();
     let scale = width as f32 / size.width();
     let height = (size.height() * scale).round().max(1.0) as u32;
     // A hand-edited scenario can ask for a huge plan; refuse rather than allocate gigabytes.
     if u64::from(width) * u64::from(height) > MAX_PIXELS {
-        return Err(fail(format!("a {width}x{height} picture is too large to draw")));
+        return Err(Error::PictureTooLarge { what: what.into(), width, height });
     }
-    let mut pix = Pixmap::new(width.max(1), height)
-        .ok_or_else(|| fail(format!("a {width}x{height} picture is too large to draw")))?;
+    let mut pix =
+        Pixmap::new(width.max(1), height).ok_or_else(|| Error::PictureTooLarge { what: what.into(), width, height })?;
     pix.fill(resvg::tiny_skia::Color::WHITE);
     resvg::render(&tree, Transform::from_scale(scale, scale), &mut pix.as_mut());
-    encode(&pix).map_err(|e| fail(format!("cannot encode the picture: {e}")))
+    encode(&pix).map_err(|source| Error::Png { what: what.into(), source })
 }
 
 /// An opaque pixmap as 8-bit RGB PNG. Opaque pixels are the same premultiplied or not, so the

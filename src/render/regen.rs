@@ -34,13 +34,15 @@ impl Regen {
 
 /// The regenerate line of a Make You Kingdom scenario drawn on `paper`.
 pub fn myk(s: &Scenario, tables: &Tables, paper: Paper) -> Regen {
-    let rebuilds = myk_rebuild(s, tables).is_some_and(|again| same_json(&again, s));
+    let rebuilds = rebuilds(s, tables, || myk_rebuild(s, tables));
     Regen::new(myk_seed_command(s, paper), rebuilds, format!("myk-{}.json", s.seed))
 }
 
 /// The regenerate line of a Night Wizard 3rd Edition Fortress drawn on `paper`.
 pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper) -> Regen {
-    let rebuilds = fortress_rebuild(f, tables).is_some_and(|again| same_json(&again, f));
+    // Both read filled (the renderers hand a filled fortress; filling one again changes nothing).
+    let read = crate::nw3::text::filled(f);
+    let rebuilds = rebuilds(&read, tables, || fortress_rebuild(f, tables));
     Regen::new(fortress_seed_command(f, paper), rebuilds, format!("fortress-{}.json", f.seed))
 }
 
@@ -103,19 +105,39 @@ fn myk_rebuild(s: &Scenario, tables: &Tables) -> Option<Scenario> {
     Some(again)
 }
 
-/// What the seed command printed for `f` makes (as [`myk_rebuild`]).
+/// What the seed command printed for `f` makes (as [`myk_rebuild`]), its texts filled as `f`'s
+/// are: every renderer reads a fortress filled ([`crate::nw3::text::filled`]).
 fn fortress_rebuild(f: &Fortress, tables: &Tables) -> Option<Fortress> {
     let mut again = crate::nw3::generate(tables, &f.params, f.seed).ok()?;
     crate::edit::nw3::replay(tables, &mut again, &f.rerolls).ok()?;
     again.paper = f.paper;
     again.generator = f.generator.clone();
-    Some(again)
+    Some(crate::nw3::text::filled(&again))
 }
 
-/// The two serialise to the same file.
-fn same_json<T: serde::Serialize>(a: &T, b: &T) -> bool {
-    match (crate::render::json(a), crate::render::json(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
+/// Whether `rebuild` (the seed command's scenario) serialises to the same file as `s`, asked once
+/// per scenario and tables: every sheet's footer and the booklet ask (41 times for a 20-map
+/// scenario in the workbench), and each answer replays every recorded reroll, so a permalink of
+/// 1,000 rerolls replayed them 41,000 times. The answer is kept for the last few scenarios, by
+/// the SHA-256 of their file and the tables' version.
+fn rebuilds<T: serde::Serialize>(s: &T, tables: &Tables, rebuild: impl FnOnce() -> Option<T>) -> bool {
+    use sha2::{Digest, Sha256};
+    use std::sync::Mutex;
+    type Seen = Vec<([u8; 32], String, bool)>;
+    static SEEN: Mutex<Seen> = Mutex::new(Vec::new());
+    let Ok(mine) = crate::render::json(s) else { return false };
+    let hash: [u8; 32] = Sha256::digest(mine.as_bytes()).into();
+    let version = tables.version.to_string();
+    let known = |seen: &Seen| seen.iter().find(|(h, v, _)| *h == hash && *v == version).map(|(_, _, r)| *r);
+    if let Some(answer) = SEEN.lock().ok().and_then(|seen| known(&seen)) {
+        return answer;
     }
+    let answer = rebuild().and_then(|again| crate::render::json(&again).ok()).is_some_and(|again| again == mine);
+    if let Ok(mut seen) = SEEN.lock() {
+        if seen.len() >= 8 {
+            seen.remove(0);
+        }
+        seen.push((hash, version, answer));
+    }
+    answer
 }

@@ -12,7 +12,9 @@
 use svg::node::element::{Line, Path, Pattern, Rectangle, Title};
 
 use crate::model::Paper;
-use crate::myk::model::{Corridor, CorridorId, Entrance, Map, Place, PlacedTrap, Room, RoomId, Scenario, Wall};
+use crate::myk::model::{
+    Corridor, CorridorId, Entrance, Map, ObjectiveKind, Place, PlacedTrap, Room, RoomId, Ruler, Scenario, Wall,
+};
 use crate::render::Audience;
 use crate::render::svgkit::{
     ASCENT, Canvas, DESCENT, GREY, INK, Pen, Turn, WHITE, ellipsize, fit_line, fits, icon_crown, icon_pawn, icon_trap,
@@ -86,6 +88,63 @@ fn icon_clue(c: &mut Canvas, cx: f64, cy: f64, s: f64) {
     c.circle(ox, oy, r, WHITE, Some((INK, 0.35)));
     let k = r * std::f64::consts::FRAC_1_SQRT_2;
     c.line(ox + k, oy + k, cx + s * 0.45, cy + s * 0.45, Pen(INK, 0.6, None));
+}
+
+/// The objective's star (a five-pointed star centred on `(cx, cy)`).
+fn icon_star(c: &mut Canvas, cx: f64, cy: f64, s: f64) {
+    let (ro, ri) = (s * 0.5, s * 0.2);
+    let pts: Vec<(f64, f64)> = (0..10)
+        .map(|i| {
+            let a = std::f64::consts::PI * (f64::from(i) / 5.0 - 0.5);
+            let r = if i % 2 == 0 { ro } else { ri };
+            (cx + r * a.cos(), cy + 0.05 * s + r * a.sin())
+        })
+        .collect();
+    c.poly(&pts, INK, None);
+}
+
+/// A cast NPC: an outlined figure (a monster's pawn is filled), so the two read apart.
+fn icon_person(c: &mut Canvas, x: f64, y: f64, s: f64) {
+    c.circle(x + s / 2.0, y - s * 0.74, s * 0.2, WHITE, Some((INK, 0.3)));
+    c.poly(
+        &[(x + s * 0.15, y), (x + s * 0.3, y - s * 0.45), (x + s * 0.7, y - s * 0.45), (x + s * 0.85, y)],
+        WHITE,
+        Some((INK, 0.3)),
+    );
+}
+
+/// A mini event: an exclamation mark in a circle, drawn as shapes.
+fn icon_event(c: &mut Canvas, x: f64, y: f64, s: f64) {
+    let (cx, cy, r) = (x + s / 2.0, y - s / 2.0, s * 0.46);
+    c.circle(cx, cy, r, WHITE, Some((INK, 0.3)));
+    c.line(cx, cy - r * 0.6, cx, cy + r * 0.15, Pen(INK, 0.4, None));
+    c.circle(cx, cy + r * 0.45, 0.2, INK, None);
+}
+
+/// A ruler's hidden core: a diamond.
+fn icon_core(c: &mut Canvas, x: f64, y: f64, s: f64) {
+    let (cx, cy, h, w) = (x + s / 2.0, y - s / 2.0, s * 0.5, s * 0.34);
+    c.poly(&[(cx, cy - h), (cx + w, cy), (cx, cy + h), (cx - w, cy)], INK, None);
+}
+
+/// The race's clock: an hourglass.
+fn icon_clock(c: &mut Canvas, x: f64, y: f64, s: f64) {
+    let (l, r, t) = (x + s * 0.2, x + s * 0.8, y - s);
+    c.poly(&[(l, t), (r, t), (x + s / 2.0, y - s / 2.0)], WHITE, Some((INK, 0.3)));
+    c.poly(&[(x + s / 2.0, y - s / 2.0), (r, y), (l, y)], INK, Some((INK, 0.3)));
+}
+
+/// The objective room's frame: a second wall just inside the room's own, clear of its text
+/// (which starts at the room's padding).
+fn objective_frame(c: &mut Canvas, x: f64, y: f64, r: f64) {
+    let k = 1.0;
+    let frame = Rectangle::new()
+        .set("x", mm(x + k))
+        .set("y", mm(y + k))
+        .set("width", mm(r - 2.0 * k))
+        .set("height", mm(r - 2.0 * k))
+        .set("fill", "none");
+    c.add(Pen(INK, 0.5, None).on(frame));
 }
 
 /// A corridor-trap badge: a warning triangle with the trap's number.
@@ -254,7 +313,7 @@ impl Grid {
 
 /// Heights of the blocks around the grid.
 const HEAD: f64 = 19.0;
-const LEGEND_ROWS: usize = 5;
+const LEGEND_ROWS: usize = 7;
 const LEGEND_STEP: f64 = 5.2;
 const LIST_STEP: f64 = 4.4;
 const LIST_COLS: usize = 3;
@@ -500,14 +559,35 @@ fn footer_height(lines: usize) -> f64 {
     6.7 + lines.saturating_sub(1) as f64 * FOOT_STEP
 }
 
-/// What a room line starts with.
+/// What a room line starts with: a threat's icon, a story mark's, or none.
 #[derive(Clone, Copy, PartialEq)]
 enum Icon {
     Ruler,
     Monster,
     Base,
     Trap,
+    Objective,
+    Person,
+    Event,
+    Core,
+    Clock,
     None,
+}
+
+/// Draws `icon` with its bottom-left at `(x, y)`, `s` mm tall.
+fn room_icon(c: &mut Canvas, icon: Icon, x: f64, y: f64, s: f64) {
+    match icon {
+        Icon::Ruler => icon_crown(c, x, y, s),
+        Icon::Monster => icon_pawn(c, x, y, s),
+        Icon::Base => icon_base(c, x, y, s),
+        Icon::Trap => icon_trap(c, x, y, s),
+        Icon::Objective => icon_star(c, x + s / 2.0, y - s / 2.0, s * 1.1),
+        Icon::Person => icon_person(c, x, y, s),
+        Icon::Event => icon_event(c, x, y, s),
+        Icon::Core => icon_core(c, x, y, s),
+        Icon::Clock => icon_clock(c, x, y, s),
+        Icon::None => {}
+    }
 }
 
 /// A room on the GM's sheet: its id and clue mark, its name, then a line per threat (ruler,
@@ -522,6 +602,11 @@ fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, id: RoomId, x: f64, y: 
     }
     c.rect(x, y, r, r, WHITE, Some(Pen(INK, 0.6, None)));
     txt(x + pad, id_base, ID_SIZE, id.to_string()).bold().put(c);
+    let here = Place { map: map.index, room: id };
+    if s.objective.at == Some(here) {
+        objective_frame(c, x, y, r);
+        icon_star(c, x + pad + width(id.name(), ID_SIZE, true) + 2.6, id_base - ID_SIZE * 0.4, 3.6);
+    }
     let clues = s.clues.iter().filter(|k| k.at.map == map.index && k.at.room == id).count();
     if clues > 0 {
         icon_clue(c, x + r - pad - 2.2, y + pad + 2.2, 4.4);
@@ -556,17 +641,12 @@ fn draw_gm_room(c: &mut Canvas, s: &Scenario, map: &Map, id: RoomId, x: f64, y: 
     let first = if name.is_empty() { yb } else { yb - name_step + DESCENT * NAME_SIZE + 1.4 + ASCENT * LINE_SIZE };
     let bottom = y + r - pad;
     let cap = ((bottom - (first - ASCENT * LINE_SIZE)) / step).floor().max(0.0) as usize;
-    let blocks = room_blocks(&threat_entries(map, room), line_w, cap);
+    let mut entries = story_entries(s, map, room);
+    entries.extend(threat_entries(map, room));
+    let blocks = room_blocks(&entries, line_w, cap);
     let mut yb = first;
     for (icon, lines) in blocks {
-        let (ix, iy, s) = (x + pad + 0.1, yb + 0.1, 2.6);
-        match icon {
-            Icon::Ruler => icon_crown(c, ix, iy, s),
-            Icon::Monster => icon_pawn(c, ix, iy, s),
-            Icon::Base => icon_base(c, ix, iy, s),
-            Icon::Trap => icon_trap(c, ix, iy, s),
-            Icon::None => {}
-        }
+        room_icon(c, icon, x + pad + 0.1, yb + 0.1, 2.6);
         for line in lines {
             txt(x + pad + icon_w + 0.8, yb, LINE_SIZE, line).put(c);
             yb += step;
@@ -586,18 +666,93 @@ fn draw_unused_room(c: &mut Canvas, id: RoomId, x: f64, y: f64, r: f64, pad: f64
     txt(x + pad, id_base, ID_SIZE, id.to_string()).bold().grey().put(c);
 }
 
+/// A ruler's level as the sheet prints it: the effective level (what the court faces, its
+/// adjustments counted) marked "eff." when it differs from the bestiary's, which the legend
+/// says; a file not yet fixed (no effective level) prints the bestiary's.
+fn ruler_level(ru: &Ruler) -> String {
+    if ru.effective_level != 0 && ru.effective_level != ru.level {
+        format!("eff. lv {}", ru.effective_level)
+    } else {
+        format!("lv {}", ru.level)
+    }
+}
+
+/// The word for a cast member's part on the sheet: the part their role starts with (informant,
+/// captive, recipient, rival), else the role as written.
+fn role_word(role: &str) -> &str {
+    use crate::myk::story::{CAPTIVE, INFORMANT, RECIPIENT, RIVAL};
+    [INFORMANT, CAPTIVE, RECIPIENT, RIVAL].into_iter().find(|r| role.starts_with(r)).unwrap_or(role)
+}
+
+/// The objective as its room's line says it: the verb of its kind and what it names.
+fn objective_line(s: &Scenario) -> Vec<(String, String)> {
+    let o = &s.objective;
+    let verb = match o.kind {
+        ObjectiveKind::Defeat => "defeat",
+        ObjectiveKind::Rescue => "rescue",
+        ObjectiveKind::Acquire => "take",
+        ObjectiveKind::Search => "find",
+        ObjectiveKind::Deliver => "deliver",
+        ObjectiveKind::WinOver => "win over",
+        ObjectiveKind::Race => "reach first",
+    };
+    let what = match o.kind {
+        ObjectiveKind::Race => String::new(),
+        _ => o.item.clone().filter(|i| !i.is_empty()).unwrap_or_else(|| o.target.clone()),
+    };
+    let short = (format!("Objective: {verb}"), String::new());
+    if what.is_empty() { vec![short] } else { vec![(format!("Objective: {verb} {what}"), String::new()), short] }
+}
+
+/// The story's marks in a room, in the order the sheet lists them: the objective (and a race's
+/// arrival), the cast NPCs who stand there by role, the mini events by title, and the hidden core
+/// of a ruler of the map.
+fn story_entries(s: &Scenario, map: &Map, room: &Room) -> Vec<(Icon, Vec<(String, String)>)> {
+    let here = Place { map: map.index, room: room.id };
+    let mut entries: Vec<(Icon, Vec<(String, String)>)> = Vec::new();
+    if s.objective.at == Some(here) {
+        entries.push((Icon::Objective, objective_line(s)));
+        if let Some(q) = crate::myk::goal::arrival(s) {
+            let long = (format!("rival arrives end of Quarter {q}"), String::new());
+            entries.push((Icon::Clock, vec![long, (format!("rival in Q{q}"), String::new())]));
+        }
+    }
+    for n in s.cast.iter().filter(|n| n.place == Some(here)) {
+        entries.push((Icon::Person, vec![(n.name.to_string(), format!(" ({})", role_word(&n.role)))]));
+    }
+    for title in crate::render::myk_story::events_in(s, here) {
+        entries.push((Icon::Event, vec![(title, String::new())]));
+    }
+    for ru in map.rooms.iter().filter_map(|r| r.ruler.as_ref()) {
+        for a in ru.adjustments.iter().filter(|a| a.hidden_in == Some(room.id)) {
+            let long = (format!("core of {} ({})", ru.name, a.what), String::new());
+            entries.push((Icon::Core, vec![long, (format!("core of {}", ru.name), String::new())]));
+        }
+    }
+    entries
+}
+
 /// One entry per threat of a room, in the order the sheet lists them (ruler, monsters, bases,
 /// traps): its icon and (head, kept tail) candidates, most detailed first, for
 /// [`room_blocks`] to choose from as room allows.
 fn threat_entries(map: &Map, room: &Room) -> Vec<(Icon, Vec<(String, String)>)> {
     let mut entries: Vec<(Icon, Vec<(String, String)>)> = Vec::new();
     if let Some(ru) = &room.ruler {
-        entries.push((Icon::Ruler, vec![(ru.name.as_str().to_owned(), format!(" (ruler, lv {})", ru.level))]));
+        let (name, level) = (ru.name.as_str().to_owned(), ruler_level(ru));
+        // The crown says "ruler" when the line is short of room; the level is never cut.
+        entries.push((Icon::Ruler, vec![(name.clone(), format!(" (ruler, {level})")), (name, format!(" ({level})"))]));
     }
     for m in &room.monsters {
         entries.push((
             Icon::Monster,
-            vec![(m.name.as_str().to_owned(), format!(" \u{00d7}{} ({})", m.count, m.reaction.label()))],
+            // A lone monster reads by its name alone: "×1" counts nothing.
+            vec![(
+                m.name.as_str().to_owned(),
+                match m.count {
+                    1 => format!(" ({})", m.reaction.label()),
+                    n => format!(" \u{00d7}{n} ({})", m.reaction.label()),
+                },
+            )],
         ));
     }
     for b in &room.bases {
@@ -645,7 +800,9 @@ fn room_blocks(entries: &[(Icon, Vec<(String, String)>)], max: f64, cap: usize) 
                     words.push(tail.trim());
                 }
                 let two = wrap_words(&words, max, LINE_SIZE, false, 2);
-                if one != full(cands) && two.len() == 2 && spare > 0 {
+                // Two lines only when they keep the tail (a ruler's level) whole.
+                let kept = two.last().is_some_and(|l| l.ends_with(tail.trim()));
+                if one != full(cands) && two.len() == 2 && spare > 0 && kept {
                     spare -= 1;
                     (*icon, two)
                 } else {
@@ -681,7 +838,9 @@ fn room_blocks(entries: &[(Icon, Vec<(String, String)>)], max: f64, cap: usize) 
     if blocks.len() > cap {
         let cut = blocks.split_off(cap.saturating_sub(1));
         let count = |k: &[Icon]| cut.iter().filter(|b| k.contains(&b.0)).map(|b| b.2).sum::<usize>();
+        let story = [Icon::Objective, Icon::Person, Icon::Event, Icon::Core, Icon::Clock];
         let parts: Vec<String> = [
+            (count(&story), "story mark", "story marks"),
             (count(&[Icon::Ruler, Icon::Monster]), "monster group", "monster groups"),
             (count(&[Icon::Base]), "base", "bases"),
             (count(&[Icon::Trap]), "trap", "traps"),
@@ -761,6 +920,47 @@ fn draw_entrance(c: &mut Canvas, g: &Grid, e: &Entrance, copy: Audience) {
     }
 }
 
+/// A legend entry's sample, drawn as the map draws it.
+#[derive(Clone, Copy)]
+enum Sample {
+    Corridor(Look, f64),
+    Badge,
+    Arrow(bool),
+    Icon(Icon),
+    Clue,
+    Objective,
+    Unused,
+    None,
+}
+
+/// Every mark a GM sheet may carry, in the legend's order (down the columns): the corridors and
+/// ways, then what stands in a room, then the story's marks.
+fn legend_entries() -> [(Sample, &'static str); LEGEND_ROWS * 3 - 1] {
+    let look = Look::default();
+    [
+        (Sample::Corridor(look, 1.0), "corridor through rock (grey)"),
+        (Sample::Corridor(Look { hidden: true, ..look }, 1.0), "secret corridor (Secret Door)"),
+        (Sample::Corridor(Look { locked: true, ..look }, 1.3), "locked corridor (Lock)"),
+        (Sample::Corridor(Look { one_way: 1, ..look }, 1.3), "one-way corridor (Moving Floor)"),
+        (Sample::Corridor(Look { closed: true, ..look }, 1.3), "impassable (Infinite Corridor)"),
+        (Sample::Badge, "trap in the corridor (list below)"),
+        (Sample::Arrow(true), "entrance from outside"),
+        (Sample::Arrow(false), "passage to another map"),
+        (Sample::None, "\u{2192} B3: moves the court to B3"),
+        (Sample::Unused, "unused room"),
+        (Sample::Icon(Icon::Ruler), "ruler (eff. lv: with adjustments)"),
+        (Sample::Icon(Icon::Monster), "monsters \u{00d7}count (reaction)"),
+        (Sample::Icon(Icon::Base), "base"),
+        (Sample::Icon(Icon::Trap), "trap in the room"),
+        (Sample::Clue, "a clue is found here"),
+        (Sample::Objective, "the objective's room"),
+        (Sample::Icon(Icon::Person), "NPC of the cast (role)"),
+        (Sample::Icon(Icon::Event), "mini event (title)"),
+        (Sample::Icon(Icon::Core), "a ruler's hidden core"),
+        (Sample::Icon(Icon::Clock), "race: the rival arrives"),
+    ]
+}
+
 /// The legend: every mark used on a GM sheet, then the numbered corridor traps.
 fn draw_legend(c: &mut Canvas, map: &Map, tables: &Tables, top: f64, numbers: &[(CorridorId, usize)]) {
     let inner = c.w - 2.0 * MARGIN;
@@ -768,47 +968,34 @@ fn draw_legend(c: &mut Canvas, map: &Map, tables: &Tables, top: f64, numbers: &[
     let col_w = inner / 3.0;
     let sample_w = 12.0;
     let row0 = top + 5.2;
-    let entries: [&str; 15] = [
-        "corridor through rock (grey)",
-        "secret corridor (Secret Door)",
-        "locked corridor (Lock)",
-        "one-way corridor (Moving Floor)",
-        "impassable (Infinite Corridor)",
-        "ruler",
-        "monsters \u{00d7}count (reaction)",
-        "base",
-        "trap in the room",
-        "trap in the corridor (list below)",
-        "entrance from outside",
-        "passage to another map",
-        "\u{2192} B3: moves the court to B3",
-        "a clue is found here",
-        "unused room",
-    ];
-    for (i, text) in entries.iter().enumerate() {
+    for (i, (sample, text)) in legend_entries().into_iter().enumerate() {
         let (col, row) = (i / LEGEND_ROWS, i % LEGEND_ROWS);
         let x = MARGIN + col as f64 * col_w;
         let cy = row0 + row as f64 * LEGEND_STEP + LEGEND_STEP / 2.0;
         let (sx, sy) = (x, cy);
         let t = 3.4;
-        let look = Look::default();
-        rock_swatch(c, i < 5, sx, sy, sample_w, t);
-        match i {
-            0 => band(c, true, sx, sx + sample_w, sy, t, look),
-            1 => band(c, true, sx, sx + sample_w, sy, t, Look { hidden: true, ..look }),
-            2 => band(c, true, sx, sx + sample_w, sy, t * 1.3, Look { locked: true, ..look }),
-            3 => band(c, true, sx, sx + sample_w, sy, t * 1.3, Look { one_way: 1, ..look }),
-            4 => band(c, true, sx, sx + sample_w, sy, t * 1.3, Look { closed: true, ..look }),
-            5 => icon_crown(c, sx + 4.5, sy + 1.5, 3.0),
-            6 => icon_pawn(c, sx + 4.5, sy + 1.5, 3.0),
-            7 => icon_base(c, sx + 4.5, sy + 1.5, 3.0),
-            8 => icon_trap(c, sx + 4.5, sy + 1.5, 3.0),
-            9 => badge(c, sx + 6.0, sy, 1, 5.0),
-            10 => arrow(c, sx + 1.0, sy, sx + 11.0, sy, true),
-            11 => arrow(c, sx + 1.0, sy, sx + 11.0, sy, false),
-            12 => {}
-            13 => icon_clue(c, sx + 6.0, sy, 4.0),
-            _ => {
+        match sample {
+            Sample::Corridor(look, k) => {
+                rock_swatch(c, sx, sy, sample_w, t);
+                band(c, true, sx, sx + sample_w, sy, t * k, look);
+            }
+            Sample::Badge => badge(c, sx + 6.0, sy, 1, 5.0),
+            Sample::Arrow(filled) => arrow(c, sx + 1.0, sy, sx + 11.0, sy, filled),
+            Sample::Icon(icon) => room_icon(c, icon, sx + 4.5, sy + 1.5, 3.0),
+            Sample::Clue => icon_clue(c, sx + 6.0, sy, 4.0),
+            Sample::Objective => {
+                let (bw, bh) = (sample_w - 2.0, 4.4);
+                c.rect(sx + 1.0, sy - bh / 2.0, bw, bh, WHITE, Some(Pen(INK, 0.6, None)));
+                let frame = Rectangle::new()
+                    .set("x", mm(sx + 1.7))
+                    .set("y", mm(sy - bh / 2.0 + 0.7))
+                    .set("width", mm(bw - 1.4))
+                    .set("height", mm(bh - 1.4))
+                    .set("fill", "none");
+                c.add(Pen(INK, 0.4, None).on(frame));
+                icon_star(c, sx + 6.0, sy, 2.4);
+            }
+            Sample::Unused => {
                 let (bw, bh) = (sample_w - 2.0, 4.0);
                 c.rect(
                     sx + 1.0,
@@ -819,6 +1006,7 @@ fn draw_legend(c: &mut Canvas, map: &Map, tables: &Tables, top: f64, numbers: &[
                     Some(Pen(GREY, 0.3, Some("1.5 0.8"))),
                 );
             }
+            Sample::None => {}
         }
         let tx = x + sample_w + 1.5;
         let text = ellipsize(text, col_w - sample_w - 3.0, SMALL, false);
@@ -842,11 +1030,9 @@ fn draw_legend(c: &mut Canvas, map: &Map, tables: &Tables, top: f64, numbers: &[
     }
 }
 
-/// The rock a legend's corridor sample (`corridor`) is cut through, as on the map.
-fn rock_swatch(c: &mut Canvas, corridor: bool, sx: f64, sy: f64, w: f64, t: f64) {
-    if corridor {
-        c.rect(sx - 0.5, sy - t * 0.65 - 0.9, w + 1.0, t * 1.3 + 1.8, ROCK, None);
-    }
+/// The rock a legend's corridor sample is cut through, as on the map.
+fn rock_swatch(c: &mut Canvas, sx: f64, sy: f64, w: f64, t: f64) {
+    c.rect(sx - 0.5, sy - t * 0.65 - 0.9, w + 1.0, t * 1.3 + 1.8, ROCK, None);
 }
 
 /// The players' key (entrances only) and a ruled notes area.

@@ -28,7 +28,12 @@ pub fn myk_summary(s: &Scenario) -> String {
                 parts.push(format!("RULER {} (lv {}, eff {})", ru.name, ru.level, ru.effective_level));
             }
             for g in &r.monsters {
-                parts.push(format!("{} x{} lv{} {}", g.name, g.count, g.level, g.reaction.label()));
+                parts.push(format!(
+                    "{} lv{} {}",
+                    crate::text::count(g.count.into(), &g.name),
+                    g.level,
+                    g.reaction.label()
+                ));
             }
             for t in &r.traps {
                 parts.push(format!("trap {} lv{}", t.name, t.level));

@@ -4,6 +4,8 @@
 
 use std::fs;
 use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
 
 use minijinja::{AutoEscape, Environment, UndefinedBehavior, Value};
 use serde::Serialize;
@@ -14,7 +16,9 @@ include!(concat!(env!("OUT_DIR"), "/embedded_templates.rs"));
 
 /// A template set: the embedded defaults, with a GM's overrides on top.
 pub struct Templates {
-    env: Environment<'static>,
+    env: Arc<Environment<'static>>,
+    /// Whether a GM's folder gave any: then each render is bounded by [`TIME_LIMIT`] too.
+    bounded: bool,
 }
 
 /// The most instructions one render of a set with a GM's templates may run (minijinja's fuel):
@@ -25,6 +29,14 @@ pub const FUEL: u64 = 50_000_000;
 /// The most bytes one template's output may hold: far past the largest accepted scenario's
 /// booklet, and a GM's template that would write without end stops there.
 pub const OUTPUT_LIMIT: usize = 64 << 20;
+
+/// The longest one render with a GM's templates may take. Fuel counts steps, not what a step
+/// costs: an 84-byte template looping over a 1 MB `replace` spends 11 ms a step and would run
+/// for minutes inside its fuel. The built-in templates on the largest accepted scenario take a
+/// small part of this. A debug build (the tests) runs templates some twenty times slower, so its
+/// limit is longer than the 120 s the fuel test allows itself: each of the other limits is still
+/// met first on the template that tests it.
+pub const TIME_LIMIT: Duration = Duration::from_secs(if cfg!(debug_assertions) { 150 } else { 5 });
 
 impl Templates {
     /// The built-in templates, overridden file by file from `dir` when given. A GM's files are
@@ -49,6 +61,8 @@ impl Templates {
             env.set_fuel(Some(FUEL));
         }
         env.set_undefined_behavior(UndefinedBehavior::Strict);
+        // `{{ g.count|count(g.name) }}`: "1 Goblin", "3 Goblins" (the one text layer's plural).
+        env.add_filter("count", |n: u64, noun: String| crate::text::count(n, &noun));
         env.set_auto_escape_callback(|name| {
             if name.ends_with(".html") {
                 AutoEscape::Html
@@ -85,7 +99,7 @@ impl Templates {
         }
         // Asked only for names no GM file holds: an added template is found before the loader.
         env.set_loader(|name| Ok(EMBEDDED_TEMPLATES.iter().find(|(n, _)| *n == name).map(|(_, t)| t.to_string())));
-        Ok(Templates { env })
+        Ok(Templates { env: Arc::new(env), bounded: dir.is_some() })
     }
 
     /// Compiles template `name` now, if it is not yet, so a later `render` finds it ready (while
@@ -95,27 +109,53 @@ impl Templates {
     }
 
     /// Renders template `name` with `ctx`. Inline SVG reaches HTML through the `safe` filter; all
-    /// other text is escaped in `.html` templates.
+    /// other text is escaped in `.html` templates. With a GM's templates the render runs on a
+    /// thread of its own and is refused past [`TIME_LIMIT`]: minijinja has no hook between steps
+    /// to stop it, so the thread is left to run out its fuel while the run refuses (the command
+    /// line's process ends with the refusal, taking the thread with it).
     pub fn render<T: Serialize>(&self, name: &str, ctx: &T) -> Result<String> {
-        let tmpl = self.env.get_template(name).map_err(|e| match e.kind() {
-            minijinja::ErrorKind::TemplateNotFound => Error::UnknownTemplate { name: name.to_string() },
-            _ => Error::Template { name: name.to_string(), message: one_line(&e) },
-        })?;
-        let mut out = Capped { bytes: Vec::new(), over: false };
-        let rendered = tmpl.render_captured_to(Value::from(minijinja::value::Serde(ctx)), &mut out);
-        let message = match rendered {
-            Ok(_) => {
-                return String::from_utf8(out.bytes)
-                    .map_err(|e| Error::Template { name: name.into(), message: e.to_string() });
-            }
-            Err(_) if out.over => format!("its output passed {} MiB; nothing written", OUTPUT_LIMIT >> 20),
-            Err(e) if e.kind() == minijinja::ErrorKind::OutOfFuel => {
-                format!("it ran past {FUEL} steps (a loop without end?); nothing written")
-            }
-            Err(e) => one_line(&e),
-        };
-        Err(Error::Template { name: name.to_string(), message })
+        let ctx = Value::from(minijinja::value::Serde(ctx));
+        if !self.bounded {
+            return render_with(&self.env, name, ctx);
+        }
+        let (env, owned) = (Arc::clone(&self.env), name.to_string());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let started = std::thread::Builder::new()
+            .name(format!("template {name}"))
+            .spawn(move || drop(tx.send(render_with(&env, &owned, ctx))));
+        let refused = |message: String| Error::Template { name: name.to_string(), message };
+        started.map_err(|e| refused(format!("cannot start its render: {e}")))?;
+        match rx.recv_timeout(TIME_LIMIT) {
+            Ok(rendered) => rendered,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err(refused(format!(
+                "it ran past {} s (a loop over a large text?); nothing written",
+                TIME_LIMIT.as_secs()
+            ))),
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(refused("its render failed".into())),
+        }
     }
+}
+
+/// Renders template `name` of `env` with `ctx`, its output capped and its fuel's end named.
+fn render_with(env: &Environment<'static>, name: &str, ctx: Value) -> Result<String> {
+    let tmpl = env.get_template(name).map_err(|e| match e.kind() {
+        minijinja::ErrorKind::TemplateNotFound => Error::UnknownTemplate { name: name.to_string() },
+        _ => Error::Template { name: name.to_string(), message: one_line(&e) },
+    })?;
+    let mut out = Capped { bytes: Vec::new(), over: false };
+    let rendered = tmpl.render_captured_to(ctx, &mut out);
+    let message = match rendered {
+        Ok(_) => {
+            return String::from_utf8(out.bytes)
+                .map_err(|e| Error::Template { name: name.into(), message: e.to_string() });
+        }
+        Err(_) if out.over => format!("its output passed {} MiB; nothing written", OUTPUT_LIMIT >> 20),
+        Err(e) if e.kind() == minijinja::ErrorKind::OutOfFuel => {
+            format!("it ran past {FUEL} steps (a loop without end?); nothing written")
+        }
+        Err(e) => one_line(&e),
+    };
+    Err(Error::Template { name: name.to_string(), message })
 }
 
 /// A template's output, refused past `OUTPUT_LIMIT` bytes (minijinja writes whole strings, so

@@ -93,7 +93,8 @@ fn increase_text(a: &Adjustment, level: u32) -> String {
         Some(Stat::Damage) => format!("Damage +{t}D6"),
         Some(Stat::Defense) => format!("Defense +{t}"),
         Some(Stat::Hp) => {
-            format!("HP +{} ({t} step(s) of level {level} x {})", t * level * HP_PER_LEVEL_STEP, HP_PER_LEVEL_STEP)
+            let steps = crate::text::count(t.into(), "step");
+            format!("HP +{} ({steps} of level {level} x {})", t * level * HP_PER_LEVEL_STEP, HP_PER_LEVEL_STEP)
         }
         None => a.what.as_str().to_owned(),
     }
@@ -130,10 +131,10 @@ fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tab
         return Some("The HP in the stat line is already halved.".into());
     }
     let need = tables.myk.weak_point(&a.what).and_then(|w| w.needs)?;
-    // "Adjustment 2 + 3 poison(s) = 5.": the fixed part plus one per chosen item.
+    // "Adjustment 2 + 3 poisons = 5.": the fixed part plus one per chosen item.
     let sum = |n: usize, what: &str| {
         let fixed = tables.myk.weak_point(&a.what).map_or(0, |w| w.adjustment);
-        format!("Adjustment {fixed} + {n} {what} = {}.", -a.levels)
+        format!("Adjustment {fixed} + {} = {}.", crate::text::count(n as u64, what), -a.levels)
     };
     Some(match need {
         WeakNeed::Member => {
@@ -151,27 +152,34 @@ fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tab
         WeakNeed::Poisons => format!(
             "Poisons: {}. {}",
             specific(&a.weaknesses, &Named::new(s, map, ruler_room(map, ru), tables)),
-            sum(a.weaknesses.len(), "poison(s)")
+            sum(a.weaknesses.len(), "poison")
         ),
         WeakNeed::Weakness => {
             format!("It shuns: {}.", specific(&a.weaknesses, &Named::new(s, map, ruler_room(map, ru), tables)))
         }
         WeakNeed::Sealed => {
-            format!("Sealed skills (unusable): {}. {}", a.sealed.join(", "), sum(a.sealed.len(), "sealed"))
+            format!("Sealed skills (unusable): {}. {}", a.sealed.join(", "), sum(a.sealed.len(), "sealed skill"))
         }
         WeakNeed::Hideout => {
             let r = a.hidden_in?;
             format!(
-                "The core lies hidden in room {r} ({}) in the form of a {}, which the court can find and destroy.",
+                "The core lies hidden in room {r} ({}) in the form of {}, which the court can find and destroy.",
                 map.room(r).name,
-                Named::new(s, map, map.room(r), tables).items("core", 1, false).join("")
+                crate::text::with_article(&Named::new(s, map, map.room(r), tables).items("core", 1, false).join(""))
             )
         }
         WeakNeed::Cores => {
             let holders: Vec<String> = a
                 .cores
                 .iter()
-                .map(|c| format!("{} x{} in room {} ({})", c.monster, c.count, c.room, map.room(c.room).name))
+                .map(|c| {
+                    format!(
+                        "{} in room {} ({})",
+                        crate::text::count(c.count.into(), &c.monster),
+                        c.room,
+                        map.room(c.room).name
+                    )
+                })
                 .collect();
             let total: u32 = a.cores.iter().map(|c| c.count).sum();
             format!(
@@ -214,7 +222,12 @@ pub fn ruler_view(ru: &Ruler, s: &Scenario, map: &Map, tables: &Tables) -> Ruler
                     AdjustmentKind::Skill => format!("{} (ruler skill)", adj.what),
                     AdjustmentKind::WeakPoint => format!("{} (weak point)", adj.what),
                 },
-                levels: format!("{:+}", adj.levels),
+                // "+3 levels", "-1 level".
+                levels: [
+                    if adj.levels < 0 { "-" } else { "+" },
+                    &crate::text::count(adj.levels.unsigned_abs().into(), "level"),
+                ]
+                .concat(),
                 summary: match adj.kind {
                     AdjustmentKind::Increase => String::new(),
                     AdjustmentKind::Skill => data.ruler_skill(&adj.what).map(|x| x.summary.clone()).unwrap_or_default(),
@@ -294,8 +307,8 @@ pub fn gear(g: &MonsterGroup, named: &Named) -> Option<String> {
     if g.relationship > 0 {
         let feeling = if g.reaction == crate::myk::model::Reaction::Hostile { "Hostility" } else { "Affection" };
         parts.push(format!(
-            "{} relationship point(s) ({feeling} toward the court's PC no. {})",
-            g.relationship,
+            "{} ({feeling} toward the court's PC no. {})",
+            crate::text::count(g.relationship.into(), "relationship point"),
             named.member(&key("relationship"))
         ));
     }
@@ -329,7 +342,7 @@ pub fn ambush(t: &PlacedTrap, tables: &Tables) -> Option<String> {
                     personality(m)
                 )
             });
-            format!("{} x{} (level {}){stats}", g.name, g.count, g.effective_level)
+            format!("{} (level {}){stats}", crate::text::count(g.count.into(), &g.name), g.effective_level)
         })
         .collect();
     Some(format!("Its monsters (hostile): {}", groups.join("; ")))

@@ -39,7 +39,7 @@ use svg::node::element::{Circle, Element};
 
 use crate::error::{Error, Result};
 use crate::model::Paper;
-use crate::myk::model::{Map, PlacedTrap, Room, Scenario};
+use crate::myk::model::{Map, Npc, PlacedTrap, Room, Scenario};
 use crate::nw3::model::{Area, Attack, Fortress, Skill, Stats};
 use crate::render::fortress_view::{attack_line, stat_pairs};
 use crate::render::plan::{Plan, PlanRoom};
@@ -50,9 +50,25 @@ use crate::tables::myk::Activation;
 
 /// Udonarium's grid cell in pixels.
 const GRID: u32 = 50;
-/// Size of a text note in cells, and the gap between notes.
-const NOTE_W: u32 = 12;
-const NOTE_H: u32 = 5;
+/// A text note's width in cells; notes stand in columns one cell apart.
+pub const NOTE_W: u32 = 12;
+/// The tallest note in cells: a longer text is split over several notes, so that each stands
+/// whole in the table's view as Udonarium opens it.
+pub const NOTE_MAX_H: u32 = 8;
+/// Udonarium's table setting takes 1 to 100 cells a side (game-table-setting `maxSize`).
+pub const TABLE_MAX: u32 = 100;
+/// tan 50 degrees. Udonarium opens the table tilted 50 degrees (game-table `viewRotateX`), and a
+/// text note stands upright on the line through its position (its face turned `rotateX(-90deg)`
+/// about its bottom edge, centred across its width): seen from the opening view, a note `h` px
+/// tall hides `h * TILT` px of the table behind its foot.
+pub const TILT: f64 = 1.191_753_6;
+/// A note's text as Udonarium sets it (text-note component): 12 px (font size 3 + 9) in a serif
+/// face, taken generously at 7.2 px a character and 15 px a line; a 24 px title bar; 6 px of
+/// padding and border.
+const CHAR_PX: f64 = 7.2;
+const LINE_PX: u32 = 15;
+const TITLE_PX: u32 = 24;
+const PAD_PX: u32 = 6;
 
 /// Token colours by what a piece is, so the GM tells a hostile monster from one that will talk at
 /// a glance; the legend note of the GM's room (templates/udonarium-legend.j2) names each.
@@ -63,6 +79,7 @@ pub mod colour {
     pub const RULER: &str = "#b8860b";
     pub const MARKER: &str = "#6b645a";
     pub const ENEMY: &str = "#5b3f8c";
+    pub const CAST: &str = "#1f7a7a";
 }
 
 /// The token colour of a MYK monster of `reaction`.
@@ -80,7 +97,7 @@ fn legend(templates: &Templates, game: &str) -> Result<(String, String)> {
     use colour::*;
     let c = serde_json::json!({
         "hostile": HOSTILE, "neutral": NEUTRAL, "friendly": FRIENDLY,
-        "ruler": RULER, "marker": MARKER, "enemy": ENEMY,
+        "ruler": RULER, "marker": MARKER, "enemy": ENEMY, "cast": CAST,
     });
     let text = templates.render("udonarium-legend.j2", &serde_json::json!({ "game": game, "c": c }))?;
     Ok(("Token colours".to_string(), text))
@@ -182,7 +199,7 @@ pub fn myk_pieces(room: &Room, view: &view::RoomView, tables: &Tables) -> Vec<Pi
     for (m, mv) in room.monsters.iter().zip(&view.monsters) {
         let rec = tables.myk.monster(&m.name);
         // Each piece is one monster: the sheet names its group, not a count it does not have.
-        let group = (m.count > 1).then(|| ("Group".to_string(), format!("{} x{}", m.name, m.count)));
+        let group = (m.count > 1).then(|| ("Group".to_string(), crate::text::count(m.count.into(), &m.name)));
         let mut stats: Vec<(String, String)> = group.into_iter().collect();
         stats.extend([
             ("Reaction".to_string(), m.reaction.label().to_string()),
@@ -389,7 +406,11 @@ fn nw3_palette(name: &str, s: Option<&Stats>, attacks: &[Attack]) -> Vec<String>
         v.push(format!("{}NW {name}: dodge (EVA)", s.eva));
         v.push(format!("{}NW {name}: physical defense (PDEF)", s.pdef));
         v.push(format!("{}NW {name}: magical defense (MDEF)", s.mdef));
-        v.push(format!("{{{PC_PERCEPTION}}}NW>={} Danger Sense against {name}'s ambush", s.perception + 7));
+        v.push(format!(
+            "{{{PC_PERCEPTION}}}NW>={} Danger Sense against {} ambush",
+            s.perception + 7,
+            crate::text::possessive(name)
+        ));
     }
     v
 }
@@ -406,7 +427,8 @@ pub fn nw3_marker(f: &Fortress, area: &Area) -> Option<Piece> {
         stats.push(("Trap".to_string(), t.name.clone()));
         stats.push((PC_FINESSE.to_string(), "0".to_string()));
     }
-    if let Some(d) = area.danger_sense {
+    // The default difficulty says nothing the legend does not: only another one is marked.
+    if let Some(d) = area.danger_sense.filter(|&d| d != crate::nw3::rules::DANGER_SENSE_DEFAULT) {
         palette.push(format!("{{{PC_PERCEPTION}}}NW>={d} Danger Sense in area {}", area.id));
         stats.push(("Danger Sense".to_string(), d.to_string()));
     }
@@ -484,8 +506,9 @@ struct RoomDoc {
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 enum Item {
-    /// A table `w` x `h` cells with picture `image` as its surface; `grid_type` -1 hides the grid.
-    Table { name: String, w: u32, h: u32, image: String, selected: bool, grid_type: i32 },
+    /// A table `w` x `h` cells of `grid` pixels with picture `image` as its surface; `grid_type`
+    /// -1 hides the grid.
+    Table { name: String, w: u32, h: u32, grid: u32, image: String, selected: bool, grid_type: i32 },
     /// A piece on the table or, `place` "common", in the room's inventory.
     Character {
         place: &'static str,
@@ -531,7 +554,7 @@ fn data_xml(items: &[Item]) -> Result<String> {
         env
     });
     let fail = |e: minijinja::Error| Error::Template { name: "udonarium-data.xml.j2".into(), message: e.to_string() };
-    let ctx = minijinja::context! { grid => GRID, items => MjValue::from(Serde(items)) };
+    let ctx = minijinja::context! { items => MjValue::from(Serde(items)) };
     env.template_from_str(DATA_XML).and_then(|t| t.render(ctx)).map_err(fail)
 }
 
@@ -553,12 +576,14 @@ impl RoomDoc {
         hash
     }
 
-    /// A table `w` x `h` cells with `image` as its surface; the first one added is shown.
-    fn table(&mut self, name: &str, w: u32, h: u32, image: &str, grid: bool) {
+    /// A table `w` x `h` cells, each `f` of ours a side, with `image` as its surface; the first
+    /// one added is shown.
+    fn table(&mut self, name: &str, (w, h, f): (u32, u32, u32), image: &str, grid: bool) {
         let selected = self.tables == 0;
         self.tables += 1;
         let grid_type = if grid { 0 } else { -1 };
-        self.items.push(Item::Table { name: name.to_string(), w, h, image: image.to_string(), selected, grid_type });
+        let (name, image) = (name.to_string(), image.to_string());
+        self.items.push(Item::Table { name, w, h, grid: GRID * f, image, selected, grid_type });
     }
 
     /// A character piece at cell (x, y) on the table (or, None, in the room's inventory), with
@@ -592,19 +617,15 @@ impl RoomDoc {
         Ok(())
     }
 
-    /// A text note at cell (x, y).
-    fn note(&mut self, title: &str, text: &str, x: u32, y: u32) {
-        let (w, h) = (NOTE_W, NOTE_H - 1);
-        let (title, text) = (title.to_string(), text.trim().to_string());
-        self.items.push(Item::Note { x: x * GRID, y: y * GRID, w, h, title, text });
+    /// A text note standing as laid out.
+    fn note(&mut self, n: &Placed) {
+        let (title, text) = (n.title.clone(), n.text.trim().to_string());
+        self.items.push(Item::Note { x: n.x, y: n.y, w: NOTE_W, h: n.h, title, text });
     }
 
     /// The zip: every picture (named `<sha-256>.png`), then `data.xml`.
     fn zip(self, what: &str) -> Result<Vec<u8>> {
-        let fail = |e: zip::result::ZipError| Error::Scenario {
-            file: what.to_string(),
-            message: format!("cannot build the zip: {e}"),
-        };
+        let fail = |source: zip::result::ZipError| Error::Zip { what: what.to_string(), source };
         let xml = data_xml(&self.items)?;
         // Room for every entry and its headers, so the zip is not copied as it grows.
         let size: usize = self.images.iter().map(|i| i.bytes.len() + 256).sum::<usize>() + xml.len() + 1024;
@@ -613,10 +634,7 @@ impl RoomDoc {
             .compression_method(zip::CompressionMethod::Stored)
             .last_modified_time(zip::DateTime::default())
             .unix_permissions(0o644);
-        let io = |e: std::io::Error| Error::Scenario {
-            file: what.to_string(),
-            message: format!("cannot build the zip: {e}"),
-        };
+        let io = |e: std::io::Error| fail(zip::result::ZipError::Io(e));
         for i in &self.images {
             z.start_file(format!("{}.png", i.hash), opts).map_err(fail)?;
             z.write_all(&i.bytes).map_err(io)?;
@@ -626,21 +644,10 @@ impl RoomDoc {
         Ok(z.finish().map_err(fail)?.into_inner())
     }
 
-    /// The plan (its picture given) as a table, with the notes in columns beside it and the
-    /// pieces standing in their rooms.
-    fn plan_table(&mut self, name: &str, plan: &Plan, png: Vec<u8>, extra: u32, notes: &[(String, String)]) {
-        let per_col = note_rows(plan);
-        let image = self.image(png);
-        self.table(name, plan.w + extra, plan.h, &image, true);
-        for (i, (title, text)) in notes.iter().enumerate() {
-            let (x, y) = note_cell(plan, i / per_col, i % per_col);
-            self.note(title, text, x, y);
-        }
-    }
-
     /// Every piece where [`stand`] puts it in its room when `on_table`; else (pieces of a later
-    /// map, whose table is not shown first, as pieces do not belong to a table) and for a room
-    /// that cannot hold them, in the room's inventory, for the GM to drag out.
+    /// map, whose table is not shown first, as pieces do not belong to a table; the cast who
+    /// stay at home) and for a room that cannot hold them, in the room's inventory, for the GM
+    /// to drag out (Udonarium lists it by name: a later map's pieces under their map and room).
     fn pieces(&mut self, plan: &Plan, pieces: &[(String, Vec<Piece>)], on_table: bool, dicebot: &str) -> Result<()> {
         for (key, ps) in pieces {
             let spots = plan.room(key).filter(|_| on_table).and_then(|r| stand(r, ps));
@@ -655,34 +662,131 @@ impl RoomDoc {
     fn sheet_table(&mut self, name: &str, png: Vec<u8>, paper: Paper) {
         let (w, h) = sheet_cells(paper);
         let image = self.image(png);
-        self.table(name, w, h, &image, false);
+        self.table(name, (w, h, 1), &image, false);
     }
 }
 
-/// The cell a note of column `col`, row `row` beside `plan` is placed at: Udonarium centres a
-/// note's footprint on its position, so the position is the middle of the note's slot (a
-/// position at the slot's corner would put half the note over the map and its pieces).
-fn note_cell(plan: &Plan, col: usize, row: usize) -> (u32, u32) {
-    let (c, r) = (col as u32, row as u32);
-    (plan.w + 1 + c * (NOTE_W + 1) + NOTE_W / 2, 1 + r * NOTE_H + (NOTE_H - 1) / 2)
+/// The rows of text a note `w` cells wide shows for `text`: each line wrapped at spaces (a word
+/// longer than a row broken), as a `pre-wrap` text area does. Each row with whether it starts a
+/// line of `text` and the row itself.
+fn note_rows(text: &str, w: u32) -> Vec<(bool, String)> {
+    let per = ((f64::from(w * GRID - PAD_PX) / CHAR_PX).floor() as usize).max(1);
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let mut row = String::new();
+        let mut first = true;
+        for word in line.split(' ') {
+            let (row_n, word_n) = (row.chars().count(), word.chars().count());
+            if row_n > 0 && row_n + 1 + word_n > per {
+                out.push((first, std::mem::take(&mut row)));
+                first = false;
+            } else if row_n > 0 {
+                row.push(' ');
+            }
+            let mut rest: Vec<char> = word.chars().collect();
+            while rest.len() > per {
+                out.push((first, rest.drain(..per).collect()));
+                first = false;
+            }
+            row.extend(rest);
+        }
+        out.push((first, row));
+    }
+    out
+}
+
+/// The height in cells of a note `w` cells wide showing `text` whole (Udonarium grows a note to
+/// its text; the height written is at least that, so the note is what its data says).
+pub fn note_height(text: &str, w: u32) -> u32 {
+    let px = TITLE_PX + PAD_PX + note_rows(text, w).len() as u32 * LINE_PX;
+    px.div_ceil(GRID).max(1)
+}
+
+/// A note's text cut into parts no taller than [`NOTE_MAX_H`], at line ends where a line ends
+/// within the part's last half, else at a row's end; titled "(1/3)" and so on when cut.
+fn split_note(title: &str, text: &str) -> Vec<(String, String)> {
+    let text = text.trim();
+    let most = ((NOTE_MAX_H * GRID - TITLE_PX - PAD_PX) / LINE_PX) as usize;
+    let rows = note_rows(text, NOTE_W);
+    if rows.len() <= most {
+        return vec![(title.to_string(), text.to_string())];
+    }
+    let mut parts: Vec<&[(bool, String)]> = Vec::new();
+    let mut rest = rows.as_slice();
+    while rest.len() > most {
+        let cut = (most / 2..=most).rev().find(|&i| rest[i].0).unwrap_or(most);
+        parts.push(&rest[..cut]);
+        rest = &rest[cut..];
+    }
+    parts.push(rest);
+    let n = parts.len();
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let mut t = String::new();
+            for (k, (starts, row)) in part.iter().enumerate() {
+                if k > 0 {
+                    t.push(if *starts { '\n' } else { ' ' });
+                }
+                t.push_str(row);
+            }
+            (format!("{title} ({}/{n})", i + 1), t.trim().to_string())
+        })
+        .collect()
+}
+
+/// A note as it stands: its title and text, its foot's middle (x, y) in pixels, its height in
+/// cells.
+struct Placed {
+    title: String,
+    text: String,
+    x: u32,
+    y: u32,
+    h: u32,
+}
+
+/// Notes in columns from cell column `left` down to row `rows`, each of `groups` (the scenario's
+/// notes, then each map's) opening a column of its own so the GM finds a map's notes together.
+/// A note's foot stands as far below the foot before as its tilted height and a cell, so seen
+/// from Udonarium's opening view no note hides another. The notes, and the cells they take
+/// (right edge, bottom).
+fn lay_notes(left: u32, rows: u32, groups: &[Vec<(String, String)>]) -> (Vec<Placed>, (u32, u32)) {
+    let mut out = Vec::new();
+    let (mut col, mut bottom) = (0u32, 0u32);
+    for group in groups.iter().filter(|g| !g.is_empty()) {
+        let mut top = 1u32;
+        for (title, text) in group {
+            let h = note_height(text, NOTE_W);
+            let depth = (f64::from(h) * TILT).ceil() as u32;
+            if top > 1 && top + depth > rows {
+                col += 1;
+                top = 1;
+            }
+            let (x, y) = (left + col * (NOTE_W + 1) + NOTE_W / 2, top + depth);
+            out.push(Placed { title: title.clone(), text: text.clone(), x: x * GRID, y: y * GRID, h });
+            bottom = bottom.max(y);
+            top = y + 1;
+        }
+        col += 1;
+    }
+    (out, (left + col * (NOTE_W + 1), bottom + 1))
 }
 
 /// The footprint in pixels (left, top, right, bottom) of a note Udonarium places at pixel
-/// (x, y) with a size of `w` x `h` cells: centred on its position.
+/// (x, y) with a size of `w` x `h` cells, as it covers the table from the opening view: centred
+/// across its position, rising from it and leaning back over `h * TILT` cells.
 pub fn note_footprint(x: f64, y: f64, w: f64, h: f64) -> Box2 {
-    let (w, h) = (w * f64::from(GRID), h * f64::from(GRID));
-    (x - w / 2.0, y - h / 2.0, x + w / 2.0, y + h / 2.0)
+    let (w, h) = (w * f64::from(GRID), h * f64::from(GRID) * TILT);
+    (x - w / 2.0, y - h, x + w / 2.0, y)
 }
 
-/// Notes per column beside a plan.
-fn note_rows(plan: &Plan) -> usize {
-    (plan.h.saturating_sub(1) / NOTE_H).max(1) as usize
-}
-
-/// Blank columns beside a plan for `notes` notes.
-fn note_columns(plan: &Plan, notes: usize) -> u32 {
-    let cols = notes.div_ceil(note_rows(plan)) as u32;
-    if cols == 0 { 0 } else { cols * (NOTE_W + 1) + 1 }
+/// A table of at least `w` x `h` cells within Udonarium's limit: its size in its own cells and
+/// how many of ours each of its cells is a side (1, or more for a plan past 100 cells, whose
+/// table then has a coarser grid: the same picture, the same pixels, fewer cells).
+pub fn fit_table(w: u32, h: u32) -> (u32, u32, u32) {
+    let f = w.max(h).div_ceil(TABLE_MAX).max(1);
+    (w.div_ceil(f), h.div_ceil(f), f)
 }
 
 /// A box in pixels: left, top, right, bottom.
@@ -831,12 +935,13 @@ fn draw_all(jobs: &[(String, u32)], what: &str) -> Result<Vec<Vec<u8>>> {
     })
 }
 
-/// One map (or the fortress) in both rooms: the players get the plan, a note with the title and
-/// the players' sheet; the GM gets the plan, every note and every piece.
+/// One map (or the fortress) in both rooms: the players get the plan as far as they know it
+/// (the grid and the entrance) and their sheet; the GM gets the plan and every piece.
 struct Part<'a> {
     name: String,
     plan: &'a Plan,
-    notes: Vec<(String, String)>,
+    /// The plan reduced to what the players know before they go in ([`Plan::start`]).
+    start: Plan,
     pieces: Vec<(String, Vec<Piece>)>,
     sheet_name: String,
     sheet: String,
@@ -844,37 +949,163 @@ struct Part<'a> {
     first: bool,
 }
 
-fn both(
-    (players, gm): (&mut RoomDoc, &mut RoomDoc),
-    part: Part,
-    welcome: &(String, String),
-    paper: Paper,
-    dicebot: &str,
-    what: &str,
-) -> Result<()> {
-    let plan = part.plan;
-    let (few, all) = (note_columns(plan, 1), note_columns(plan, part.notes.len()));
-    let mut pics = draw_all(
-        &[
-            (plan.svg_with(GRID, few), (plan.w + few) * GRID),
-            (plan.svg_gm(GRID, all), (plan.w + all) * GRID),
-            (part.sheet, sheet_cells(paper).0 * GRID),
-        ],
-        what,
-    )?
-    .into_iter();
-    let mut next = || pics.next().unwrap_or_default();
-    players.plan_table(&part.name, plan, next(), few, std::slice::from_ref(welcome));
-    gm.plan_table(&part.name, plan, next(), all, &part.notes);
-    gm.pieces(plan, &part.pieces, part.first, dicebot)?;
-    players.sheet_table(&part.sheet_name, next(), paper);
-    Ok(())
+/// The notes of one room laid out once for all its tables (Udonarium shows every note on
+/// whichever table is shown, and every table's corner is the same point), and the size every
+/// table of the room takes: the largest plan and the notes' columns beside it.
+struct Layout {
+    notes: Vec<Placed>,
+    /// The table in its own cells, and how many of ours each is a side.
+    table: (u32, u32, u32),
+}
+
+impl Layout {
+    fn new(plans: &[&Plan], groups: &[Vec<(String, String)>]) -> Layout {
+        let left = plans.iter().map(|p| p.w).max().unwrap_or(1) + 1;
+        let high = plans.iter().map(|p| p.h).max().unwrap_or(1);
+        let (notes, (right, bottom)) = lay_notes(left, high.max(TABLE_MAX - 1), groups);
+        let (w, h) = (right.max(left), bottom.max(high));
+        Layout { notes, table: fit_table(w, h) }
+    }
+
+    /// The picture's size in our cells (the table's, in whole cells of its own) and the
+    /// pixels it gives each of our cells.
+    fn picture(&self) -> ((u32, u32), u32) {
+        let (w, h, f) = self.table;
+        ((w * f, h * f), GRID / f)
+    }
+}
+
+/// Both rooms of a scenario: its parts (a map each, or the fortress), the GM's notes and the
+/// players' by group (see [`lay_notes`]), and the pieces that stand on no map (the cast who
+/// stay at home, the Connections).
+struct Export<'a> {
+    parts: Vec<Part<'a>>,
+    gm_notes: Vec<Vec<(String, String)>>,
+    players_notes: Vec<Vec<(String, String)>>,
+    loose: Vec<Piece>,
+}
+
+fn both(export: Export, paper: Paper, dicebot: &str, what: &str) -> Result<Rooms> {
+    let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
+    let plans: Vec<&Plan> = export.parts.iter().map(|p| p.plan).collect();
+    let (gm_lay, players_lay) = (Layout::new(&plans, &export.gm_notes), Layout::new(&plans, &export.players_notes));
+    let ((gm_size, gm_ppg), (pl_size, pl_ppg)) = (gm_lay.picture(), players_lay.picture());
+    let mut jobs = Vec::new();
+    for part in &export.parts {
+        jobs.push((part.start.svg_unexplored_in(pl_ppg, pl_size), pl_size.0 * pl_ppg));
+        jobs.push((part.plan.svg_gm_in(gm_ppg, gm_size), gm_size.0 * gm_ppg));
+        jobs.push((part.sheet.clone(), sheet_cells(paper).0 * GRID));
+    }
+    let mut pics = draw_all(&jobs, what)?.into_iter();
+    for part in &export.parts {
+        let mut next = || pics.next().unwrap_or_default();
+        let image = players.image(next());
+        players.table(&part.name, players_lay.table, &image, true);
+        let image = gm.image(next());
+        gm.table(&part.name, gm_lay.table, &image, true);
+        gm.pieces(part.plan, &part.pieces, part.first, dicebot)?;
+        players.sheet_table(&part.sheet_name, next(), paper);
+    }
+    for p in &export.loose {
+        gm.character(p, None, dicebot)?;
+    }
+    for (doc, lay) in [(&mut players, &players_lay), (&mut gm, &gm_lay)] {
+        for n in &lay.notes {
+            doc.note(n);
+        }
+    }
+    Ok(Rooms { players: players.zip(what)?, gm: gm.zip(what)? })
+}
+
+/// Names no two pieces share. A later map's pieces carry their map and room ("M2 B3 Goblin 1",
+/// its trap marker "M2 B3 GM"), so that the GM, who finds them in the inventory Udonarium sorts
+/// by name, sees which to put out where; on the first map (or in the fortress) a name two
+/// pieces share takes its place (`place` of the room's key: "B3 Goblin 1", "Area 7 Ghoul 1");
+/// any still alike are numbered ("#2").
+fn name_pieces(maps: &mut [Vec<(String, Vec<Piece>)>], indices: &[u32], place: impl Fn(&str) -> String) {
+    for (pieces, m) in maps.iter_mut().zip(indices).skip(1) {
+        for (key, ps) in pieces.iter_mut() {
+            for p in ps.iter_mut() {
+                let bare = if p.name == format!("GM {key}") { "GM".to_string() } else { p.name.clone() };
+                p.name = format!("M{m} {key} {bare}");
+            }
+        }
+    }
+    if let Some(first) = maps.first_mut() {
+        let names: Vec<String> = first.iter().flat_map(|(_, ps)| ps.iter().map(|p| p.name.clone())).collect();
+        for (key, ps) in first.iter_mut() {
+            for p in ps.iter_mut() {
+                if names.iter().filter(|n| **n == p.name).count() > 1 {
+                    p.name = format!("{} {}", place(key.as_str()), p.name);
+                }
+            }
+        }
+    }
+    number_alike(maps.iter_mut().flatten().flat_map(|(_, ps)| ps.iter_mut()));
+}
+
+/// The second and later pieces of one name numbered ("Goblin 1 #2").
+fn number_alike<'a>(pieces: impl Iterator<Item = &'a mut Piece>) {
+    let mut seen: Vec<String> = Vec::new();
+    for p in pieces {
+        let n = seen.iter().filter(|s| **s == p.name).count();
+        seen.push(p.name.clone());
+        if n > 0 {
+            p.name = format!("{} #{}", p.name, n + 1);
+            seen.push(p.name.clone());
+        }
+    }
+}
+
+/// A piece for a cast NPC of a MYK scenario (an informant, the captive, the rival's leader...):
+/// who they are on its sheet, their line and what they want in its palette for the GM to speak,
+/// and the numbers and rolls of one who fights.
+pub fn npc_piece(s: &Scenario, n: &Npc) -> Piece {
+    let name = n.name.to_string();
+    // The line and wants with their placeholders filled, as the booklet prints them.
+    let fill = crate::myk::story::Fill::with_npc(s, &n.name);
+    let (line, wants) = (fill.text(&n.line), fill.text(&n.wants));
+    let mut stats = vec![("Role".to_string(), n.role.to_string())];
+    for (k, v) in [("Age", n.age.to_string()), ("Sex", n.sex.to_string()), ("Personality", n.personality.clone())] {
+        if !v.is_empty() {
+            stats.push((k.to_string(), v));
+        }
+    }
+    if !n.traits.is_empty() {
+        stats.push(("Traits".to_string(), n.traits.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(", ")));
+    }
+    let mut palette = Vec::new();
+    if !line.is_empty() {
+        palette.push(format!("{name}: \"{line}\""));
+    }
+    if !wants.is_empty() {
+        palette.push(format!("{name} wants {}", wants.trim_end_matches('.')));
+    }
+    if let Some(f) = &n.fights {
+        stats.push(("Level".to_string(), f.level.to_string()));
+        stats.push(("Fights as".to_string(), f.as_monster.to_string()));
+        stats.push(("Defense".to_string(), f.stats.defense.to_string()));
+        let st = &f.stats;
+        palette.extend(myk_palette(&name, Some(st.warfare), Some(st.range), Some(st.damage.to_string())));
+    }
+    if palette.is_empty() {
+        palette.push(format!("{name}: {}", n.role));
+    }
+    Piece {
+        label: token_label(&name),
+        // "Informant. Wants to take ...": the want is a phrase, read after its own label.
+        note: if wants.is_empty() { n.role.to_string() } else { [n.role.as_str(), ". Wants ", &wants].concat() },
+        hp: n.fights.as_ref().map(|f| f.stats.hp),
+        name,
+        stats,
+        colour: colour::CAST,
+        palette,
+    }
 }
 
 /// The Udonarium zips of a MYK scenario.
 pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, what: &str) -> Result<Rooms> {
     let v = view::myk_view(s, tables, paper, &[]);
-    let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
     let intro = templates.render("udonarium-myk.j2", &v)?;
     // The title may name the ruler or the objective's target, which the players learn in play;
     // their room is headed by the first map's name, which their own sheet shows.
@@ -883,35 +1114,66 @@ pub fn myk(s: &Scenario, tables: &Tables, paper: Paper, templates: &Templates, w
         heading.clone(),
         templates.render("udonarium-players.j2", &serde_json::json!({ "title": heading, "game": "myk" }))?,
     );
-    for (i, (m, mv)) in s.maps.iter().zip(&v.maps).enumerate() {
-        let plan = crate::render::plan::myk_plan(m);
-        let mut notes = Vec::new();
-        if i == 0 {
-            notes.push((s.title.clone(), intro.clone()));
-            notes.push(legend(templates, "myk")?);
-        }
-        let mut pieces = Vec::new();
+    let mut scenario_notes = split_note(&s.title, &intro);
+    scenario_notes.push(legend(templates, "myk")?);
+    let mut gm_notes = vec![scenario_notes];
+    let plans: Vec<Plan> = s.maps.iter().map(crate::render::plan::myk_plan).collect();
+    let mut pieces = Vec::new();
+    for (m, mv) in s.maps.iter().zip(&v.maps) {
+        let (mut notes, mut map_pieces) = (Vec::new(), Vec::new());
         for rv in &mv.rooms {
             let ctx = serde_json::json!({ "r": rv });
-            notes.push((format!("{} {}", rv.id, rv.name), templates.render("udonarium-room.j2", &ctx)?));
+            // Every map's notes stand on every table: with more than one map, each says whose.
+            let title = match s.maps.len() {
+                1 => format!("{} {}", rv.id, rv.name),
+                _ => format!("Map {} {} {}", m.index, rv.id, rv.name),
+            };
+            notes.extend(split_note(&title, &templates.render("udonarium-room.j2", &ctx)?));
             if let Some(r) = m.rooms.iter().find(|r| r.id.to_string() == rv.id) {
                 let mut ps = myk_pieces(r, rv, tables);
                 ps.extend(myk_marker(m, r, rv, tables, s.court.size));
-                pieces.push((rv.id.clone(), ps));
+                let here = |n: &&Npc| n.place.is_some_and(|p| p.map == m.index && p.room == r.id);
+                ps.extend(s.cast.iter().filter(here).map(|n| npc_piece(s, n)));
+                map_pieces.push((rv.id.clone(), ps));
             }
         }
-        let part = Part {
+        gm_notes.push(notes);
+        pieces.push(map_pieces);
+    }
+    let indices: Vec<u32> = s.maps.iter().map(|m| m.index).collect();
+    name_pieces(&mut pieces, &indices, str::to_string);
+    // The cast who stay at home (or stand where no map is) wait in the inventory.
+    let placed = |n: &Npc| {
+        let room_of = |p: crate::myk::model::Place| {
+            s.maps
+                .iter()
+                .zip(&v.maps)
+                .any(|(m, mv)| m.index == p.map && mv.rooms.iter().any(|r| r.id == p.room.to_string()))
+        };
+        n.place.is_some_and(room_of)
+    };
+    let mut loose: Vec<Piece> = s.cast.iter().filter(|n| !placed(n)).map(|n| npc_piece(s, n)).collect();
+    let mut all: Vec<&mut Piece> = pieces.iter_mut().flatten().flat_map(|(_, ps)| ps.iter_mut()).collect();
+    all.extend(loose.iter_mut());
+    number_alike(all.into_iter());
+    let parts = s
+        .maps
+        .iter()
+        .zip(&plans)
+        .zip(pieces)
+        .enumerate()
+        .map(|(i, ((m, plan), pieces))| Part {
             name: format!("Map {}: {}", m.index, m.name),
-            plan: &plan,
-            notes,
+            plan,
+            start: plan.start(&[], true),
             pieces,
             sheet_name: format!("Map {}: players' sheet", m.index),
             sheet: crate::render::sheet::myk_sheet(s, m, tables, paper, Audience::Players),
             first: i == 0,
-        };
-        both((&mut players, &mut gm), part, &welcome, paper, MYK_DICEBOT, what)?;
-    }
-    Ok(Rooms { players: players.zip(what)?, gm: gm.zip(what)? })
+        })
+        .collect();
+    let export = Export { parts, gm_notes, players_notes: vec![vec![welcome]], loose };
+    both(export, paper, MYK_DICEBOT, what)
 }
 
 /// The side of the GM room's areas: the smallest (from the VTT plan's) in which every area's
@@ -932,16 +1194,22 @@ fn gm_plan(f: &Fortress, pieces: &[(String, Vec<Piece>)]) -> Plan {
     crate::render::plan::fortress_plan_sized(f, area_side(pieces))
 }
 
-/// Every area's pieces (enemies, the Ruler, the GM's marker), by area key.
+/// Every area's pieces (enemies, the Ruler, the GM's marker), by area key, named so that no
+/// two share a name (see [`name_pieces`]).
 pub fn fortress_pieces(f: &Fortress) -> Vec<(String, Vec<Piece>)> {
-    f.areas
+    let pieces = f
+        .areas
         .iter()
         .map(|a| {
             let mut ps = nw3_pieces(f, a);
             ps.extend(nw3_marker(f, a));
             (a.id.to_string(), ps)
         })
-        .collect()
+        .collect();
+    let mut one = [pieces];
+    name_pieces(&mut one, &[1], |key| format!("Area {key}"));
+    let [pieces] = one;
+    pieces
 }
 
 /// The plan the GM's room of a fortress draws (areas large enough for their pieces).
@@ -949,30 +1217,85 @@ pub fn fortress_gm_plan(f: &Fortress) -> Plan {
     gm_plan(f, &fortress_pieces(f))
 }
 
+/// One note per PC's handout of an episode: the hook and the Connection.
+fn handout_notes(f: &Fortress) -> Vec<(String, String)> {
+    let Some(e) = &f.episode else { return Vec::new() };
+    e.handouts
+        .iter()
+        .map(|h| {
+            let c = &h.connection;
+            (format!("PC {} handout", h.pc), format!("{}\nConnection: {} - {}", h.hook, c.name, c.who))
+        })
+        .collect()
+}
+
+/// A piece for each Connection of an episode's handouts (once each, in PC order), waiting in
+/// the GM's inventory for the scene that brings them in.
+fn connection_pieces(f: &Fortress) -> Vec<Piece> {
+    let Some(e) = &f.episode else { return Vec::new() };
+    let mut out: Vec<Piece> = Vec::new();
+    for h in &e.handouts {
+        let c = &h.connection;
+        if let Some(p) = out.iter_mut().find(|p| p.name == c.name) {
+            if let Some(pcs) = p.stats.iter_mut().find(|(k, _)| k == "Connection of") {
+                pcs.1.push_str(&format!(", PC {}", h.pc));
+            }
+            continue;
+        }
+        out.push(Piece {
+            name: c.name.clone(),
+            hp: None,
+            stats: vec![("Connection of".to_string(), format!("PC {}", h.pc)), ("Who".to_string(), c.who.clone())],
+            note: c.who.clone(),
+            colour: colour::CAST,
+            label: token_label(&c.name),
+            palette: vec![format!("{}: {}", c.name, c.who)],
+        });
+    }
+    out
+}
+
 /// The Udonarium zips of a Fortress.
 pub fn fortress(f: &Fortress, tables: &Tables, paper: Paper, templates: &Templates, what: &str) -> Result<Rooms> {
     let v = crate::render::fortress_view::fortress_view(f, tables, paper, (String::new(), String::new()));
-    let (mut players, mut gm) = (RoomDoc::default(), RoomDoc::default());
-    let mut notes = vec![(f.title.clone(), templates.render("udonarium-fortress.j2", &v)?), legend(templates, "nw3")?];
+    let mut scenario_notes = split_note(&f.title, &templates.render("udonarium-fortress.j2", &v)?);
+    scenario_notes.push(legend(templates, "nw3")?);
+    scenario_notes.extend(handout_notes(f));
     let welcome = (
         f.title.clone(),
         templates.render("udonarium-players.j2", &serde_json::json!({ "title": f.title, "game": "nw3" }))?,
     );
+    let mut area_notes = Vec::new();
     for av in &v.areas {
         let ctx = serde_json::json!({ "a": av });
-        notes.push((format!("{}. {}", av.id, av.name), templates.render("udonarium-area.j2", &ctx)?));
+        area_notes
+            .extend(split_note(&format!("{}. {}", av.id, av.name), &templates.render("udonarium-area.j2", &ctx)?));
     }
     let pieces = fortress_pieces(f);
     let plan = crate::render::plan::fortress_plan_checked(f, area_side(&pieces), what)?;
+    let entrance = f.entrance().map(|a| a.id.to_string()).unwrap_or_default();
+    let mut loose = connection_pieces(f);
+    let mut pieces = [pieces];
+    let mut all: Vec<&mut Piece> = pieces.iter_mut().flatten().flat_map(|(_, ps)| ps.iter_mut()).collect();
+    all.extend(loose.iter_mut());
+    number_alike(all.into_iter());
+    let [pieces] = pieces;
     let part = Part {
         name: f.title.clone(),
         plan: &plan,
-        notes,
+        start: plan.start(&[entrance.as_str()], false),
         pieces,
         sheet_name: format!("{}: players' handout", f.title),
         sheet: crate::render::area_map::fortress_map(f, tables, paper, Audience::Players),
         first: true,
     };
-    both((&mut players, &mut gm), part, &welcome, paper, NW3_DICEBOT, what)?;
-    Ok(Rooms { players: players.zip(what)?, gm: gm.zip(what)? })
+    let mut players_notes = vec![welcome];
+    players_notes.extend(handout_notes(f));
+    let export = Export {
+        parts: vec![part],
+        gm_notes: vec![scenario_notes, area_notes],
+        players_notes: vec![players_notes],
+        loose,
+    };
+    both(export, paper, NW3_DICEBOT, what)
 }

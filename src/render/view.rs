@@ -7,7 +7,7 @@ use crate::myk::check::usage;
 use crate::myk::limits;
 use crate::myk::model::{Limits, Map, MonsterGroup, Place, PlacedBase, Reaction, Room, Scenario, Usage};
 use crate::tables::Tables;
-use crate::tables::myk::Route;
+use crate::tables::myk::{Personality, Route};
 use crate::tables::shared::SharedStr;
 
 #[derive(Serialize)]
@@ -52,6 +52,9 @@ pub struct MykView {
     pub items: super::myk_items::ItemTablesView,
     /// The GM's own notes from the file (empty: none).
     pub notes: String,
+    /// The monster personalities the booklet's texts name, which its glossary defines (and no
+    /// others): [`named_personalities`].
+    pub personalities: Vec<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -350,9 +353,28 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
         negotiation,
         items,
         notes: s.notes.clone(),
+        personalities: Vec::new(),
     };
     v.cited_tables = cited_in(&v, tables);
+    v.personalities = named_personalities(&v);
     v
+}
+
+/// The monster personalities `v`'s texts name as words, in the book's order: a stat line's
+/// "/ Strange", a skill's "become Cunning in Personality", an NPC's "Personality: Steady", a
+/// cited table's row. The glossary defines exactly these, so it follows what the booklet prints
+/// rather than a list kept apart from it (the template adds the one its own Bad Status names).
+fn named_personalities(v: &MykView) -> Vec<&'static str> {
+    let text = serde_json::to_string(v).unwrap_or_default();
+    let word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    Personality::ALL
+        .into_iter()
+        .map(Personality::label)
+        .filter(|name| {
+            text.match_indices(name)
+                .any(|(i, _)| !word(text[..i].chars().next_back()) && !word(text[i + name.len()..].chars().next()))
+        })
+        .collect()
 }
 
 /// The tables `v`'s texts cite that it does not print already (see [`super::myk_play::cited_tables`]).
@@ -608,7 +630,7 @@ fn encounters_view(s: &Scenario, tables: &Tables) -> EncountersView {
                         .groups
                         .iter()
                         .filter(|g| data.monster(&g.name).is_some_and(|m| m.complete()))
-                        .map(|g| format!("{}: {} x{}", g.position.label(), g.name, g.count))
+                        .map(|g| format!("{}: {}", g.position.label(), crate::text::count(g.count.into(), &g.name)))
                         .collect();
                     if groups.is_empty() {
                         "No encounter: the court meets nothing this time".into()

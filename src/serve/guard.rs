@@ -4,12 +4,13 @@
 //! its name point at 127.0.0.1, DNS rebinding, is refused); and headers that forbid sniffing,
 //! framing and any script or style from elsewhere on every answer.
 
+use std::cell::Cell;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
@@ -43,8 +44,8 @@ impl Pool {
     }
 
     /// Runs `work` on a blocking thread once one of the pool's places is free; a request that is
-    /// not done within `REQUEST_TIMEOUT` is answered 503 (its work runs out on its thread), and so
-    /// is one that finds `QUEUE` requests waiting already.
+    /// not done within `REQUEST_TIMEOUT` is answered 503 and its work stops at its next
+    /// [`past_deadline`] check; so is one that finds `QUEUE` requests waiting already.
     pub async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> Result<T, ServeError> + Send + 'static,
@@ -53,12 +54,13 @@ impl Pool {
         let waiting = Waiting::join(&self.waiting).ok_or_else(|| {
             ServeError::Busy(format!("{QUEUE} requests are waiting for the workbench already; try again"))
         })?;
+        let deadline = Instant::now() + REQUEST_TIMEOUT;
         let job = async {
             let _permit = self.permits.acquire().await.map_err(|_| busy())?;
             drop(waiting);
             tokio::task::spawn_blocking(move || {
                 lower_priority();
-                work()
+                with_deadline(deadline, work)
             })
             .await
             .map_err(|_| {
@@ -67,6 +69,38 @@ impl Pool {
         };
         tokio::time::timeout(REQUEST_TIMEOUT, job).await.map_err(|_| busy())?
     }
+}
+
+thread_local! {
+    /// When the request this pool thread works for is answered 503: its work stops at the next
+    /// [`past_deadline`] check rather than running on for nobody (and holding its memory).
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Stops a request's work once its time is up: called at coarse points (between the edits a
+/// permalink replays, before rendering). Outside the pool (the CLI, tests) there is no deadline.
+pub fn past_deadline() -> Result<(), ServeError> {
+    match DEADLINE.get() {
+        Some(deadline) if Instant::now() >= deadline => Err(ServeError::Busy(format!(
+            "the request took over {} s and was stopped; try a shorter permalink",
+            REQUEST_TIMEOUT.as_secs()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Runs `work` under `deadline` on this thread; the deadline is cleared after it, even when it
+/// panics (the pool's threads are reused: a stale deadline would stop the next request).
+pub fn with_deadline<T>(deadline: Instant, work: impl FnOnce() -> T) -> T {
+    struct Clear;
+    impl Drop for Clear {
+        fn drop(&mut self) {
+            DEADLINE.set(None);
+        }
+    }
+    DEADLINE.set(Some(deadline));
+    let _clear = Clear;
+    work()
 }
 
 /// A place in the pool's queue, left on drop.
@@ -131,25 +165,61 @@ pub fn host_allowed(host: &str, bound: SocketAddr) -> bool {
     }
 }
 
-/// Refuses a request whose `Host` is not this server's address (403), before any work.
+/// Refuses, before any work, a request whose `Host` is not this server's address (403), one
+/// without a `Host` (400: HTTP/1.1 requires it, and without it the origin check below has
+/// nothing to compare), and one another site's page sent (403, [`cross_site`]).
 pub async fn check_host(State(bound): State<Bound>, req: Request, next: Next) -> Response {
-    // Two Host headers are a malformed request (RFC 9112, 3.2): which one a proxy read is unknown.
-    if req.headers().get_all(header::HOST).iter().nth(1).is_some() {
-        return ServeError::BadRequest("the request has two `Host` headers; send one".into()).into_response();
+    match refusal(req.headers(), bound.0) {
+        Some(refused) => refused.into_response(),
+        None => next.run(req).await,
     }
-    // HTTP/1.1 clients always send Host; a request without one (HTTP/1.0) names no other site.
-    if let Some(host) = req.headers().get(header::HOST) {
-        let text = host.to_str().unwrap_or("");
-        if !host_allowed(text, bound.0) {
-            let shown = crate::error::cut(text);
-            return ServeError::Forbidden(format!(
-                "host `{shown}` is not this workbench's address; open http://{}/ instead",
-                bound.0
-            ))
-            .into_response();
+}
+
+/// Why a request with `headers` is refused by a server bound to `bound`, if it is.
+fn refusal(headers: &HeaderMap, bound: SocketAddr) -> Option<ServeError> {
+    // Two Host headers are a malformed request (RFC 9112, 3.2): which one a proxy read is unknown.
+    let mut hosts = headers.get_all(header::HOST).iter();
+    let Some(host) = hosts.next() else {
+        return Some(ServeError::BadRequest(format!(
+            "the request has no `Host` header; send `Host: {bound}` (HTTP/1.1)"
+        )));
+    };
+    if hosts.next().is_some() {
+        return Some(ServeError::BadRequest("the request has two `Host` headers; send one".into()));
+    }
+    let text = host.to_str().unwrap_or("");
+    if !host_allowed(text, bound) {
+        let shown = crate::error::cut(text);
+        return Some(ServeError::Forbidden(format!(
+            "host `{shown}` is not this workbench's address; open http://{bound}/ instead"
+        )));
+    }
+    cross_site(headers, text).map(ServeError::Forbidden)
+}
+
+/// Why a request looks sent by another site's page, if it does: an `Origin` other than the
+/// workbench's own (`http://` and the `Host` it was asked for), or a `Sec-Fetch-Site` other than
+/// `same-origin` or `none` (an address typed or pasted, a bookmark). A page anywhere on the web
+/// can make the GM's browser send a GET or a form POST here (an image, a script, a link); the
+/// browser says where the request comes from, and a request from elsewhere does no work. Clients
+/// that send neither header (curl, scripts) are served.
+pub fn cross_site(headers: &HeaderMap, host: &str) -> Option<String> {
+    let advice = "the workbench answers only its own page; paste the link into the address bar to open it";
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let origin = origin.to_str().unwrap_or("");
+        let own = origin.strip_prefix("http://").is_some_and(|h| h.eq_ignore_ascii_case(host));
+        if !own {
+            let shown = crate::error::cut(origin);
+            return Some(format!("a request from origin `{shown}`, another site: refused; {advice}"));
         }
     }
-    next.run(req).await
+    match headers.get("sec-fetch-site").map(|v| v.to_str().unwrap_or("")) {
+        None | Some("same-origin" | "none") => None,
+        Some(site) => {
+            let shown = crate::error::cut(site);
+            Some(format!("a request another site's page sent (`Sec-Fetch-Site: {shown}`): refused; {advice}"))
+        }
+    }
 }
 
 /// Adds the security headers to every answer.

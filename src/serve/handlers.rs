@@ -67,11 +67,18 @@ async fn on_pool<T: Send + 'static>(
     work: impl FnOnce(&AppState) -> Result<T, ServeError> + Send + 'static,
 ) -> Result<T, ServeError> {
     let st = state.clone();
-    state.pool.run(move || work(&st)).await
+    state
+        .pool
+        .run(move || {
+            st.builds.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            work(&st)
+        })
+        .await
 }
 
 /// Every file a download offers, rendered as the CLI renders it.
 fn artifacts(state: &AppState, doc: &Document) -> Result<Vec<Artifact>, ServeError> {
+    super::guard::past_deadline()?;
     Ok(doc.render(&state.tables, &OFFERED, &state.templates)?)
 }
 
@@ -103,6 +110,7 @@ pub async fn scenario(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -
     on_pool(state, move |st| {
         let req = Request::parse(&pairs, fresh_seed)?;
         let doc = build(&st.tables, &req)?;
+        super::guard::past_deadline()?;
         // The names only: rendering every file to list them cost most of the request.
         let files = doc.file_names(&OFFERED);
         Ok(Json(page(&st.tables, &req, &doc, files, zip_name(&req, &doc))))

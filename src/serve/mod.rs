@@ -13,6 +13,7 @@ mod view;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 use std::time::Duration;
 
 use axum::Router;
@@ -31,6 +32,9 @@ pub struct AppState {
     pub tables: Tables,
     pub templates: Templates,
     pub pool: guard::Pool,
+    /// How many requests began heavy work (a build): what a test watches to see that a
+    /// request from another site did none.
+    pub builds: Arc<AtomicU64>,
 }
 
 /// The most connections served at once; more wait in the listening socket's queue until one
@@ -47,7 +51,12 @@ pub fn router(tables: Tables) -> Result<Router> {
 
 /// The workbench's routes for a server bound to `bound` (the `Host` check allows its address).
 pub fn router_at(tables: Tables, bound: SocketAddr) -> Result<Router> {
-    let state = Arc::new(AppState { tables, templates: Templates::load(None)?, pool: guard::Pool::new() });
+    router_counting(tables, bound, Arc::default())
+}
+
+/// [`router_at`], counting in `builds` every request that began heavy work.
+pub fn router_counting(tables: Tables, bound: SocketAddr, builds: Arc<AtomicU64>) -> Result<Router> {
+    let state = Arc::new(AppState { tables, templates: Templates::load(None)?, pool: guard::Pool::new(), builds });
     Ok(Router::new()
         .route("/", get(handlers::index))
         .route("/app.js", get(handlers::app_js))

@@ -121,18 +121,29 @@ impl Request {
     /// permalink with it). Unknown fields are refused, so a typo never passes silently.
     pub fn parse(pairs: &Pairs, fresh_seed: impl FnOnce() -> u64) -> Result<Request, ServeError> {
         let q = Fields(pairs);
-        let known = |k: &str| COMMON.contains(&k) || Game::ALL.iter().any(|g| g.query_fields().contains(&k));
+        let game = game(&q)?;
+        let known = |k: &str| COMMON.contains(&k) || game.query_fields().contains(&k);
         if let Some((k, _)) = pairs.iter().find(|(k, _)| !known(k)) {
-            return Err(ServeError::BadRequest(format!("unknown field `{k}` in the query")));
+            let shown = crate::error::cut(k);
+            // Another game's option would be dropped without a word: named as such.
+            return Err(ServeError::BadRequest(
+                match Game::ALL.iter().find(|g| g.query_fields().contains(&k.as_str())) {
+                    Some(other) => format!(
+                        "field `{shown}` is an option of `game={}`, not of `game={}`",
+                        other.command(),
+                        game.command()
+                    ),
+                    None => format!("unknown field `{shown}` in the query"),
+                },
+            ));
         }
         let seed = match q.given("seed") {
             Some(s) => parse_seed("seed", s)?,
             None => fresh_seed(),
         };
         let paper = paper(&q)?;
-        let params = game(&q)?
-            .params_from_query(&q)
-            .map_err(|e| ServeError::BadRequest(e.line_for(crate::error::query_field)))?;
+        let params =
+            game.params_from_query(&q).map_err(|e| ServeError::BadRequest(e.line_for(crate::error::query_field)))?;
         Ok(Request { params, seed, paper, ops: ops(&q)? })
     }
 

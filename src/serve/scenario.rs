@@ -16,6 +16,8 @@ pub fn build(tables: &Tables, req: &Request) -> Result<Document, ServeError> {
     let mut doc = req.params.generate(tables, req.seed)?;
     doc.set_paper(req.paper);
     for (i, op) in req.ops.iter().enumerate() {
+        // A request answered 503 stops here rather than replaying on for nobody.
+        super::guard::past_deadline()?;
         apply(tables, &mut doc, op).map_err(|e| {
             let say = |m: String| format!("edit {} `{op}`: {m}", i + 1);
             match e {
@@ -57,7 +59,31 @@ fn apply(tables: &Tables, doc: &mut Document, op: &Op) -> Result<(), ServeError>
             if name.chars().count() > MAX_NAME {
                 return Err(ServeError::BadRequest(format!("a name is at most {MAX_NAME} characters")));
             }
+            // The scenario's texts quote names and fill `{...}` placeholders: a name of
+            // placeholders would be filled again, and grow a text without bound.
+            if name.contains(['{', '}']) {
+                return Err(ServeError::BadRequest("a name cannot hold `{` or `}`".into()));
+            }
             doc.rename(path, name).map_err(edit_error)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replay_past_its_deadline_stops_at_the_next_edit_with_one_line() {
+        let tables = Tables::embedded().unwrap();
+        let mut pairs = vec![("seed".to_string(), "1".to_string())];
+        pairs.extend((0..3).map(|_| ("op".to_string(), "reroll:map1/B2".to_string())));
+        let req = Request::parse(&pairs, || 0).unwrap();
+        let past = std::time::Instant::now();
+        match super::super::guard::with_deadline(past, || build(&tables, &req)) {
+            Err(ServeError::Busy(m)) => assert!(m.starts_with("the request took over 30 s and was stopped"), "{m}"),
+            other => panic!("not stopped: {:?}", other.map(|_| ())),
+        }
+        assert!(build(&tables, &req).is_ok(), "outside the pool there is no deadline");
     }
 }

@@ -17,11 +17,13 @@ pub mod name_index;
 pub mod nw3;
 pub mod nw3_combat;
 pub mod nw3_episode;
+pub mod objective;
 pub mod placeholders;
 pub mod roll;
 pub mod shared;
 pub mod show;
 pub mod skills;
+pub mod slots;
 pub mod story;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -221,6 +223,9 @@ impl Tables {
                 .citations
                 .extend(parsed.citation.into_iter().map(|c| items::Citation { file: path.clone(), ..c }));
             if let Some(p) = parsed.story {
+                if validate {
+                    p.check_slots(&path)?;
+                }
                 story.extend(p);
             }
             if let Some(n) = parsed.nw3 {
@@ -295,7 +300,7 @@ impl Tables {
                 return Err(entry(Collection::Trap, "trap", t.name.as_str(), "has no summary".into()));
             }
         }
-        if let Err((trap, object)) = crate::myk::objects::validate(&self.myk) {
+        if let Err((trap, object)) = self.myk.check_trap_objects() {
             let message = format!("names `{object}`, which is neither an object nor a kind of tables/myk/objects.toml");
             return Err(entry(Collection::Trap, "trap", &trap, message));
         }

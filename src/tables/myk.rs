@@ -527,6 +527,10 @@ pub enum Personality {
 }
 
 impl Personality {
+    /// Every personality, in the book's order (the glossary's).
+    pub const ALL: [Personality; 4] =
+        [Personality::Foolish, Personality::Steady, Personality::Strange, Personality::Cunning];
+
     pub fn label(self) -> &'static str {
         match self {
             Personality::Foolish => "Foolish",
@@ -1015,6 +1019,22 @@ impl MykData {
     /// The first monster whose name is `name` in any (ASCII) letter case.
     pub fn monster_folded(&self, name: &str) -> Option<&Monster> {
         self.folded.0.get_or_init(|| Folded::of(self)).get(name)?.1.map(|i| &self.monsters[i])
+    }
+    /// Every object a trap names and every kind it takes is one the object tables know: the name
+    /// of an object or a kind some object has (a check of the tables' own cross-references, as a
+    /// roll table's yielded names are). `Err` names the first trap and object that are not.
+    pub fn check_trap_objects(&self) -> Result<(), (String, String)> {
+        let known = |x: &str| {
+            self.objects
+                .iter()
+                .any(|o| o.name.eq_ignore_ascii_case(x) || o.kinds.iter().any(|k| k.eq_ignore_ascii_case(x)))
+        };
+        for t in &self.traps {
+            if let Some(x) = t.objects.iter().chain(&t.kinds).find(|x| !known(x)) {
+                return Err((t.name.to_string(), x.to_string()));
+            }
+        }
+        Ok(())
     }
     /// What the object named `name` (trimmed, any letter case) asks of a trap's room.
     pub fn object_traits(&self, name: &str) -> ObjectTraits {

@@ -4,7 +4,7 @@
 //! outcomes). The schema is binding for the content (`plan/nw3-episode.md`); the sections sit at
 //! the top level of that one file, so the loader reads it with its own type, not [`super::TableFile`].
 //!
-//! Every text may use only the placeholders of [`PLACEHOLDERS`]; the generator fills each one.
+//! Every text may use only the slots its section binds ([`crate::tables::slots::NW3`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -17,22 +17,6 @@ pub const EPISODE_FILE: &str = "nw3/episode.toml";
 pub fn is_episode_file(path: &str) -> bool {
     path == EPISODE_FILE
 }
-
-/// Every placeholder an episode text may use.
-pub const PLACEHOLDERS: [&str; 12] = [
-    "{town}",
-    "{place}",
-    "{core}",
-    "{ruler}",
-    "{former}",
-    "{wish}",
-    "{keyword}",
-    "{item}",
-    "{victim}",
-    "{npc}",
-    "{pc}",
-    "{where}",
-];
 
 /// A line of prose.
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -288,13 +272,13 @@ impl EpisodeData {
             v.extend(list.iter().map(|l| (section, l.text.as_str())));
         }
         for c in &self.connection {
-            v.extend([("connection", c.name.as_str()), ("connection", c.who.as_str())]);
+            v.extend([("connection.name", c.name.as_str()), ("connection", c.who.as_str())]);
         }
         for k in &self.keyword {
-            v.extend([("keyword", k.word.as_str()), ("keyword", k.origin.as_str())]);
+            v.extend([("keyword.word", k.word.as_str()), ("keyword", k.origin.as_str())]);
         }
         for i in &self.item {
-            v.extend([("item", i.name.as_str()), ("item", i.where_found.as_str())]);
+            v.extend([("item.name", i.name.as_str()), ("item", i.where_found.as_str())]);
         }
         for o in &self.opening {
             v.extend([("opening", o.title.as_str()), ("opening", o.text.as_str())]);
@@ -319,12 +303,10 @@ impl EpisodeData {
             if text.trim().is_empty() {
                 return Err(err(format!("[[{section}]] has an empty text")));
             }
-            if let Some(bad) = unknown_placeholder(text) {
-                return Err(err(format!(
-                    "[[{section}]] `{}` uses `{bad}`; only {} may appear",
-                    short(text),
-                    PLACEHOLDERS.join(", ")
-                )));
+            if let Some(why) = crate::text::unknown(text, crate::tables::slots::of(crate::tables::slots::NW3, section))
+            {
+                let table = section.split('.').next().unwrap_or(section);
+                return Err(err(format!("[[{table}]] `{}` {why}", short(text))));
             }
         }
         let counts = [
@@ -423,20 +405,6 @@ impl EpisodeData {
     }
 }
 
-/// The first placeholder in `text` that is not one of [`PLACEHOLDERS`].
-fn unknown_placeholder(text: &str) -> Option<&str> {
-    let mut rest = text;
-    while let Some(start) = rest.find('{') {
-        let Some(len) = rest[start..].find('}') else { return Some(&rest[start..]) };
-        let word = &rest[start..start + len + 1];
-        if !PLACEHOLDERS.contains(&word) {
-            return Some(word);
-        }
-        rest = &rest[start + len + 1..];
-    }
-    None
-}
-
 /// The first words of a text, for a message.
 fn short(text: &str) -> String {
     let mut s: String = text.chars().take(40).collect();
@@ -449,13 +417,6 @@ fn short(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn an_unknown_placeholder_is_found() {
-        assert_eq!(unknown_placeholder("at {town} with {npc}"), None);
-        assert_eq!(unknown_placeholder("at {moon}"), Some("{moon}"));
-        assert_eq!(unknown_placeholder("open {town"), Some("{town"));
-    }
 
     /// The built-in tables with the episode file's text changed.
     fn with_episode(edit: impl Fn(&str) -> String) -> Result<crate::tables::Tables> {

@@ -95,7 +95,7 @@ impl std::fmt::Debug for PickCache {
 impl Picks {
     fn of(p: &StoryPools) -> Picks {
         let places = |hits: &mut dyn Iterator<Item = bool>| (0u32..).zip(hits).filter(|x| x.1).map(|x| x.0).collect();
-        let kinds = crate::myk::model::ObjectiveKind::ALL
+        let kinds = crate::tables::objective::ObjectiveKind::ALL
             .iter()
             .map(|k| {
                 let k = k.name();
@@ -224,81 +224,21 @@ pub struct Movement {
     pub prevent: StoryText,
 }
 
-/// The placeholders a story text may hold, without braces; a [`Slot`] names one by its place
-/// here (the order of `myk::story::Fill`'s values).
-pub const PLACEHOLDERS: [&str; 15] = [
-    "kingdom",
-    "map",
-    "ruler",
-    "target",
-    "target_room",
-    "target_at",
-    "patron",
-    "captive",
-    "rival",
-    "rival_kingdom",
-    "item",
-    "npc",
-    "member",
-    "reward",
-    "gift",
-];
-
-/// One placeholder in a text: `text[open..=close]` reads `{name}`, `name` a place in
-/// [`PLACEHOLDERS`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot {
-    pub open: usize,
-    pub close: usize,
-    pub name: u8,
-}
-
-/// The placeholders of `t` in text order, by the one rule every fill follows: a `{` opens a
-/// placeholder that the next `}` closes, unless another `{` comes first (then the first is text
-/// and a placeholder may open at the second); a `{` never closed is text; a name that is no
-/// placeholder is text.
-pub fn slots(t: &str) -> impl Iterator<Item = Slot> + '_ {
-    let b = t.as_bytes();
-    let mut at = 0;
-    std::iter::from_fn(move || {
-        // `str::find` of one byte searches a word at a time, not a byte at a time.
-        while let Some(open) = t[at..].find('{').map(|i| at + i) {
-            // An unclosed `{` holds no placeholder: the rest is text.
-            let close = b[open + 1..].iter().position(|&c| c == b'}' || c == b'{').map(|i| open + 1 + i)?;
-            if b[close] == b'{' {
-                // "{a{map}}": the first brace is text; a placeholder may open at the second.
-                at = close;
-                continue;
-            }
-            at = close + 1;
-            let name = PLACEHOLDERS.iter().position(|&p| p == &t[open + 1..close]);
-            if let Some(name) = name.and_then(|n| u8::try_from(n).ok()) {
-                return Some(Slot { open, close, name });
-            }
-        }
-        None
-    })
-}
-
-/// A pool text as the file writes it, with its placeholders found once: a scenario fills some
-/// 37 pool texts, and each fill then copies pieces instead of walking the text for braces and
-/// looking each name up. They are found at the text's first fill, not when the tables are read:
-/// finding them in all 1,700 texts at every load cost more (1.8 M instructions, a fifth of the
-/// load) than a one-scenario run saves. The file's form is the plain string.
+/// A pool text as the file writes it, slots and all ([`crate::text`]); its slots are checked
+/// against its kind's when the tables load ([`StoryPools::check_slots`]).
 #[derive(Clone, Deserialize)]
 #[serde(from = "String")]
 pub struct StoryText {
     text: String,
-    slots: std::sync::OnceLock<Vec<Slot>>,
 }
 
 impl From<String> for StoryText {
     fn from(text: String) -> StoryText {
-        StoryText { text, slots: std::sync::OnceLock::new() }
+        StoryText { text }
     }
 }
 
-/// Printed as its text: two loads of the same pools print alike, whichever has filled a text.
+/// Printed as its text.
 impl std::fmt::Debug for StoryText {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Debug::fmt(&self.text, f)
@@ -306,14 +246,9 @@ impl std::fmt::Debug for StoryText {
 }
 
 impl StoryText {
-    /// The text as written, placeholders and all.
+    /// The text as written, slots and all.
     pub fn as_str(&self) -> &str {
         &self.text
-    }
-
-    /// Its placeholders in text order (what [`slots`] finds in it), found at the first call.
-    pub fn slots(&self) -> &[Slot] {
-        self.slots.get_or_init(|| slots(&self.text).collect())
     }
 }
 
@@ -370,8 +305,8 @@ impl StoryPools {
     }
 
     /// The entries of the kind-limited pools that fit objective kind `kind`.
-    pub fn of_kind(&self, kind: crate::myk::model::ObjectiveKind) -> &KindLists {
-        let i = crate::myk::model::ObjectiveKind::ALL.iter().position(|&k| k == kind).unwrap_or_default();
+    pub fn of_kind(&self, kind: crate::tables::objective::ObjectiveKind) -> &KindLists {
+        let i = crate::tables::objective::ObjectiveKind::ALL.iter().position(|&k| k == kind).unwrap_or_default();
         &self.picks().kinds[i]
     }
 
@@ -384,6 +319,67 @@ impl StoryPools {
     /// The label of objective kind `kind` (its name with spaces when the pools give none).
     pub fn kind_label(&self, kind: &str) -> String {
         self.objective_kind.iter().find(|e| e.kind == kind).map_or_else(|| kind.replace('_', " "), |e| e.label.clone())
+    }
+
+    /// Every text of these pools with its section and its place in it (1 for the first entry),
+    /// for the slot check.
+    fn texts(&self) -> Vec<(&'static str, usize, &str)> {
+        let mut v: Vec<(&'static str, usize, &str)> = Vec::new();
+        let plain: [(&'static str, &[Text]); 8] = [
+            ("stake", &self.stake),
+            ("want", &self.want),
+            ("ruler_motive", &self.ruler_motive),
+            ("ruler_line", &self.ruler_line),
+            ("clue_search", &self.clue_search),
+            ("change", &self.change),
+            ("farewell", &self.farewell),
+            ("retry", &self.retry),
+        ];
+        for (section, list) in plain {
+            v.extend(list.iter().enumerate().map(|(i, t)| (section, i + 1, t.text.as_str())));
+        }
+        v.extend(self.clue_threat.iter().enumerate().map(|(i, t)| ("clue_threat", i + 1, t.text.as_str())));
+        v.extend(self.title.iter().enumerate().map(|(i, t)| ("title", i + 1, t.text.as_str())));
+        for (section, list) in [("objective", &self.objective), ("success", &self.success), ("failure", &self.failure)]
+        {
+            v.extend(list.iter().enumerate().map(|(i, t)| (section, i + 1, t.text.as_str())));
+        }
+        for (i, p) in self.prologue.iter().enumerate() {
+            v.extend([p.who.as_str(), &p.problem, &p.offer].map(|t| ("prologue", i + 1, t)));
+        }
+        for (i, p) in self.personality.iter().enumerate() {
+            v.extend(p.lines.iter().map(|l| ("personality", i + 1, l.as_str())));
+        }
+        for (i, t) in self.clue_talk.iter().enumerate() {
+            v.extend([t.ask.as_str(), &t.text].map(|t| ("clue_talk", i + 1, t)));
+        }
+        v.extend(self.clue_condition.iter().enumerate().map(|(i, t)| ("clue_condition", i + 1, t.text.as_str())));
+        for (i, p) in self.puzzle.iter().enumerate() {
+            v.extend([p.text.as_str(), &p.answer].map(|t| ("puzzle", i + 1, t)));
+            v.extend(p.hints.iter().map(|h| ("puzzle", i + 1, h.as_str())));
+        }
+        for (i, e) in self.mini_event.iter().enumerate() {
+            v.extend([e.title.as_str(), &e.text, &e.outcome].map(|t| ("mini_event", i + 1, t)));
+        }
+        for (i, e) in self.movement.iter().enumerate() {
+            v.extend([e.text.as_str(), &e.prevent].map(|t| ("movement", i + 1, t)));
+        }
+        v
+    }
+
+    /// Refuses a text that names a slot its kind does not bind, or holds a brace that opens no
+    /// slot: one line naming the file, the entry and the slot ([`crate::tables::slots::MYK`]).
+    pub fn check_slots(&self, file: &str) -> Result<(), crate::error::Error> {
+        for (section, n, text) in self.texts() {
+            if let Some(why) = crate::text::unknown(text, crate::tables::slots::of(crate::tables::slots::MYK, section))
+            {
+                return Err(crate::error::Error::TableFile {
+                    file: file.to_string(),
+                    message: format!("[[{section}]] entry {n} (`{}`) {why}", short(text)),
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Why the pools cannot make a scenario (a pool the generator draws from is empty, or an
@@ -420,7 +416,7 @@ impl StoryPools {
         }
         // The pick lists hold each kind's entries, so a kind with none is an empty list (the
         // generator checks this per scenario: no walk over the pools).
-        for kind in crate::myk::model::ObjectiveKind::ALL {
+        for kind in crate::tables::objective::ObjectiveKind::ALL {
             let lists = self.of_kind(kind);
             for (pool, list) in
                 [("objective", &lists.objective), ("success", &lists.success), ("failure", &lists.failure)]
@@ -432,4 +428,13 @@ impl StoryPools {
         }
         None
     }
+}
+
+/// The first words of a text, for a message.
+pub fn short(text: &str) -> String {
+    let mut s: String = text.chars().take(40).collect();
+    if text.chars().count() > 40 {
+        s.push('…');
+    }
+    s
 }

@@ -17,8 +17,10 @@ fn tables() -> &'static Tables {
     T.get_or_init(|| Tables::embedded().expect("embedded tables load"))
 }
 
+/// A generated fortress with its texts filled, as the renderers hand it to the map.
 fn fortress(seed: u64, cl: u32, areas: u32) -> Fortress {
-    generate(tables(), &FortressParams { party: 4, cl, areas, ..Default::default() }, seed).expect("generates")
+    let f = generate(tables(), &FortressParams { party: 4, cl, areas, ..Default::default() }, seed).expect("generates");
+    dungeonsmith::nw3::text::filled(&f)
 }
 
 /// The program and tables versions blanked, so snapshots change only when the map does.
@@ -615,4 +617,63 @@ fn gate_lines_keep_a_gap_on_maps_of_40_areas() {
     }
     assert!(measured > 100 * 40, "every map's gates were measured ({measured})");
     assert_eq!(close, Vec::new(), "pairs of gate lines closer than {GATE_GAP} mm on 100 maps");
+}
+
+/// Every `<text>` of an SVG: its `x`, `y` and content (XML entities read back).
+fn svg_texts(svg: &str) -> Vec<(f64, f64, String)> {
+    let num = |el: &str, k: &str| attr(el, k).and_then(|v| v.parse::<f64>().ok()).expect("a number");
+    svg.split("<text ")
+        .skip(1)
+        .map(|el| {
+            let body = el.split_once('>').map_or("", |(_, b)| b).split("</text>").next().unwrap_or_default();
+            let text = body
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&apos;", "'")
+                .replace("&amp;", "&");
+            (num(el, "x"), num(el, "y"), text)
+        })
+        .collect()
+}
+
+/// Over many fortresses (3 to 40 areas, both papers), the GM's map says "victim held" in the
+/// label of the area where the episode holds its victim (the Ruler's) and nowhere else, and its
+/// legend names the victim; the map spells a Danger Sense note one way only ("DS 15").
+#[test]
+fn the_gm_map_marks_where_the_victim_is_held_and_spells_danger_sense_one_way() {
+    let mut marked = 0;
+    for seed in 0..48u64 {
+        let areas = [3u32, 6, 10, 14, 18, 25, 32, 40][seed as usize % 8];
+        let f = fortress(seed * 13 + 5, 1 + (seed % 20) as u32, areas);
+        let paper = if seed % 2 == 0 { Paper::A4 } else { Paper::Letter };
+        let what = format!("seed {} ({areas} areas, {paper:?})", f.seed);
+        let svg = fortress_map(&f, tables(), paper, Audience::Gm);
+        let victim = f.victim_area().expect("a generated fortress has an episode and its Ruler's area");
+        assert_eq!(victim.id, f.ruler.area, "{what}: the victim is held in the Ruler's area");
+        let episode = f.episode.as_ref().expect("an episode");
+        let served = fortress_workbench_map(&f, tables(), paper);
+        let num = |el: &str, k: &str| attr(el, k).and_then(|v| v.parse::<f64>().ok()).expect("a number");
+        let circles: Vec<(u32, f64, f64)> = targets(&served, "data-area")
+            .into_iter()
+            .map(|(id, el)| (id.parse().expect("an area id"), num(el, "cx"), num(el, "cy")))
+            .collect();
+        let texts = svg_texts(&svg);
+        let legend = format!("victim held: {}", episode.victim);
+        assert!(texts.iter().any(|t| t.2.contains(&legend)), "{what}: the legend says `{legend}`");
+        let labels: Vec<&(f64, f64, String)> =
+            texts.iter().filter(|t| t.2.split(" \u{00b7} ").any(|p| p == "victim held")).collect();
+        assert_eq!(labels.len(), 1, "{what}: one area says `victim held`: {labels:?}");
+        // The label belongs to the nearest circle on its left (labels stand right of circles).
+        let (x, y, _) = labels[0];
+        let d = |c: &&(u32, f64, f64)| (x - c.1).powi(2) + (y - c.2).powi(2);
+        let owner = circles.iter().filter(|c| c.1 < *x).min_by(|a, b| d(a).total_cmp(&d(b))).map(|c| c.0);
+        assert_eq!(owner, Some(victim.id), "{what}: `victim held` stands by area {}", victim.id);
+        marked += 1;
+        for t in &texts {
+            let long = t.2.contains("Danger Sense") && !t.2.contains("DS N: Danger Sense N");
+            assert!(!long, "{what}: `{}` spells Danger Sense out where the map writes `DS`", t.2);
+        }
+    }
+    assert_eq!(marked, 48);
 }

@@ -77,26 +77,17 @@ fn html_text(html: &str) -> String {
     text
 }
 
-/// `s` without the scenario file's own fields to fill (`{map}`, `{ruler}`, `{room_name}`...: a
-/// lowercase name in braces), which the file keeps so an edit of a name reaches every text, and
-/// which every render fills (the Markdown and HTML checks hold that).
+/// `s` without the scenario file's own slots (`{map}`, `{ruler|poss}`, `{area:7}`: the one text
+/// layer's rule, `dungeonsmith::text::slots`), which the file keeps so an edit of a name reaches
+/// every text, and which every render fills (the Markdown and HTML checks hold that).
 fn without_fill_fields(s: &str) -> String {
     let mut out = String::new();
-    let mut rest = s;
-    while let Some(i) = rest.find('{') {
-        out.push_str(&rest[..i]);
-        let name = rest[i + 1..].find('}').map(|e| &rest[i + 1..i + 1 + e]);
-        match name {
-            Some(n) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') => {
-                rest = &rest[i + n.len() + 2..];
-            }
-            _ => {
-                out.push('{');
-                rest = &rest[i + 1..];
-            }
-        }
+    let mut written = 0;
+    for slot in dungeonsmith::text::slots(s) {
+        out.push_str(&s[written..slot.start]);
+        written = slot.end;
     }
-    out.push_str(rest);
+    out.push_str(&s[written..]);
     out
 }
 
@@ -162,5 +153,6 @@ fn the_placeholder_check_finds_what_it_looks_for() {
     assert!(unfilled("A -> B, 2D6 > 7").is_none());
     assert_eq!(markdown_prose("run `a {b}` now"), "run  now");
     assert_eq!(without_fill_fields("{ruler} gains {BS: Rigor} in {room_name}"), " gains {BS: Rigor} in ");
+    assert_eq!(without_fill_fields("{ruler|poss} lair in {area:7}, told by {npc:2}"), " lair in , told by ");
     assert_eq!(html_text("<style>p{}</style><p>x &gt; y</p><svg><text>{</text></svg>").trim(), "x &gt; y");
 }

@@ -264,9 +264,8 @@ fn printed_reads_in_order(what: &str, raw: &str, html: &str, md: &str, keys: &[S
     let texts: Vec<usize> = (0..pages.len()).filter(|&i| !sheet(&pages[i])).collect();
     for &i in &texts {
         let lines = &pages[i];
-        for k in 1..=3.min(lines.len()) {
-            let tail: String = lines[lines.len() - k..].iter().map(|l| bare(l)).collect();
-            assert!(!e.headings.contains(&tail), "{what}: page {} ends with the heading `{tail}`", i + 1);
+        if let Some(tail) = e.stranded(lines) {
+            panic!("{what}: page {} ends with the heading or caption `{tail}`", i + 1);
         }
         if Some(&i) != texts.last() && pages.get(i + 1).is_some_and(|p| sheet(p)) {
             assert!(lines.len() >= 4, "{what}: page {} before a sheet holds {} line(s)", i + 1, lines.len());

@@ -144,3 +144,55 @@ fn a_myk_corridor_is_one_edge_that_names_its_kind() {
     }
     assert!(named > 10 && one_way > 3, "the seeds hold named corridors ({named}) and one-way ones ({one_way})");
 }
+
+/// An Illusion Road whose destination is one of its own rooms (myk seed 9061, `--maps 2`: the
+/// C1-C2 road leads to C2) sends the court from that room back into it, a way that moves it
+/// nowhere: the corridor is one undirected edge, and no loop is drawn beside it. The road is
+/// pointed at each of its own rooms in turn.
+#[test]
+fn an_illusion_road_back_into_its_own_room_is_one_undirected_edge_and_no_loop() {
+    use dungeonsmith::myk::model::Place;
+    use dungeonsmith::tables::myk::Route;
+    let t = tables();
+    let redirects = |s: &dungeonsmith::myk::Scenario| -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        for (i, m) in s.maps.iter().enumerate() {
+            for (j, k) in m.corridors.iter().enumerate() {
+                let route = k.trap.as_ref().and_then(|x| t.myk.trap(&x.name)).and_then(|x| x.route);
+                if route == Some(Route::Redirect) && k.one_way.is_none() {
+                    out.push((i, j));
+                }
+            }
+        }
+        out
+    };
+    let mut tried = 0;
+    for seed in 0..200u64 {
+        let p = MykParams { levels: vec![2; 4], maps: 2, rooms: 9, layout: Layout::Mixed, objective: None };
+        let s = dungeonsmith::myk::generate(&t, &p, seed).expect("generates");
+        for (i, j) in redirects(&s) {
+            let k = &s.maps[i].corridors[j];
+            for end in [k.a, k.b] {
+                let mut edited = s.clone();
+                let index = edited.maps[i].index;
+                let trap = edited.maps[i].corridors[j].trap.as_mut().expect("the road");
+                trap.destination = Some(Place { map: index, room: end });
+                let (_, edges) = statements(&myk_dot(&edited, &t));
+                assert!(edges.iter().all(|e| e.0 != e.1), "seed {seed}: a loop is drawn: {edges:?}");
+                let (a, b) = (format!("\"map{index}/{}\"", k.a), format!("\"map{index}/{}\"", k.b));
+                let between: Vec<&Link> = edges
+                    .iter()
+                    .filter(|e| (e.0 == a && e.1 == b) || (e.0 == b && e.1 == a))
+                    .filter(|e| !e.2.contains("\"teleport\""))
+                    .collect();
+                assert_eq!(between.len(), 1, "seed {seed} {}: one edge: {between:?}", k.id());
+                assert!(between[0].2.contains("dir = none"), "seed {seed}: undirected: {:?}", between[0]);
+                tried += 1;
+            }
+        }
+        if tried >= 6 {
+            break;
+        }
+    }
+    assert!(tried >= 6, "Illusion Roads were pointed home: {tried}");
+}

@@ -308,7 +308,8 @@ fn the_booklet_prints_every_enemy_block_and_the_rulers_in_the_climax() {
             for m in &g.members {
                 let s = m.stats.unwrap();
                 let line = format!("PACC {} · PATK {} · PDEF {}", s.pacc, s.patk, s.pdef);
-                assert!(md.contains(&format!("**{} ×{}**", m.name, m.count)) && md.contains(&line), "{}", m.name);
+                let named = dungeonsmith::text::count(m.count.into(), &m.name);
+                assert!(md.contains(&format!("**{named}**")) && md.contains(&line), "{}", m.name);
             }
         }
         assert!(md.contains(&format!("Danger Sense {}", a.danger_sense.unwrap())));

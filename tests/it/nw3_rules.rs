@@ -88,10 +88,10 @@ fn check_prints_advice_as_a_warning_exits_0_and_strict_makes_it_an_error() {
     let (code, out, _) = crate::run(&["check", path]);
     assert_eq!(code, 0, "{out}");
     assert!(out.contains("warning: logic:") && out.contains("[logic.count]"), "{out}");
-    assert!(out.contains("1 warning(s)"), "{out}");
+    assert!(out.contains("1 warning ("), "{out}");
     let (code, out, _) = crate::run(&["check", "--strict", path]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("[logic.count]") && out.contains("1 violation(s)"), "{out}");
+    assert!(out.contains("[logic.count]") && out.contains("1 violation"), "{out}");
     // An error stays an error without --strict.
     f.logic = vec![Logic { name: "Logic of Nothing".into(), effect: String::new() }];
     std::fs::write(&file, serde_json::to_string(&f).unwrap()).unwrap();

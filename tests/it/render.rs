@@ -94,7 +94,7 @@ fn a_scenario_that_breaks_a_rule_is_refused_unless_forced() {
     assert!(stdout.lines().count() >= 4);
     let (code, stdout, _) = run(&["check", path.to_str().unwrap()]);
     assert_eq!(code, 1);
-    assert!(stdout.lines().last().unwrap().ends_with("violation(s)"), "{stdout}");
+    assert!(stdout.lines().last().unwrap().contains(" violation"), "{stdout}");
     std::fs::remove_dir_all(&d).ok();
 }
 

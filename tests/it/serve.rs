@@ -24,8 +24,17 @@ impl Answer {
 }
 
 async fn get(uri: &str) -> Answer {
+    get_with(uri, &[("host", "127.0.0.1")]).await
+}
+
+/// A GET of `uri` with `headers` (a browser's, or none at all).
+async fn get_with(uri: &str, headers: &[(&str, &str)]) -> Answer {
     let router = dungeonsmith::serve::router(Tables::load(None).unwrap()).unwrap();
-    let res = router.oneshot(Request::get(uri).body(Body::empty()).unwrap()).await.unwrap();
+    let mut req = Request::get(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let res = router.oneshot(req.body(Body::empty()).unwrap()).await.unwrap();
     let status = res.status();
     let content_type =
         res.headers().get(header::CONTENT_TYPE).map(|v| v.to_str().unwrap().to_string()).unwrap_or_default();
@@ -241,6 +250,12 @@ async fn bad_requests_get_a_400_and_one_line_naming_the_culprit() {
         ("/api/scenario?seed=1&op=lock:map7", "unknown map `map7`"),
         ("/api/scenario?seed=1&game=fortress&op=lock:area99", "unknown area `area99`"),
         ("/api/scenario?seed=1&op=rename:map1/B2:%20", "a name cannot be empty"),
+        ("/api/scenario?seed=1&op=rename:map1:%7Bmap%7D", "a name cannot hold `{` or `}`"),
+        ("/api/scenario?seed=1&cl=5", "field `cl` is an option of `game=fortress`, not of `game=myk`"),
+        (
+            "/api/scenario?seed=1&game=fortress&maps=2",
+            "field `maps` is an option of `game=myk`, not of `game=fortress`",
+        ),
         ("/api/scenario?seed=1&op=regen:-3", "`regen`: `-3` is not a seed"),
         ("/download/myk-1.json?seed=x", "`seed`"),
         ("/booklet?seed=1&maps=0", "maps"),
@@ -432,4 +447,52 @@ async fn an_objective_kind_in_the_query_shapes_the_scenario_and_stays_in_the_per
     assert_eq!(refused.status, StatusCode::BAD_REQUEST);
     let line = refused.text();
     assert!(line.contains("`objective`") && line.contains("conquer") && line.contains("win_over"), "{line}");
+}
+
+#[tokio::test]
+async fn a_request_without_a_host_header_is_refused_with_400() {
+    let a = get_with("/api/scenario?seed=1", &[]).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST, "{}", a.text());
+    assert_eq!(a.text(), "the request has no `Host` header; send `Host: 127.0.0.1:0` (HTTP/1.1)\n");
+}
+
+/// What a browser says of a request another site's page made it send: refused with one line,
+/// before any work (the guard answers before the routes).
+#[tokio::test]
+async fn a_request_another_sites_page_sent_is_refused_with_403_and_one_line() {
+    let host = ("host", "127.0.0.1:8470");
+    let cases: [&[(&str, &str)]; 5] = [
+        &[host, ("origin", "http://evil.example")],
+        &[host, ("origin", "http://127.0.0.1:9999")],
+        &[host, ("origin", "null")],
+        &[host, ("sec-fetch-site", "cross-site")],
+        &[host, ("sec-fetch-site", "same-site")],
+    ];
+    for headers in cases {
+        for uri in ["/api/scenario?seed=1", "/download/myk-1.zip?seed=1", "/booklet?seed=1", "/"] {
+            let a = get_with(uri, headers).await;
+            assert_eq!(a.status, StatusCode::FORBIDDEN, "{uri} {headers:?}: {}", a.text());
+            let text = a.text();
+            assert_eq!(text.lines().count(), 1, "{text}");
+            assert!(text.contains("another site") && text.contains("refused"), "{text}");
+        }
+    }
+}
+
+/// The workbench's own page (same origin), a typed or bookmarked address (`none`) and clients
+/// that send neither header (curl) are served.
+#[tokio::test]
+async fn the_workbenchs_own_page_and_plain_clients_are_served() {
+    let host = ("host", "127.0.0.1:8470");
+    let cases: [&[(&str, &str)]; 5] = [
+        &[host],
+        &[host, ("origin", "http://127.0.0.1:8470")],
+        &[host, ("sec-fetch-site", "same-origin"), ("origin", "http://127.0.0.1:8470")],
+        &[host, ("sec-fetch-site", "none")],
+        &[("host", "LOCALHOST:8470"), ("origin", "http://localhost:8470")],
+    ];
+    for headers in cases {
+        let a = get_with("/api/scenario?seed=1", headers).await;
+        assert_eq!(a.status, StatusCode::OK, "{headers:?}: {}", a.text());
+    }
 }

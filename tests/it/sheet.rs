@@ -396,3 +396,125 @@ fn the_workbench_sheet_marks_each_room_on_the_box_the_sheet_draws_it_in() {
     }
     assert!(unused > 0, "the cases hold an unused room");
 }
+
+/// The texts of a GM sheet by room: each rendered text whose box's centre lies in a room's box
+/// (as the workbench's copy marks the rooms), in the order the sheet writes them.
+fn room_texts(s: &Scenario, map: &Map, paper: Paper) -> Vec<(RoomId, Vec<String>)> {
+    let tree = parse(&myk_sheet(s, map, tables(), paper, Audience::Gm));
+    let texts = text_boxes(&tree);
+    let boxes = room_boxes_on(s, map, paper);
+    boxes
+        .iter()
+        .map(|&(room, x, y, side)| {
+            let inside = texts
+                .iter()
+                .filter(|(x0, y0, x1, y1, _)| {
+                    let (cx, cy) = (f64::from(x0 + x1) / 2.0, f64::from(y0 + y1) / 2.0);
+                    cx > x && cx < x + side && cy > y && cy < y + side
+                })
+                .map(|t| t.4.clone())
+                .collect();
+            (room, inside)
+        })
+        .collect()
+}
+
+/// [`room_boxes`] on any paper.
+fn room_boxes_on(s: &Scenario, map: &Map, paper: Paper) -> Vec<(RoomId, f64, f64, f64)> {
+    let svg = myk_workbench_sheet(s, map, tables(), paper);
+    let num = |el: &str, name: &str| attr(el, name).and_then(|v| v.parse::<f64>().ok()).expect("a number");
+    targets(&svg, "data-room")
+        .into_iter()
+        .map(|(path, el)| {
+            let room = path.rsplit('/').next().and_then(|r| r.parse::<RoomId>().ok()).expect("a room id");
+            (room, num(el, "x"), num(el, "y"), num(el, "width"))
+        })
+        .collect()
+}
+
+/// Each line of a room, and each two lines joined (an entry the sheet wrapped onto two).
+fn entries(lines: &[String]) -> Vec<String> {
+    let pairs = lines.windows(2).map(|w| format!("{} {}", w[0], w[1]));
+    lines.iter().cloned().chain(pairs).collect()
+}
+
+/// A line as printed, shortened or not, is the start of `full` (an ellipsis ends a cut line).
+fn starts(line: &str, full: &str) -> bool {
+    let head = line.trim_end_matches('\u{2026}').trim_end();
+    !head.is_empty() && full.starts_with(head)
+}
+
+/// 100 scenarios of mixed options (1-3 maps, every objective kind, courts of 1 to 8): each GM
+/// sheet marks the objective's room (and only it), the rival's arrival in a race, every cast NPC
+/// placed on the map by name and role, every mini event by title, every hidden core, and prints
+/// each ruler's effective level.
+#[test]
+fn the_gm_sheet_marks_the_objective_the_cast_the_events_and_each_rulers_effective_level() {
+    use dungeonsmith::myk::model::{ObjectiveKind, Place};
+    let (mut npcs, mut events, mut adjusted) = (0, 0, 0);
+    for i in 0..100u64 {
+        let kind = ObjectiveKind::ALL[i as usize % ObjectiveKind::ALL.len()];
+        let size = 1 + (i as usize % 8);
+        let levels = (0..size).map(|k| 1 + ((i as u32 + k as u32) % 6)).collect();
+        let layout = [Layout::Mixed, Layout::Straight, Layout::Junction][i as usize % 3];
+        let p =
+            MykParams { levels, maps: 1 + (i % 3) as u32, rooms: 9 - (i % 5) as u32, layout, objective: Some(kind) };
+        let s = generate(tables(), &p, 7000 + i).expect("generates");
+        let paper = if i % 2 == 0 { Paper::A4 } else { Paper::Letter };
+        let o = &s.objective;
+        for map in &s.maps {
+            let rooms = room_texts(&s, map, paper);
+            for (room, lines) in &rooms {
+                let here = Place { map: map.index, room: *room };
+                let what = format!("seed {} ({kind:?}) map {} {room}: {lines:?}", s.seed, map.index);
+                let objective = lines.iter().any(|l| l.starts_with("Objective"));
+                assert_eq!(objective, o.at == Some(here), "{what}: the objective's mark");
+                if o.at == Some(here)
+                    && let Some(q) = dungeonsmith::myk::goal::arrival(&s)
+                {
+                    // Over one line or two.
+                    let all = lines.join(" ");
+                    let said = [format!("rival arrives end of Quarter {q}"), format!("rival in Q{q}")];
+                    assert!(said.iter().any(|t| all.contains(t)), "{what}: the race's arrival (Quarter {q})");
+                }
+                for n in s.cast.iter().filter(|n| n.place == Some(here)) {
+                    let role = ["informant", "captive", "recipient", "rival"]
+                        .into_iter()
+                        .find(|r| n.role.starts_with(r))
+                        .unwrap_or_else(|| panic!("{what}: {} has a role the sheet names: {}", n.name, n.role));
+                    let tail = format!(" ({role})");
+                    let marked =
+                        entries(lines).iter().any(|l| l.strip_suffix(&tail).is_some_and(|h| starts(h, &n.name)));
+                    assert!(marked, "{what}: {} ({role}) marked", n.name);
+                    npcs += 1;
+                }
+                for title in dungeonsmith::render::myk_story::events_in(&s, here) {
+                    assert!(lines.iter().any(|l| starts(l, &title)), "{what}: the mini event `{title}` marked");
+                    events += 1;
+                }
+                let r = map.room(*room);
+                if let Some(ru) = &r.ruler {
+                    // The effective level, said to be one when the bestiary's differs.
+                    let eff = ru.effective_level != ru.level;
+                    let level =
+                        if eff { format!("eff. lv {})", ru.effective_level) } else { format!("lv {})", ru.level) };
+                    adjusted += usize::from(eff);
+                    let shown = entries(lines).iter().any(|l| l.ends_with(&level) && (eff || !l.contains("eff.")));
+                    assert!(shown, "{what}: the ruler's `{level}`");
+                }
+                for ru in map.rooms.iter().filter_map(|r| r.ruler.as_ref()) {
+                    if ru.adjustments.iter().any(|a| a.hidden_in == Some(*room)) {
+                        let core = format!("core of {}", ru.name);
+                        let marked = lines.iter().any(|l| l.starts_with(&core) || starts(l, &core));
+                        assert!(marked, "{what}: the hidden core of {}", ru.name);
+                    }
+                }
+            }
+        }
+        // Every mini event is on a map of the scenario, so each was looked for above.
+        if let Some(st) = &s.story {
+            assert!(st.mini_events.iter().all(|e| s.map(e.at.map).is_some()), "seed {}", s.seed);
+        }
+    }
+    assert!(npcs > 100 && events > 100 && adjusted > 10, "{npcs} NPCs, {events} events, {adjusted} adjusted rulers");
+}

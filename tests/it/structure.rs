@@ -176,6 +176,43 @@ fn no_two_modules_use_each_other_in_a_circle() {
     }
 }
 
+/// The module graph at the level of folders and top files under `src/` (`myk`, `tables`, `format`):
+/// each module stands for its top-level module, and an edge inside one is dropped.
+fn folder_graph(graph: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
+    let top = |m: &Vec<String>| m.first().map(|s| vec![s.clone()]);
+    let mut folders: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
+    for (from, to) in graph {
+        let Some(from) = top(from) else { continue };
+        let to: Vec<Vec<String>> = to.iter().filter_map(top).filter(|t| *t != from).collect();
+        folders.entry(from).or_default().extend(to);
+    }
+    folders
+}
+
+#[test]
+fn no_two_folders_use_each_other_in_a_circle() {
+    let folders = folder_graph(&module_graph());
+    // The reader must see the crate: the games read the tables.
+    let m = |s: &str| vec![s.to_string()];
+    assert!(folders[&m("myk")].contains(&m("tables")), "{:?}", folders[&m("myk")]);
+    if let Some(circle) = find_circle(&folders) {
+        panic!("folder circle: {}", circle.join(" -> "));
+    }
+}
+
+#[test]
+fn the_folder_graph_joins_the_files_of_a_folder() {
+    let m = |s: &[&str]| s.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let graph = BTreeMap::from([
+        (m(&["a", "x"]), BTreeSet::from([m(&["b", "y"]), m(&["a", "z"])])),
+        (m(&["b", "w"]), BTreeSet::from([m(&["a"])])),
+        (m(&[]), BTreeSet::from([m(&["a"])])),
+    ]);
+    let folders = folder_graph(&graph);
+    assert_eq!(folders[&m(&["a"])], BTreeSet::from([m(&["b"])]));
+    assert_eq!(find_circle(&folders), Some(vec!["a".into(), "b".into(), "a".into()]));
+}
+
 #[test]
 fn the_circle_finder_finds_a_circle() {
     let m = |s: &str| vec![s.to_string()];
@@ -358,4 +395,62 @@ fn library_errors_name_fields_in_the_librarys_words_and_the_front_ends_spell_the
         "library code names command-line flags (use a field and Error::line_for):\n{}",
         flags.join("\n")
     );
+}
+
+/// The names of the crates under `[dependencies]` in `Cargo.toml`, as code names them (`hyper-util`
+/// is `hyper_util`).
+fn dependencies(manifest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut inside = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            inside = line == "[dependencies]";
+        } else if inside
+            && !line.starts_with('#')
+            && let Some((name, _)) = line.split_once('=')
+        {
+            out.push(name.trim().replace('-', "_"));
+        }
+    }
+    out
+}
+
+/// Whether `code` names the crate `krate` in a path (`krate::x`, `use krate`, `extern crate krate`),
+/// as a whole word (`svg::` is not named by `usvg::`).
+fn names_crate(code: &str, krate: &str) -> bool {
+    let whole = |i: usize| code[..i].chars().last().is_none_or(|c| !(c.is_alphanumeric() || c == '_' || c == ':'));
+    let path = format!("{krate}::");
+    let used = |prefix: &str| {
+        let at = format!("{prefix}{krate}");
+        code.match_indices(&at)
+            .any(|(i, _)| whole(i) && code[i + at.len()..].starts_with(|c: char| !(c.is_alphanumeric() || c == '_')))
+    };
+    code.match_indices(&path).any(|(i, _)| whole(i)) || used("use ") || used("extern crate ")
+}
+
+#[test]
+fn every_dependency_is_named_by_the_code_in_src() {
+    let manifest = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml"))
+        .expect("Cargo.toml is readable");
+    let deps = dependencies(&manifest);
+    assert!(deps.iter().any(|d| d == "hyper_util"), "the reader must see the dependencies: {deps:?}");
+    let code: String = rust_files(&src())
+        .iter()
+        .map(|f| code_of(&std::fs::read_to_string(f).expect("a source file is readable")))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let unused: Vec<&String> = deps.iter().filter(|d| !names_crate(&code, d)).collect();
+    assert!(unused.is_empty(), "[dependencies] no code in src/ names (remove them): {unused:?}");
+}
+
+#[test]
+fn the_dependency_finder_reads_names_and_whole_paths() {
+    let manifest = "[package]\nname = \"x\"\n[dependencies]\nhyper-util = \"1\"\n# note\nsvg = { version = \"1\" }\n\
+                    [dev-dependencies]\nproptest = \"1\"\n";
+    assert_eq!(dependencies(manifest), ["hyper_util", "svg"]);
+    assert!(names_crate("use hyper_util::rt;", "hyper_util"));
+    assert!(names_crate("let t = usvg::Tree::new(); svg::write(t);", "svg"));
+    assert!(!names_crate("let t = usvg::Tree::new();", "svg"));
+    assert!(!names_crate("use crate::svgkit::X;", "svg"));
+    assert!(names_crate("extern crate libc;", "libc"));
 }

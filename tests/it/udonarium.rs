@@ -82,7 +82,8 @@ fn check_room(room: &Room, what: &str) -> (usize, usize, usize, usize) {
                 tables += 1;
                 assert!(!n.attribute("name").unwrap_or("").is_empty(), "{what}: a table has a name");
                 assert!(number(n, "width") >= 1.0 && number(n, "height") >= 1.0, "{what}: table size");
-                assert_eq!(number(n, "gridSize"), 50.0, "{what}");
+                // Udonarium's cells are 50 px; a table past 100 of them takes a coarser grid.
+                assert!(number(n, "gridSize") >= 50.0 && number(n, "gridSize") % 50.0 == 0.0, "{what}");
                 assert!(["-1", "0"].contains(&n.attribute("gridType").unwrap()), "{what}: gridType");
                 let s = n.attribute("selected").unwrap();
                 assert!(s == "true" || s == "false", "{what}: selected");
@@ -274,7 +275,7 @@ fn myk_udonarium_rooms_split_the_players_map_from_the_gms_pieces_and_notes() {
     let s: Value = serde_json::from_str(&text).unwrap();
     let maps = s["maps"].as_array().unwrap();
     let (tables, _, notes, _) = check_room(&players, "myk 42 players");
-    assert_eq!((tables, notes), (2 * maps.len(), maps.len()), "a plan and a players' sheet per map, a title note");
+    assert_eq!((tables, notes), (2 * maps.len(), 1), "a plan and a players' sheet per map, a title note");
     assert_players_room_keeps_secrets(&players, &gm_only(&s), "myk 42 players");
     let (tables, chars, notes, hp) = check_room(&gm, "myk 42 gm");
     assert_eq!(tables, maps.len(), "the GM's plan per map");
@@ -298,9 +299,20 @@ fn myk_udonarium_rooms_split_the_players_map_from_the_gms_pieces_and_notes() {
             r["used"] == true && (!r["traps"].as_array().unwrap().is_empty() || corridor_trap(m, &r["id"]))
         })
         .count();
-    assert_eq!(chars, monsters as usize + markers, "one piece per monster and ruler, a marker per trapped room");
-    assert_eq!(hp, monsters as usize, "every monster has its own HP");
-    assert_eq!(notes, rooms.len() + 2, "a note per used room, one for the scenario and the colours' legend");
+    let cast = s["cast"].as_array().unwrap();
+    let fighters = cast.iter().filter(|n| !n["fights"].is_null()).count();
+    assert_eq!(
+        chars,
+        monsters as usize + markers + cast.len(),
+        "one piece per monster and ruler, a marker per trapped room, a piece per cast NPC"
+    );
+    assert_eq!(hp, monsters as usize + fighters, "every monster and fighting NPC has its own HP");
+    assert!(notes >= rooms.len() + 2, "a note (or more) per used room, the scenario's and the colours' legend");
+    let titles: Vec<String> = notes_with_footprints(&gm).into_iter().map(|n| n.0).collect();
+    for (m, r) in maps.iter().flat_map(|m| m["rooms"].as_array().unwrap().iter().map(move |r| (m, r))) {
+        let head = format!("Map {} {}", m["index"], r["id"].as_str().unwrap());
+        assert!(r["used"] != true || titles.iter().any(|t| t.starts_with(&head)), "a note for {head}: {titles:?}");
+    }
     let back: dungeonsmith::myk::Scenario = serde_json::from_str(&text).unwrap();
     let plan = dungeonsmith::render::plan::myk_plan(&back.maps[0]);
     assert!(assert_pieces_stand_clear(&gm, &plan, "myk 42 gm") > 0);
@@ -341,7 +353,8 @@ fn fortress_udonarium_rooms_split_the_players_map_from_the_gms_pieces_and_notes(
         let text = std::fs::read_to_string(dir.join(format!("fortress-{seed}.json"))).unwrap();
         let f: Value = serde_json::from_str(&text).unwrap();
         let (tables, _, notes, _) = check_room(&players, &what);
-        assert_eq!((tables, notes), (2, 1), "the plan and the players' handout, a title note");
+        let pcs = f["episode"]["handouts"].as_array().map_or(0, Vec::len);
+        assert_eq!((tables, notes), (2, 1 + pcs), "the plan and the players' handout, a title note, a note per PC");
         assert_players_room_keeps_secrets(&players, &gm_only(&f), &what);
         let (tables, chars, notes, hp) = check_room(&gm, &what);
         let areas = f["areas"].as_array().unwrap();
@@ -354,10 +367,12 @@ fn fortress_udonarium_rooms_split_the_players_map_from_the_gms_pieces_and_notes(
             .sum();
         assert_eq!(hp, enemies as usize + 1, "one piece per enemy, and the Ruler, each with its Body");
         assert!(chars >= hp, "and the GM's markers");
-        assert_eq!(notes, areas.len() + 2, "a note per area, one for the fortress and the colours' legend");
+        assert!(notes >= areas.len() + 2 + pcs, "a note per area, the fortress's, the colours' legend, the handouts");
+        let loose = all_pieces(&gm).into_iter().filter(|p| p.1 == "common").count();
         let back: dungeonsmith::nw3::Fortress = serde_json::from_str(&text).unwrap();
         let plan = dungeonsmith::render::udonarium::fortress_gm_plan(&back);
-        assert_eq!(assert_pieces_stand_clear(&gm, &plan, &what), chars, "every piece stands in its area");
+        assert_eq!(assert_pieces_stand_clear(&gm, &plan, &what), chars - loose, "every piece stands in its area");
+        assert!(loose <= pcs, "only the Connections wait in the inventory");
         std::fs::remove_dir_all(&dir).ok();
     }
 }
@@ -388,7 +403,8 @@ fn names_with_markup_are_escaped_in_udonarium_and_pdf() {
     let doc = Document::parse(&room.xml).unwrap();
     let titles: Vec<&str> =
         doc.descendants().filter(|n| n.attribute("name") == Some("title")).filter_map(|n| n.text()).collect();
-    assert!(titles.contains(&evil), "the title reads back unchanged: {titles:?}");
+    // The scenario's note may be split in parts ("(1/3)"): its title opens with the title.
+    assert!(titles.iter().any(|t| t.starts_with(evil)), "the title reads back unchanged: {titles:?}");
     // In an attribute too (a table's name), line break and all; and nowhere as markup.
     let table = format!("Map 1: {evil}");
     let tables: Vec<&str> =
@@ -745,11 +761,12 @@ fn myk_tokens_are_coloured_by_reaction_and_the_legend_names_each_colour() {
             let stat =
                 |k: &str| children(stats).into_iter().find(|c| c.attribute("name") == Some(k)).and_then(|c| c.text());
             let name = data(data(root, "common"), "name").text().unwrap_or("").to_string();
-            let want = match (stat("Reaction"), stat("Traps")) {
-                (Some("hostile"), _) => colour::HOSTILE,
-                (Some("neutral"), _) => colour::NEUTRAL,
-                (Some("friendly"), _) => colour::FRIENDLY,
-                (None, Some(_)) => colour::MARKER,
+            let want = match (stat("Reaction"), stat("Traps"), stat("Role")) {
+                (Some("hostile"), _, _) => colour::HOSTILE,
+                (Some("neutral"), _, _) => colour::NEUTRAL,
+                (Some("friendly"), _, _) => colour::FRIENDLY,
+                (None, Some(_), _) => colour::MARKER,
+                (None, None, Some(_)) => colour::CAST,
                 _ => colour::RULER,
             };
             assert_eq!(token_colour(&gm, &image), want, "seed {seed}: {name}");
@@ -757,6 +774,260 @@ fn myk_tokens_are_coloured_by_reaction_and_the_legend_names_each_colour() {
             seen.insert(want);
         }
     }
-    assert!(seen.len() >= 4, "hostile, neutral or friendly monsters, rulers and markers were seen: {seen:?}");
+    assert!(seen.len() >= 5, "hostile, neutral or friendly monsters, rulers, markers and cast were seen: {seen:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Every piece of a room, on the table or in the inventory: (name, place).
+fn all_pieces(room: &Room) -> Vec<(String, String)> {
+    let doc = Document::parse(&room.xml).unwrap();
+    children(doc.root_element())
+        .into_iter()
+        .filter(|n| n.has_tag_name("character"))
+        .map(|n| {
+            let name = data(data(data(n, "character"), "common"), "name").text().unwrap_or("").to_string();
+            (name, n.attribute("location.name").unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+/// Every table of a room: (name, width, height, gridSize, picture identifier).
+fn tables_of(room: &Room) -> Vec<(String, f64, f64, f64, String)> {
+    let doc = Document::parse(&room.xml).unwrap();
+    children(doc.root_element())
+        .into_iter()
+        .filter(|n| n.has_tag_name("game-table"))
+        .map(|n| {
+            let image = n.attribute("imageIdentifier").unwrap_or("").to_string();
+            (
+                n.attribute("name").unwrap_or("").to_string(),
+                number(n, "width"),
+                number(n, "height"),
+                number(n, "gridSize"),
+                image,
+            )
+        })
+        .collect()
+}
+
+/// The notes of a room as Udonarium stands them, whole: each note's declared height holds its
+/// text ([`note_height`]), no note is taller than [`NOTE_MAX_H`], no two notes' footprints
+/// (seen from the opening view) meet, and none covers a piece on the table or its name tag.
+fn assert_notes_stand_apart(room: &Room, what: &str) -> usize {
+    use dungeonsmith::render::udonarium::{NOTE_MAX_H, name_tag, note_height};
+    let overlap = |a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)| a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3;
+    let doc = Document::parse(&room.xml).unwrap();
+    let notes: Vec<(String, f64, f64, dungeonsmith::render::udonarium::Box2)> = children(doc.root_element())
+        .into_iter()
+        .filter(|n| n.has_tag_name("text-note"))
+        .map(|n| {
+            let common = data(data(n, "text-note"), "common");
+            let cells = |k: &str| -> f64 { data(common, k).text().unwrap().parse().expect("a number") };
+            let text = data(common, "text").text().unwrap_or("");
+            let title = data(common, "title").text().unwrap_or("").to_string();
+            let (w, h) = (cells("width"), cells("height"));
+            assert!(f64::from(note_height(text, w as u32)) <= h, "{what}: {title:?} is taller than its {h} cells");
+            let at = (number(n, "location.x"), number(n, "location.y"));
+            (title, w, h, dungeonsmith::render::udonarium::note_footprint(at.0, at.1, w, h))
+        })
+        .collect();
+    let pieces = table_pieces(room);
+    for (i, (title, _, h, foot)) in notes.iter().enumerate() {
+        assert!(*h <= f64::from(NOTE_MAX_H), "{what}: {title:?} is {h} cells tall");
+        for (other, _, _, b) in &notes[i + 1..] {
+            assert!(!overlap(*foot, *b), "{what}: the notes {title:?} and {other:?} overlap");
+        }
+        for (name, x, y) in &pieces {
+            assert!(!overlap(*foot, (*x, *y, x + 50.0, y + 50.0)), "{what}: {title:?} covers {name}");
+            assert!(!overlap(*foot, name_tag(name, *x, *y)), "{what}: {title:?} covers {name}'s tag");
+        }
+    }
+    notes.len()
+}
+
+/// Every table within Udonarium's size limit (1 to 100 cells a side), its grid a whole number of
+/// Udonarium's 50 px cells.
+fn assert_tables_within_limits(room: &Room, what: &str) {
+    for (name, w, h, grid, _) in tables_of(room) {
+        assert!((1.0..=100.0).contains(&w) && (1.0..=100.0).contains(&h), "{what}: table {name:?} is {w} x {h}");
+        assert!(grid >= 50.0 && grid % 50.0 == 0.0, "{what}: table {name:?} has a grid of {grid} px");
+    }
+}
+
+/// The picture `image` of a room decoded: (width, samples per pixel, pixels).
+fn decoded(room: &Room, image: &str) -> (usize, usize, Vec<u8>) {
+    let bytes = &room.files.iter().find(|f| f.0 == format!("{image}.png")).expect("the table's picture").1;
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes.as_slice())).read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().expect("a size")];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    (info.width as usize, info.color_type.samples(), buf)
+}
+
+/// The RGB of a decoded picture at our cell (x, y) of a table `cells_w` of ours wide.
+fn cell_colour(pic: &(usize, usize, Vec<u8>), cells_w: f64, (x, y): (u32, u32)) -> (u8, u8, u8) {
+    let (width, samples, buf) = pic;
+    let ppg = *width as f64 / cells_w;
+    let (px, py) = (((f64::from(x) + 0.5) * ppg) as usize, ((f64::from(y) + 0.5) * ppg) as usize);
+    let at = (py * width + px) * samples;
+    (buf[at], buf[at + 1], buf[at + 2])
+}
+
+fn rgb(hex: &str) -> (u8, u8, u8) {
+    let v = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
+    (v(1), v(3), v(5))
+}
+
+/// The players' plan table draws what their printed sheet shows and no more: the entrance (the
+/// floor from the plan's edge to the first door; in a fortress, the Entrance area) drawn as
+/// floor; every other room, area and corridor unexplored paper. Returns the cells checked.
+fn assert_players_plan_shows_only_the_entrance(
+    room: &Room,
+    table: &str,
+    plan: &dungeonsmith::render::plan::Plan,
+    entrance_area: Option<&str>,
+    what: &str,
+) -> usize {
+    use dungeonsmith::render::plan::{FLOOR, UNEXPLORED};
+    let (_, w, _, grid, image) = tables_of(room).into_iter().find(|t| t.0 == table).expect("the plan's table");
+    let cells_w = w * grid / 50.0;
+    let pic = decoded(room, &image);
+    let in_room = |x: u32, y: u32| plan.rooms.iter().find(|r| x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h);
+    // The entrance corridors: floor outside every room reached from the plan's edge without
+    // passing a room (a corridor between rooms never reaches the edge).
+    let mut entrance = std::collections::BTreeSet::new();
+    let mut stack: Vec<(u32, u32)> = (0..plan.w)
+        .flat_map(|x| [(x, 0), (x, plan.h - 1)])
+        .chain((0..plan.h).flat_map(|y| [(0, y), (plan.w - 1, y)]))
+        .filter(|&(x, y)| {
+            entrance_area.is_none() && plan.is_floor(i64::from(x), i64::from(y)) && in_room(x, y).is_none()
+        })
+        .collect();
+    while let Some((x, y)) = stack.pop() {
+        if !entrance.insert((x, y)) {
+            continue;
+        }
+        for (dx, dy) in [(1i64, 0i64), (-1, 0), (0, 1), (0, -1)] {
+            let (nx, ny) = (i64::from(x) + dx, i64::from(y) + dy);
+            if plan.is_floor(nx, ny) && in_room(nx as u32, ny as u32).is_none() {
+                stack.push((nx as u32, ny as u32));
+            }
+        }
+    }
+    let mut checked = 0;
+    for y in 0..plan.h {
+        for x in 0..plan.w {
+            if !plan.is_floor(i64::from(x), i64::from(y)) {
+                continue;
+            }
+            let room_key = in_room(x, y).map(|r| r.key.as_str());
+            // Away from the room's label and the walls: its middle cells.
+            if let Some(r) = in_room(x, y)
+                && (x != r.x + r.w / 2 || y != r.y + r.h / 2)
+            {
+                continue;
+            }
+            let shown = entrance.contains(&(x, y)) || (room_key.is_some() && room_key == entrance_area);
+            let want = if shown { rgb(FLOOR) } else { rgb(UNEXPLORED) };
+            let got = cell_colour(&pic, cells_w, (x, y));
+            let what_cell = room_key.map_or_else(|| "a corridor".to_string(), |k| format!("room {k}"));
+            assert_eq!(got, want, "{what}: {what_cell} at ({x}, {y}) drawn {}", if shown { "not" } else { "" });
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// The GM's and the players' Udonarium rooms of multi-map MYK scenarios (2 and 3 maps) and of
+/// fortresses up to 40 areas, read as Udonarium reads them: no two notes meet and none covers a
+/// piece, no two pieces share a name, every piece of a later map is named by its map and room,
+/// every table is within Udonarium's limits, an episode's handouts are a note per PC, and the
+/// players' plan shows the entrance and nothing beyond it.
+#[test]
+fn udonarium_rooms_stand_every_note_apart_name_every_piece_apart_and_show_players_only_the_entrance() {
+    let dir = temp("udon-ready");
+    let d = dir.to_str().unwrap();
+    let mut seen = (0, 0, 0);
+    for (seed, maps) in [(3u64, 2u32), (11, 3), (42, 3), (7, 2)] {
+        let s = seed.to_string();
+        let m = maps.to_string();
+        let (code, _, err) = run(&["myk", "--seed", &s, "--maps", &m, "--format", "json,udonarium", "--out", d]);
+        assert_eq!(code, 0, "{err}");
+        let what = format!("myk {seed} x{maps}");
+        let text = std::fs::read_to_string(dir.join(format!("myk-{seed}.json"))).unwrap();
+        let sc: dungeonsmith::myk::Scenario = serde_json::from_str(&text).unwrap();
+        let gm = unzip(&std::fs::read(dir.join(format!("myk-{seed}-udonarium-gm.zip"))).unwrap());
+        let players = unzip(&std::fs::read(dir.join(format!("myk-{seed}-udonarium.zip"))).unwrap());
+        for (room, who) in [(&gm, "gm"), (&players, "players")] {
+            seen.0 += assert_notes_stand_apart(room, &format!("{what} {who}"));
+            assert_tables_within_limits(room, &format!("{what} {who}"));
+        }
+        let pieces = all_pieces(&gm);
+        let mut names: Vec<&String> = pieces.iter().map(|p| &p.0).collect();
+        names.sort();
+        for pair in names.windows(2) {
+            assert_ne!(pair[0], pair[1], "{what}: two pieces named {:?}", pair[0]);
+        }
+        for m in sc.maps.iter().skip(1) {
+            let want: usize = m
+                .rooms
+                .iter()
+                .filter(|r| r.used)
+                .map(|r| {
+                    let trapped = !r.traps.is_empty() || m.corridors.iter().any(|c| c.a == r.id && c.trap.is_some());
+                    let cast = sc.cast.iter().filter(|n| n.place.is_some_and(|p| p.map == m.index && p.room == r.id));
+                    r.monsters.iter().map(|g| g.count as usize).sum::<usize>()
+                        + usize::from(r.ruler.is_some())
+                        + usize::from(trapped)
+                        + cast.count()
+                })
+                .sum();
+            let named = pieces
+                .iter()
+                .filter(|(n, _)| {
+                    let mut w = n.split(' ');
+                    w.next() == Some(&format!("M{}", m.index))
+                        && w.next().is_some_and(|r| m.rooms.iter().any(|room| room.used && room.id.to_string() == r))
+                })
+                .count();
+            assert_eq!(named, want, "{what}: map {}'s pieces are named by map and room", m.index);
+            seen.1 += named;
+        }
+        for (m, i) in sc.maps.iter().zip(1..) {
+            let plan = dungeonsmith::render::plan::myk_plan(m);
+            let table = format!("Map {}: {}", m.index, m.name);
+            assert_players_plan_shows_only_the_entrance(&players, &table, &plan, None, &format!("{what} map {i}"));
+        }
+    }
+    for (seed, areas) in [(5u64, 40u32), (9, 40), (2, 20)] {
+        let (s, a) = (seed.to_string(), areas.to_string());
+        let args = ["fortress", "--seed", &s, "--areas", &a, "--format", "json,udonarium", "--out", d];
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        let what = format!("fortress {seed} ({areas} areas)");
+        let text = std::fs::read_to_string(dir.join(format!("fortress-{seed}.json"))).unwrap();
+        let f: dungeonsmith::nw3::Fortress = serde_json::from_str(&text).unwrap();
+        // The file keeps the texts' slots; the room's tables are named as the fortress reads.
+        let f = dungeonsmith::nw3::text::filled(&f);
+        let gm = unzip(&std::fs::read(dir.join(format!("fortress-{seed}-udonarium-gm.zip"))).unwrap());
+        let players = unzip(&std::fs::read(dir.join(format!("fortress-{seed}-udonarium.zip"))).unwrap());
+        for (room, who) in [(&gm, "gm"), (&players, "players")] {
+            seen.0 += assert_notes_stand_apart(room, &format!("{what} {who}"));
+            assert_tables_within_limits(room, &format!("{what} {who}"));
+            let handouts = notes_with_footprints(room).into_iter().filter(|n| n.0.ends_with(" handout")).count();
+            let pcs = f.episode.as_ref().map_or(0, |e| e.handouts.len());
+            assert_eq!(handouts, pcs, "{what} {who}: a handout note per PC");
+            seen.2 += handouts;
+        }
+        let mut names: Vec<String> = all_pieces(&gm).into_iter().map(|p| p.0).collect();
+        names.sort();
+        for pair in names.windows(2) {
+            assert_ne!(pair[0], pair[1], "{what}: two pieces named {:?}", pair[0]);
+        }
+        let plan = dungeonsmith::render::udonarium::fortress_gm_plan(&f);
+        let entrance = f.entrance().map(|a| a.id.to_string());
+        let n = assert_players_plan_shows_only_the_entrance(&players, &f.title, &plan, entrance.as_deref(), &what);
+        assert!(n > areas as usize, "{what}: the areas and corridors were looked at");
+    }
+    assert!(seen.0 > 150 && seen.1 > 10 && seen.2 >= 6, "notes, later maps' pieces and handouts were seen: {seen:?}");
     std::fs::remove_dir_all(&dir).ok();
 }

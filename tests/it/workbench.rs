@@ -8,6 +8,8 @@
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
@@ -216,22 +218,15 @@ async fn session(c: Client, base: String, dir: PathBuf) {
     screenshot(&c, "nw3.png").await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs chromium and chromedriver: run by .ci/run"]
-async fn a_gm_rerolls_locks_regenerates_and_reopens_the_permalink_in_chromium() {
-    let (chromium, chromedriver) = tools();
-    let dir = std::env::temp_dir().join(format!("dungeonsmith-workbench-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let router = dungeonsmith::serve::router(Tables::load(None).unwrap()).unwrap();
-    let server = tokio::spawn(dungeonsmith::serve::serve_on(listener, router, std::future::pending()));
-
+/// chromedriver on a free port and a WebDriver session in headless chromium, its profile in `dir`.
+async fn browser(
+    chromium: &std::path::Path,
+    chromedriver: &std::path::Path,
+    dir: &std::path::Path,
+) -> (Driver, Client) {
     let port = free_port();
     let driver = Driver(
-        Command::new(&chromedriver)
+        Command::new(chromedriver)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -259,9 +254,140 @@ async fn a_gm_rerolls_locks_regenerates_and_reopens_the_permalink_in_chromium() 
         .connect(&format!("http://127.0.0.1:{port}"))
         .await
         .expect("a WebDriver session in chromium");
+    (driver, client)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: run by .ci/run"]
+async fn a_gm_rerolls_locks_regenerates_and_reopens_the_permalink_in_chromium() {
+    let (chromium, chromedriver) = tools();
+    let dir = std::env::temp_dir().join(format!("dungeonsmith-workbench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let router = dungeonsmith::serve::router(Tables::load(None).unwrap()).unwrap();
+    let server = tokio::spawn(dungeonsmith::serve::serve_on(listener, router, std::future::pending()));
+
+    let (driver, client) = browser(&chromium, &chromedriver, &dir).await;
 
     // The session runs in a task of its own so that a failed assertion still closes the browser.
     let outcome = tokio::spawn(session(client.clone(), base, dir.clone())).await;
+    let _ = client.close().await;
+    drop(driver);
+    server.abort();
+    let _ = std::fs::remove_dir_all(&dir);
+    if let Err(e) = outcome {
+        std::panic::resume_unwind(e.into_panic());
+    }
+}
+
+/// Another site's page, as an attacker would serve it: it makes the browser ask the workbench at
+/// `target` for a build every way a page can without the workbench's leave (an image, a script, a
+/// stylesheet, fetch, a form POST into a frame), and marks the title `sent` when it has tried
+/// them all (the test then has its script navigate to a permalink).
+fn attacker_page(target: &str) -> String {
+    format!(
+        r#"<!doctype html><html><head><title>attacker</title>
+<link rel="stylesheet" href="{target}/booklet?seed=11">
+<script src="{target}/api/scenario?seed=12"></script>
+</head><body>
+<img src="{target}/download/myk-13.zip?seed=13&maps=2">
+<iframe name="sink"></iframe>
+<form id="f" method="POST" action="{target}/api/scenario?seed=14" target="sink"><input name="op" value="lock:frame"></form>
+<script>
+const tries = [
+  fetch("{target}/api/scenario?seed=15", {{ mode: "no-cors" }}).catch(() => {{}}),
+  fetch("{target}/booklet?seed=16").catch(() => {{}}),
+  fetch("{target}/api/scenario?seed=17", {{ method: "POST", mode: "no-cors", body: "x" }}).catch(() => {{}}),
+];
+document.getElementById("f").submit();
+Promise.all(tries).then(() => setTimeout(() => {{ document.title = "sent"; }}, 1500));
+</script></body></html>"#
+    )
+}
+
+/// A tiny HTTP server on `listener` that answers every request with `page` (the attacker's
+/// site), on a thread of its own for the test's life.
+fn serve_page(listener: std::net::TcpListener, page: String) {
+    use std::io::{Read, Write};
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut head = [0u8; 4096];
+            let _ = stream.read(&mut head);
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+                page.len()
+            );
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+}
+
+/// Opens the attacker's page at `from` and waits until it has sent every request (and its
+/// navigation has been answered).
+async fn visit(c: &Client, from: &str, target: &str) {
+    c.goto(from).await.unwrap();
+    let start = Instant::now();
+    loop {
+        let title = c.title().await.unwrap_or_default();
+        if title == "sent" {
+            break;
+        }
+        let url = c.current_url().await.map(|u| u.to_string()).unwrap_or_default();
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "the attacker's page never finished at {from} ({title:?} at {url})"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Then the page's own script navigates to a permalink (as a link clicked there would).
+    let _ = c.execute("location.href = arguments[0];", vec![json!(format!("{target}/booklet?seed=18"))]).await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+}
+
+async fn cross_site_session(c: Client, workbench: String, attackers: Vec<String>, builds: Arc<AtomicU64>) {
+    for from in &attackers {
+        visit(&c, from, &workbench).await;
+        let url = c.current_url().await.unwrap();
+        assert!(url.as_str().starts_with(&workbench), "the page navigated to the permalink: {url}");
+        let refused = c.find(Locator::Css("body")).await.unwrap().text().await.unwrap();
+        assert!(refused.contains("another site") && refused.contains("refused"), "{from}: {refused:?}");
+        assert_eq!(builds.load(Ordering::Relaxed), 0, "a page at {from} made the workbench build");
+    }
+    // The workbench's own page, in the same browser, builds (so the count above could move).
+    c.goto(&format!("{workbench}/?seed=1")).await.unwrap();
+    wait_query(&c, |q| q.contains("seed=1")).await;
+    assert!(builds.load(Ordering::Relaxed) > 0, "the workbench's own page builds");
+}
+
+/// A page of another origin cannot make the workbench build anything: neither a page of another
+/// site (`localhost` against `127.0.0.1`: `Sec-Fetch-Site: cross-site`) nor one of the same host
+/// on another port (`same-site`, another `Origin`). The workbench counts the requests whose work
+/// began; it stays at 0 until the workbench's own page asks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: run by .ci/run"]
+async fn a_page_of_another_origin_cannot_make_the_workbench_build_anything_in_chromium() {
+    let (chromium, chromedriver) = tools();
+    let dir = std::env::temp_dir().join(format!("dungeonsmith-workbench-xsite-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let bound = listener.local_addr().unwrap();
+    let workbench = format!("http://{bound}");
+    let builds = Arc::new(AtomicU64::new(0));
+    let router = dungeonsmith::serve::router_counting(Tables::load(None).unwrap(), bound, builds.clone()).unwrap();
+    let server = tokio::spawn(dungeonsmith::serve::serve_on(listener, router, std::future::pending()));
+
+    let attacker = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = attacker.local_addr().unwrap().port();
+    serve_page(attacker, attacker_page(&workbench));
+    let attackers = vec![format!("http://localhost:{port}/"), format!("http://127.0.0.1:{port}/")];
+
+    let (driver, client) = browser(&chromium, &chromedriver, &dir).await;
+    let outcome = tokio::spawn(cross_site_session(client.clone(), workbench, attackers, builds)).await;
     let _ = client.close().await;
     drop(driver);
     server.abort();

@@ -13,7 +13,7 @@ use crate::render::svgkit::{
 };
 
 use super::geometry::{Disc, Poly, Pt, disc_hits_box};
-use super::labels::cap;
+use super::labels::{VICTIM, cap};
 use super::{FOOT, FOOT_STEP, GATE_W, LEGEND_COLS, LEGEND_STEP, LEGEND_TEXT, MARGIN, MIN_TEXT, NOTE_STEP, TOP};
 
 // ---------------------------------------------------------------------------------------------
@@ -236,10 +236,14 @@ pub(super) fn number_box(cx: f64, cy: f64, n: u32, size: f64) -> Bbox {
 // Gates.
 
 /// What opens a closed gate or reveals a secret one, long and short: what the party must do,
-/// in the booklet's words too ([`opener_words`]).
+/// in the booklet's words too ([`opener_words`]). A Danger Sense judge is written one way on the
+/// whole map, "DS 15" (the legend spells it out), wherever its note lands.
 pub(super) fn opener_text(f: &Fortress, o: Option<Opener>) -> Option<(String, String)> {
     let w = opener_words(f, o?);
-    Some((w.deed, w.short))
+    match o {
+        Some(Opener::DangerSense(_)) => Some((w.short.clone(), w.short)),
+        _ => Some((w.deed, w.short)),
+    }
 }
 
 /// A gate's note on the map: (long, short) forms.
@@ -459,9 +463,12 @@ pub(super) fn gate_legend_text(k: GateKind) -> &'static str {
 pub(super) fn draw_legend(c: &mut Canvas, f: &Fortress, top: f64, notes: &[String]) {
     let inner = c.w - 2.0 * MARGIN;
     txt(MARGIN, top + ASCENT * 3.2, 3.2, "Legend").bold().put(c);
-    let mut key = vec!["AD appearance difficulty", "Ruler/event/device N: in area N"];
+    let mut key = vec!["AD appearance difficulty".to_string(), "Ruler/event/device N: in area N".into()];
     if f.gates.iter().any(|g| matches!(g.opened_by, Some(Opener::DangerSense(_)))) {
-        key.push("DS Danger Sense");
+        key.push("DS N: Danger Sense N".into());
+    }
+    if let (Some(e), Some(_)) = (&f.episode, f.victim_area()) {
+        key.push(format!("{VICTIM}: {}", cap(&e.victim)));
     }
     let key = key.join(" \u{00b7} ");
     let key = ellipsize(&key, inner - 20.0, LEGEND_TEXT, false);

@@ -118,16 +118,23 @@ pub(super) fn block_width(lines: &[Line]) -> f64 {
     lines.iter().map(|l| width(&l.text, l.size, l.bold)).fold(0.0, f64::max)
 }
 
+/// What an area's label says of the episode: the victim is held there (the legend names them).
+pub(super) const VICTIM: &str = "victim held";
+
 /// An area's label: its name in up to three lines of `max` mm at `name` mm, then the kind and
-/// appearance difficulty ("Event · AD 14 · optional"), wrapped between its parts but never cut.
-/// Returns the lines and how many name characters were cut.
-pub(super) fn area_block(a: &Area, kind: &str, max: f64, name: f64, info: f64) -> (Vec<Line>, usize) {
+/// appearance difficulty ("Event · AD 14 · optional"), and [`VICTIM`] where the episode's
+/// victim is held, wrapped between its parts but never cut. Returns the lines and how many name
+/// characters were cut.
+pub(super) fn area_block(a: &Area, kind: &str, victim: bool, max: f64, name: f64, info: f64) -> (Vec<Line>, usize) {
     let (names, lost) = fit_name(&cap(&a.name), max, name, 3);
     let mut lines: Vec<Line> = names.into_iter().map(|text| Line { text, size: name, bold: false }).collect();
     let ad = format!("AD {}", a.appearance_difficulty);
     let mut parts = vec![kind, ad.as_str()];
     if a.optional {
         parts.push("optional");
+    }
+    if victim {
+        parts.push(VICTIM);
     }
     // At the smallest sizes (name and info alike) the info may follow the name's last line.
     let mut cur = match lines.pop() {

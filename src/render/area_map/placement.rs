@@ -299,7 +299,8 @@ fn area_cells(f: &Fortress, lv: &Level, avail: f64) -> (Vec<(Vec<Line>, usize)>,
 fn area_cell(f: &Fortress, a: &Area, lv: &Level, label_w: f64, avail: f64) -> ((Vec<Line>, usize), (f64, f64, f64)) {
     let label_w = label_w.min(avail * 0.45).max(10.0);
     let look = Look::of(f, a);
-    let (lines, lost) = area_block(a, look.word(), label_w, lv.name, lv.info);
+    let victim = f.victim_area().is_some_and(|v| v.id == a.id);
+    let (lines, lost) = area_block(a, look.word(), victim, label_w, lv.name, lv.info);
     let right = label_x(0.0, lv.r, has_badge(look)) + block_width(&lines);
     let h = block_height(&lines).max(2.0 * lv.r);
     ((lines, lost), (lv.r, right, h))

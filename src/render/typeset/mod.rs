@@ -168,6 +168,42 @@ struct Flow {
     break_before: bool,
 }
 
+/// A paragraph at list `depth` with its `marker`, as items; the last kept with what follows when
+/// `keep`. A paragraph past what parley lays out at once runs on as pieces, each starting a line
+/// right below the last (no gap, no marker).
+fn para(
+    depth: u8,
+    marker: Option<&str>,
+    text: &Rich,
+    keep: bool,
+    style: &Style,
+    fonts: &mut Fonts,
+    width: f32,
+) -> Vec<Flow> {
+    let indent = f32::from(depth) * style.list_indent_pt;
+    let mut marker = marker.map(|m| {
+        let rich = Rich { text: m.to_string(), ..Rich::default() };
+        let l = fonts.layout(&rich, style.body_pt, style.line_height, false, style.list_indent_pt, false);
+        Box::new(Text::new(l, m.to_string()))
+    });
+    let mut above = if depth > 1 { style.paragraph_gap_pt * 0.3 } else { style.paragraph_gap_pt };
+    let parts = pieces(text);
+    let last = parts.len() - 1;
+    let mut out = Vec::with_capacity(parts.len());
+    for (k, part) in parts.into_iter().enumerate() {
+        let layout = fonts.layout(&part, style.body_pt, style.line_height, false, width - indent, false);
+        out.push(Flow {
+            item: Item::Text { x: indent, text: Box::new(Text::new(layout, part.text)), marker: marker.take() },
+            above,
+            keep: k < last || keep,
+            heading: None,
+            break_before: false,
+        });
+        above = 0.0;
+    }
+    out
+}
+
 /// The blocks as items ready to paginate, for a column `width` points wide.
 fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<Flow> {
     let mut out: Vec<Flow> = Vec::new();
@@ -177,6 +213,7 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
             Block::PageBreak => breaks.push(out.len()),
             Block::Heading(level, rich) => {
                 let size = style.heading(*level);
+                let rich = &first_piece(rich);
                 let layout = fonts.layout(rich, size, 1.2, true, width, false);
                 out.push(Flow {
                     item: Item::Text { x: 0.0, text: Box::new(Text::new(layout, rich.text.clone())), marker: None },
@@ -187,23 +224,12 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                 });
             }
             Block::Para { depth, marker, text } => {
-                let indent = f32::from(*depth) * style.list_indent_pt;
-                let layout = fonts.layout(text, style.body_pt, style.line_height, false, width - indent, false);
-                let marker = marker.as_ref().map(|m| {
-                    let rich = Rich { text: m.clone(), ..Rich::default() };
-                    let l = fonts.layout(&rich, style.body_pt, style.line_height, false, style.list_indent_pt, false);
-                    Box::new(Text::new(l, m.clone()))
-                });
-                // A list item stays with the deeper items that follow it (a stat block's lines).
+                // A list item stays with the deeper items that follow it (a stat block's lines);
+                // a paragraph right before a table is its caption ("**Rare Arms Items Table**"),
+                // and stays with the table's header and first row.
                 let deeper = matches!(blocks.get(i + 1), Some(Block::Para { depth: d, .. }) if d > depth);
-                let above = if *depth > 1 { style.paragraph_gap_pt * 0.3 } else { style.paragraph_gap_pt };
-                out.push(Flow {
-                    item: Item::Text { x: indent, text: Box::new(Text::new(layout, text.text.clone())), marker },
-                    above,
-                    keep: deeper,
-                    heading: None,
-                    break_before: false,
-                });
+                let caption = *depth == 0 && matches!(blocks.get(i + 1), Some(Block::Table { .. }));
+                out.extend(para(*depth, marker.as_deref(), text, deeper || caption, style, fonts, width));
             }
             Block::Table { right, head, rows } => {
                 let cols = head.len().max(rows.iter().map(Vec::len).max().unwrap_or(0));
@@ -217,7 +243,7 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
                     let mut x = 0.0;
                     let mut cells = Vec::new();
                     for (c, w) in widths.iter().enumerate() {
-                        let rich = row.get(c).cloned().unwrap_or_default();
+                        let rich = row.get(c).map(|r| first_piece(r).into_owned()).unwrap_or_default();
                         let end = right.get(c).copied().unwrap_or(false);
                         let l = fonts.layout(&rich, style.table_pt, 1.2, r == 0, w - 2.0 * CELL_PAD, end);
                         cells.push((x, *w, Text::new(l, rich.text)));
@@ -244,6 +270,57 @@ fn flow(blocks: &[Block], style: &Style, fonts: &mut Fonts, width: f32) -> Vec<F
     out
 }
 
+/// The most bytes of text laid out at once. Parley keeps a glyph cluster's place in its run as
+/// 16 bits, so a run of one style past 64 KiB made it slice its text backwards and panic (issue
+/// 50: a cast member of 33 traits of 2,000 characters); a quarter of that leaves room for any
+/// script.
+const PIECE: usize = 16 << 10;
+
+/// `rich` cut into pieces of at most [`PIECE`] bytes, each at a space when one is near (else at a
+/// character's end), with its bold and italic runs; one piece when it is short enough.
+fn pieces(rich: &Rich) -> Vec<Rich> {
+    let text = &rich.text;
+    let mut out = Vec::new();
+    let mut start = 0;
+    while text.len() - start > PIECE {
+        let mut end = start + PIECE;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        // A space in the last eighth of the piece ends it there (the space stays with it).
+        if let Some(sp) = text[start..end].rfind(' ').filter(|&sp| sp > PIECE - PIECE / 8) {
+            end = start + sp + 1;
+        }
+        out.push(slice(rich, start..end));
+        start = end;
+    }
+    out.push(slice(rich, start..text.len()));
+    out
+}
+
+/// The part `range` of `rich`, its runs clipped to it and counted from its start.
+fn slice(rich: &Rich, range: std::ops::Range<usize>) -> Rich {
+    let clip = |runs: &[std::ops::Range<usize>]| -> Vec<std::ops::Range<usize>> {
+        runs.iter()
+            .map(|r| r.start.max(range.start)..r.end.min(range.end))
+            .filter(|r| r.start < r.end)
+            .map(|r| r.start - range.start..r.end - range.start)
+            .collect()
+    };
+    Rich { text: rich.text[range.clone()].to_string(), bold: clip(&rich.bold), italic: clip(&rich.italic) }
+}
+
+/// A heading or a table cell, which are one text each: past [`PIECE`] bytes, its first piece and
+/// a mark that the rest is left out (no file the generators make comes near).
+fn first_piece(rich: &Rich) -> std::borrow::Cow<'_, Rich> {
+    if rich.text.len() <= PIECE {
+        return std::borrow::Cow::Borrowed(rich);
+    }
+    let mut first = pieces(rich).swap_remove(0);
+    first.text.push('\u{2026}');
+    std::borrow::Cow::Owned(first)
+}
+
 /// Column widths: each column gets its longest word, the rest of the width is shared in
 /// proportion to how much more each would take on one line.
 fn column_widths(
@@ -258,7 +335,7 @@ fn column_widths(
     let mut max = vec![0.0f32; cols];
     for (r, row) in std::iter::once(head).chain(rows.iter().map(Vec::as_slice)).enumerate() {
         for (c, cell) in row.iter().enumerate().take(cols) {
-            let l = fonts.layout(cell, style.table_pt, 1.2, r == 0, f32::MAX / 4.0, false);
+            let l = fonts.layout(&first_piece(cell), style.table_pt, 1.2, r == 0, f32::MAX / 4.0, false);
             let w = l.calculate_content_widths();
             min[c] = min[c].max(w.min + 2.0 * CELL_PAD);
             max[c] = max[c].max(w.max + 2.0 * CELL_PAD);
@@ -860,6 +937,30 @@ mod tests {
                 let last = page.last().expect("a page holds something");
                 assert!(t.items[last.index].heading.is_none(), "filler {filler}: page {} ends with a heading", n + 1);
             }
+        }
+    }
+
+    /// A table's caption (the paragraph right before it, as the booklet's item tables have)
+    /// never ends a page: at every height on the page, it stands on the page that holds the
+    /// table's header row and first body row.
+    #[test]
+    fn a_table_caption_is_never_the_last_line_of_a_page() {
+        for filler in 0..60 {
+            let rows: String = (1..=36).map(|i| format!("| {i} | item {i} |\n")).collect();
+            let md = format!(
+                "# T\n\n{}**Rare Arms Items Table (D6D6)**\n\n| D66 | Item |\n| --- | --- |\n{rows}\nafter\n",
+                "line of filler text\n\n".repeat(filler)
+            );
+            let t = typeset(&md, "T", A4, &style(), &mut Fonts::new());
+            let at = page_of(&t);
+            let caption = t
+                .items
+                .iter()
+                .position(|f| matches!(&f.item, Item::Text { text, .. } if text.text.starts_with("Rare Arms")))
+                .expect("the caption");
+            assert!(matches!(t.items[caption + 1].item, Item::Row { head: true, .. }), "the table follows its caption");
+            assert_eq!(at[caption], at[caption + 1], "filler {filler}: the caption is apart from the table's header");
+            assert_eq!(at[caption], at[caption + 2], "filler {filler}: the caption is apart from the first row");
         }
     }
 
