@@ -385,7 +385,7 @@ fn reroll_area(
         }
     }
     if matches!(what, AreaPart::Event | AreaPart::All) {
-        stock::area_outcome(d, f, pos);
+        crate::nw3::events::area_outcome(d, f, pos);
     }
     let a = &mut f.areas[pos];
     a.danger_sense = Some(combat::danger_sense(a).0);
@@ -648,7 +648,7 @@ fn keep_graph(tables: &Tables, from: &Fortress, seed: u64) -> Result<Fortress> {
         put_frame(d, &mut f, &common, ruler_locked);
         f.episode = crate::nw3::episode::roll_episode(d, &mut f, &common.entrance.text, &mut root.child("nw3/episode"));
     }
-    stock::event_outcomes(d, &mut f);
+    crate::nw3::events::event_outcomes(d, &mut f);
     Ok(f)
 }
 

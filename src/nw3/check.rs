@@ -51,9 +51,9 @@ use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, EnemyRecord, Nw3Data};
 use crate::tables::roll::{RollTable, Row};
 
+use crate::nw3::events;
 pub use crate::nw3::rules::DANGER_SENSE;
 use crate::nw3::rules::{ANY_SEVEN, APPEARANCE_BASE, APPEARANCE_PER_GATE, judge_difficulty};
-use crate::nw3::stock;
 
 /// Every broken rule of the fortress, in a stable order (empty when it is sound).
 pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
@@ -478,8 +478,8 @@ fn check_event(f: &Fortress, a: &Area, e: &Event, tables: &Tables, v: &mut Vec<V
                 v.push(Violation::new(place, "event.unknown", format!("event `{}` is not in the NW3 tables", e.name)))
             }
             Some(r) => {
-                let opens = stock::gates_opened_by(&f.gates, a.id);
-                let hardness = stock::event_hardness(r, &opens);
+                let opens = events::gates_opened_by(&f.gates, a.id);
+                let hardness = events::event_hardness(r, &opens);
                 let want = judge_difficulty(cl, hardness);
                 if e.difficulty != Some(want) || e.judge.as_deref() != Some(r.judge.as_str()) {
                     v.push(Violation::new(
@@ -495,7 +495,7 @@ fn check_event(f: &Fortress, a: &Area, e: &Event, tables: &Tables, v: &mut Vec<V
                         ),
                     ));
                 }
-                let own = stock::outcome_texts(r, cl, &opens);
+                let own = events::outcome_texts(r, cl, &opens);
                 if !(e.success.is_empty() && e.failure.is_empty() && e.retry.is_empty())
                     && (e.success != own.0 || e.failure != own.1 || e.retry != own.2)
                 {

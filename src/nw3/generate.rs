@@ -848,7 +848,7 @@ fn fortress(ctx: &Ctx, common: &Common, areas: Vec<Area>, gates: Vec<Gate>, rule
 /// streams below its own (`reroll frame`, `fortress --from`).
 pub(crate) fn put_episode(d: &Nw3Data, f: &mut Fortress, entrance: &str, root: &Dice) {
     f.episode = crate::nw3::episode::roll_episode(d, f, entrance, &mut root.child("nw3/episode"));
-    crate::nw3::stock::event_outcomes(d, f);
+    crate::nw3::events::event_outcomes(d, f);
 }
 
 /// The fortress-wide parts (what the workbench calls the `frame`), built from the picks.

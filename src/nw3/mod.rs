@@ -9,7 +9,9 @@ mod check_combat;
 mod check_episode;
 pub mod combat;
 pub mod episode;
+pub(crate) mod events;
 pub mod generate;
+pub mod judges;
 pub mod layout;
 pub mod model;
 pub(crate) mod net;
@@ -20,10 +22,10 @@ pub(crate) mod stock;
 pub mod text;
 
 pub use check::check;
+pub use events::event_outcomes;
 pub use generate::{FortressParams, generate};
 pub use layout::{Layout, Placement, layout};
 pub use model::{
     Area, AreaKind, Attack, Core, Enemy, EnemyGroup, EntranceCondition, Episode, Event, EventKind, Fortress, Gate,
     GateKind, GateRef, Generator, Logic, Object, Opener, Party, Ruler, Skill, Stats, System, Trap,
 };
-pub use stock::event_outcomes;

@@ -10,11 +10,10 @@
 use crate::dice::Dice;
 use crate::nw3::check::{chart_row, split_chart};
 use crate::nw3::combat;
-use crate::nw3::model::{
-    Area, AreaKind, EnemyGroup, Event, EventKind, Fortress, Gate, GateKind, GateRef, Object, Opener, Trap,
-};
-use crate::nw3::rules::{Hardness, fill_judges, judge_difficulty};
-use crate::tables::nw3::{EventRecord, Nw3Data, RulerRecord};
+use crate::nw3::judges::fill_judges;
+use crate::nw3::model::{Area, AreaKind, EnemyGroup, Event, EventKind, GateRef, Object, Trap};
+use crate::nw3::rules::judge_difficulty;
+use crate::tables::nw3::{Nw3Data, RulerRecord};
 use crate::tables::roll::RollTable;
 
 /// Which table entries the fortress already holds (by index into the tables' lists).
@@ -199,7 +198,7 @@ pub(crate) fn trap(d: &Nw3Data, cl: u32, dice: &mut Dice, used: &mut [bool]) -> 
 }
 
 /// An Event area's scenario event, with its judge, difficulty and outcomes for the character
-/// level as if it opened no gate ([`event_outcomes`] settles that once the gates are known).
+/// level as if it opened no gate (`events::event_outcomes` settles that once the gates are known).
 pub(crate) fn scenario_event(d: &Nw3Data, cl: u32, dice: &mut Dice, used: &mut [bool]) -> Option<Event> {
     let i = pick(dice, used, |_| true)?;
     let r = &d.events[i];
@@ -214,89 +213,8 @@ pub(crate) fn scenario_event(d: &Nw3Data, cl: u32, dice: &mut Dice, used: &mut [
         failure: String::new(),
         retry: String::new(),
     };
-    set_outcome(&mut e, r, cl, &[]);
+    crate::nw3::events::set_outcome(&mut e, r, cl, &[]);
     Some(e)
-}
-
-/// The gates that clearing the event of area `id` opens or reveals.
-pub(crate) fn gates_opened_by(gates: &[Gate], id: u32) -> Vec<&Gate> {
-    gates.iter().filter(|g| g.opened_by == Some(Opener::Event(id))).collect()
-}
-
-/// A scenario event's hardness: its record's, but ordinary when clearing it opens a gate, which
-/// may be the only way onward.
-pub(crate) fn event_hardness(r: &EventRecord, opens: &[&Gate]) -> Hardness {
-    if opens.is_empty() { r.hardness } else { Hardness::Ordinary }
-}
-
-/// What success, failure and a second try of a scenario event mean, all from its own record `r`:
-/// success is the record's scene and then the gates it opens (`opens`, named by their kind), or
-/// the record's reward when it opens none; costs are filled for the party's level `cl`.
-pub(crate) fn outcome_texts(r: &EventRecord, cl: u32, opens: &[&Gate]) -> (String, String, String) {
-    let then = if opens.is_empty() {
-        fill_judges(&r.reward, cl)
-    } else {
-        let each: Vec<String> = opens
-            .iter()
-            .map(|g| match g.kind {
-                GateKind::Secret => {
-                    format!("the Secret Gate {} shows itself and can be used for the rest of the Dive", g.label())
-                }
-                GateKind::Closed => format!("the Closed Gate {} opens and stays open", g.label()),
-                k => format!("the {} {} can be used", k.label(), g.label()),
-            })
-            .collect();
-        let joined = each.join("; ");
-        let mut first = joined.chars();
-        first.next().map_or(String::new(), |c| c.to_uppercase().chain(first).collect::<String>() + ".")
-    };
-    (format!("{} {then}", r.success), fill_judges(&r.failure, cl), fill_judges(&r.retry, cl))
-}
-
-/// Sets a scenario event's difficulty and outcome texts from its own record.
-fn set_outcome(e: &mut Event, r: &EventRecord, cl: u32, opens: &[&Gate]) {
-    e.difficulty = Some(judge_difficulty(cl, event_hardness(r, opens)));
-    (e.success, e.failure, e.retry) = outcome_texts(r, cl, opens);
-}
-
-/// Every scenario event's difficulty by the judge rule, and its outcome texts where it has none
-/// (a GM's own texts stay): what `fix` and the upgrade of older files fill in.
-pub(crate) fn settle_events(d: &Nw3Data, f: &mut Fortress) {
-    let cl = f.params.cl;
-    for a in &mut f.areas {
-        let Some(e) = a.event.as_mut().filter(|e| e.kind == EventKind::Scenario) else { continue };
-        let Some(r) = d.event(&e.name) else { continue };
-        let opens = gates_opened_by(&f.gates, a.id);
-        if e.success.is_empty() && e.failure.is_empty() && e.retry.is_empty() {
-            set_outcome(e, r, cl, &opens);
-        } else {
-            e.difficulty = Some(judge_difficulty(cl, event_hardness(r, &opens)));
-        }
-    }
-}
-
-/// The difficulty and outcomes of the scenario event of area `pos` alone (a workbench reroll of
-/// the area or its event), by the same rule as [`event_outcomes`].
-pub(crate) fn area_outcome(d: &Nw3Data, f: &mut Fortress, pos: usize) {
-    let cl = f.params.cl;
-    let a = &mut f.areas[pos];
-    let Some(e) = a.event.as_mut().filter(|e| e.kind == EventKind::Scenario) else { return };
-    let Some(r) = d.event(&e.name) else { return };
-    let opens = gates_opened_by(&f.gates, a.id);
-    set_outcome(e, r, cl, &opens);
-}
-
-/// Gives every scenario event of the fortress (but those of locked areas, kept exactly by
-/// `fortress --from`) its difficulty and outcomes from its own record, now that the gates it
-/// opens are known. No dice: the record decides it all.
-pub fn event_outcomes(d: &Nw3Data, f: &mut Fortress) {
-    let cl = f.params.cl;
-    for a in f.areas.iter_mut().filter(|a| !a.locked) {
-        let Some(e) = a.event.as_mut().filter(|e| e.kind == EventKind::Scenario) else { continue };
-        let Some(r) = d.event(&e.name) else { continue };
-        let opens = gates_opened_by(&f.gates, a.id);
-        set_outcome(e, r, cl, &opens);
-    }
 }
 
 /// The Ruler encounter, the event of the Ruler's area.

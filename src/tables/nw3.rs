@@ -23,6 +23,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+pub use crate::tables::judge::Hardness;
 use crate::tables::nw3_combat::{AttackRecord, SkillRecord, StatTweak};
 
 /// Lowest and highest character level the generator accepts.
@@ -153,7 +154,7 @@ pub struct EventRecord {
     pub judge: String,
     /// Ordinary or hard by the judge rule (`nw3::rules::judge_difficulty`); an event that opens a
     /// gate is judged ordinary whatever this says.
-    pub hardness: crate::nw3::rules::Hardness,
+    pub hardness: Hardness,
     /// What clearing it looks like (the gate it opens, if any, is added from the fortress).
     pub success: String,
     /// What clearing it gives when it opens no gate.
@@ -170,9 +171,9 @@ pub struct EventRecord {
 pub struct TrapRecord {
     pub name: String,
     /// How hard the Detection Value is (Perception judge: Trap Identification), by the judge rule.
-    pub detection: crate::nw3::rules::Hardness,
+    pub detection: Hardness,
     /// How hard the Removal Value is (Finesse judge; Danger Sense difficulty equals it).
-    pub removal: crate::nw3::rules::Hardness,
+    pub removal: Hardness,
     /// Base dice of `{damage}` in the effect: `(damage_dice + cl / 5)D6`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage_dice: Option<u32>,
@@ -806,7 +807,7 @@ impl Nw3Data {
                 .map(|k| (k.name.as_str(), k.effect.as_str()))
                 .collect();
             let kinds: Vec<_> = attacks.iter().map(|a| a.kind).collect();
-            if let Some(why) = crate::nw3::combat::skill_conflict(&named, &kinds) {
+            if let Some(why) = crate::tables::nw3_combat::skill_conflict(&named, &kinds) {
                 return Err(err(format!("`{who}`'s skills do not fit it: {why}")));
             }
         }
@@ -863,7 +864,7 @@ impl Nw3Data {
                 writeln!(s, "{} — NW3 trap, {} Detection, {} Removal", t.name, t.detection.label(), t.removal.label());
             let _ = writeln!(s, "values at CL 1 / 5 / 10 / 15 / 20:");
             for cl in [1, 5, 10, 15, 20] {
-                let v = |h| crate::nw3::rules::judge_difficulty(cl, h);
+                let v = |h| crate::tables::judge::judge_difficulty(cl, h);
                 let _ = writeln!(s, "  CL {cl:>2}: Detection {}, Removal {}", v(t.detection), v(t.removal));
             }
             let _ = writeln!(s, "{}", t.effect);
@@ -1012,8 +1013,8 @@ mod tests {
     fn trap_damage_scales_with_level() {
         let t = TrapRecord {
             name: "x".into(),
-            detection: crate::nw3::rules::Hardness::Ordinary,
-            removal: crate::nw3::rules::Hardness::Hard,
+            detection: Hardness::Ordinary,
+            removal: Hardness::Hard,
             damage_dice: Some(2),
             effect: "takes {damage} damage".into(),
         };

@@ -80,8 +80,6 @@ pub const NW3: &[SlotSet] = &[
     set("legwork", NW3_ALL),
     set("climax", NW3_ALL),
     set("ending", NW3_ALL),
-    // An area event's outcome is read as written (the area's text, not the episode's).
-    set("event_outcome", &[]),
     set("given_name", &[]),
     set("family_name", &[]),
     set("wish", &[]),
