@@ -385,7 +385,7 @@ fn reroll_area(
         }
     }
     if matches!(what, AreaPart::Event | AreaPart::All) {
-        crate::nw3::episode::area_outcome(d, f, pos, dice);
+        crate::nw3::events::area_outcome(d, f, pos);
     }
     let a = &mut f.areas[pos];
     a.danger_sense = Some(combat::danger_sense(a).0);
@@ -399,7 +399,7 @@ fn reroll_event(s: &Stocking, a: &mut Area, dice: &mut Dice, used: &mut Used) ->
         AreaKind::Normal | AreaKind::Object => {
             // `used` holds this area's own result too, so the new one differs while the chart
             // has a result the fortress does not hold.
-            a.event = stock::fresh_chart_event(s.chart, dice, &mut used.chart);
+            a.event = stock::fresh_chart_event(s.chart, s.cl, dice, &mut used.chart);
         }
         AreaKind::Event => a.event = stock::scenario_event(s.d, s.cl, dice, &mut used.events),
         _ => return false,
@@ -655,7 +655,7 @@ fn keep_graph(tables: &Tables, from: &Fortress, seed: u64) -> Result<Fortress> {
         put_frame(d, &mut f, &common, ruler_locked);
         f.episode = crate::nw3::episode::roll_episode(d, &mut f, &common.entrance.text, &mut root.child("nw3/episode"));
     }
-    crate::nw3::episode::event_outcomes(d, &mut f, &mut root.child("nw3/outcomes"));
+    crate::nw3::events::event_outcomes(d, &mut f);
     Ok(f)
 }
 

@@ -6,7 +6,7 @@ use crate::fix::{not_among, unknown};
 use crate::nw3::check::{chart_row, split_chart};
 use crate::nw3::combat;
 use crate::nw3::model::{Area, EnemyGroup, Event, EventKind, Fortress, GateKind, GateRef, Opener};
-use crate::nw3::rules::{ANY_SEVEN, DANGER_SENSE};
+use crate::nw3::rules::{ANY_SEVEN, DANGER_SENSE, Hardness, judge_difficulty, legwork_hardness};
 use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, Nw3Data, RulerRecord};
 
@@ -58,7 +58,7 @@ pub fn fix(f: &mut Fortress, tables: &Tables) -> Result<()> {
                     d.traps.iter().map(|r| r.name.as_str()),
                 ));
             };
-            trap_values(t, rec, d, cl);
+            trap_values(t, rec, cl);
         }
         for (gi, g) in a.enemies.iter_mut().enumerate() {
             group(g, d, foes, &format!("{at}.enemies[{gi}]"))?;
@@ -77,6 +77,8 @@ pub fn fix(f: &mut Fortress, tables: &Tables) -> Result<()> {
 
     gates(f);
     devices(f, d);
+    crate::nw3::events::settle_events(d, f, true);
+    legwork_difficulties(f);
     // The Ruler is met where its encounter is (when exactly one area holds it).
     let mut met = f.areas.iter().filter(|a| a.event.as_ref().is_some_and(|e| e.kind == EventKind::Ruler));
     if let (Some(a), None) = (met.next(), met.next()) {
@@ -107,9 +109,9 @@ fn ruler_numbers(r: &mut crate::nw3::model::Ruler, d: &Nw3Data, rr: &RulerRecord
 }
 
 /// A trap's Detection and Removal Values and effect for the party's level.
-fn trap_values(t: &mut crate::nw3::model::Trap, rec: &crate::tables::nw3::TrapRecord, d: &Nw3Data, cl: u32) {
-    t.detection = d.value(cl, rec.detection).unwrap_or(0);
-    t.removal = d.value(cl, rec.removal).unwrap_or(0);
+fn trap_values(t: &mut crate::nw3::model::Trap, rec: &crate::tables::nw3::TrapRecord, cl: u32) {
+    t.detection = crate::nw3::rules::judge_difficulty(cl, rec.detection);
+    t.removal = crate::nw3::rules::judge_difficulty(cl, rec.removal);
     t.effect = Nw3Data::trap_effect(rec, cl);
 }
 
@@ -126,10 +128,11 @@ fn member(
 }
 
 /// Every number a Fortress derives by formula from its tables (the Ruler's and each known
-/// enemy's stat block and initiative, trap values, scenario events' difficulties, Danger Sense),
-/// recomputed by the functions `fix` uses, for the names the tables know; a GM's own enemy or
-/// event keeps its numbers, and no text the GM wrote changes. Run on reading a file of an older
-/// format, whose formulas may have been others (issue 24 changed the enemy stat blocks).
+/// enemy's stat block and initiative, trap values, scenario events' and legwork difficulties,
+/// Danger Sense), recomputed by the functions `fix` uses, for the names the tables know; a GM's
+/// own enemy or event keeps its numbers, and no text the GM wrote changes. Run on reading a file
+/// of an older format, whose formulas may have been others (issue 24 changed the enemy stat
+/// blocks; issue 47 the judge difficulties).
 pub fn rederive(f: &mut Fortress, tables: &Tables) {
     let d = &tables.nw3;
     let cl = f.params.cl;
@@ -141,13 +144,7 @@ pub fn rederive(f: &mut Fortress, tables: &Tables) {
         if let Some(t) = a.trap.as_mut()
             && let Some(rec) = d.trap(&t.name)
         {
-            trap_values(t, rec, d, cl);
-        }
-        if let Some(e) = a.event.as_mut()
-            && e.kind == EventKind::Scenario
-            && let Some(rec) = d.event(&e.name)
-        {
-            e.difficulty = d.value(cl, rec.offset);
+            trap_values(t, rec, cl);
         }
         for g in &mut a.enemies {
             let Some(rec) = d.enemy(&g.name) else { continue };
@@ -158,6 +155,22 @@ pub fn rederive(f: &mut Fortress, tables: &Tables) {
             }
         }
         a.danger_sense = Some(combat::danger_sense(a).0);
+    }
+    crate::nw3::events::settle_events(d, f, false);
+    legwork_difficulties(f);
+}
+
+/// Each legwork item's difficulty by the judge rule at the party's CL: the hardness its number
+/// shows (hard at or above the rule's hard number, else ordinary), but ordinary whatever it shows
+/// where its topic is the way onward (`rules::legwork_hardness`). An older file's band numbers
+/// and a hand-edited one so come back to the rule.
+fn legwork_difficulties(f: &mut Fortress) {
+    let cl = f.params.cl;
+    let Some(e) = f.episode.as_mut() else { return };
+    let hard = judge_difficulty(cl, Hardness::Hard);
+    for l in &mut e.legwork {
+        let shown = if l.difficulty >= hard { Hardness::Hard } else { Hardness::Ordinary };
+        l.difficulty = judge_difficulty(cl, legwork_hardness(l.topic, Some(shown)));
     }
 }
 
@@ -182,7 +195,7 @@ fn event(e: &mut Event, tables: &Tables, rr: &RulerRecord, cl: u32, at: &str) ->
                 e.roll = first.or(e.roll);
             }
             if let Some((_, text)) = named(row) {
-                e.text = text.to_string();
+                e.text = crate::nw3::judges::fill_judges(text, cl);
             }
         }
         EventKind::Scenario => {
@@ -196,7 +209,6 @@ fn event(e: &mut Event, tables: &Tables, rr: &RulerRecord, cl: u32, at: &str) ->
             };
             e.text = rec.text.clone();
             e.judge = Some(rec.judge.clone());
-            e.difficulty = d.value(cl, rec.offset);
         }
         EventKind::Ruler => {
             e.name = rr.name.clone();

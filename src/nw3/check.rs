@@ -24,10 +24,11 @@
 //! | `area.appearance` | appearance difficulty = 8 + 2 × fewest gates from the Entrance |
 //! | `area.content` | each kind holds what it should (a Trap area a trap, an Enemy area enemies, ...) |
 //! | `object.release` | a Gate Release Device names a closed gate that it opens, and stands in an Object area |
-//! | `trap.unknown`, `trap.values` | traps exist in the tables; Detection/Removal follow the CL band |
+//! | `trap.unknown`, `trap.values` | traps exist in the tables; Detection/Removal follow the judge rule (`rules::judge_difficulty`) |
 //! | `enemy.unknown`, `enemy.members`, `enemy.count`, `enemy.initiative` | groups from the tables, each member one of its record's (rank, SPD) once, a count of 1 or more (the tables' count for the party is the generator's; a GM may change it), SPD + 7 |
 //! | `object.unknown`, `core.unknown`, `ruler.unknown`, `logic.unknown` | names exist in the tables |
-//! | `event.chart`, `event.unknown`, `event.difficulty`, `event.ruler` | events match the chart, the tables and the Ruler |
+//! | `event.chart`, `event.unknown`, `event.difficulty`, `event.ruler` | events match the chart, the tables and the Ruler; a scenario event's difficulty follows the judge rule, ordinary when it opens a gate |
+//! | `event.own-outcome` | a scenario event's success, failure and retry are its own record's, naming the gates it opens by their kind |
 //! | `ruler.initiative`, `ruler.area` | the Ruler's SPD + 7; its encounter is an Event area with the Ruler event |
 //! | `logic.count`, `logic.duplicate` | one or two different Logics |
 //! | `enemy.body`, `enemy.attack`, `enemy.stats`, `enemy.defence`, `enemy.ambush`, `danger-sense.difficulty` | enemy combat data and Danger Sense (see `check_combat.rs`) |
@@ -51,8 +52,9 @@ use crate::tables::Tables;
 use crate::tables::nw3::{AREA_EVENT_TABLE, EnemyRecord, Nw3Data};
 use crate::tables::roll::{RollTable, Row};
 
+use crate::nw3::events;
 pub use crate::nw3::rules::DANGER_SENSE;
-use crate::nw3::rules::{ANY_SEVEN, APPEARANCE_BASE, APPEARANCE_PER_GATE};
+use crate::nw3::rules::{ANY_SEVEN, APPEARANCE_BASE, APPEARANCE_PER_GATE, judge_difficulty};
 
 /// Every broken rule of the fortress, in a stable order (empty when it is sound).
 pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
@@ -479,18 +481,33 @@ fn check_event(f: &Fortress, a: &Area, e: &Event, tables: &Tables, v: &mut Vec<V
                 v.push(Violation::new(place, "event.unknown", format!("event `{}` is not in the NW3 tables", e.name)))
             }
             Some(r) => {
-                let want = d.value(cl, r.offset);
-                if e.difficulty != want || e.judge.as_deref() != Some(r.judge.as_str()) {
+                let opens = events::gates_opened_by(&f.gates, a.id);
+                let hardness = events::event_hardness(r, &opens);
+                let want = judge_difficulty(cl, hardness);
+                if e.difficulty != Some(want) || e.judge.as_deref() != Some(r.judge.as_str()) {
                     v.push(Violation::new(
                         place,
                         "event.difficulty",
                         format!(
-                            "event `{}` is cleared by a {} judge of difficulty {} at CL {cl}, not {} {}",
+                            "event `{}` is cleared by an {} {} judge of difficulty {want} at CL {cl} (the judge rule), not {} {}",
                             e.name,
+                            hardness.label(),
                             r.judge,
-                            want.map_or("?".into(), |w| w.to_string()),
                             e.judge.as_deref().unwrap_or("no judge"),
                             e.difficulty.map_or("?".into(), |w| w.to_string()),
+                        ),
+                    ));
+                }
+                let own = events::outcome_texts(r, cl, &opens);
+                if !(e.success.is_empty() && e.failure.is_empty() && e.retry.is_empty())
+                    && (e.success != own.0 || e.failure != own.1 || e.retry != own.2)
+                {
+                    v.push(Violation::new(
+                        place,
+                        "event.own-outcome",
+                        format!(
+                            "event `{}` has outcomes that are not its own entry's (or name the wrong gates)",
+                            e.name
                         ),
                     ));
                 }
@@ -517,17 +534,16 @@ fn check_trap(a: &Area, t: &Trap, d: &Nw3Data, cl: u32, v: &mut Vec<Violation>) 
     match d.trap(&t.name) {
         None => v.push(Violation::new(place, "trap.unknown", format!("trap `{}` is not in the NW3 tables", t.name))),
         Some(r) => {
-            let (det, rem) = (d.value(cl, r.detection), d.value(cl, r.removal));
-            if let (Some(det), Some(rem)) = (det, rem)
-                && (t.detection != det || t.removal != rem)
-            {
+            let (det, rem) = (judge_difficulty(cl, r.detection), judge_difficulty(cl, r.removal));
+            if t.detection != det || t.removal != rem {
                 v.push(Violation::new(
                     place,
                     "trap.values",
                     format!(
-                        "trap `{}` at CL {cl} has Detection {det} and Removal {rem} ({} band), not {} and {}",
+                        "trap `{}` at CL {cl} has Detection {det} ({}) and Removal {rem} ({}) by the judge rule, not {} and {}",
                         t.name,
-                        d.band(cl).map_or("?", |b| b.name.as_str()),
+                        r.detection.label(),
+                        r.removal.label(),
                         t.detection,
                         t.removal
                     ),

@@ -6,6 +6,8 @@
 //! | `enemy.attack` | every enemy and the Ruler have at least one attack |
 //! | `enemy.stats` | stat blocks, attacks and skills are the tables' formula for the party's CL and size |
 //! | `enemy.defence` | a Boss's (the Ruler's) PDEF and MDEF stay below the party's attack + 5 |
+//! | `enemy.skills` | no skill works through an attack kind the fighter lacks, and none says it cannot do what another says it may |
+//! | `ruler.outclassed` | the Ruler has at least the HP and the attack damage of every enemy of its fortress |
 //! | `enemy.ambush` | a group lies in ambush exactly when its table record says so |
 //! | `danger-sense.difficulty` | each area's Danger Sense difficulty: a trap's Removal Value, an ambusher's Perception + 7, else 12 |
 
@@ -52,6 +54,11 @@ fn fighter(place: &str, x: &Fighter, want: Option<Want>, p: PartyModel, v: &mut 
     }
     if x.attacks.is_empty() {
         v.push(Violation::new(place, "enemy.attack", format!("{name} has no attack")));
+    }
+    let named: Vec<(&str, &str)> = x.skills.iter().map(|k| (k.name.as_str(), k.effect.as_str())).collect();
+    let kinds: Vec<_> = x.attacks.iter().map(|a| a.kind).collect();
+    if let Some(why) = combat::skill_conflict(&named, &kinds) {
+        v.push(Violation::new(place, "enemy.skills", format!("{name}'s skills do not fit it: {why}")));
     }
     if let (Some(s), Some(w)) = (x.stats, &want)
         && !x.attacks.is_empty()
@@ -147,8 +154,47 @@ pub(crate) fn check_combat(f: &Fortress, tables: &Tables, v: &mut Vec<Violation>
         }
     }
     let r = &f.ruler;
-    let want = d.ruler(&r.name).map(|rr| Want { d, attacks: &rr.attacks, skills: &rr.skills, tweak: &rr.tweak, party });
+    let record = d.ruler(&r.name);
+    let tweak = record.map(|rr| combat::ruler_tweak(d, rr, party));
+    let want = record.zip(tweak.as_ref()).map(|(rr, tweak)| Want {
+        d,
+        attacks: &rr.attacks,
+        skills: &rr.skills,
+        tweak,
+        party,
+    });
     let x =
         Fighter { name: &r.name, rank: Rank::Boss, stats: r.stats.as_ref(), attacks: &r.attacks, skills: &r.skills };
     fighter("ruler", &x, want, party, v);
+    outclassed(f, v);
+}
+
+/// The Ruler is never below a Guest (or Mob) of its own fortress in HP or in its strongest
+/// attack's damage (the glossary: a Boss is tougher than a Guest).
+fn outclassed(f: &Fortress, v: &mut Vec<Violation>) {
+    let r = &f.ruler;
+    // No stat block or no attack is reported by `enemy.body` and `enemy.attack`.
+    let Some(rs) = r.stats.as_ref().filter(|_| !r.attacks.is_empty()) else { return };
+    let hits = |a: &[Attack]| a.iter().map(|a| a.damage).max().unwrap_or(0);
+    let members =
+        f.areas.iter().flat_map(|a| a.enemies.iter().flat_map(move |g| g.members.iter().map(move |m| (a.id, m))));
+    for (id, m) in members.filter(|(_, m)| m.rank != Rank::Boss) {
+        let Some(ms) = &m.stats else { continue };
+        if ms.body > rs.body || hits(&m.attacks) > hits(&r.attacks) {
+            v.push(Violation::new(
+                "ruler",
+                "ruler.outclassed",
+                format!(
+                    "{} has {} HP and hits for {}, below {} in area {id} ({} HP, hits for {})",
+                    r.name,
+                    rs.body,
+                    hits(&r.attacks),
+                    m.name,
+                    ms.body,
+                    hits(&m.attacks)
+                ),
+            ));
+            return;
+        }
+    }
 }

@@ -10,6 +10,7 @@
 //! | `episode.item` | an item Entrance names the episode's item, and an opening scene finds it and says where |
 //! | `episode.opening` | at least one opening scene |
 //! | `episode.legwork` | at least two legwork items, each judged by an Attribute with a difficulty, helped by a Handout's Connection |
+//! | `episode.legwork-difficulty` | each legwork difficulty is the judge rule's at the party's CL (`rules::judge_difficulty`): ordinary, or hard for who the Ruler was and where it is weak, never above ordinary for a topic that shows the way onward |
 //! | `episode.ruler` | the Ruler has a former name |
 //! | `episode.endings` | an ending for each way the gates and the Ruler allow and none other (no retreat without the Ruler's leave, no claim the finale breaks), with 5 to 10 XP |
 //! | `episode.climax` | the Climax is set in the Ruler's area, and what its scene claims (a Core beside the Ruler) holds |
@@ -17,7 +18,8 @@
 //! | `event.outcome` | every judged scenario event says what success and failure do and whether it may be tried again |
 
 use crate::check::Violation;
-use crate::nw3::model::{Episode, EventKind, Fortress};
+use crate::nw3::model::{Episode, EventKind, Fortress, Legwork};
+use crate::nw3::rules::{Hardness, judge_difficulty, legwork_is_way_onward};
 use crate::tables::nw3::EntranceKind;
 use crate::tables::nw3_episode::{ATTRIBUTES, Way};
 
@@ -45,6 +47,7 @@ pub fn check_episode(f: &Fortress, v: &mut Vec<Violation>) {
         v.push(Violation::new("episode", "episode.opening", "the episode has no opening scene"));
     }
     legwork(e, v);
+    legwork_difficulties(f.params.cl, e, v);
     if e.past.former.trim().is_empty() {
         v.push(Violation::new("episode", "episode.ruler", format!("{} has no former name", f.ruler.name)));
     }
@@ -141,6 +144,37 @@ fn entrance(f: &Fortress, e: &Episode, v: &mut Vec<Violation>) {
         }
         EntranceKind::Cost => {}
     }
+}
+
+/// Each legwork difficulty by the judge rule at character level `cl` (one line per item off it).
+fn legwork_difficulties(cl: u32, e: &Episode, v: &mut Vec<Violation>) {
+    for (i, l) in e.legwork.iter().enumerate() {
+        if let Some(m) = legwork_off_rule(cl, l) {
+            v.push(Violation::new(format!("legwork {}", i + 1), "episode.legwork-difficulty", m));
+        }
+    }
+}
+
+/// Why legwork item `l` is judged off the rule at `cl`, if it is: an ordinary or a hard judge,
+/// and never above ordinary when its topic shows the way onward (a failed party may have no
+/// other way on). A missing difficulty (0) is `episode.legwork`'s to report.
+fn legwork_off_rule(cl: u32, l: &Legwork) -> Option<String> {
+    let ordinary = judge_difficulty(cl, Hardness::Ordinary);
+    let hard = judge_difficulty(cl, Hardness::Hard);
+    let onward = legwork_is_way_onward(l.topic);
+    if l.difficulty == 0 || l.difficulty == ordinary || (!onward && l.difficulty == hard) {
+        return None;
+    }
+    let allowed = if onward {
+        format!("{ordinary} (ordinary: it shows the way onward)")
+    } else {
+        format!("{ordinary} (ordinary) or {hard} (hard)")
+    };
+    Some(format!(
+        "the legwork on `{}` is judged at difficulty {}; at CL {cl} the judge rule gives {allowed}",
+        l.topic.label(),
+        l.difficulty
+    ))
 }
 
 fn legwork(e: &Episode, v: &mut Vec<Violation>) {

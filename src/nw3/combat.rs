@@ -163,7 +163,8 @@ pub fn stats(rank: Rank, attacks: &[AttackRecord], tweak: &StatTweak, p: PartyMo
     let body = match rank {
         Rank::Mob => worn_down_in(pc, 1, 2, eva, pdef, mdef),
         Rank::Guest => pc.body,
-        Rank::Boss => boss_body(p, eva, pdef, mdef),
+        // never less than a Guest's (a PC's) Body, which a small party's damage can fall below
+        Rank::Boss => boss_body(p, eva, pdef, mdef).max(pc.body),
     };
     let (mind, perception) = match rank {
         Rank::Mob => (4 + cl, 2 + cl / 3),
@@ -290,10 +291,31 @@ pub fn enemy(d: &Nw3Data, m: &MemberRecord, count: u32, p: PartyModel) -> crate:
     }
 }
 
-/// The Ruler's block: it fights as a Boss.
-pub fn ruler_block(d: &Nw3Data, r: &RulerRecord, p: PartyModel) -> Block {
-    block(d, Rank::Boss, &r.attacks, &r.skills, &r.tweak, p)
+/// The Ruler's tweak for the party: its record's, with PATK and MATK raised as far as it takes for
+/// its strongest attack to hit at least as hard as every Mob's and Guest's of the tables (so of
+/// its own fortress): the glossary's Boss is tougher than a Guest.
+pub fn ruler_tweak(d: &Nw3Data, r: &RulerRecord, p: PartyModel) -> StatTweak {
+    let best = |b: &Block| b.attacks.iter().map(|a| a.damage).max().unwrap_or(0);
+    let plain = block(d, Rank::Boss, &r.attacks, &[], &r.tweak, p);
+    let others = d
+        .enemies
+        .iter()
+        .flat_map(|e| &e.members)
+        .filter(|m| m.rank != Rank::Boss)
+        .map(|m| best(&block(d, m.rank, &m.attacks, &[], &m.tweak, p)))
+        .max()
+        .unwrap_or(0);
+    let gap = i32::try_from(others.saturating_sub(best(&plain))).unwrap_or(i32::MAX);
+    StatTweak { patk: r.tweak.patk.saturating_add(gap), matk: r.tweak.matk.saturating_add(gap), ..r.tweak }
 }
+
+/// The Ruler's block: it fights as a Boss, with [`ruler_tweak`].
+pub fn ruler_block(d: &Nw3Data, r: &RulerRecord, p: PartyModel) -> Block {
+    block(d, Rank::Boss, &r.attacks, &r.skills, &ruler_tweak(d, r, p), p)
+}
+
+// Why a fighter's skills do not fit it is a fact of its records: the tables' load asks it too.
+pub use crate::tables::nw3_combat::skill_conflict;
 
 /// Why an area's Danger Sense difficulty is what it is (seed 000 ~l.1003).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,12 +13,13 @@
 
 use crate::dice::Dice;
 use crate::nw3::model::{
-    Area, Connection, EntranceItem, Episode, EventKind, Fortress, GateKind, Handout, Keyword, Legwork, Opener, Past,
-    Scene,
+    Area, Climax, Connection, Ending, EntranceItem, Episode, EventKind, Fortress, GateKind, Handout, Keyword, Legwork,
+    Opener, Past, Scene,
 };
+use crate::nw3::rules::{judge_difficulty, legwork_hardness};
 use crate::tables::nw3::{EntranceKind, Nw3Data};
 use crate::tables::nw3_combat::{AttackKind, Target, Timing};
-use crate::tables::nw3_episode::{EpisodeData, KeywordRecord, Line, OutcomeKind, Plant, Topic, Way};
+use crate::tables::nw3_episode::{EpisodeData, KeywordRecord, Line, Plant, Topic, Way};
 
 /// A line from a pool (the pools are validated non-empty before a generator runs).
 fn line<'a>(dice: &mut Dice, pool: &'a [Line]) -> &'a str {
@@ -150,19 +151,9 @@ fn opening(e: &EpisodeData, f: &Fortress, dice: &mut Dice) -> Vec<Scene> {
     scenes
 }
 
-/// How far a topic's difficulty sits from the band's base (harder to learn who the Ruler was
-/// and where it is weak than where its keystone lies).
-fn topic_offset(t: Topic) -> i32 {
-    match t {
-        Topic::Entrance | Topic::Logic | Topic::Core => 0,
-        Topic::Ruler | Topic::SecretGate => 1,
-        Topic::Weakness => 2,
-        Topic::Victim => -1,
-    }
-}
-
 /// The Middle Phase legwork: one item per topic the fortress has something to reveal for (a
-/// secret gate only when there is one), each with its Attribute, difficulty on the CL band, the
+/// secret gate only when there is one), each with its Attribute, its difficulty by the judge rule
+/// (ordinary for a topic that shows the way onward, `rules::legwork_hardness`), the
 /// Connection that gives +2 (the Handouts' Connections in turn) and the concrete fact it reveals.
 fn legwork(d: &Nw3Data, f: &Fortress, handouts: &[Handout], dice: &mut Dice) -> Vec<Legwork> {
     let mut out = Vec::new();
@@ -177,7 +168,7 @@ fn legwork(d: &Nw3Data, f: &Fortress, handouts: &[Handout], dice: &mut Dice) -> 
             topic,
             title: rec.title.clone(),
             attribute: rec.attribute.clone(),
-            difficulty: d.value(f.party.cl, topic_offset(topic) + rec.offset).unwrap_or(10),
+            difficulty: judge_difficulty(f.params.cl, legwork_hardness(topic, rec.hardness)),
             connection,
             text: rec.text.clone(),
             reveals,
@@ -231,9 +222,8 @@ fn reveal(f: &Fortress, topic: Topic) -> Option<String> {
             let gates = core.appearance_difficulty.saturating_sub(8) / 2;
             format!("The {{core}} stands in {}, {gates} gates from the Entrance.", area_slot(core.id))
         }
-        Topic::Victim => {
-            format!("{{victim}} is held inside the Fortress by {{ruler}}, in {}.", area_slot(f.ruler.area))
-        }
+        // Named by slot: the area is `Fortress::victim_area`'s as the fortress stands when read.
+        Topic::Victim => "{victim} is held inside the Fortress by {ruler}, in {victim_area}.".into(),
     })
 }
 
@@ -303,72 +293,6 @@ pub fn tactics(f: &Fortress) -> Vec<String> {
     out
 }
 
-/// What success, failure and a second try of each judged event mean: an event whose clearing
-/// opens or reveals a gate takes a `gate` outcome, the others a `reward` or `hazard` one, each
-/// different while its pool lasts. Draws one stream per fortress (`dice`), in area order.
-pub fn event_outcomes(d: &Nw3Data, f: &mut Fortress, dice: &mut Dice) {
-    let pool = &d.episode.event_outcome;
-    if pool.is_empty() {
-        return;
-    }
-    let opens: Vec<u32> = f
-        .gates
-        .iter()
-        .filter_map(|g| match g.opened_by {
-            Some(Opener::Event(a)) => Some(a),
-            _ => None,
-        })
-        .collect();
-    let mut decks: Vec<(OutcomeKind, Deal)> = [OutcomeKind::Gate, OutcomeKind::Reward, OutcomeKind::Hazard]
-        .into_iter()
-        .map(|k| (k, Deal::new(dice, pool.iter().filter(|o| o.kind == k).count(), f.areas.len())))
-        .collect();
-    // A locked area (kept exactly by `fortress --from`) keeps its event as it is.
-    for a in f.areas.iter_mut().filter(|a| !a.locked) {
-        let kind = if opens.contains(&a.id) {
-            OutcomeKind::Gate
-        } else if dice.chance(1, 2) {
-            OutcomeKind::Reward
-        } else {
-            OutcomeKind::Hazard
-        };
-        set_outcome(pool, a, kind, &mut decks);
-    }
-}
-
-/// The outcome of the scenario event of area `pos` alone, drawn on `dice` (a workbench reroll of
-/// the area or its event), by the same rule as [`event_outcomes`].
-pub fn area_outcome(d: &Nw3Data, f: &mut Fortress, pos: usize, dice: &mut Dice) {
-    let pool = &d.episode.event_outcome;
-    let id = f.areas[pos].id;
-    let opens = f.gates.iter().any(|g| g.opened_by == Some(Opener::Event(id)));
-    let kind = if opens {
-        OutcomeKind::Gate
-    } else if dice.chance(1, 2) {
-        OutcomeKind::Reward
-    } else {
-        OutcomeKind::Hazard
-    };
-    let n = pool.iter().filter(|o| o.kind == kind).count();
-    let mut decks = vec![(kind, Deal::new(dice, n, 1))];
-    set_outcome(pool, &mut f.areas[pos], kind, &mut decks);
-}
-
-/// Gives a scenario event of `a` the next outcome of `kind`.
-fn set_outcome(
-    pool: &[crate::tables::nw3_episode::OutcomeRecord],
-    a: &mut Area,
-    kind: OutcomeKind,
-    decks: &mut [(OutcomeKind, Deal)],
-) {
-    let Some(e) = a.event.as_mut().filter(|e| e.kind == EventKind::Scenario) else { return };
-    let Some((_, deck)) = decks.iter_mut().find(|(k, _)| *k == kind) else { return };
-    let fits: Vec<_> = pool.iter().filter(|o| o.kind == kind).collect();
-    if fits.is_empty() {
-        return;
-    }
-    let o = fits[deck.take() % fits.len()];
-    (e.success, e.failure, e.retry) = (o.success.clone(), o.failure.clone(), o.retry.clone());
 }
 
 /// `n` area names and descriptions composed from the pools: an adjective and a noun, and two

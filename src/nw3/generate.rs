@@ -843,13 +843,13 @@ fn fortress(ctx: &Ctx, common: &Common, areas: Vec<Area>, gates: Vec<Gate>, rule
     f
 }
 
-/// Rolls the episode of a finished fortress (stream `nw3/episode` below `root`) and the outcomes
-/// of its judged events (`nw3/outcomes`); `entrance` is the Entrance record's text, whose
+/// Rolls the episode of a finished fortress (stream `nw3/episode` below `root`) and gives its
+/// judged events their outcomes from their own records; `entrance` is the Entrance record's text, whose
 /// `{keyword}` or `{item}` the episode fills. The workbench rolls the episode on the same
 /// streams below its own (`reroll frame`, `fortress --from`).
 pub(crate) fn put_episode(d: &Nw3Data, f: &mut Fortress, entrance: &str, root: &Dice) {
     f.episode = crate::nw3::episode::roll_episode(d, f, entrance, &mut root.child("nw3/episode"));
-    crate::nw3::episode::event_outcomes(d, f, &mut root.child("nw3/outcomes"));
+    crate::nw3::events::event_outcomes(d, f);
 }
 
 /// The fortress-wide parts (what the workbench calls the `frame`), built from the picks.

@@ -9,8 +9,10 @@ mod check_combat;
 mod check_episode;
 pub mod combat;
 pub mod episode;
+pub(crate) mod events;
 pub mod finale;
 pub mod generate;
+pub mod judges;
 pub mod layout;
 pub mod model;
 pub(crate) mod net;
@@ -22,6 +24,7 @@ pub(crate) mod stock;
 pub mod text;
 
 pub use check::check;
+pub use events::event_outcomes;
 pub use generate::{FortressParams, generate};
 pub use layout::{Layout, Placement, layout};
 pub use model::{

@@ -10,7 +10,9 @@
 use crate::dice::Dice;
 use crate::nw3::check::{chart_row, split_chart};
 use crate::nw3::combat;
+use crate::nw3::judges::fill_judges;
 use crate::nw3::model::{Area, AreaKind, EnemyGroup, Event, EventKind, GateRef, Object, Trap};
+use crate::nw3::rules::judge_difficulty;
 use crate::tables::nw3::{Nw3Data, RulerRecord};
 use crate::tables::roll::RollTable;
 
@@ -78,8 +80,9 @@ pub(crate) fn pick(dice: &mut Dice, used: &mut [bool], fits: impl Fn(usize) -> b
     Some(found)
 }
 
-/// A roll on the 2D6 Area Event Chart (Normal and Object areas).
-pub(crate) fn chart_event(chart: &RollTable, dice: &mut Dice) -> Option<Event> {
+/// A roll on the 2D6 Area Event Chart (Normal and Object areas), its judges and costs for the
+/// party's character level `cl`.
+pub(crate) fn chart_event(chart: &RollTable, cl: u32, dice: &mut Dice) -> Option<Event> {
     let roll = dice.nd6(2);
     let row = chart_row(chart, roll)?;
     let (name, text) = split_chart(row.result.as_deref()?);
@@ -87,7 +90,7 @@ pub(crate) fn chart_event(chart: &RollTable, dice: &mut Dice) -> Option<Event> {
         kind: EventKind::Chart,
         roll: Some(roll),
         name: name.to_string(),
-        text: text.to_string(),
+        text: fill_judges(text, cl),
         judge: None,
         difficulty: None,
         success: String::new(),
@@ -99,8 +102,8 @@ pub(crate) fn chart_event(chart: &RollTable, dice: &mut Dice) -> Option<Event> {
 /// A chart event whose result the fortress does not hold yet: the roll, moved on to the next
 /// higher result (round from 12 to 2) while the rolled one is taken and another is free, so a
 /// result repeats only when every row is in use. Records it in `used`.
-pub(crate) fn fresh_chart_event(chart: &RollTable, dice: &mut Dice, used: &mut Vec<String>) -> Option<Event> {
-    let rolled = chart_event(chart, dice)?;
+pub(crate) fn fresh_chart_event(chart: &RollTable, cl: u32, dice: &mut Dice, used: &mut Vec<String>) -> Option<Event> {
+    let rolled = chart_event(chart, cl, dice)?;
     let first = rolled.roll.unwrap_or(2);
     let pick = (0..11)
         .map(|k| 2 + (first - 2 + k) % 11)
@@ -110,7 +113,9 @@ pub(crate) fn fresh_chart_event(chart: &RollTable, dice: &mut Dice, used: &mut V
         })
         .find(|(_, name, _)| !used.iter().any(|u| u == name));
     let event = match pick {
-        Some((roll, name, text)) => Event { roll: Some(roll), name: name.into(), text: text.into(), ..rolled },
+        Some((roll, name, text)) => {
+            Event { roll: Some(roll), name: name.into(), text: fill_judges(text, cl), ..rolled }
+        }
         None => rolled,
     };
     used.push(event.name.clone());
@@ -186,27 +191,30 @@ pub(crate) fn trap(d: &Nw3Data, cl: u32, dice: &mut Dice, used: &mut [bool]) -> 
     let t = &d.traps[i];
     Some(Trap {
         name: t.name.clone(),
-        detection: d.value(cl, t.detection).unwrap_or(0),
-        removal: d.value(cl, t.removal).unwrap_or(0),
+        detection: judge_difficulty(cl, t.detection),
+        removal: judge_difficulty(cl, t.removal),
         effect: Nw3Data::trap_effect(t, cl),
     })
 }
 
-/// An Event area's scenario event, with its judge and difficulty for the character level.
+/// An Event area's scenario event, with its judge, difficulty and outcomes for the character
+/// level as if it opened no gate (`events::event_outcomes` settles that once the gates are known).
 pub(crate) fn scenario_event(d: &Nw3Data, cl: u32, dice: &mut Dice, used: &mut [bool]) -> Option<Event> {
     let i = pick(dice, used, |_| true)?;
     let r = &d.events[i];
-    Some(Event {
+    let mut e = Event {
         kind: EventKind::Scenario,
         roll: None,
         name: r.name.clone(),
         text: r.text.clone(),
         judge: Some(r.judge.clone()),
-        difficulty: d.value(cl, r.offset),
+        difficulty: None,
         success: String::new(),
         failure: String::new(),
         retry: String::new(),
-    })
+    };
+    crate::nw3::events::set_outcome(&mut e, r, cl, &[]);
+    Some(e)
 }
 
 /// The Ruler encounter, the event of the Ruler's area.
@@ -260,10 +268,10 @@ pub(crate) fn stock(
     let late = late.binary_search(&area.id).is_ok();
     match area.kind {
         AreaKind::Entrance => {}
-        AreaKind::Normal => area.event = fresh_chart_event(chart, dice, &mut used.chart),
+        AreaKind::Normal => area.event = fresh_chart_event(chart, cl, dice, &mut used.chart),
         AreaKind::Object => {
             area.objects = objects(d, area.kind, device, late, dice, &mut used.objects);
-            area.event = fresh_chart_event(chart, dice, &mut used.chart);
+            area.event = fresh_chart_event(chart, cl, dice, &mut used.chart);
         }
         AreaKind::Trap => area.trap = trap(d, cl, dice, &mut used.traps),
         AreaKind::Event => {

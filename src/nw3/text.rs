@@ -8,7 +8,8 @@
 //! episode; `{place}` (the Entrance area's name), `{ruler}`, `{core}` from the fortress; `{npc}`
 //! and `{pc}` (the text's own handout, else PC 1's); `{where}` (where the Entrance item is
 //! found). Texts the generator writes itself also use typed references: `{area:7}` ("area 7
-//! (Flooded Platform)"), `{npc:2}` (PC 2's Connection), `{logic:1}` (the first Logic, quoted,
+//! (Flooded Platform)"), `{victim_area}` (the area where the victim is held, the same way),
+//! `{npc:2}` (PC 2's Connection), `{logic:1}` (the first Logic, quoted,
 //! with its effect), `{gate:3-5}` (how the gate from 3 to 5 is opened), and the Ruler's past as
 //! it reads (`{life}`, `{place_reason}`, `{victim_reason}`) and the Entrance's words
 //! (`{entrance}`); the finale's own sentences (`{lair}`, `{lair_description}`, `{stand}`,
@@ -89,6 +90,11 @@ impl Values for Facts<'_> {
             ("place_reason", None) => self.made.place_reason.as_str().into(),
             ("victim_reason", None) => self.made.victim_reason.as_str().into(),
             ("entrance", None) => self.made.entrance.as_str().into(),
+            // Where the victim is held, by the one rule of it (`Fortress::victim_area`).
+            ("victim_area", None) => {
+                let a = f.victim_area()?;
+                format!("area {} ({})", a.id, a.name).into()
+            }
             ("area", Some(id)) => {
                 let id: u32 = id.parse().ok()?;
                 format!("area {id} ({})", f.area(id)?.name).into()

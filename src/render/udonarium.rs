@@ -392,19 +392,20 @@ pub fn nw3_pieces(f: &Fortress, area: &Area) -> Vec<Piece> {
     out
 }
 
-/// An NW3 enemy's own rolls: each attack's hit (aNW, a = its accuracy) and damage (2D6 + its
-/// damage), dodging (EVA), and the Danger Sense against its ambush (Perception + 7, rolled on
-/// the PC's Perception that the GM types in the piece's sheet).
+/// An NW3 enemy's own rolls, each an NW3 judge (`nNW`, n = the number it adds): each attack's hit
+/// (its accuracy) and damage (its damage, seed 000 l.719-727: a damage roll is a judge), dodging
+/// (EVA), PDEF and MDEF, and the Danger Sense against its ambush (Perception + 7, rolled on the
+/// PC's Perception that the GM types in the piece's sheet).
 fn nw3_palette(name: &str, s: Option<&Stats>, attacks: &[Attack]) -> Vec<String> {
     let mut v = Vec::new();
     for a in attacks {
         v.push(format!("{}NW {name}: {} hit", a.accuracy, a.name));
-        v.push(format!("2D6+{} {name}: {} damage ({})", a.damage, a.name, a.kind.label()));
+        v.push(format!("{}NW {name}: {} damage ({})", a.damage, a.name, a.kind.label()));
     }
     if let Some(s) = s {
         v.push(format!("{}NW {name}: dodge (EVA)", s.eva));
-        v.push(format!("2D6+{} {name}: physical defense", s.pdef));
-        v.push(format!("2D6+{} {name}: magical defense", s.mdef));
+        v.push(format!("{}NW {name}: physical defense (PDEF)", s.pdef));
+        v.push(format!("{}NW {name}: magical defense (MDEF)", s.mdef));
         v.push(format!(
             "{{{PC_PERCEPTION}}}NW>={} Danger Sense against {} ambush",
             s.perception + 7,
@@ -415,8 +416,9 @@ fn nw3_palette(name: &str, s: Option<&Stats>, attacks: &[Attack]) -> Vec<String>
 }
 
 /// The GM's marker for an NW3 area's judges: the trap's detection (Perception) and removal
-/// (Finesse), and the area's Danger Sense. None for an area without them.
-pub fn nw3_marker(area: &Area) -> Option<Piece> {
+/// (Finesse), the area's Danger Sense, and the Danger Sense (15) that finds each secret gate of
+/// the area that no event reveals. None for an area without them.
+pub fn nw3_marker(f: &Fortress, area: &Area) -> Option<Piece> {
     let mut palette = Vec::new();
     let mut stats = Vec::new();
     if let Some(t) = &area.trap {
@@ -429,6 +431,11 @@ pub fn nw3_marker(area: &Area) -> Option<Piece> {
     if let Some(d) = area.danger_sense.filter(|&d| d != crate::nw3::rules::DANGER_SENSE_DEFAULT) {
         palette.push(format!("{{{PC_PERCEPTION}}}NW>={d} Danger Sense in area {}", area.id));
         stats.push(("Danger Sense".to_string(), d.to_string()));
+    }
+    for g in f.gates.iter().filter(|g| g.from == area.id || g.to == area.id) {
+        if let Some(crate::nw3::model::Opener::DangerSense(n)) = g.opened_by {
+            palette.push(format!("{{{PC_PERCEPTION}}}NW>={n} Danger Sense: Secret Gate {}", g.label()));
+        }
     }
     if !palette.is_empty() {
         stats.push((PC_PERCEPTION.to_string(), "0".to_string()));
@@ -1203,7 +1210,7 @@ pub fn fortress_pieces(f: &Fortress) -> Vec<(String, Vec<Piece>)> {
         .iter()
         .map(|a| {
             let mut ps = nw3_pieces(f, a);
-            ps.extend(nw3_marker(a));
+            ps.extend(nw3_marker(f, a));
             (a.id.to_string(), ps)
         })
         .collect();

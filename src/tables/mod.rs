@@ -11,6 +11,7 @@ mod digest;
 mod embedded;
 pub mod encounters;
 pub mod items;
+pub mod judge;
 pub mod myk;
 pub mod myk_rolls;
 pub mod name_index;

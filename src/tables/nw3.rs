@@ -23,6 +23,7 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+pub use crate::tables::judge::Hardness;
 use crate::tables::nw3_combat::{AttackRecord, SkillRecord, StatTweak};
 
 /// Lowest and highest character level the generator accepts.
@@ -146,7 +147,8 @@ pub struct CoreRecord {
     pub theme: String,
 }
 
-/// A scenario event for an Event area: what happens and the judge that clears it.
+/// A scenario event for an Event area, one record: the set-up, the judge that clears it and every
+/// outcome, so a booklet never tells one event's set-up with another's ending.
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct EventRecord {
@@ -154,8 +156,17 @@ pub struct EventRecord {
     pub text: String,
     /// The judge that clears it (e.g. "Knowledge").
     pub judge: String,
-    /// Added to the band's base value for the party's character level.
-    pub offset: i32,
+    /// Ordinary or hard by the judge rule (`nw3::rules::judge_difficulty`); an event that opens a
+    /// gate is judged ordinary whatever this says.
+    pub hardness: Hardness,
+    /// What clearing it looks like (the gate it opens, if any, is added from the fortress).
+    pub success: String,
+    /// What clearing it gives when it opens no gate.
+    pub reward: String,
+    /// What failing costs (`{cost}`: the D6 for the party's CL).
+    pub failure: String,
+    /// Whether and how it may be tried again.
+    pub retry: String,
 }
 
 /// A trap: Detection and Removal offsets on the difficulty band, and its effect.
@@ -163,10 +174,10 @@ pub struct EventRecord {
 #[serde(deny_unknown_fields)]
 pub struct TrapRecord {
     pub name: String,
-    /// Detection Value offset (Perception judge: Trap Identification).
-    pub detection: i32,
-    /// Removal Value offset (Finesse judge; Danger Sense difficulty equals it).
-    pub removal: i32,
+    /// How hard the Detection Value is (Perception judge: Trap Identification), by the judge rule.
+    pub detection: Hardness,
+    /// How hard the Removal Value is (Finesse judge; Danger Sense difficulty equals it).
+    pub removal: Hardness,
     /// Base dice of `{damage}` in the effect: `(damage_dice + cl / 5)D6`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage_dice: Option<u32>,
@@ -399,8 +410,6 @@ pub const AREA_EVENT_TABLE: &str = "nw3.area_event";
 /// Placeholders a title or trailer may use.
 pub const PLACEHOLDERS: [&str; 3] = ["{place}", "{ruler}", "{core}"];
 
-/// Largest trap or event offset a record may carry.
-const MAX_OFFSET: i32 = 5;
 /// Largest SPD of an enemy or Ruler.
 const MAX_SPD: u32 = 50;
 /// Largest base damage dice of a trap.
@@ -613,11 +622,29 @@ fn check_entrance(o: &Origin, e: &EntranceRecord) -> Result<()> {
     Ok(())
 }
 
+/// The first clause of `text` that deals damage without saying its kind (physical or magical) and
+/// whether defence applies (PDEF, MDEF or none), seed 000 l.719-727; `None` when every one does.
+pub fn damage_without_kind(text: &str) -> Option<&str> {
+    text.split([':', ';', '.']).map(str::trim).find(|clause| {
+        clause.contains(" damage")
+            && !((clause.contains("physical") || clause.contains("magical"))
+                && (clause.contains("PDEF") || clause.contains("MDEF") || clause.contains("no defence")))
+    })
+}
+
 fn check_event(o: &Origin, e: &EventRecord) -> Result<()> {
     need_text(o, "NW3 event", &e.name, "text", &e.text)?;
     need_text(o, "NW3 event", &e.name, "judge", &e.judge)?;
-    if e.offset.abs() > MAX_OFFSET {
-        return Err(o.entry("NW3 event", &e.name, format!("offset {} is beyond ±{MAX_OFFSET}", e.offset)));
+    for (field, text) in [("success", &e.success), ("reward", &e.reward), ("failure", &e.failure), ("retry", &e.retry)]
+    {
+        need_text(o, "NW3 event", &e.name, field, text)?;
+        if let Some(line) = damage_without_kind(text) {
+            return Err(o.entry(
+                "NW3 event",
+                &e.name,
+                format!("says `{line}` without physical or magical and its defence"),
+            ));
+        }
     }
     Ok(())
 }
@@ -626,10 +653,8 @@ fn check_event(o: &Origin, e: &EventRecord) -> Result<()> {
 /// when it rolls damage dice (else the booklet would print a number nobody rolled, or none).
 fn check_trap(o: &Origin, t: &TrapRecord) -> Result<()> {
     need_text(o, "NW3 trap", &t.name, "effect", &t.effect)?;
-    for (what, v) in [("detection", t.detection), ("removal", t.removal)] {
-        if v.abs() > MAX_OFFSET {
-            return Err(o.entry("NW3 trap", &t.name, format!("{what} offset {v} is beyond ±{MAX_OFFSET}")));
-        }
+    if let Some(line) = damage_without_kind(&t.effect) {
+        return Err(o.entry("NW3 trap", &t.name, format!("says `{line}` without physical or magical and its defence")));
     }
     match (t.effect.contains("{damage}"), t.damage_dice) {
         (true, None) => Err(o.entry("NW3 trap", &t.name, "says `{damage}` but has no `damage_dice`")),
@@ -782,6 +807,18 @@ impl Nw3Data {
                 return Err(err(format!("`{who}` names the enemy skill `{s}`, which no [[nw3.enemy_skill]] defines")));
             }
         }
+        let members = self.enemies.iter().flat_map(|e| e.members.iter().map(|m| (&m.name, &m.attacks, &m.skills)));
+        for (who, attacks, skills) in members.chain(self.rulers.iter().map(|r| (&r.name, &r.attacks, &r.skills))) {
+            let named: Vec<(&str, &str)> = skills
+                .iter()
+                .filter_map(|s| self.enemy_skill(s))
+                .map(|k| (k.name.as_str(), k.effect.as_str()))
+                .collect();
+            let kinds: Vec<_> = attacks.iter().map(|a| a.kind).collect();
+            if let Some(why) = crate::tables::nw3_combat::skill_conflict(&named, &kinds) {
+                return Err(err(format!("`{who}`'s skills do not fit it: {why}")));
+            }
+        }
         if !self.objects.iter().any(|o| o.release) {
             return Err(err_in(&sources.objects, "NW3 objects need a Gate Release Device (`release = true`)".into()));
         }
@@ -831,20 +868,19 @@ impl Nw3Data {
         use std::fmt::Write;
         let mut s = String::new();
         if let Some(t) = self.trap(name) {
-            let _ = writeln!(
-                s,
-                "{} — NW3 trap, Detection offset {:+}, Removal offset {:+}",
-                t.name, t.detection, t.removal
-            );
+            let _ =
+                writeln!(s, "{} — NW3 trap, {} Detection, {} Removal", t.name, t.detection.label(), t.removal.label());
             let _ = writeln!(s, "values at CL 1 / 5 / 10 / 15 / 20:");
             for cl in [1, 5, 10, 15, 20] {
-                let v = |o| self.value(cl, o).map_or("?".to_string(), |v| v.to_string());
+                let v = |h| crate::tables::judge::judge_difficulty(cl, h);
                 let _ = writeln!(s, "  CL {cl:>2}: Detection {}, Removal {}", v(t.detection), v(t.removal));
             }
             let _ = writeln!(s, "{}", t.effect);
         } else if let Some(e) = self.event(name) {
-            let _ = writeln!(s, "{} — NW3 event, cleared by {} (offset {:+})", e.name, e.judge, e.offset);
+            let _ = writeln!(s, "{} — NW3 event, cleared by a {} {} judge", e.name, e.hardness.label(), e.judge);
             let _ = writeln!(s, "{}", e.text);
+            let _ = writeln!(s, "Success: {} (no gate: {})", e.success, e.reward);
+            let _ = writeln!(s, "Failure: {}\nRetry: {}", e.failure, e.retry);
         } else if let Some(e) = self.enemy(name) {
             let _ = writeln!(s, "{} — NW3 enemy group for CL {}", e.name, e.cl);
             for m in &e.members {
@@ -974,7 +1010,7 @@ mod tests {
         let d = data();
         let t = d.describe("Shutter Guillotine").unwrap();
         assert!(t.starts_with("Shutter Guillotine — NW3 trap"), "{t}");
-        assert!(t.contains("CL  1: Detection 10, Removal 11"), "{t}");
+        assert!(t.contains("CL  1: Detection 15, Removal 18"), "{t}");
         assert!(d.describe("Emulator Space").unwrap().contains("+3"));
         assert!(d.describe("Shadow Hounds").unwrap().contains("initiative 16"));
         assert!(d.describe("Law of Hunger").unwrap().contains("Lunar Casket Logic"));
@@ -985,8 +1021,8 @@ mod tests {
     fn trap_damage_scales_with_level() {
         let t = TrapRecord {
             name: "x".into(),
-            detection: 0,
-            removal: 0,
+            detection: Hardness::Ordinary,
+            removal: Hardness::Hard,
             damage_dice: Some(2),
             effect: "takes {damage} damage".into(),
         };
@@ -1001,8 +1037,8 @@ mod tests {
     #[test]
     fn a_duplicate_trap_names_its_file_and_entry() {
         let e = load(
-            "[[nw3.trap]]\nname = \"Pit\"\ndetection = 0\nremoval = 0\neffect = \"falls\"\n\
-             [[nw3.trap]]\nname = \"Pit\"\ndetection = 0\nremoval = 0\neffect = \"falls\"\n",
+            "[[nw3.trap]]\nname = \"Pit\"\ndetection = \"ordinary\"\nremoval = \"hard\"\neffect = \"falls\"\n\
+             [[nw3.trap]]\nname = \"Pit\"\ndetection = \"ordinary\"\nremoval = \"hard\"\neffect = \"falls\"\n",
         )
         .unwrap_err()
         .to_string();
@@ -1011,7 +1047,7 @@ mod tests {
 
     #[test]
     fn a_trap_defined_in_two_files_names_both() {
-        let trap = "[[nw3.trap]]\nname = \"Pit\"\ndetection = 0\nremoval = 0\neffect = \"falls\"\n";
+        let trap = "[[nw3.trap]]\nname = \"Pit\"\ndetection = \"ordinary\"\nremoval = \"hard\"\neffect = \"falls\"\n";
         let files = [("nw3/a.toml".to_string(), trap.to_string()), ("nw3/b.toml".to_string(), trap.to_string())];
         let e = Tables::from_files("test".into(), &files).unwrap_err().to_string();
         assert_eq!(e, "`nw3/b.toml`: NW3 trap `Pit`: is defined twice: first in `nw3/a.toml`");
@@ -1019,10 +1055,29 @@ mod tests {
 
     #[test]
     fn a_damage_placeholder_needs_dice() {
-        let e = load("[[nw3.trap]]\nname = \"Pit\"\ndetection = 0\nremoval = 0\neffect = \"takes {damage}\"\n")
-            .unwrap_err()
-            .to_string();
+        let e = load(
+            "[[nw3.trap]]\nname = \"Pit\"\ndetection = \"ordinary\"\nremoval = \"ordinary\"\n\
+             effect = \"takes {damage} physical damage, reduced by PDEF\"\n",
+        )
+        .unwrap_err()
+        .to_string();
         assert_eq!(e, "`nw3/t.toml`: NW3 trap `Pit`: says `{damage}` but has no `damage_dice`");
+    }
+
+    #[test]
+    fn a_damage_line_names_its_kind_and_defence() {
+        let e = load(
+            "[[nw3.trap]]\nname = \"Pit\"\ndetection = \"ordinary\"\nremoval = \"ordinary\"\n\
+             damage_dice = 1\neffect = \"Flames: each PC takes {damage} fire damage.\"\n",
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e,
+            "`nw3/t.toml`: NW3 trap `Pit`: says `each PC takes {damage} fire damage` without physical or magical and its defence"
+        );
+        assert_eq!(damage_without_kind("takes 2D6 magical damage (Fire), reduced by MDEF."), None);
+        assert_eq!(damage_without_kind("takes 2D6 physical damage that no defence reduces"), None);
     }
 
     #[test]

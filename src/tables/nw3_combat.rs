@@ -159,3 +159,33 @@ impl StatTweak {
         .find(|(_, v)| v.abs() > MAX_TWEAK)
     }
 }
+
+/// Why a fighter's skills do not fit it, or `None`: a skill that works through a magical (or
+/// physical) attack on a fighter without one, or one skill saying it "cannot" do what another
+/// says it "may" (as "cannot Cover Up" beside "may Cover Up"). The tables' load and `check`
+/// (rule `enemy.skills`) use it.
+pub fn skill_conflict<'a>(skills: &[(&'a str, &'a str)], kinds: &[AttackKind]) -> Option<String> {
+    for &(name, effect) in skills {
+        for (kind, word) in [(AttackKind::Magical, "magical"), (AttackKind::Physical, "physical")] {
+            if effect.contains(&format!("its {word} attack")) && !kinds.contains(&kind) {
+                return Some(format!("`{name}` works through a {word} attack, and it has none"));
+            }
+        }
+    }
+    // "cannot Cover Up" -> "Cover Up": the two words after a "cannot" or a "may".
+    let after = |effect: &'a str, word: &str| -> Vec<String> {
+        effect
+            .match_indices(word)
+            .map(|(i, _)| effect[i + word.len()..].split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+            .map(|w| w.trim_end_matches(['.', ',', ';']).to_string())
+            .collect()
+    };
+    for &(no, no_effect) in skills {
+        for barred in after(no_effect, "cannot ") {
+            if let Some(&(yes, _)) = skills.iter().find(|(_, e)| after(e, "may ").contains(&barred)) {
+                return Some(format!("`{no}` says it cannot {barred} and `{yes}` that it may"));
+            }
+        }
+    }
+    None
+}

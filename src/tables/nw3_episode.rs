@@ -145,9 +145,10 @@ pub struct LegworkRecord {
     pub title: String,
     pub attribute: String,
     pub text: String,
-    /// Added to the band's base difficulty for the party's CL (optional; 0 by default).
+    /// How hard its judge is (optional): a topic that shows the way onward is ordinary whatever
+    /// this says, the others hard unless it says ordinary (`nw3::rules::legwork_hardness`).
     #[serde(default)]
-    pub offset: i32,
+    pub hardness: Option<crate::tables::judge::Hardness>,
 }
 
 /// How the Dive can end.
@@ -204,24 +205,6 @@ pub struct ClimaxRecord {
     pub needs: Vec<crate::nw3::finale::Claim>,
 }
 
-/// What an event's judge does: opens a way, gives a reward, or holds off a hazard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Deserialize, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OutcomeKind {
-    Gate,
-    Reward,
-    Hazard,
-}
-
-#[derive(Clone, Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct OutcomeRecord {
-    pub kind: OutcomeKind,
-    pub success: String,
-    pub failure: String,
-    pub retry: String,
-}
-
 /// The whole episode file (every section at the top level).
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -270,8 +253,6 @@ pub struct EpisodeData {
     pub area_noun: Vec<Line>,
     #[serde(default)]
     pub area_detail: Vec<Line>,
-    #[serde(default)]
-    pub event_outcome: Vec<OutcomeRecord>,
 }
 
 /// The most connections a party needs (one per PC, each different).
@@ -327,10 +308,6 @@ impl EpisodeData {
         }
         v.extend(self.climax.iter().map(|c| ("climax", c.text.as_str())));
         v.extend(self.ending.iter().map(|e| ("ending", e.text.as_str())));
-        for o in &self.event_outcome {
-            v.extend([("event_outcome", o.success.as_str()), ("event_outcome", o.failure.as_str())]);
-            v.push(("event_outcome", o.retry.as_str()));
-        }
         v
     }
 
@@ -418,11 +395,6 @@ impl EpisodeData {
             }
         }
         crate::nw3::finale::validate_pools(self).map_err(err)?;
-        for kind in [OutcomeKind::Gate, OutcomeKind::Reward, OutcomeKind::Hazard] {
-            if !self.event_outcome.iter().any(|o| o.kind == kind) {
-                return Err(err(format!("the episode pools need an [[event_outcome]] of kind `{kind:?}`")));
-            }
-        }
         self.validate_connection_names(err)
     }
 

@@ -94,8 +94,6 @@ pub const NW3: &[SlotSet] = &[
     // The Ruler's area, where the finale sets the Climax.
     with("climax", NW3_ALL, &["lair"]),
     with("ending", NW3_ALL, &["lair"]),
-    // An area event's outcome is read as written (the area's text, not the episode's).
-    set("event_outcome", &[]),
     set("given_name", &[]),
     set("family_name", &[]),
     set("wish", &[]),

@@ -28,6 +28,7 @@ mod nw3;
 mod nw3_combat;
 mod nw3_finale;
 mod nw3_ruler_story;
+mod nw3_judges;
 mod nw3_rules;
 mod pdf;
 mod pictures;

@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 
 use dungeonsmith::nw3::combat::danger_sense;
 use dungeonsmith::nw3::generate::derive_paths;
+use dungeonsmith::nw3::rules::{Hardness, judge_difficulty};
 use dungeonsmith::nw3::{
     Area, AreaKind, Event, EventKind, Fortress, FortressParams, Gate, GateKind, GateRef, Object, Opener, Trap, check,
     generate, layout,
@@ -155,9 +156,8 @@ proptest! {
         prop_assert!(f.areas.iter().all(|a| a.appearance_difficulty <= core.appearance_difficulty));
         for a in &f.areas {
             if let Some(t) = &a.trap {
-                let band = tables().nw3.band(cl).unwrap();
-                prop_assert!((band.low..=band.high).contains(&t.detection));
-                prop_assert!((band.low..=band.high).contains(&t.removal));
+                let rule = [judge_difficulty(cl, Hardness::Ordinary), judge_difficulty(cl, Hardness::Hard)];
+                prop_assert!(rule.contains(&t.detection) && rule.contains(&t.removal));
             }
             for m in a.enemies.iter().flat_map(|g| &g.members) {
                 prop_assert_eq!(m.initiative, m.spd + 7);
@@ -254,12 +254,13 @@ fn seeds_reproduce_and_options_change_the_fortress() {
     let more = generate(tables(), &FortressParams { areas: 11, ..p }, 99).unwrap();
     assert_eq!(more.areas.len(), 11);
     let stronger = generate(tables(), &FortressParams { cl: 15, ..p }, 99).unwrap();
-    // Same shape and picks, harder values.
+    // Same shape and picks; judges stay where the model PC can pass them (its Attributes do not
+    // grow with level), while damage grows.
     assert_eq!(stronger.gates, a.gates);
     for (x, y) in a.areas.iter().zip(&stronger.areas) {
         if let (Some(t), Some(u)) = (&x.trap, &y.trap) {
             assert_eq!(t.name, u.name);
-            assert!(u.detection >= 21 && u.removal >= 21, "expert band at CL 15");
+            assert_eq!((u.detection, u.removal), (t.detection, t.removal), "the judge rule at CL 15");
         }
     }
 }
@@ -338,10 +339,11 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                         name: r.name.clone(),
                         text: r.text.clone(),
                         judge: Some(r.judge.clone()),
-                        difficulty: t.nw3.value(cl, r.offset),
-                        success: "The way opens.".into(),
-                        failure: "The way stays shut.".into(),
-                        retry: "Again after a scene.".into(),
+                        // Sealed Memory is an ordinary judge, as is any event that opens a gate
+                        difficulty: Some(judge_difficulty(cl, Hardness::Ordinary)),
+                        success: String::new(),
+                        failure: String::new(),
+                        retry: String::new(),
                     });
                 }
                 AreaKind::Object => {
@@ -360,8 +362,8 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
                     let r = t.nw3.trap("Glass Rain").unwrap();
                     a.trap = Some(Trap {
                         name: r.name.clone(),
-                        detection: t.nw3.value(cl, r.detection).unwrap(),
-                        removal: t.nw3.value(cl, r.removal).unwrap(),
+                        detection: judge_difficulty(cl, r.detection),
+                        removal: judge_difficulty(cl, r.removal),
                         effect: "Glass falls.".into(),
                     });
                 }
@@ -375,6 +377,7 @@ fn hand(kinds: &[AreaKind], gates: &[Gate]) -> Fortress {
     f.params.areas = kinds.len() as u32;
     f.gates = gates.to_vec();
     derive_paths(&mut f);
+    dungeonsmith::nw3::event_outcomes(&t.nw3, &mut f);
     // The episode follows the hand-made areas (its legwork facts and its finale), as `fortress
     // --from` makes a kept episode follow a fortress rolled anew.
     dungeonsmith::nw3::episode::reveal_anew(&mut f);
@@ -628,7 +631,7 @@ fn content_must_match_the_tables_and_the_level() {
     let v = check(&f, tables());
     assert_eq!(v.iter().map(|v| v.rule).collect::<Vec<_>>(), vec!["trap.values"]);
     assert_eq!(v[0].place, format!("area {}", f.areas[trap_area].id));
-    assert!(v[0].message.contains("ordinary band"), "{}", v[0].message);
+    assert!(v[0].message.contains("by the judge rule"), "{}", v[0].message);
 
     let mut f = base.clone();
     f.areas[trap_area].trap.as_mut().unwrap().name = "Banana Peel".into();

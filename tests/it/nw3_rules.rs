@@ -137,8 +137,10 @@ fn a_bosss_damage_grows_with_the_party_as_its_body_does() {
         (s.patk.max(s.matk), s.body)
     };
     let (one, four, eight) = (atk(1), atk(4), atk(8));
-    assert!(one.0 < four.0 && four.0 < eight.0, "damage 1/4/8 PCs: {one:?} {four:?} {eight:?}");
-    assert!(one.1 < four.1 && four.1 < eight.1, "Body 1/4/8 PCs: {one:?} {four:?} {eight:?}");
+    // A lone PC's Ruler is held up to the strongest Guest's damage and a Guest's Body (never below
+    // them), so it may equal the party of four's.
+    assert!(one.0 <= four.0 && four.0 < eight.0, "damage 1/4/8 PCs: {one:?} {four:?} {eight:?}");
+    assert!(one.1 <= four.1 && four.1 < eight.1, "Body 1/4/8 PCs: {one:?} {four:?} {eight:?}");
 }
 
 #[test]
