@@ -306,6 +306,29 @@ fn nw3_2_to_3(doc: &mut Value) {
     }
 }
 
+/// Format 5 → 6 for MYK (issue 46): the Prologue's people are the cast's, and stakes go to the
+/// book's classes or to numbered members. An older Prologue is marked `before_cast`. A
+/// stake of an older file addressed to a seat the book does not have ("The Treasurer") is
+/// readdressed to its member by number, as a court whose classes are not given is; its text is
+/// kept.
+fn myk_5_to_6(doc: &mut Value) {
+    // Its Prologue was written before the Prologue's people were the cast's: kept as it is.
+    if let Some(p) = doc.pointer_mut("/story/prologue").and_then(Value::as_object_mut) {
+        p.insert("before_cast".into(), Value::Bool(true));
+    }
+    let Some(stakes) = doc.pointer_mut("/story/stakes").and_then(Value::as_array_mut) else { return };
+    let size = stakes.len();
+    let seats = crate::myk::court::seats(&[], size);
+    let book: Vec<String> = crate::myk::court::Class::ALL.iter().map(|c| ["The ", c.title()].concat()).collect();
+    for (stake, seat) in stakes.iter_mut().zip(seats) {
+        let Some(member) = stake.get("member").and_then(Value::as_str) else { continue };
+        let known = book.iter().any(|b| b.eq_ignore_ascii_case(member.trim())) || member.starts_with("Member ");
+        if !known && let Some(obj) = stake.as_object_mut() {
+            obj.insert("member".into(), Value::from(seat.label));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -351,23 +374,5 @@ mod tests {
         });
         upgrade("nw3", &mut doc).expect("upgrades");
         assert_eq!(doc["skills"], serde_json::json!(["gains Poison (2) and Rigor.", "no status", "{BS: broken"]));
-    }
-}
-
-/// Format 5 → 6 for MYK (issue 46): stakes go to the book's classes or to numbered members. A
-/// stake of an older file addressed to a seat the book does not have ("The Treasurer") is
-/// readdressed to its member by number, as a court whose classes are not given is; its text is
-/// kept.
-fn myk_5_to_6(doc: &mut Value) {
-    let Some(stakes) = doc.pointer_mut("/story/stakes").and_then(Value::as_array_mut) else { return };
-    let size = stakes.len();
-    let seats = crate::myk::court::seats(&[], size);
-    let book: Vec<String> = crate::myk::court::Class::ALL.iter().map(|c| ["The ", c.title()].concat()).collect();
-    for (stake, seat) in stakes.iter_mut().zip(seats) {
-        let Some(member) = stake.get("member").and_then(Value::as_str) else { continue };
-        let known = book.iter().any(|b| b.eq_ignore_ascii_case(member.trim())) || member.starts_with("Member ");
-        if !known && let Some(obj) = stake.as_object_mut() {
-            obj.insert("member".into(), Value::from(seat.label));
-        }
     }
 }

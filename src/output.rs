@@ -154,10 +154,13 @@ fn stale(dir: &Path, stem: &str, artifacts: &[Artifact]) -> Vec<String> {
     out
 }
 
+/// The end of part two's own file name: `myk-7-reference.pdf`.
+pub const REFERENCE_SUFFIX: &str = "-reference";
+
 /// Whether `name` is the booklet's reference written apart (`STEM-reference.md`, `.html`,
 /// `.pdf`): a run that puts it back in the booklet (or leaves it out) removes the old one.
 fn reference_part(stem: &str, name: &str) -> bool {
-    let suffix = crate::render::booklet::REFERENCE_SUFFIX;
+    let suffix = REFERENCE_SUFFIX;
     name.strip_prefix(stem)
         .and_then(|r| r.strip_prefix(suffix))
         .is_some_and(|ext| matches!(ext, ".md" | ".html" | ".pdf"))

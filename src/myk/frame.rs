@@ -2,24 +2,11 @@
 //! the scenario as it stands, so a GM's edit (a renamed room or map, a removed ruler) never leaves
 //! them stale. The generator, `normalize` and the renderers all call these functions.
 
-use crate::myk::model::{Clue, Map, Room, Ruler, Scenario};
+use crate::myk::model::Scenario;
 
-/// The last map (the objective's map) and its ruler with the ruler's room, if it has one.
-fn last_ruler(s: &Scenario) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
-    let last = s.maps.last()?;
-    Some((last, last.rooms.iter().find_map(|r| r.ruler.as_ref().map(|ru| (r, ru)))))
-}
-
-/// The room of the objective's target: the objective's own `at`, or for a file that predates
-/// objective kinds the last map's ruler, if it has one.
+/// The room of the objective's target ([`Scenario::objective_room`]).
 pub fn objective_room(s: &Scenario) -> Option<crate::myk::model::Place> {
-    if let Some(at) = s.objective.at {
-        return Some(at);
-    }
-    match last_ruler(s)? {
-        (m, Some((room, _))) => Some(crate::myk::model::Place { map: m.index, room: room.id }),
-        _ => None,
-    }
+    s.objective_room()
 }
 
 /// The title the generator gives: named after the first map (a reroll of that map renames it).
@@ -39,7 +26,7 @@ pub fn objective(s: &Scenario) -> String {
 
 /// The objective of old: defeat the last map's ruler, or, when that map has none, say so.
 fn legacy_objective(s: &Scenario) -> String {
-    match last_ruler(s) {
+    match s.last_ruler() {
         Some((m, Some((room, ruler)))) => [
             "Defeat ",
             &ruler.name,
@@ -71,7 +58,7 @@ fn legacy_objective(s: &Scenario) -> String {
 /// truthful stand-in when it has none), `{map}` (the last map's name), `{npc}` (the first of the
 /// cast) and the story's own ([`crate::myk::story::Fill::of`]).
 pub fn fill(s: &Scenario, text: &str) -> String {
-    let (map, ruler) = match last_ruler(s) {
+    let (map, ruler) = match s.last_ruler() {
         Some((m, r)) => (m.name.as_str(), r.map(|(_, ru)| ru.name.as_str().into())),
         None => ("dungeon", None),
     };
@@ -87,12 +74,4 @@ pub fn fill(s: &Scenario, text: &str) -> String {
     // An older file's resolution labels its sentences ("Success: {ruler} is gone"): the stand-in
     // opens them.
     f.text(&text.replace(": {ruler}", ": {ruler|cap}"))
-}
-
-/// A clue's text with its slots filled from what it reveals, as the scenario stands: `{map}`
-/// (the revealed map's name), `{room_name}` (the revealed room's name), `{ruler}` (the ruler in
-/// the revealed room, "the ruler" if there is none any more) and `{target}`; the one filling of
-/// every clue text ([`crate::myk::clue_text::fill`]).
-pub fn clue_text(s: &Scenario, clue: &Clue) -> String {
-    crate::myk::clue_text::fill(s, clue, &clue.text)
 }

@@ -653,7 +653,12 @@ impl<'a> Gen<'a> {
     pub(crate) fn clues_anew(&self, s: &mut Scenario, d: &mut Dice) {
         s.clues = crate::myk::clues::place(s, self.tables, d);
         let known = s.cast.len();
-        crate::myk::story::write_clues(s, self.tables, &mut |nd: &mut Dice| self.npc(nd), &mut d.child("clue-words"));
+        crate::myk::clues::text::write_clues(
+            s,
+            self.tables,
+            &mut |nd: &mut Dice| self.npc(nd),
+            &mut d.child("clue-words"),
+        );
         crate::myk::story::dress_cast_from(s, self.tables, known, &mut d.child("cast-words"));
     }
 
@@ -681,7 +686,7 @@ impl<'a> Gen<'a> {
         s.cast.push(patron);
         let graph = Reach::new(s, self.tables);
         s.clues = crate::myk::clues::place_on(s, &graph, &mut d.child("clues"));
-        story::write_clues(s, self.tables, &mut new_npc, &mut d.child("clue-words"));
+        crate::myk::clues::text::write_clues(s, self.tables, &mut new_npc, &mut d.child("clue-words"));
         s.story = Some(story::write_story(s, self.tables, &mut d.child("story")));
         s.objective.arrives = crate::myk::goal::derived_arrival(s);
         story::dress_cast(s, self.tables, &mut d.child("cast-words"));

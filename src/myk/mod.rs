@@ -2,9 +2,7 @@
 
 pub mod battlefield;
 pub mod check;
-pub mod clue_text;
 pub mod clues;
-pub mod court;
 pub mod danger;
 pub mod frame;
 pub mod generate;
@@ -19,6 +17,8 @@ pub mod params;
 pub mod reach;
 pub mod ruler;
 pub mod story;
+// The court's seats, stakes and Prologue people: a part of the story, named as `myk::court`.
+pub use story::court;
 pub mod traps;
 pub mod weak_points;
 

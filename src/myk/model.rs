@@ -334,7 +334,7 @@ pub struct Params {
     pub kingdom: Option<String>,
     /// Each member's class as `--classes` gave them (absent: not given).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub classes: Vec<crate::myk::court::Class>,
+    pub classes: Vec<Class>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -864,6 +864,24 @@ pub struct Usage {
 }
 
 impl Scenario {
+    /// The last map (the objective's map) and its ruler with the ruler's room, if it has one.
+    pub fn last_ruler(&self) -> Option<(&Map, Option<(&Room, &Ruler)>)> {
+        let last = self.maps.last()?;
+        Some((last, last.rooms.iter().find_map(|r| r.ruler.as_ref().map(|ru| (r, ru)))))
+    }
+
+    /// The room of the objective's target: the objective's own `at`, or for a file that predates
+    /// objective kinds the last map's ruler, if it has one.
+    pub fn objective_room(&self) -> Option<Place> {
+        if let Some(at) = self.objective.at {
+            return Some(at);
+        }
+        match self.last_ruler()? {
+            (m, Some((room, _))) => Some(Place { map: m.index, room: room.id }),
+            _ => None,
+        }
+    }
+
     pub fn map(&self, index: u32) -> Option<&Map> {
         self.maps.iter().find(|m| m.index == index)
     }
@@ -896,6 +914,60 @@ impl Room {
 
     pub fn has_monsters(&self) -> bool {
         !self.monsters.is_empty() || self.ruler.is_some()
+    }
+}
+
+/// A class of the court (seed 003 l.394-430).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    King,
+    Knight,
+    Vizier,
+    Oracle,
+    Ninja,
+    Servant,
+}
+
+impl Class {
+    pub const ALL: [Class; 6] =
+        [Class::King, Class::Knight, Class::Vizier, Class::Oracle, Class::Ninja, Class::Servant];
+
+    /// The option's spelling: `king`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::King => "king",
+            Class::Knight => "knight",
+            Class::Vizier => "vizier",
+            Class::Oracle => "oracle",
+            Class::Ninja => "ninja",
+            Class::Servant => "servant",
+        }
+    }
+
+    /// The book's spelling: `King`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Class::King => "King",
+            Class::Knight => "Knight",
+            Class::Vizier => "Vizier",
+            Class::Oracle => "Oracle",
+            Class::Ninja => "Ninja",
+            Class::Servant => "Servant",
+        }
+    }
+}
+
+impl FromStr for Class {
+    type Err = String;
+    fn from_str(s: &str) -> std::result::Result<Class, String> {
+        let t = s.trim();
+        Class::ALL.into_iter().find(|c| c.name().eq_ignore_ascii_case(t)).ok_or_else(|| {
+            format!(
+                "`{}` is not a class of the book; use one of: king, knight, vizier, oracle, ninja, servant",
+                crate::error::cut(t)
+            )
+        })
     }
 }
 
@@ -962,6 +1034,11 @@ pub struct Prologue {
     pub who: String,
     pub problem: String,
     pub offer: String,
+    /// Written before the Prologue's people were the cast's (a file of format 5 or older, set by
+    /// its upgrade): its speaker is kept as the GM saved it, and `check` does not ask for one of
+    /// the cast.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub before_cast: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -101,8 +101,7 @@ pub const CLASSES: Opt = Opt {
     placeholder: "king,knight,vizier,ninja",
     replaces: &[],
 };
-pub const OPTIONS: [Opt; 9] =
-    [COURT_SIZE, LEVEL_OPT, LEVELS, MAPS_OPT, ROOMS_OPT, LAYOUT, OBJECTIVE, KINGDOM, CLASSES];
+pub const OPTIONS: [Opt; 9] = [COURT_SIZE, LEVEL_OPT, LEVELS, MAPS_OPT, ROOMS_OPT, LAYOUT, OBJECTIVE, KINGDOM, CLASSES];
 
 /// What the GM asked for, validated.
 #[derive(Clone, Debug, PartialEq)]

@@ -9,8 +9,10 @@ mod check_combat;
 mod check_episode;
 pub mod combat;
 pub mod episode;
+// The one finale of an episode, decided before its texts: a part of the episode, named as
+// `nw3::finale`.
+pub use episode::finale;
 pub(crate) mod events;
-pub mod finale;
 pub mod generate;
 pub mod judges;
 pub mod layout;

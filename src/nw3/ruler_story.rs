@@ -5,17 +5,16 @@
 //! the persona's theme they are one person's story.
 //!
 //! The same rule serves the three places that need it: the tables refuse a theme a part lacks or
-//! an entry of an unknown theme ([`validate_pools`], [`validate_records`]); the generator draws
+//! an entry of an unknown theme ([`crate::tables::nw3_themes`]); the generator draws
 //! the Core and the past from the persona's theme ([`core_for`], [`draw`]); `check` refuses an
 //! episode whose stated past the legwork or the Ruler contradicts ([`check_story`]).
 
 use crate::check::Violation;
 use crate::dice::Dice;
-use crate::error::{Error, Result};
 use crate::nw3::model::Fortress;
 use crate::tables::Tables;
-use crate::tables::nw3::{CoreRecord, Nw3Data, Nw3File, RulerRecord};
-use crate::tables::nw3_episode::{EpisodeData, KeywordRecord, ThemedLine, Topic};
+use crate::tables::nw3::{CoreRecord, Nw3Data, RulerRecord};
+use crate::tables::nw3_episode::{KeywordRecord, ThemedLine, Topic};
 
 /// The past of one Ruler, every part from its persona's theme.
 pub struct Story<'a> {
@@ -71,98 +70,6 @@ pub fn core_kept<'a>(d: &'a Nw3Data, ruler: &str, drawn: &'a CoreRecord) -> &'a 
     let fits = of_theme(&d.cores, theme, |c| c.theme.as_str());
     let at = d.cores.iter().position(|c| c.name == drawn.name).unwrap_or(0);
     fits.get(at % fits.len().max(1)).copied().unwrap_or(drawn)
-}
-
-/// Every themed entry of the episode pools names a declared `[[theme]]`, and every theme has a
-/// former life, a wish, a keyword and a place reason.
-pub fn validate_pools(e: &EpisodeData, err: &dyn Fn(String) -> Error) -> Result<()> {
-    if e.theme.is_empty() {
-        return Err(err("the episode pools need at least 1 [[theme]] (found 0)".into()));
-    }
-    let declared = |t: &str| e.theme.iter().any(|x| x.name == t);
-    for (i, t) in e.theme.iter().enumerate() {
-        if e.theme[..i].iter().any(|x| x.name == t.name) {
-            return Err(err(format!("the [[theme]] `{}` is declared twice", t.name)));
-        }
-    }
-    let unknown = |section: &str, entry: &str, theme: &str| {
-        err(format!("[[{section}]] `{}` has the theme `{theme}`, which no [[theme]] declares", short(entry)))
-    };
-    for (section, list) in e.themed() {
-        if let Some(l) = list.iter().find(|l| !declared(&l.theme)) {
-            return Err(unknown(section, &l.text, &l.theme));
-        }
-    }
-    if let Some(k) = e.keyword.iter().find(|k| !declared(&k.theme)) {
-        return Err(unknown("keyword", &k.word, &k.theme));
-    }
-    for t in &e.theme {
-        let has = |list: &[ThemedLine]| list.iter().any(|l| l.theme == t.name);
-        let parts = e.themed().map(|(section, list)| (section, has(list)));
-        let keyword = ("keyword", e.keyword.iter().any(|k| k.theme == t.name));
-        if let Some((section, _)) = parts.into_iter().chain([keyword]).find(|(_, has)| !has) {
-            return Err(err(format!("the [[theme]] `{}` has no [[{section}]] entry", t.name)));
-        }
-    }
-    Ok(())
-}
-
-/// A persona or Core of another table file, with the theme it names.
-pub struct Themed {
-    file: String,
-    section: &'static str,
-    name: String,
-    theme: String,
-}
-
-/// The personas and Cores of the NW3 table files (path, section), for [`validate_records`].
-pub fn themed_records(files: &[(String, Nw3File)]) -> Vec<Themed> {
-    let mut out = Vec::new();
-    for (file, f) in files {
-        let rec = |section, name: &str, theme: &str| Themed {
-            file: file.clone(),
-            section,
-            name: name.to_string(),
-            theme: theme.to_string(),
-        };
-        out.extend(f.ruler.iter().map(|r| rec("nw3.ruler", &r.name, &r.theme)));
-        out.extend(f.core.iter().map(|c| rec("nw3.core", &c.name, &c.theme)));
-    }
-    out
-}
-
-/// Every persona and Core names a theme of the episode pools (in `episode_file`), and every
-/// theme has a persona and a Core.
-pub fn validate_records(e: &EpisodeData, episode_file: &str, records: &[Themed]) -> Result<()> {
-    if let Some(r) = records.iter().find(|r| !e.theme.iter().any(|t| t.name == r.theme)) {
-        let message = if r.theme.is_empty() {
-            format!("[[{}]] `{}` has no `theme` (one of the [[theme]]s of `{episode_file}`)", r.section, r.name)
-        } else {
-            format!(
-                "[[{}]] `{}` has the theme `{}`, which no [[theme]] of `{episode_file}` declares",
-                r.section, r.name, r.theme
-            )
-        };
-        return Err(Error::TableFile { file: r.file.clone(), message });
-    }
-    for t in &e.theme {
-        for section in ["nw3.ruler", "nw3.core"] {
-            if !records.iter().any(|r| r.section == section && r.theme == t.name) {
-                let message = format!("the [[theme]] `{}` has no [[{section}]] entry", t.name);
-                return Err(Error::TableFile { file: episode_file.to_string(), message });
-            }
-        }
-    }
-    Ok(())
-}
-
-/// The first words of a text, for a message.
-fn short(text: &str) -> String {
-    let mut s: String = text.chars().take(40).collect();
-    if text.chars().count() > 40 {
-        s.push('…');
-    }
-    s
 }
 
 /// Every way the episode's stated past breaks the Ruler's story, appended to `v`:
@@ -241,7 +148,7 @@ fn theme_kept(f: &Fortress, d: &Nw3Data, v: &mut Vec<Violation>) {
     let lines = lines.into_iter().chain([("place reason", &pools.place_reason, &e.past.place_reason)]);
     for (what, pool, text) in lines {
         if let Some(other) = other_theme(pool, theme, |l| l.text == *text, |l| l.theme.as_str()) {
-            refuse("episode", format!("the Ruler's {what} `{}`", short(text)), other);
+            refuse("episode", format!("the Ruler's {what} `{}`", crate::tables::nw3_episode::short(text)), other);
         }
     }
     if let Some(k) = &e.keyword

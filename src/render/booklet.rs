@@ -58,8 +58,7 @@ impl Reference {
     }
 }
 
-/// The end of part two's own file name: `myk-7-reference.pdf`.
-pub const REFERENCE_SUFFIX: &str = "-reference";
+pub use crate::output::REFERENCE_SUFFIX;
 
 /// The divider heading that opens part two (the PDF cites its page).
 pub const DIVIDER: &str = "Part two: Reference";

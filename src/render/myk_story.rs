@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use crate::myk::clue_text;
+use crate::myk::clues::text as clue_text;
 use crate::myk::frame;
 use crate::myk::model::{Clue, ClueMethod, MiniEvent, Npc, Place, Scenario};
 use crate::myk::story::{self, Fill, Story};
@@ -221,7 +221,7 @@ pub fn clue_entry(s: &Scenario, i: usize, c: &Clue) -> Entry {
     let f = Fill::with_npc(s, c.npc.as_deref().unwrap_or_default());
     let text = format!(
         "{} — found in map {}, room {} ({room}), by {}: {}.",
-        frame::clue_text(s, c),
+        clue_text::clue_text(s, c),
         c.at.map,
         c.at.room,
         c.method.label(),

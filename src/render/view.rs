@@ -339,7 +339,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
             .enumerate()
             .map(|(i, c)| ClueView {
                 number: i + 1,
-                text: crate::myk::frame::clue_text(s, c),
+                text: crate::myk::clues::text::clue_text(s, c),
                 map: c.at.map,
                 room: c.at.room.to_string(),
                 room_name: s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default(),

@@ -72,7 +72,8 @@ mod tests {
     fn clap_options(game: Game) -> Vec<(String, String, Vec<String>, Option<String>)> {
         let cli = crate::cli::Cli::command();
         let sub = cli.find_subcommand(game.command()).expect("a subcommand per game");
-        let skip = ["seed", "from", "reroll", "out", "format", "paper", "reference", "templates", "tables", "help", "version"];
+        let skip =
+            ["seed", "from", "reroll", "out", "format", "paper", "reference", "templates", "tables", "help", "version"];
         sub.get_arguments()
             .filter_map(|a| Some((a.get_long()?.to_string(), a)))
             .filter(|(l, _)| !skip.contains(&l.as_str()))

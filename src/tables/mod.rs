@@ -18,6 +18,7 @@ pub mod name_index;
 pub mod nw3;
 pub mod nw3_combat;
 pub mod nw3_episode;
+pub mod nw3_themes;
 pub mod objective;
 pub mod placeholders;
 pub mod roll;
@@ -236,15 +237,7 @@ impl Tables {
                 episode = Some((path.clone(), e));
             }
         }
-        let themed = if validate { crate::nw3::ruler_story::themed_records(&nw3_files) } else { Vec::new() };
-        let mut nw3 = nw3::Nw3Data::from_files(nw3_files, validate)?;
-        if let Some((file, e)) = episode {
-            if validate {
-                e.validate(&file)?;
-                crate::nw3::ruler_story::validate_records(&e, &file, &themed)?;
-            }
-            nw3.episode = e;
-        }
+        let nw3 = nw3_data(nw3_files, episode, validate)?;
         myk.index();
         item_data.index();
         if let Some(label) = myk.skills.index().first() {
@@ -689,6 +682,41 @@ pub(crate) fn twice_message(first: &str, second: &str) -> String {
     } else {
         format!("is defined twice: first in `{first}`")
     }
+}
+
+/// The personas and Cores of the NW3 table files (path, section), for [`nw3_themes::validate_records`].
+fn themed_records(files: &[(String, nw3::Nw3File)]) -> Vec<nw3_themes::Themed> {
+    let mut out = Vec::new();
+    for (file, f) in files {
+        let rec = |section, name: &str, theme: &str| nw3_themes::Themed {
+            file: file.clone(),
+            section,
+            name: name.to_string(),
+            theme: theme.to_string(),
+        };
+        out.extend(f.ruler.iter().map(|r| rec("nw3.ruler", &r.name, &r.theme)));
+        out.extend(f.core.iter().map(|c| rec("nw3.core", &c.name, &c.theme)));
+    }
+    out
+}
+
+/// The Night Wizard data of the parsed files, with the episode pools (checked against the
+/// persona and Core records' themes when `validate`).
+fn nw3_data(
+    files: Vec<(String, nw3::Nw3File)>,
+    episode: Option<(String, nw3_episode::EpisodeData)>,
+    validate: bool,
+) -> Result<nw3::Nw3Data> {
+    let themed = if validate { themed_records(&files) } else { Vec::new() };
+    let mut nw3 = nw3::Nw3Data::from_files(files, validate)?;
+    if let Some((file, e)) = episode {
+        if validate {
+            e.validate(&file)?;
+            nw3_themes::validate_records(&e, &file, &themed)?;
+        }
+        nw3.episode = e;
+    }
+    Ok(nw3)
 }
 
 #[cfg(test)]

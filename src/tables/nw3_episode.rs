@@ -192,7 +192,7 @@ pub struct EndingRecord {
     pub text: String,
     /// What the text claims about the finale: drawn only where each claim holds.
     #[serde(default)]
-    pub needs: Vec<crate::nw3::finale::Claim>,
+    pub needs: Vec<Claim>,
 }
 
 /// A Climax scene line, set in the Ruler's area (`{lair}`).
@@ -202,7 +202,7 @@ pub struct ClimaxRecord {
     pub text: String,
     /// What the text claims about the finale (a Core shown in the room: `core_beside`).
     #[serde(default)]
-    pub needs: Vec<crate::nw3::finale::Claim>,
+    pub needs: Vec<Claim>,
 }
 
 /// The whole episode file (every section at the top level).
@@ -351,8 +351,8 @@ impl EpisodeData {
                 return Err(err(format!("the episode pools need at least {min} [[{section}]] (found {n})")));
             }
         }
-        self.validate_kinds(&err)?;
-        crate::nw3::ruler_story::validate_pools(self, &err)
+        // The themes are checked with the persona and Core records (`tables::nw3_themes`).
+        self.validate_kinds(&err)
     }
 
     /// Each opening kind, legwork topic, ending way and outcome kind present, and each record
@@ -394,7 +394,7 @@ impl EpisodeData {
                 return Err(err(format!("the episode pools need an [[ending]] for `{}`", way.label())));
             }
         }
-        crate::nw3::finale::validate_pools(self).map_err(err)?;
+        validate_finale_pools(self).map_err(err)?;
         self.validate_connection_names(err)
     }
 
@@ -420,7 +420,7 @@ impl EpisodeData {
 }
 
 /// The first words of a text, for a message.
-fn short(text: &str) -> String {
+pub(crate) fn short(text: &str) -> String {
     let mut s: String = text.chars().take(40).collect();
     if text.chars().count() > 40 {
         s.push('…');
@@ -504,4 +504,68 @@ mod tests {
             assert!((5..=10).contains(&w.xp()), "{w:?}");
         }
     }
+}
+
+/// What a Climax or ending text asserts about the finale; an entry is drawn only when each of
+/// its claims holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Claim {
+    /// The Core stands in the Ruler's own area (the text shows them together).
+    CoreBeside,
+    /// The Core lies in another area than the Ruler's.
+    CoreApart,
+    /// The Core can be broken before the Ruler falls.
+    CoreFirst,
+    /// The Ruler grants the party leave to go (the third way out, l.868).
+    RulerLeave,
+    /// The party can walk back from the Ruler's area to the Entrance.
+    WayBack,
+    /// The Ruler leaves its Casket (its tactics must allow it, and a Core must hold the Casket).
+    RulerFlees,
+}
+
+impl Claim {
+    pub fn label(self) -> &'static str {
+        match self {
+            Claim::CoreBeside => "core_beside",
+            Claim::CoreApart => "core_apart",
+            Claim::CoreFirst => "core_first",
+            Claim::RulerLeave => "ruler_leave",
+            Claim::WayBack => "way_back",
+            Claim::RulerFlees => "ruler_flees",
+        }
+    }
+}
+
+/// The pool rules the finale relies on: a retreat entry says the Ruler gave its leave, a Climax
+/// entry that shows the Core in the room claims `core_beside`, and every finale finds a Climax
+/// entry and an entry for each way (one that claims nothing beyond the Ruler's leave).
+pub fn validate_finale_pools(e: &EpisodeData) -> Result<(), String> {
+    for x in &e.ending {
+        if x.way == Way::Retreat && !x.needs.contains(&Claim::RulerLeave) {
+            return Err(format!(
+                "[[ending]] `{}` retreats without `needs = [\"ruler_leave\"]` (the Ruler's leave is the only way out, seed 000 l.863-871)",
+                short(&x.text)
+            ));
+        }
+    }
+    if let Some(c) = e.climax.iter().find(|c| c.text.contains("{core}") && !c.needs.contains(&Claim::CoreBeside)) {
+        return Err(format!(
+            "[[climax]] `{}` shows the {{core}} in the Ruler's area without `needs = [\"core_beside\"]`",
+            short(&c.text)
+        ));
+    }
+    if !e.climax.iter().any(|c| c.needs.is_empty()) {
+        return Err("the episode pools need a [[climax]] that claims nothing (`needs` empty), for every finale".into());
+    }
+    for way in Way::ALL {
+        if !e.ending.iter().any(|x| x.way == way && x.needs.iter().all(|&c| c == Claim::RulerLeave)) {
+            return Err(format!(
+                "the episode pools need an [[ending]] for `{}` that claims nothing beyond the Ruler's leave",
+                way.label()
+            ));
+        }
+    }
+    Ok(())
 }

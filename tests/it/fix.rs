@@ -595,7 +595,9 @@ fn lone_core_gate() -> (Fortress, usize) {
 
 /// The Core cannot be reached; one-way and damaged gates elsewhere then strand the party too.
 fn assert_core_cut_off(f: &Fortress) {
-    let rules = nw3_rules(f);
+    // The finale's endings that need the Core (`episode.endings`) fail with it; the rest is
+    // the solver's.
+    let rules: Vec<_> = nw3_rules(f).into_iter().filter(|r| *r != "episode.endings").collect();
     assert_eq!(rules.first(), Some(&"solve.core-unreachable"), "{rules:?}");
     assert!(rules[1..].iter().all(|r| r.ends_with(".strands")), "{rules:?}");
 }

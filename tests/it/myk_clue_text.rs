@@ -5,7 +5,7 @@
 
 use crate::myk::{params, tables};
 use dungeonsmith::dice::Dice;
-use dungeonsmith::myk::clue_text::{clue_leads, names_outside, says_its_fact};
+use dungeonsmith::myk::clues::text::{clue_leads, names_outside, says_its_fact};
 use dungeonsmith::myk::clues::weak_points;
 use dungeonsmith::myk::model::{AdjustmentKind, CorridorId, Layout, ObjectiveKind, Reveals, RoomId, Scenario};
 use dungeonsmith::myk::{MykParams, check, generate};

@@ -365,10 +365,13 @@ fn render_md(s: &Scenario, tag: &str) -> String {
 }
 
 /// The booklet's Objective, Introduction and Resolution sections.
-fn texts(md: &str) -> &str {
+fn texts(md: &str) -> String {
     let start = md.find("## Objective").expect("objective section");
     let end = md.find("## The court").expect("court section");
-    &md[start..end]
+    // The Resolution (or Epilogue) closes part one after the maps.
+    let close = ["## Resolution", "## Epilogue"].iter().find_map(|h| md.find(h)).expect("a closing section");
+    let reference = md.find("## Part two").unwrap_or(md.len());
+    [&md[start..end], &md[close..reference]].concat()
 }
 
 #[test]

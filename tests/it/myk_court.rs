@@ -19,8 +19,12 @@ fn templates() -> &'static Templates {
 
 /// The scenario's booklet in `format`, as text.
 fn booklet(s: &Scenario, format: Format) -> String {
-    let files =
-        render_myk(s, tables(), &RenderOptions { formats: &[format], templates: templates() }).expect("renders");
+    let files = render_myk(
+        s,
+        tables(),
+        &RenderOptions { formats: &[format], templates: templates(), reference: Default::default() },
+    )
+    .expect("renders");
     let ext = if format == Format::Html { ".html" } else { ".md" };
     let file = files.into_iter().find(|a| a.name.ends_with(ext)).expect("the booklet");
     String::from_utf8(file.bytes).expect("text")

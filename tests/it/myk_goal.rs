@@ -250,7 +250,7 @@ fn a_target_clue_says_what_the_objective_kind_needs_and_names_its_map_by_number_
             let map = s.map(at.map).expect("the goal's map");
             let place = format!("room {} ({}) on map {} ({})", at.room, map.room(at.room).name, at.map, map.name);
             for c in s.clues.iter().filter(|c| c.text.contains("({room_name}) on map ")) {
-                let t = dungeonsmith::myk::frame::clue_text(&s, c);
+                let t = dungeonsmith::myk::clues::text::clue_text(&s, c);
                 assert!(
                     t.contains(target_words(kind)) && t.contains(&place) && t.contains(&s.objective.target),
                     "{kind:?} seed {seed}: `{t}` does not say `{}` with `{place}`",

@@ -153,7 +153,7 @@ fn movement_follows_corridors_starts_when_the_court_can_reach_the_map_and_runs_t
 }
 
 #[test]
-#[ignore = "scale: 300 scenarios"]
+#[ignore = "300 scenarios: fails on seed 86 (a deliver ruler steps away from the goal in Quarter 11), issue 46; not yet in .ci/run"]
 fn full_movement_follows_corridors_starts_when_the_court_can_reach_the_map_and_runs_to_the_longest_route_over_300() {
     over(0..300);
 }

@@ -186,7 +186,11 @@ fn a_victim_stated_in_the_wrong_area_is_refused_in_the_legwork_and_in_the_area_t
     let mut f = fortress(9);
     let (r, wrong) = (f.ruler.area, f.entrance().expect("an Entrance").id);
     if let Some(l) = episode(&mut f).legwork.iter_mut().find(|l| l.topic == Topic::Victim) {
-        l.reveals = l.reveals.replace(&format!("{{area:{r}}}"), &format!("{{area:{wrong}}}"));
+        // The legwork names the victim's area by `{victim_area}` (filled from the fortress) or,
+        // hand-edited, by an area's number: a wrong number is refused.
+        let wrong_slot = format!("{{area:{wrong}}}");
+        l.reveals = l.reveals.replace(&format!("{{area:{r}}}"), &wrong_slot).replace("{victim_area}", &wrong_slot);
+        assert!(l.reveals.contains(&wrong_slot), "the victim legwork names its area: {}", l.reveals);
         assert_eq!(refused(&f, "episode.victim").len(), 1, "{:?}", refused(&f, "episode.victim"));
         f = fortress(9);
     }

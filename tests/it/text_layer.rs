@@ -347,9 +347,6 @@ fn misspelt_entries() -> Vec<(&'static str, &'static str, String)> {
             "hook",
             "given_name",
             "family_name",
-            "former_life",
-            "wish",
-            "place_reason",
             "victim_reason",
             "ruler_line",
             "climax",
@@ -360,9 +357,12 @@ fn misspelt_entries() -> Vec<(&'static str, &'static str, String)> {
         .into_iter()
         .map(|s| plain(s, nw3)),
     );
+    // The Ruler's past is drawn by theme (issue 47): each entry names a declared one.
+    let themed = |section: &'static str| (nw3, section, format!("[[{section}]]\ntheme = \"cinema\"\ntext = \"{t}\"\n"));
+    v.extend(["former_life", "wish", "place_reason"].map(themed));
     v.extend([
         (nw3, "connection", format!("[[connection]]\nname = \"Zz Odd\"\nwho = \"{t}\"\nsetting = false\n")),
-        (nw3, "keyword", format!("[[keyword]]\nword = \"Zz\"\norigin = \"{t}\"\n")),
+        (nw3, "keyword", format!("[[keyword]]\ntheme = \"cinema\"\nword = \"Zz\"\norigin = \"{t}\"\n")),
         (nw3, "item", format!("[[item]]\nname = \"Zz\"\nwhere = \"{t}\"\n")),
         (nw3, "opening", format!("[[opening]]\nplants = \"trouble\"\ntitle = \"Zz\"\ntext = \"{t}\"\n")),
         (

@@ -7,10 +7,6 @@
 //!
 //! Generation, the option checks and `check` all read the rules here.
 
-use std::str::FromStr;
-
-use serde::{Deserialize, Serialize};
-
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::error::{Error, Result};
@@ -29,68 +25,7 @@ pub const KINGDOM_MAX: usize = 60;
 /// The Kingdom Name Tables (seed 003 l.19-56), in roll order.
 pub const NAME_TABLES: [&str; 3] = ["myk.kingdom.name1", "myk.kingdom.name2", "myk.kingdom.name3"];
 
-/// A class of the court (seed 003 l.394-430).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Class {
-    King,
-    Knight,
-    Vizier,
-    Oracle,
-    Ninja,
-    Servant,
-}
-
-impl Class {
-    pub const ALL: [Class; 6] =
-        [Class::King, Class::Knight, Class::Vizier, Class::Oracle, Class::Ninja, Class::Servant];
-
-    /// The option's spelling: `king`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Class::King => "king",
-            Class::Knight => "knight",
-            Class::Vizier => "vizier",
-            Class::Oracle => "oracle",
-            Class::Ninja => "ninja",
-            Class::Servant => "servant",
-        }
-    }
-
-    /// The book's spelling: `King`.
-    pub fn title(self) -> &'static str {
-        match self {
-            Class::King => "King",
-            Class::Knight => "Knight",
-            Class::Vizier => "Vizier",
-            Class::Oracle => "Oracle",
-            Class::Ninja => "Ninja",
-            Class::Servant => "Servant",
-        }
-    }
-}
-
-impl FromStr for Class {
-    type Err = String;
-    fn from_str(s: &str) -> std::result::Result<Class, String> {
-        let t = s.trim();
-        Class::ALL.into_iter().find(|c| c.name().eq_ignore_ascii_case(t)).ok_or_else(|| {
-            format!(
-                "`{}` is not a class of the book; use one of: king, knight, vizier, oracle, ninja, servant",
-                short(t)
-            )
-        })
-    }
-}
-
-/// At most 40 characters of a bad value, for an error line.
-fn short(t: &str) -> String {
-    let mut out: String = t.chars().take(40).collect();
-    if out.len() < t.len() {
-        out.push('…');
-    }
-    out
-}
+pub use crate::myk::model::Class;
 
 /// The kingdom's name as the GM typed it, checked: 1 to [`KINGDOM_MAX`] characters of letters,
 /// digits, spaces and `' - . , &` (a name is printed in every format; these need no more than
@@ -223,12 +158,24 @@ pub fn fit_stakes(s: &mut Scenario, tables: &Tables) {
 /// entry. Texts keep their slots (filled when printed).
 pub fn prologue(s: &mut Scenario, pools: &StoryPools, places: &[u32], f: &Fill, d: &mut Dice) -> Prologue {
     let Some(p) = d.choose(places).and_then(|&i| pools.prologue.get(i as usize)) else {
-        return Prologue { form: "appeal".into(), who: String::new(), problem: String::new(), offer: String::new() };
+        return Prologue {
+            form: "appeal".into(),
+            who: String::new(),
+            problem: String::new(),
+            offer: String::new(),
+            before_cast: false,
+        };
     };
     if let Some(n) = s.cast.iter_mut().find(|n| n.role.as_str().starts_with(PATRON)) {
         n.role = patron_role(&p.job).into();
     }
-    Prologue { form: p.form.clone(), who: f.pool(&p.who), problem: f.pool(&p.problem), offer: f.pool(&p.offer) }
+    Prologue {
+        form: p.form.clone(),
+        who: f.pool(&p.who),
+        problem: f.pool(&p.problem),
+        offer: f.pool(&p.offer),
+        before_cast: false,
+    }
 }
 
 /// The patron's role as the cast prints it: "patron: a cooper from the lower ward".
@@ -320,12 +267,8 @@ fn prologue_people(s: &Scenario, v: &mut Vec<Violation>) {
         }
     }
     let speaker = crate::text::slots(&p.who).next().filter(|x| x.start == 0).map(|x| x.name);
-    // A Prologue written before its people were the cast's (format 5 and older) names none of
-    // them by slot: its words are kept as the GM saved them.
-    let cast_written = [&p.who, &p.problem, &p.offer]
-        .iter()
-        .any(|t| crate::text::slots(t).any(|x| PERSON_SLOTS.iter().any(|(n, _)| *n == x.name)));
-    if cast_written && !p.who.is_empty() && !matches!(speaker, Some("patron" | "rival" | "captive")) {
+    // A Prologue written before its people were the cast's (format 5 and older) keeps its words.
+    if !p.before_cast && !p.who.is_empty() && !matches!(speaker, Some("patron" | "rival" | "captive")) {
         v.push(Violation::new(
             "prologue",
             "prologue.cast",

@@ -11,15 +11,16 @@
 //! facts this module writes itself (what a legwork item reveals) name the fortress's parts by
 //! typed slots (`{area:7}`, `{npc:2}`).
 
+pub mod finale;
+
 use crate::dice::Dice;
 use crate::nw3::model::{
-    Area, Climax, Connection, Ending, EntranceItem, Episode, EventKind, Fortress, GateKind, Handout, Keyword, Legwork,
-    Opener, Past, Scene,
+    Connection, EntranceItem, Episode, Fortress, GateKind, Handout, Keyword, Legwork, Past, Scene,
 };
 use crate::nw3::rules::{judge_difficulty, legwork_hardness};
 use crate::tables::nw3::{EntranceKind, Nw3Data};
 use crate::tables::nw3_combat::{AttackKind, Target, Timing};
-use crate::tables::nw3_episode::{EpisodeData, KeywordRecord, Line, Plant, Topic, Way};
+use crate::tables::nw3_episode::{EpisodeData, KeywordRecord, Line, Plant, Topic};
 
 /// A line from a pool (the pools are validated non-empty before a generator runs).
 fn line<'a>(dice: &mut Dice, pool: &'a [Line]) -> &'a str {
@@ -291,8 +292,6 @@ pub fn tactics(f: &Fortress) -> Vec<String> {
         ));
     }
     out
-}
-
 }
 
 /// `n` area names and descriptions composed from the pools: an adjective and a noun, and two

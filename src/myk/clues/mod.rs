@@ -11,6 +11,8 @@
 //!   needs a threat (monsters, a trap or a base); searching and puzzles fit anywhere.
 //! - 2-4 clues per scenario (the book's advice), plus one for each ruler with weak points.
 
+pub mod text;
+
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{
@@ -106,7 +108,7 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     // where the ruler the objective names is.
     if s.maps.len() > 1
         && s.objective.at.is_none()
-        && let Some(goal) = crate::myk::frame::objective_room(s)
+        && let Some(goal) = s.objective_room()
         && !s.clues.iter().any(|c| c.reveals == Reveals::Room(goal))
     {
         v.push(Violation::advice(
@@ -156,7 +158,7 @@ fn check_clue(s: &Scenario, g: &Reach, c: &Clue, at: &str, search: u32, v: &mut 
         return;
     }
     fact_holds(s, c, at, v);
-    crate::myk::clue_text::check_names(s, c, at, v);
+    crate::myk::clues::text::check_names(s, c, at, v);
     if !lies_in_finds(s, g, c.reveals, c.at) {
         v.push(Violation::new(
             at,
@@ -211,7 +213,7 @@ fn fact_holds(s: &Scenario, c: &Clue, at: &str, v: &mut Vec<Violation>) {
     v.push(Violation::new(
         at,
         "clue.fact",
-        format!("it says “{}”, but in {place} {why}", crate::myk::frame::clue_text(s, c)),
+        format!("it says “{}”, but in {place} {why}", crate::myk::clues::text::clue_text(s, c)),
     ));
 }
 
@@ -439,7 +441,7 @@ pub fn retold(s: &Scenario) -> Vec<Option<String>> {
 }
 
 /// Something true about the scenario that a clue can tell, and what it reveals. Names of what it
-/// reveals stay placeholders (`{ruler}`, `{map}`, `{room_name}`; see `frame::clue_text`), so a
+/// reveals stay placeholders (`{ruler}`, `{map}`, `{room_name}`; see `text::clue_text`), so a
 /// renamed room or ruler never leaves the clue stale. The text is written only for a fact a
 /// clue tells (the generator draws a few of many).
 pub(crate) struct Fact<'s> {
@@ -700,35 +702,10 @@ pub fn place(s: &Scenario, tables: &Tables, d: &mut Dice) -> Vec<Clue> {
 pub(crate) fn place_on(s: &Scenario, g: &Reach, d: &mut Dice) -> Vec<Clue> {
     let search = crate::myk::limits::limits(&s.court).search_difficulty;
     let n = d.between(2, 4) as usize;
-    let (mut queue, mut rest) = facts(s);
-    // The queue keeps the rulers with weak points (required clues), in order; the other rulers join
-    // the rest, in order.
-    rest.extend(queue.extract_if(.., |f| !f.required));
-    // The objective's ruler: its whereabouts must be told (the clues lead to the objective), so
-    // they join the queue as a required clue unless a weak-point clue already tells them.
-    let goal = crate::myk::frame::objective_room(s).map(Reveals::Room);
-    if let Some(goal) = goal
-        && !queue.iter().any(|f| f.reveals == goal)
-        && let Some(i) = rest.iter().rposition(|f| f.ruler && f.reveals == goal)
-    {
-        queue.push(Fact { required: true, ..rest.remove(i) });
-    }
-    d.shuffle(&mut rest);
-    // At least half the clues lead toward the objective or a weak point (issue 46; seed 003
-    // l.5159): those facts are offered first, and a fact of a room's contents, which Gather
-    // Information already tells (l.1669), joins only while the leading ones keep half.
-    let target = crate::myk::frame::objective_room(s);
-    let mut rest: Vec<(Fact, bool)> = rest
-        .into_iter()
-        .map(|f| {
-            let leads = crate::myk::clue_text::leads(s, g, &f, target);
-            (f, leads)
-        })
-        .collect();
-    rest.sort_by_key(|(_, leads)| !leads);
+    let goal = s.objective_room().map(Reveals::Room);
     let (mut leading, mut other) = (0usize, 0usize);
-    let mut out = Vec::with_capacity(queue.len() + n);
-    for (fact, leads) in queue.into_iter().map(|f| (f, true)).chain(rest) {
+    let mut out = Vec::with_capacity(n + 2);
+    for (fact, leads) in ordered_facts(s, g, goal, d) {
         if !fact.required && out.len() >= n {
             continue;
         }
@@ -740,68 +717,104 @@ pub(crate) fn place_on(s: &Scenario, g: &Reach, d: &mut Dice) -> Vec<Clue> {
         if !fact.required && out.iter().any(|c: &Clue| c.reveals == fact.reveals) {
             continue;
         }
-        // `choose` over the places of `finds_in` on the revealed map, without listing them.
-        let seen = g.from_outside_without(fact.reveals);
-        let spots = || {
-            s.maps.iter().enumerate().filter(|(_, m)| m.index == fact.reveals.map()).flat_map(|(p, m)| {
-                let seen = &seen;
-                m.used_rooms()
-                    .filter(move |r| Reach::at(seen, p, r.id))
-                    .map(move |r| Place { map: m.index, room: r.id })
-            })
-        };
-        // The objective's clue may lie on an earlier map when its own map offers no place.
-        let anywhere = || {
-            s.maps.iter().enumerate().flat_map(|(p, m)| {
-                let seen = &seen;
-                m.used_rooms()
-                    .filter(move |r| Reach::at(seen, p, r.id))
-                    .map(move |r| Place { map: m.index, room: r.id })
-            })
-        };
-        // Clues spread over the rooms: a room that holds none yet comes first.
-        let free = || spots().filter(|p| !out.iter().any(|c: &Clue| c.at == *p));
-        let at = match d.choose_from(free).or_else(|| d.choose_from(spots)) {
-            Some(at) => at,
-            None if Some(fact.reveals) == goal => match d.choose_from(anywhere) {
-                Some(at) => at,
-                None => continue,
-            },
-            None => continue,
-        };
+        let Some(at) = spot(s, g, &fact, &out, goal, d) else { continue };
         let Some(room) = s.map(at.map).map(|m| m.room(at.room)) else { continue };
-        // A conversation is with a cast NPC the story places in the room (`story::write_clues`).
-        let method = match d.below(4) {
-            0 if has_threat(room) => ClueMethod::Threat,
-            1 => ClueMethod::Conversation,
-            2 => ClueMethod::Puzzle,
-            _ => ClueMethod::Search,
-        };
-        let how = match method {
-            ClueMethod::Threat => threat_how(room),
-            _ => how(method, search).unwrap_or_else(|| PUZZLE_HOW.into()),
-        };
-        let difficulty = (method == ClueMethod::Search).then_some(search);
         if leads {
             leading += 1;
         } else {
             other += 1;
         }
-        out.push(Clue {
-            text: fact.text(),
-            at,
-            method,
-            how,
-            difficulty,
-            reveals: fact.reveals,
-            found: String::new(),
-            npc: None,
-            ask: String::new(),
-            condition: String::new(),
-            puzzle: None,
-        });
+        out.push(new_clue(&fact, at, room, search, d));
     }
     out
+}
+
+/// The facts in the order clues are made of them: the required ones (rulers with weak points, the
+/// objective's ruler) first, then the rest shuffled, those that lead toward the objective or a
+/// weak point before a room's contents, each with whether it leads.
+fn ordered_facts<'s>(s: &'s Scenario, g: &Reach, goal: Option<Reveals>, d: &mut Dice) -> Vec<(Fact<'s>, bool)> {
+    let (mut queue, mut rest) = facts(s);
+    // The queue keeps the rulers with weak points (required clues), in order; the other rulers join
+    // the rest, in order.
+    rest.extend(queue.extract_if(.., |f| !f.required));
+    // The objective's ruler: its whereabouts must be told (the clues lead to the objective), so
+    // they join the queue as a required clue unless a weak-point clue already tells them.
+    if let Some(goal) = goal
+        && !queue.iter().any(|f| f.reveals == goal)
+        && let Some(i) = rest.iter().rposition(|f| f.ruler && f.reveals == goal)
+    {
+        queue.push(Fact { required: true, ..rest.remove(i) });
+    }
+    d.shuffle(&mut rest);
+    // At least half the clues lead toward the objective or a weak point (issue 46; seed 003
+    // l.5159): those facts are offered first, and a fact of a room's contents, which Gather
+    // Information already tells (l.1669), joins only while the leading ones keep half.
+    let target = s.objective_room();
+    let mut rest: Vec<(Fact, bool)> = rest
+        .into_iter()
+        .map(|f| {
+            let leads = text::leads(s, g, &f, target);
+            (f, leads)
+        })
+        .collect();
+    rest.sort_by_key(|(_, leads)| !leads);
+    queue.into_iter().map(|f| (f, true)).chain(rest).collect()
+}
+
+/// Where the clue of `fact` lies: a room of the revealed map the court reaches without passing
+/// what it reveals, one that holds no clue yet first; the objective's clue may lie on an earlier
+/// map when its own map offers no place.
+fn spot(s: &Scenario, g: &Reach, fact: &Fact, out: &[Clue], goal: Option<Reveals>, d: &mut Dice) -> Option<Place> {
+    // `choose` over the places of `finds_in` on the revealed map, without listing them.
+    let seen = g.from_outside_without(fact.reveals);
+    let spots = || {
+        s.maps.iter().enumerate().filter(|(_, m)| m.index == fact.reveals.map()).flat_map(|(p, m)| {
+            let seen = &seen;
+            m.used_rooms().filter(move |r| Reach::at(seen, p, r.id)).map(move |r| Place { map: m.index, room: r.id })
+        })
+    };
+    let anywhere = || {
+        s.maps.iter().enumerate().flat_map(|(p, m)| {
+            let seen = &seen;
+            m.used_rooms().filter(move |r| Reach::at(seen, p, r.id)).map(move |r| Place { map: m.index, room: r.id })
+        })
+    };
+    // Clues spread over the rooms: a room that holds none yet comes first.
+    let free = || spots().filter(|p| !out.iter().any(|c: &Clue| c.at == *p));
+    match d.choose_from(free).or_else(|| d.choose_from(spots)) {
+        Some(at) => Some(at),
+        None if Some(fact.reveals) == goal => d.choose_from(anywhere),
+        None => None,
+    }
+}
+
+/// The clue of `fact` found at `at`, by a method that fits the room.
+fn new_clue(fact: &Fact, at: Place, room: &Room, search: u32, d: &mut Dice) -> Clue {
+    // A conversation is with a cast NPC the story places in the room (`story::write_clues`).
+    let method = match d.below(4) {
+        0 if has_threat(room) => ClueMethod::Threat,
+        1 => ClueMethod::Conversation,
+        2 => ClueMethod::Puzzle,
+        _ => ClueMethod::Search,
+    };
+    let how = match method {
+        ClueMethod::Threat => threat_how(room),
+        _ => how(method, search).unwrap_or_else(|| PUZZLE_HOW.into()),
+    };
+    let difficulty = (method == ClueMethod::Search).then_some(search);
+    Clue {
+        text: fact.text(),
+        at,
+        method,
+        how,
+        difficulty,
+        reveals: fact.reveals,
+        found: String::new(),
+        npc: None,
+        ask: String::new(),
+        condition: String::new(),
+        puzzle: None,
+    }
 }
 
 #[cfg(test)]

@@ -5,13 +5,14 @@
 //! Texts come from the story pools (`tables/myk/story.toml`), their placeholders filled here from
 //! the scenario. The generator, the frame reroll and `check` all go through this module.
 
+pub mod court;
+
 use std::borrow::Cow;
 
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{
-    ClueMethod, MonsterGroup, Npc, NpcStats, Objective, ObjectiveKind, Place, PuzzleText, Reaction, Room, RoomId,
-    Scenario,
+    MonsterGroup, Npc, NpcStats, Objective, ObjectiveKind, Place, Reaction, Room, RoomId, Scenario,
 };
 use crate::tables::Tables;
 use crate::tables::story::{StoryPools, StoryText};
@@ -387,7 +388,7 @@ pub fn fighter(tables: &Tables, average_level: u32, d: &mut Dice) -> Option<NpcS
 }
 
 /// The threat a room's threat clue is won from, in the order `clues::threat_how` names it.
-fn threat_kind(r: &crate::myk::model::Room) -> crate::tables::story::Threat {
+pub(crate) fn threat_kind(r: &crate::myk::model::Room) -> crate::tables::story::Threat {
     use crate::tables::story::Threat;
     if r.ruler.is_some() || !r.monsters.is_empty() {
         Threat::Monster
@@ -397,73 +398,6 @@ fn threat_kind(r: &crate::myk::model::Room) -> crate::tables::story::Threat {
         Threat::Base
     } else {
         Threat::Monster
-    }
-}
-
-/// Writes each clue out: what a search turns up, a threat leaves or a solved puzzle opens, the
-/// NPC (placed in the clue's room), question, answer and condition of a conversation, the whole
-/// puzzle. What the players get is written from the clue's own fact
-/// ([`crate::myk::clue_text::draw`]); the older pools serve a clue whose fact the pools have no
-/// entry for (a tables folder of the GM's own).
-pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) {
-    let pools = &tables.story;
-    // One set of kept placeholders for every clue; a conversation's gift is set for its own
-    // texts and put back (a copy of the set per clue cost fifteen allocations).
-    let mut fill = Fill::keep();
-    let mats = materials(tables);
-    // The entries drawn so far: two clues of a scenario read alike only when the pool is spent.
-    let mut used = Vec::new();
-    for k in 0..s.clues.len() {
-        let mut cd = d.child_n("clue/", k as u32 + 1, "");
-        let at = s.clues[k].at;
-        // Only a text that speaks of what stands there: a trap is disarmed, not beaten.
-        let threat = s.map(at.map).map(|m| threat_kind(m.room(at.room)));
-        let told = crate::myk::clue_text::draw(s, tables, &s.clues[k], threat, &mut used, &mut cd);
-        match s.clues[k].method {
-            ClueMethod::Search => {
-                let found = told.map(|t| t.found);
-                s.clues[k].found = found
-                    .unwrap_or_else(|| cd.choose(&pools.clue_search).map(|t| fill.pool(&t.text)).unwrap_or_default());
-            }
-            ClueMethod::Threat => {
-                let fits = || pools.clue_threat.iter().filter(|t| t.threat.is_none() || t.threat == threat);
-                let found = told.map(|t| t.found);
-                s.clues[k].found =
-                    found.unwrap_or_else(|| cd.choose_from(fits).map(|t| fill.pool(&t.text)).unwrap_or_default());
-            }
-            ClueMethod::Conversation => {
-                let name = informant_at(s, at, new_npc, &mut cd);
-                let gift = cd.choose(mats).map_or("Iron", String::as_str);
-                // The Material alone: every condition text says how much ("one unit of {gift}").
-                let kept = fill.gift.replace(gift.into());
-                match told {
-                    Some(t) => (s.clues[k].ask, s.clues[k].found) = (t.ask, t.found),
-                    None => {
-                        if let Some(t) = cd.choose(&pools.clue_talk) {
-                            s.clues[k].ask = fill.pool(&t.ask);
-                            s.clues[k].found = fill.pool(&t.text);
-                        }
-                    }
-                }
-                // A condition names nothing of the scenario but the gift (issue 46): one that
-                // names a room, ruler or map would name what the clue's fact does not.
-                let plain =
-                    || pools.clue_condition.iter().filter(|c| crate::text::slots(&c.text).all(|x| x.name == "gift"));
-                s.clues[k].condition = cd.choose_from(plain).map(|c| fill.pool(&c.text)).unwrap_or_default();
-                fill.gift = kept;
-                s.clues[k].how = ["ask ", &name, " (", &s.clues[k].condition, ")"].concat();
-                s.clues[k].npc = Some(name);
-            }
-            ClueMethod::Puzzle => {
-                if let Some(p) = cd.choose(&pools.puzzle) {
-                    s.clues[k].puzzle =
-                        Some(PuzzleText { text: p.text.clone(), answer: p.answer.clone(), hints: p.hints.clone() });
-                    s.clues[k].how = "solve the puzzle written out below".into();
-                }
-                // What solving it opens: the clue's fact, in its own words.
-                s.clues[k].found = told.map(|t| t.found).unwrap_or_default();
-            }
-        }
     }
 }
 
@@ -526,7 +460,12 @@ pub fn hooks(s: &Scenario) -> (crate::tables::shared::SharedStr, String) {
 
 /// The name of a cast NPC in room `at` to talk to, placing a new informant there if none stands
 /// there yet (the patron and rival never; they have their own parts).
-fn informant_at(s: &mut Scenario, at: Place, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) -> String {
+pub(crate) fn informant_at(
+    s: &mut Scenario,
+    at: Place,
+    new_npc: &mut dyn FnMut(&mut Dice) -> Npc,
+    d: &mut Dice,
+) -> String {
     let here = s.cast.iter().find(|c| c.place == Some(at) && !c.role.as_str().starts_with(RIVAL));
     // `as_str` first: a name's `to_string` goes through the formatter.
     if let Some(n) = here {
@@ -925,11 +864,12 @@ mod tests {
         }
     }
 
-    /// Each slot's name finds its own value, for every slot a MYK pool kind binds.
+    /// Each slot's name finds its own value, for every slot a MYK pool kind binds (a clue's
+    /// fact texts are filled from the clue's fact instead, by `clue_text::fill`).
     #[test]
     fn each_slot_is_filled_with_its_own_value() {
         let f = every_value();
-        for set in crate::tables::slots::MYK {
+        for set in crate::tables::slots::MYK.iter().filter(|s| !s.kind.starts_with("clue_fact.")) {
             for name in set.names.iter().chain(set.extra) {
                 assert_eq!(f.text(&["{", name, "}"].concat()), name.to_ascii_uppercase(), "{name}");
             }

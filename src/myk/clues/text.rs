@@ -20,8 +20,9 @@ use std::borrow::Cow;
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::clues::{self, Fact, Says};
-use crate::myk::model::{Clue, ClueMethod, Place, Reveals, RoomId, Scenario};
+use crate::myk::model::{Clue, ClueMethod, Npc, Place, PuzzleText, Reveals, RoomId, Scenario};
 use crate::myk::reach::Reach;
+use crate::myk::story;
 use crate::tables::Tables;
 use crate::tables::story::{ClueWay, FactKind, Threat};
 
@@ -69,7 +70,7 @@ fn on_the_way(s: &Scenario, g: &Reach, reveals: Reveals, target: Option<Place>) 
 /// Whether this clue of the scenario leads toward the objective or a weak point ([`leads`]).
 pub fn clue_leads(s: &Scenario, tables: &Tables, c: &Clue) -> bool {
     let g = Reach::new(s, tables);
-    clues::fact_of(s, c).is_some_and(|f| leads(s, &g, &f, crate::myk::frame::objective_room(s)))
+    clues::fact_of(s, c).is_some_and(|f| leads(s, &g, &f, s.objective_room()))
 }
 
 /// A clue's players' text as drawn: the question (a conversation's) and what is found or said.
@@ -379,6 +380,81 @@ pub fn check_names(s: &Scenario, c: &Clue, at: &str, v: &mut Vec<Violation>) {
     ));
 }
 
+/// A clue's text with its slots filled from what it reveals, as the scenario stands: `{map}`
+/// (the revealed map's name), `{room_name}` (the revealed room's name), `{ruler}` (the ruler in
+/// the revealed room, "the ruler" if there is none any more) and `{target}`; the one filling of
+/// every clue text ([`fill`]).
+pub fn clue_text(s: &Scenario, clue: &Clue) -> String {
+    fill(s, clue, &clue.text)
+}
+
+/// Writes each clue out: what a search turns up, a threat leaves or a solved puzzle opens, the
+/// NPC (placed in the clue's room), question, answer and condition of a conversation, the whole
+/// puzzle. What the players get is written from the clue's own fact
+/// ([`draw`]); the older pools serve a clue whose fact the pools have no
+/// entry for (a tables folder of the GM's own).
+pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&mut Dice) -> Npc, d: &mut Dice) {
+    let pools = &tables.story;
+    // One set of kept placeholders for every clue; a conversation's gift is set for its own
+    // texts and put back (a copy of the set per clue cost fifteen allocations).
+    let mut fill = story::Fill::keep();
+    let mats = story::materials(tables);
+    // The entries drawn so far: two clues of a scenario read alike only when the pool is spent.
+    let mut used = Vec::new();
+    for k in 0..s.clues.len() {
+        let mut cd = d.child_n("clue/", k as u32 + 1, "");
+        let at = s.clues[k].at;
+        // Only a text that speaks of what stands there: a trap is disarmed, not beaten.
+        let threat = s.map(at.map).map(|m| story::threat_kind(m.room(at.room)));
+        let told = draw(s, tables, &s.clues[k], threat, &mut used, &mut cd);
+        match s.clues[k].method {
+            ClueMethod::Search => {
+                let found = told.map(|t| t.found);
+                s.clues[k].found = found
+                    .unwrap_or_else(|| cd.choose(&pools.clue_search).map(|t| fill.pool(&t.text)).unwrap_or_default());
+            }
+            ClueMethod::Threat => {
+                let fits = || pools.clue_threat.iter().filter(|t| t.threat.is_none() || t.threat == threat);
+                let found = told.map(|t| t.found);
+                s.clues[k].found =
+                    found.unwrap_or_else(|| cd.choose_from(fits).map(|t| fill.pool(&t.text)).unwrap_or_default());
+            }
+            ClueMethod::Conversation => {
+                let name = story::informant_at(s, at, new_npc, &mut cd);
+                let gift = cd.choose(mats).map_or("Iron", String::as_str);
+                // The Material alone: every condition text says how much ("one unit of {gift}").
+                let kept = fill.gift.replace(gift.into());
+                match told {
+                    Some(t) => (s.clues[k].ask, s.clues[k].found) = (t.ask, t.found),
+                    None => {
+                        if let Some(t) = cd.choose(&pools.clue_talk) {
+                            s.clues[k].ask = fill.pool(&t.ask);
+                            s.clues[k].found = fill.pool(&t.text);
+                        }
+                    }
+                }
+                // A condition names nothing of the scenario but the gift (issue 46): one that
+                // names a room, ruler or map would name what the clue's fact does not.
+                let plain =
+                    || pools.clue_condition.iter().filter(|c| crate::text::slots(&c.text).all(|x| x.name == "gift"));
+                s.clues[k].condition = cd.choose_from(plain).map(|c| fill.pool(&c.text)).unwrap_or_default();
+                fill.gift = kept;
+                s.clues[k].how = ["ask ", &name, " (", &s.clues[k].condition, ")"].concat();
+                s.clues[k].npc = Some(name);
+            }
+            ClueMethod::Puzzle => {
+                if let Some(p) = cd.choose(&pools.puzzle) {
+                    s.clues[k].puzzle =
+                        Some(PuzzleText { text: p.text.clone(), answer: p.answer.clone(), hints: p.hints.clone() });
+                    s.clues[k].how = "solve the puzzle written out below".into();
+                }
+                // What solving it opens: the clue's fact, in its own words.
+                s.clues[k].found = told.map(|t| t.found).unwrap_or_default();
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{and_list, mentions};
@@ -386,8 +462,9 @@ mod tests {
     #[test]
     fn a_mention_counts_whole_names_and_plurals_longest_first() {
         let names = ["Rust Pond", "Goblin", "Pond"];
-        let got = mentions("3 Goblins guard Rust Pond; the corridor A1-B2 and room C3 too.", &names);
-        assert_eq!(got, ["Rust Pond", "Goblin", "A1", "B2", "C3"]);
+        let mut got = mentions("3 Goblins guard Rust Pond; the corridor A1-B2 and room C3 too.", &names);
+        got.sort();
+        assert_eq!(got, ["A1", "B2", "C3", "Goblin", "Rust Pond"]);
         assert!(mentions("Goblinoid lands", &names).is_empty());
     }
 

@@ -13,43 +13,11 @@
 
 use std::collections::BTreeSet;
 
-use serde::{Deserialize, Serialize};
-
 use crate::dice::Dice;
 use crate::nw3::model::{Climax, Ending, Episode, Fortress, Gate, GateKind, Opener};
 use crate::tables::nw3_episode::{ClimaxRecord, EpisodeData, Way};
 
-/// What a Climax or ending text asserts about the finale; an entry is drawn only when each of
-/// its claims holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Claim {
-    /// The Core stands in the Ruler's own area (the text shows them together).
-    CoreBeside,
-    /// The Core lies in another area than the Ruler's.
-    CoreApart,
-    /// The Core can be broken before the Ruler falls.
-    CoreFirst,
-    /// The Ruler grants the party leave to go (the third way out, l.868).
-    RulerLeave,
-    /// The party can walk back from the Ruler's area to the Entrance.
-    WayBack,
-    /// The Ruler leaves its Casket (its tactics must allow it, and a Core must hold the Casket).
-    RulerFlees,
-}
-
-impl Claim {
-    pub fn label(self) -> &'static str {
-        match self {
-            Claim::CoreBeside => "core_beside",
-            Claim::CoreApart => "core_apart",
-            Claim::CoreFirst => "core_first",
-            Claim::RulerLeave => "ruler_leave",
-            Claim::WayBack => "way_back",
-            Claim::RulerFlees => "ruler_flees",
-        }
-    }
-}
+pub use crate::tables::nw3_episode::Claim;
 
 /// Whether the Core is fought for beside the Ruler, only after it, or may be taken first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -467,44 +435,6 @@ fn stated_areas(f: &Fortress, e: &Episode, fin: &Finale, say: &mut impl FnMut(&s
 /// The area ids a text names by `{area:N}` slots, in order.
 fn area_refs(text: &str) -> Vec<u32> {
     crate::text::slots(text).filter(|s| s.name == "area").filter_map(|s| s.arg?.parse().ok()).collect()
-}
-
-/// The pool rules the finale relies on: a retreat entry says the Ruler gave its leave, a Climax
-/// entry that shows the Core in the room claims `core_beside`, and every finale finds a Climax
-/// entry and an entry for each way (one that claims nothing beyond the Ruler's leave).
-pub fn validate_pools(e: &EpisodeData) -> Result<(), String> {
-    for x in &e.ending {
-        if x.way == Way::Retreat && !x.needs.contains(&Claim::RulerLeave) {
-            return Err(format!(
-                "[[ending]] `{}` retreats without `needs = [\"ruler_leave\"]` (the Ruler's leave is the only way out, seed 000 l.863-871)",
-                short(&x.text)
-            ));
-        }
-    }
-    if let Some(c) = e.climax.iter().find(|c| c.text.contains("{core}") && !c.needs.contains(&Claim::CoreBeside)) {
-        return Err(format!(
-            "[[climax]] `{}` shows the {{core}} in the Ruler's area without `needs = [\"core_beside\"]`",
-            short(&c.text)
-        ));
-    }
-    if !e.climax.iter().any(|c| c.needs.is_empty()) {
-        return Err("the episode pools need a [[climax]] that claims nothing (`needs` empty), for every finale".into());
-    }
-    for way in Way::ALL {
-        if !e.ending.iter().any(|x| x.way == way && x.needs.iter().all(|&c| c == Claim::RulerLeave)) {
-            return Err(format!(
-                "the episode pools need an [[ending]] for `{}` that claims nothing beyond the Ruler's leave",
-                way.label()
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// The first words of a text, for a message.
-fn short(text: &str) -> String {
-    let s: String = text.chars().take(40).collect();
-    if text.chars().count() > 40 { format!("{s}…") } else { s }
 }
 
 /// A kept episode (a locked frame) set on a fortress rolled anew follows its finale: the Climax
