@@ -226,8 +226,12 @@ fn pdftotext_layout(pdf: &Path) -> String {
 /// `header` starts (a row's wrapped continuation lines, which hold one column only, are skipped).
 fn second_column_starts(text: &str, header: &str, rows: usize) -> Vec<usize> {
     let lines: Vec<&str> = text.lines().collect();
-    let at =
-        lines.iter().position(|l| l.trim_start().starts_with(header)).unwrap_or_else(|| panic!("a `{header}` table"));
+    // The header row's first cell is `header` itself (a sentence that opens on the same word,
+    // "Judges and difficulties: see …", is no header).
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().split("  ").next() == Some(header))
+        .unwrap_or_else(|| panic!("a `{header}` table"));
     let lead = |l: &str| l.len() - l.trim_start().len();
     let first = lead(lines[at]);
     lines[at + 1..]
