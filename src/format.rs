@@ -61,6 +61,8 @@ pub fn upgrade(system: &str, doc: &mut Value) -> Result<u32, String> {
             // Format 6 added optional fields only to a fortress (the episode's finale, the Ruler's
             // theme, the held victim): absent, they read as before.
             ("nw3", 5) => {}
+            ("myk", 6) => myk_6_to_7(doc),
+            ("nw3", 6) => nw3_6_to_7(doc),
             _ => return Err(format!("no upgrade from format {v} for system `{system}`")),
         }
         v += 1;
@@ -329,6 +331,68 @@ fn myk_5_to_6(doc: &mut Value) {
     }
 }
 
+/// Format 7 (issue 45): texts name an NPC by its place in the cast (`"npc": 2`, counted from 1)
+/// rather than by a copy of its name, so a name edited in the cast is printed everywhere. Each
+/// reference of an older file (the objective's, a conversation clue's, a Relationship weak
+/// point's) becomes the place of the first cast member of that name; a name the cast lacks is
+/// dropped (`check` said so of the older file too). A rescue's target, a copy of its captive's
+/// name, is emptied (it is read from the cast), and a conversation clue's "ask NAME" reads
+/// "ask {npc}". A title stored filled holds no slot and reads as it is.
+fn myk_6_to_7(doc: &mut Value) {
+    let names: Vec<String> = doc
+        .get("cast")
+        .and_then(Value::as_array)
+        .map(|c| c.iter().map(|n| n.get("name").and_then(Value::as_str).unwrap_or_default().to_string()).collect())
+        .unwrap_or_default();
+    // The reference at `obj[key]`, a name, made a place; returns the name it had.
+    let point = |obj: &mut serde_json::Map<String, Value>, key: &str| -> Option<String> {
+        let name = obj.get(key)?.as_str()?.to_string();
+        match names.iter().position(|n| *n == name) {
+            Some(k) => obj.insert(key.into(), Value::from(k + 1)),
+            None => obj.remove(key),
+        };
+        Some(name)
+    };
+    if let Some(o) = doc.get_mut("objective").and_then(Value::as_object_mut) {
+        let name = point(o, "npc");
+        let rescue = o.get("kind").and_then(Value::as_str) == Some("rescue");
+        if rescue && name.is_some() && o.get("target").and_then(Value::as_str) == name.as_deref() {
+            o.insert("target".into(), Value::from(""));
+        }
+    }
+    for clue in doc.get_mut("clues").and_then(Value::as_array_mut).into_iter().flatten() {
+        let Some(c) = clue.as_object_mut() else { continue };
+        let Some(name) = point(c, "npc") else { continue };
+        let asked = ["ask ", &name].concat();
+        if let Some(how) = c.get("how").and_then(Value::as_str).and_then(|h| h.strip_prefix(asked.as_str())) {
+            let how = ["ask {npc}", how].concat();
+            c.insert("how".into(), Value::from(how));
+        }
+    }
+    let rooms = doc.get_mut("maps").and_then(Value::as_array_mut).into_iter().flatten();
+    let rooms = rooms.filter_map(|m| m.get_mut("rooms").and_then(Value::as_array_mut)).flatten();
+    for room in rooms {
+        let adjustments = room.pointer_mut("/ruler/adjustments").and_then(Value::as_array_mut);
+        for a in adjustments.into_iter().flatten().filter_map(Value::as_object_mut) {
+            point(a, "npc");
+        }
+    }
+}
+
+/// Format 7: a fortress's Ruler encounter is named `{ruler}` (filled when read) rather than by a
+/// copy of the Ruler's name; an older file's copy that still equals the Ruler's name becomes the
+/// slot, one the GM changed is kept as written.
+fn nw3_6_to_7(doc: &mut Value) {
+    let ruler = doc.pointer("/ruler/name").and_then(Value::as_str).map(str::to_owned);
+    let areas = doc.get_mut("areas").and_then(Value::as_array_mut).into_iter().flatten();
+    for ev in areas.filter_map(|a| a.get_mut("event")).filter_map(Value::as_object_mut) {
+        let own = ev.get("kind").and_then(Value::as_str) == Some("ruler");
+        if own && ev.get("name").and_then(Value::as_str) == ruler.as_deref() {
+            ev.insert("name".into(), Value::from("{ruler}"));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -374,5 +438,17 @@ mod tests {
         });
         upgrade("nw3", &mut doc).expect("upgrades");
         assert_eq!(doc["skills"], serde_json::json!(["gains Poison (2) and Rigor.", "no status", "{BS: broken"]));
+    }
+
+    #[test]
+    fn a_format_6_ruler_encounter_named_after_its_ruler_reads_as_the_ruler_slot() {
+        let mut doc = serde_json::json!({"format": 6, "ruler": {"name": "Mother Soup"}, "areas": [
+            {"event": {"kind": "ruler", "name": "Mother Soup"}},
+            {"event": {"kind": "ruler", "name": "The GM's own name"}},
+            {"event": {"kind": "chart", "name": "Mother Soup"}}
+        ]});
+        nw3_6_to_7(&mut doc);
+        let names: Vec<&str> = (0..3).filter_map(|i| doc["areas"][i]["event"]["name"].as_str()).collect();
+        assert_eq!(names, ["{ruler}", "The GM's own name", "Mother Soup"]);
     }
 }

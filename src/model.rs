@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// The scenario file format this program writes, for both systems: the generators stamp it, and
 /// `crate::format` (as its `CURRENT`) upgrades an older file to it.
-pub const FILE_FORMAT: u32 = 6;
+pub const FILE_FORMAT: u32 = 7;
 
 /// Paper for the printable sheets; sizes in millimetres.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -60,6 +60,9 @@ fn word<T: Serialize>(v: &T) -> String {
 
 /// The workbench's view of a MYK scenario.
 pub fn myk(s: &Scenario, tables: &Tables) -> View {
+    // Read as every renderer reads it: the stored title filled.
+    let read = crate::myk::frame::filled(s);
+    let s: &Scenario = &read;
     let v = crate::render::view::myk_view(s, tables, s.params.paper, &[]);
     let limits = v
         .limits

@@ -36,7 +36,7 @@ use crate::model::Reroll;
 use crate::myk::check::{check, usage};
 use crate::myk::generate::{Budget, Gen, MykParams, generate, normalize};
 use crate::myk::layout::{Skeleton, layout};
-use crate::myk::model::{Court, Limits, Map, Npc, Place, Reaction, RoomId, Scenario};
+use crate::myk::model::{CastRef, Court, Limits, Map, Npc, Place, Reaction, RoomId, Scenario};
 use crate::myk::{clues, frame, limits, weak_points};
 use crate::tables::Tables;
 use crate::tables::myk::Placement;
@@ -655,29 +655,29 @@ fn entrance_layout(s: &Scenario, old: &Map, needs_exit: bool, d: &mut Dice) -> s
     Err(format!("no {} layout of map {} keeps its entrances where they are", s.params.layout.label(), old.index))
 }
 
-/// After the cast changed (it was `old`): a Relationship weak point naming an NPC no longer in the
-/// cast names one of the new cast, except a locked ruler's, whose NPC stays in the cast.
+/// After the cast changed (it was `old`, which the weak points' references count in): a
+/// Relationship weak point names the same person in the new cast (found by name); one whose NPC
+/// is gone names one of the new cast, except a locked ruler's, whose NPC joins the cast.
 fn relationships_follow(s: &mut Scenario, old: &[Npc], d: &mut Dice) {
-    let names: Vec<String> = s.cast.iter().map(|c| c.name.to_string()).collect();
-    let mut stay = Vec::new();
+    let cast = &mut s.cast;
     for m in &mut s.maps {
         let map_locked = m.locked;
         for r in &mut m.rooms {
             let locked = map_locked || r.locked;
             for a in r.ruler.iter_mut().flat_map(|ru| &mut ru.adjustments) {
-                match &a.npc {
-                    Some(n) if !names.contains(n) && locked => stay.push(n.clone()),
-                    Some(n) if !names.contains(n) => a.npc = None,
-                    _ => {}
-                }
+                let Some(person) = a.npc.and_then(|x| old.get(x.index()?)) else {
+                    a.npc = None;
+                    continue;
+                };
+                a.npc = match cast.iter().position(|c| c.name == person.name) {
+                    Some(k) => Some(CastRef::at(k)),
+                    None if locked => {
+                        cast.push(person.clone());
+                        Some(CastRef::at(cast.len() - 1))
+                    }
+                    None => None,
+                };
             }
-        }
-    }
-    for n in stay {
-        if !s.cast.iter().any(|c| c.name == n)
-            && let Some(npc) = old.iter().find(|c| c.name == n)
-        {
-            s.cast.push(npc.clone());
         }
     }
     weak_points::name_npcs(s, d);

@@ -4,6 +4,24 @@
 
 use crate::myk::model::Scenario;
 
+/// The scenario as every renderer and the workbench read it: its stored title filled from the
+/// scenario as it stands (the JSON keeps the title's slots, as NW3's [`crate::nw3::text::filled`]
+/// keeps a fortress's). Borrowed when the title has no slot (a file of format 6 or older, or a
+/// GM's own title).
+pub fn filled(s: &Scenario) -> std::borrow::Cow<'_, Scenario> {
+    if !s.title.contains('{') {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = s.clone();
+    out.title = shown_title(s);
+    std::borrow::Cow::Owned(out)
+}
+
+/// The title as it is printed: its slots filled from the scenario as it stands.
+pub fn shown_title(s: &Scenario) -> String {
+    crate::myk::story::Fill::of(s).text(&s.title)
+}
+
 /// The room of the objective's target ([`Scenario::objective_room`]).
 pub fn objective_room(s: &Scenario) -> Option<crate::myk::model::Place> {
     s.objective_room()

@@ -680,7 +680,10 @@ impl<'a> Gen<'a> {
             objective.rival_kingdom = Some(rival);
         }
         s.objective = objective;
-        s.cast.extend(target_npc);
+        if let Some(n) = target_npc {
+            s.objective.npc = Some(crate::myk::model::CastRef::at(s.cast.len()));
+            s.cast.push(n);
+        }
         let mut patron = story::unique_npc(s, &mut new_npc, &mut d.child("cast/patron"));
         patron.role = story::PATRON.into();
         s.cast.push(patron);
@@ -690,7 +693,7 @@ impl<'a> Gen<'a> {
         s.story = Some(story::write_story(s, self.tables, &mut d.child("story")));
         s.objective.arrives = crate::myk::goal::derived_arrival(s);
         story::dress_cast(s, self.tables, &mut d.child("cast-words"));
-        s.title = story::title(&self.tables.story, kind, &story::Fill::of(s), &mut d.child("title"));
+        s.title = story::title(&self.tables.story, kind, &mut d.child("title"));
         (s.introduction, s.resolution) = story::hooks(s);
         Ok(graph)
     }

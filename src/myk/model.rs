@@ -372,6 +372,26 @@ pub struct Npc {
     pub fights: Option<NpcStats>,
 }
 
+/// A member of the cast, by its place in the scenario's `cast` list counted from 1 (as a GM
+/// counts them in the JSON, and as [`Adjustment::member`] counts the court). Texts name an NPC
+/// through it, so a name edited in the cast is the name every text prints (format 7; older
+/// files named the NPC, and their upgrade turns each name into its place).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct CastRef(pub u32);
+
+impl CastRef {
+    /// The reference to `cast[index]`.
+    pub fn at(index: usize) -> CastRef {
+        CastRef(u32::try_from(index + 1).unwrap_or(u32::MAX))
+    }
+
+    /// The index into `cast` (None for 0, which names nobody).
+    pub fn index(self) -> Option<usize> {
+        (self.0 as usize).checked_sub(1)
+    }
+}
+
 /// An Important NPC's numbers (seed 003 l.2973): a level no higher than the court's average,
 /// fighting with the stat line of a bestiary monster of that level or lower.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -399,16 +419,17 @@ pub struct Objective {
     /// The room where the target is (the ruler's, the captive's, the item's, the cause's...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<Place>,
-    /// What the objective is about: the captive, the item, the monster or ruler, the cause, the
-    /// rival kingdom.
-    #[serde(default)]
+    /// What the objective is about: the item, the monster or ruler, the cause, the rival
+    /// kingdom; empty for a rescue, whose target is its captive (`npc`), named from the cast
+    /// ([`Scenario::objective_target`]).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub target: String,
     /// The item the objective is about (acquire, deliver), from the item tables.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub item: Option<String>,
     /// The cast NPC the objective is about (the captive, the one escorted, the rival's leader).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub npc: Option<String>,
+    pub npc: Option<CastRef>,
     /// The rival kingdom (race).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rival_kingdom: Option<String>,
@@ -454,7 +475,7 @@ pub struct Clue {
     pub found: String,
     /// Conversation: the cast NPC who tells it, what to ask and the condition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub npc: Option<String>,
+    pub npc: Option<CastRef>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub ask: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -732,9 +753,9 @@ pub struct Adjustment {
     /// Karma: the court member (1-based, in the order of `court.levels`) tied to the ruler.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub member: Option<u32>,
-    /// Relationship: the name of the cast NPC the ruler is bound to.
+    /// Relationship: the cast NPC the ruler is bound to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub npc: Option<String>,
+    pub npc: Option<CastRef>,
     /// Poison, Anathema: results of the Weakness Table.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub weaknesses: Vec<SharedStr>,
@@ -884,6 +905,30 @@ impl Scenario {
 
     pub fn map(&self, index: u32) -> Option<&Map> {
         self.maps.iter().find(|m| m.index == index)
+    }
+
+    /// The cast member `r` names, if it is in the cast.
+    pub fn cast_member(&self, r: CastRef) -> Option<&Npc> {
+        self.cast.get(r.index()?)
+    }
+
+    /// The name of the cast member `r` names (None when there is none, or it is not in the cast).
+    pub fn npc_name(&self, r: Option<CastRef>) -> Option<&str> {
+        r.and_then(|r| self.cast_member(r)).map(|n| n.name.as_str())
+    }
+
+    /// The first cast member named `name`.
+    pub fn cast_ref(&self, name: &str) -> Option<CastRef> {
+        self.cast.iter().position(|c| c.name == name).map(CastRef::at)
+    }
+
+    /// What the objective is about, by name as it stands: the captive's name for a rescue (the
+    /// cast's, so an edited name follows), else the stored target.
+    pub fn objective_target(&self) -> &str {
+        match (self.objective.kind, self.npc_name(self.objective.npc)) {
+            (ObjectiveKind::Rescue, Some(name)) => name,
+            _ => &self.objective.target,
+        }
     }
 }
 

@@ -6,7 +6,7 @@
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{Adjustment, AdjustmentKind, CoreHolder, Limits, Map, MonsterGroup, Reaction, Room, Ruler};
-use crate::myk::model::{RoomId, Scenario};
+use crate::myk::model::{CastRef, RoomId, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::{Monster, MykData, WeakNeed, WeakPoint};
 use crate::tables::shared::SharedStr;
@@ -186,12 +186,12 @@ fn karma(seat: &Seat, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
 
 /// Relationship names an NPC of the scenario's cast.
 fn relationship(seat: &Seat, a: &Adjustment, at: &str, v: &mut Vec<Violation>) {
-    match &a.npc {
-        Some(n) if seat.scenario.cast.iter().any(|c| c.name == n) => {}
+    match a.npc {
+        Some(n) if seat.scenario.cast_member(n).is_some() => {}
         Some(n) => v.push(Violation::new(
             at,
             "weak-point.relationship",
-            format!("Relationship names `{n}`, who is not in the scenario's cast"),
+            format!("Relationship names cast member {}, and the cast has {}", n.0, seat.scenario.cast.len()),
         )),
         None => {
             v.push(Violation::new(at, "weak-point.relationship", "Relationship must name an NPC of the cast (`npc`)"))
@@ -395,7 +395,9 @@ pub fn name_npcs(s: &mut Scenario, d: &mut Dice) {
         for r in &mut m.rooms {
             for a in r.ruler.iter_mut().flat_map(|ru| ru.adjustments.iter_mut()) {
                 if a.kind == AdjustmentKind::WeakPoint && a.what == "Relationship" && a.npc.is_none() {
-                    a.npc = d.choose(cast).map(|c| c.name.to_string());
+                    // The draw of `Dice::choose` over the cast, kept as the member's place.
+                    let n = u32::try_from(cast.len()).unwrap_or(u32::MAX);
+                    a.npc = (n > 0).then(|| CastRef::at(d.below(n) as usize));
                 }
             }
         }

@@ -514,7 +514,8 @@ fn check_event(f: &Fortress, a: &Area, e: &Event, tables: &Tables, v: &mut Vec<V
             }
         },
         EventKind::Ruler => {
-            if e.name != f.ruler.name || f.ruler.area != a.id {
+            // Named `{ruler}` (format 7, filled when read), or the Ruler's name as older files wrote it.
+            if (e.name != "{ruler}" && e.name != f.ruler.name) || f.ruler.area != a.id {
                 v.push(Violation::new(
                     place,
                     "event.ruler",

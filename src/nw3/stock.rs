@@ -222,7 +222,8 @@ pub(crate) fn ruler_event(ruler: &RulerRecord) -> Event {
     Event {
         kind: EventKind::Ruler,
         roll: None,
-        name: ruler.name.clone(),
+        // Filled when read (`nw3::text::filled`): a renamed Ruler renames its encounter.
+        name: "{ruler}".into(),
         text: ruler.encounter.clone(),
         judge: None,
         difficulty: None,

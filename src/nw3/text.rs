@@ -17,7 +17,7 @@
 
 use std::borrow::Cow;
 
-use crate::nw3::model::{Episode, Fortress};
+use crate::nw3::model::{Episode, EventKind, Fortress};
 use crate::text::{Values, fill};
 
 /// The fortress's facts that the slots name, as it stands.
@@ -146,6 +146,12 @@ fn each_text(f: &mut Fortress, mut visit: impl FnMut(Place, usize, &mut String))
     visit(one("title"), 0, &mut f.title);
     visit(one("trailer"), 0, &mut f.trailer);
     visit(one("entrance condition"), 0, &mut f.entrance_condition.text);
+    // The Ruler's encounter is named after the Ruler (`{ruler}`), so a renamed Ruler is its name.
+    for a in &mut f.areas {
+        if let Some(ev) = a.event.as_mut().filter(|ev| ev.kind == EventKind::Ruler) {
+            visit(Place { what: "name of the Ruler's event in area", n: Some(a.id as usize) }, 0, &mut ev.name);
+        }
+    }
     let Some(e) = f.episode.as_mut() else { return };
     for (what, t) in [
         ("Ruler's former life", &mut e.past.life),

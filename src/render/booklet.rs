@@ -130,18 +130,35 @@ pub struct PlayTime {
     pub total: String,
     /// "9 rooms × 5 min = 45 min", one a kind of thing.
     pub lines: Vec<String>,
+    /// Who it is counted for: "3 players".
+    pub players: String,
+    /// How to split a long game: "Plan 3 sessions of about 3 h each." (empty: one evening).
+    pub sessions: String,
 }
 
-/// A sum of (count, what, minutes each).
-fn play_time(parts: &[(u32, &str, &str, u32)]) -> PlayTime {
+/// The longest game one evening holds, in minutes; a longer one is split into sessions.
+const EVENING: u32 = 240;
+
+/// A sum of (count, what, minutes each) for `players`; a fight's minutes (`FIGHT` parts) grow
+/// with the players: about half a round is the PCs' own turns, so a fight timed for four takes
+/// (players + 4) / 8 of it (1 player 0.625, 8 players 1.5).
+fn play_time(players: u32, parts: &[(u32, &str, &str, u32, bool)]) -> PlayTime {
     let mut minutes = 0;
     let mut lines = Vec::new();
-    for &(n, one, many, each) in parts.iter().filter(|p| p.0 > 0) {
+    for &(n, one, many, base, fight) in parts.iter().filter(|p| p.0 > 0) {
+        let each = if fight { (base * (players + 4)).div_ceil(8) } else { base };
         minutes += n * each;
         let what = if n == 1 { one } else { many };
         lines.push(format!("{n} {what} × {each} min = {}", clock(n * each)));
     }
-    PlayTime { minutes, total: format!("About {}", clock(minutes)), lines }
+    let count = minutes.div_ceil(EVENING);
+    let sessions = if count > 1 {
+        format!("Plan {count} sessions of about {} each.", clock((minutes / count).div_ceil(5) * 5))
+    } else {
+        String::new()
+    };
+    let players = crate::text::count(u64::from(players), "player");
+    PlayTime { minutes, total: format!("About {}", clock(minutes)), lines, players, sessions }
 }
 
 /// "3 h 25 min", "45 min".
@@ -154,7 +171,7 @@ fn clock(minutes: u32) -> String {
 }
 
 // What each thing costs at the table, in minutes, for a group of four playing at an ordinary
-// pace. MYK: a room is entered, read out and searched once (a Search check, an encounter roll):
+// pace (fights scale with the group: [`play_time`]). MYK: a room is entered, read out and searched once (a Search check, an encounter roll):
 // 5. A fight against a room's monsters runs a few rounds of the book's quick combat (one attack
 // roll a side a round, Warfare against Defense): 20. The ruler's fight is longer (more HP, ruler
 // skills, weak points found or not): 35. A trap is one check to notice or disarm and its effect:
@@ -188,20 +205,24 @@ pub fn myk_play_time(s: &Scenario) -> PlayTime {
     let events = s.story.as_ref().map_or(0, |st| st.mini_events.len());
     let puzzles = s.clues.iter().filter(|c| c.puzzle.is_some()).count();
     let scenes = (placed + events + puzzles) as u32 + friendly;
-    play_time(&[
-        (1, "Prologue and preparations", "", MYK_FRAME),
-        (rooms.len() as u32, "room", "rooms", MYK_ROOM),
-        (fights, "fight", "fights", MYK_FIGHT),
-        (rulers, "ruler's fight", "rulers' fights", MYK_RULER),
-        (traps as u32, "trap", "traps", MYK_TRAP),
-        (
-            scenes,
-            "scene (an NPC met, a mini event, a puzzle, an exchange)",
-            "scenes (NPCs met, mini events, puzzles, exchanges)",
-            MYK_SCENE,
-        ),
-        (1, "Epilogue and End Phase", "", MYK_FRAME),
-    ])
+    play_time(
+        s.court.size,
+        &[
+            (1, "Prologue and preparations", "", MYK_FRAME, false),
+            (rooms.len() as u32, "room", "rooms", MYK_ROOM, false),
+            (fights, "fight", "fights", MYK_FIGHT, true),
+            (rulers, "ruler's fight", "rulers' fights", MYK_RULER, true),
+            (traps as u32, "trap", "traps", MYK_TRAP, false),
+            (
+                scenes,
+                "scene (an NPC met, a mini event, a puzzle, an exchange)",
+                "scenes (NPCs met, mini events, puzzles, exchanges)",
+                MYK_SCENE,
+                false,
+            ),
+            (1, "Epilogue and End Phase", "", MYK_FRAME, false),
+        ],
+    )
 }
 
 // NW3, for a party of four: the Preplay (trailer read, handouts dealt) 10; an Opening scene 10;
@@ -228,17 +249,20 @@ pub fn nw3_play_time(f: &Fortress) -> PlayTime {
     let traps = count(&|a| a.trap.is_some());
     let events = count(&|a| a.event.is_some() && a.kind != AreaKind::Core && a.id != f.ruler.area);
     let (scenes, legwork) = f.episode.as_ref().map_or((0, 0), |e| (e.opening.len() as u32, e.legwork.len() as u32));
-    play_time(&[
-        (1, "Preplay", "", NW3_PREPLAY),
-        (scenes, "Opening scene", "Opening scenes", NW3_SCENE),
-        (legwork, "legwork item", "legwork items", NW3_LEGWORK),
-        (f.areas.len() as u32, "area", "areas", NW3_AREA),
-        (fights, "fight", "fights", NW3_FIGHT),
-        (traps, "trap", "traps", NW3_TRAP),
-        (events, "event", "events", NW3_EVENT),
-        (1, "Climax", "", NW3_CLIMAX),
-        (1, "After Phase", "", NW3_AFTER),
-    ])
+    play_time(
+        f.party.size,
+        &[
+            (1, "Preplay", "", NW3_PREPLAY, false),
+            (scenes, "Opening scene", "Opening scenes", NW3_SCENE, false),
+            (legwork, "legwork item", "legwork items", NW3_LEGWORK, false),
+            (f.areas.len() as u32, "area", "areas", NW3_AREA, false),
+            (fights, "fight", "fights", NW3_FIGHT, true),
+            (traps, "trap", "traps", NW3_TRAP, false),
+            (events, "event", "events", NW3_EVENT, false),
+            (1, "Climax", "", NW3_CLIMAX, true),
+            (1, "After Phase", "", NW3_AFTER, false),
+        ],
+    )
 }
 
 /// Opens and closes a page citation in the Markdown the templates write (`{{ "Treasure"|page }}`):
@@ -289,9 +313,24 @@ mod tests {
 
     #[test]
     fn play_time_sums_each_kind_at_its_cost() {
-        let t = play_time(&[(1, "Prologue", "", 20), (9, "room", "rooms", 5), (0, "fight", "fights", 20)]);
+        let t = play_time(
+            4,
+            &[(1, "Prologue", "", 20, false), (9, "room", "rooms", 5, false), (0, "fight", "fights", 20, true)],
+        );
         assert_eq!(t.minutes, 65);
         assert_eq!(t.total, "About 1 h 5 min");
         assert_eq!(t.lines, ["1 Prologue × 20 min = 20 min", "9 rooms × 5 min = 45 min"]);
+        assert_eq!((t.players.as_str(), t.sessions.as_str()), ("4 players", ""));
+    }
+
+    #[test]
+    fn a_fight_takes_longer_for_more_players_and_a_long_game_is_split_into_sessions() {
+        let parts = [(2, "fight", "fights", 20, true), (4, "room", "rooms", 5, false)];
+        let (one, four, eight) = (play_time(1, &parts), play_time(4, &parts), play_time(8, &parts));
+        assert_eq!((one.minutes, four.minutes, eight.minutes), (2 * 13 + 20, 2 * 20 + 20, 2 * 30 + 20));
+        assert_eq!((one.players.as_str(), eight.players.as_str()), ("1 player", "8 players"));
+        let long = play_time(4, &[(1, "Climax", "", 45, true), (60, "area", "areas", 5, false)]);
+        assert_eq!(long.minutes, 345);
+        assert_eq!(long.sessions, "Plan 2 sessions of about 2 h 55 min each.");
     }
 }

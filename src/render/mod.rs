@@ -56,7 +56,20 @@ pub fn json<T: serde::Serialize>(s: &T) -> Result<String> {
 
 /// Every chosen format of a MYK scenario, as files in memory, in a fixed order.
 pub fn render_myk(s: &Scenario, tables: &Tables, opts: &RenderOptions) -> Result<Vec<Artifact>> {
-    formats::render(formats::Subject::Myk(s), tables, opts)
+    let std::borrow::Cow::Owned(read) = crate::myk::frame::filled(s) else {
+        return formats::render(formats::Subject::Myk(s), tables, opts);
+    };
+    // As a fortress's: the JSON keeps the title's slots, every other format reads it filled.
+    let mut out = Vec::new();
+    if opts.formats.contains(&crate::model::Format::Json) {
+        out.push(Artifact::new(format!("myk-{}.json", s.seed), json(s)?));
+    }
+    let rest: Vec<crate::model::Format> =
+        opts.formats.iter().copied().filter(|&x| x != crate::model::Format::Json).collect();
+    if !rest.is_empty() {
+        out.extend(formats::render(formats::Subject::Myk(&read), tables, &RenderOptions { formats: &rest, ..*opts })?);
+    }
+    Ok(out)
 }
 
 /// Every chosen format of a Fortress, as files in memory, in a fixed order.

@@ -25,7 +25,7 @@ pub fn room_line(s: &Scenario, tables: &Tables, at: Place) -> Option<String> {
     let room = s.map(at.map)?.room(at.room);
     let o = &s.objective;
     let kingdom = s.story.as_ref().map_or("the kingdom", |st| st.kingdom.as_str());
-    let npc = o.npc.as_deref().unwrap_or("the one the objective names");
+    let npc = s.npc_name(o.npc).unwrap_or("the one the objective names");
     let item = o.item.as_deref().unwrap_or(o.target.as_str());
     Some(match o.kind {
         ObjectiveKind::Defeat => defeat(room, &o.target),

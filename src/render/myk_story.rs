@@ -163,7 +163,7 @@ pub fn npc_text(s: &Scenario, tables: &Tables, n: &Npc) -> Entry {
             .clues
             .iter()
             .enumerate()
-            .filter(|(_, c)| c.npc.as_deref() == Some(n.name.as_str()))
+            .filter(|(_, c)| s.npc_name(c.npc) == Some(n.name.as_str()))
             .map(|(i, _)| (i + 1).to_string())
             .collect();
         if !knows.is_empty() {
@@ -218,7 +218,7 @@ fn clues(s: &Scenario) -> Section {
 /// where and how it is found, what is asked and found, a puzzle whole.
 pub fn clue_entry(s: &Scenario, i: usize, c: &Clue) -> Entry {
     let room = s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default();
-    let f = Fill::with_npc(s, c.npc.as_deref().unwrap_or_default());
+    let f = Fill::with_npc(s, s.npc_name(c.npc).unwrap_or_default());
     let text = format!(
         "{} — found in map {}, room {} ({room}), by {}: {}.",
         clue_text::clue_text(s, c),
@@ -277,7 +277,7 @@ fn movement(s: &Scenario, st: &Story) -> Section {
     let list = &st.movement;
     let who = list.iter().find(|q| !q.who.is_empty()).map_or("the villain", |q| q.who.as_str());
     let mut intro = vec![format!(
-        "An optional rule (seed 003 l.6286): after each Quarter listed, {who} acts as below; a check under \
+        "An optional rule of the book (Scenario Movement): after each Quarter listed, {who} acts as below; a check under \
          \"To prevent it\", made by any member of the court, stops that Quarter's action."
     )];
     if let (Some(q), Some(p)) = (list.first(), list.first().and_then(|q| q.at))
@@ -375,7 +375,7 @@ pub fn events_in(s: &Scenario, at: Place) -> Vec<String> {
 pub(crate) fn rival_court(s: &Scenario) -> String {
     let o = &s.objective;
     let kingdom = o.rival_kingdom.as_deref().map(|k| format!(" ({k})")).unwrap_or_default();
-    match o.npc.as_deref() {
+    match s.npc_name(o.npc) {
         Some(n) => format!("{} court{kingdom}", crate::text::possessive(n)),
         None => format!("The rival's court{kingdom}"),
     }
@@ -383,8 +383,8 @@ pub(crate) fn rival_court(s: &Scenario) -> String {
 
 /// Where the rival's court is until it arrives, if its leader stands in a room.
 pub(crate) fn meanwhile(s: &Scenario) -> Option<String> {
-    let name = s.objective.npc.as_deref()?;
-    let place = crate::myk::story::npc(s, name)?.place?;
+    let npc = s.cast_member(s.objective.npc?)?;
+    let (name, place) = (npc.name.as_str(), npc.place?);
     Some(format!("Until then it is in {}, where the court can meet {name} (see Cast).", where_is(s, Some(place))))
 }
 

@@ -34,7 +34,9 @@ impl Regen {
 
 /// The regenerate line of a Make You Kingdom scenario drawn on `paper`.
 pub fn myk(s: &Scenario, tables: &Tables, paper: Paper) -> Regen {
-    let rebuilds = rebuilds(s, tables, || myk_rebuild(s, tables));
+    // Both read filled, as the fortress's (the renderers hand a scenario with its title filled).
+    let read = crate::myk::frame::filled(s);
+    let rebuilds = rebuilds(&*read, tables, || myk_rebuild(s, tables));
     Regen::new(myk_seed_command(s, paper), rebuilds, format!("myk-{}.json", s.seed))
 }
 
@@ -103,7 +105,8 @@ pub fn fortress_seed_command(f: &Fortress, paper: Paper) -> String {
 /// (None when they do not replay: a hand-edited list, options out of range). The paper is the
 /// scenario's own (the command names the paper the sheet carrying it is drawn on), and so is the
 /// program and tables record: the footer prints it beside the command, which gives this scenario
-/// back with that program and those tables.
+/// back with that program and those tables. Its title is filled, as `s`'s is when a renderer
+/// hands it over ([`crate::myk::frame::filled`]).
 fn myk_rebuild(s: &Scenario, tables: &Tables) -> Option<Scenario> {
     let p = &s.params;
     let params = crate::myk::MykParams {
@@ -119,7 +122,7 @@ fn myk_rebuild(s: &Scenario, tables: &Tables) -> Option<Scenario> {
     crate::edit::myk::replay(tables, &mut again, &s.rerolls).ok()?;
     again.params.paper = s.params.paper;
     again.generator = s.generator.clone();
-    Some(again)
+    Some(crate::myk::frame::filled(&again).into_owned())
 }
 
 /// What the seed command printed for `f` makes (as [`myk_rebuild`]), its texts filled as `f`'s

@@ -8,7 +8,7 @@ use crate::myk::model::Scenario;
 pub fn myk_summary(s: &Scenario) -> String {
     let mut o = String::new();
     let c = &s.court;
-    let _ = writeln!(o, "{} (seed {})", s.title, s.seed);
+    let _ = writeln!(o, "{} (seed {})", crate::myk::frame::shown_title(s), s.seed);
     let _ = writeln!(
         o,
         "court of {} (levels {}), average level {}, total {}; {} map(s), {} layout",

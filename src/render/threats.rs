@@ -145,8 +145,8 @@ fn weak_detail(a: &Adjustment, ru: &Ruler, s: &Scenario, map: &Map, tables: &Tab
             )
         }
         WeakNeed::Npc => {
-            let n = a.npc.as_ref()?;
-            let role = s.cast.iter().find(|c| c.name == n).map_or(String::new(), |c| format!(", {}", c.role));
+            let npc = s.cast_member(a.npc?)?;
+            let (n, role) = (npc.name.as_str(), format!(", {}", npc.role));
             format!("Bound to {n}{role}: while {n} is on the battlefield, the ruler is Cursed.")
         }
         WeakNeed::Poisons => format!(

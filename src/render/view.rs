@@ -344,7 +344,7 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
                 room: c.at.room.to_string(),
                 room_name: s.map(c.at.map).map(|m| m.room(c.at.room).name.to_string()).unwrap_or_default(),
                 method: c.method.label().into(),
-                how: clue_how(c, lim.search_difficulty),
+                how: clue_how(s, c, lim.search_difficulty),
             })
             .collect(),
         limits,
@@ -665,11 +665,15 @@ fn room_total(s: &Scenario, reaction: Reaction) -> String {
 /// How a clue is learned, in words: a Search clue's from its difficulty (the number the file
 /// records, else the book's `search`), so the booklet prints the number `check` compared; the
 /// others as written.
-fn clue_how(c: &crate::myk::model::Clue, search: u32) -> String {
+fn clue_how(s: &Scenario, c: &crate::myk::model::Clue, search: u32) -> String {
     match c.method {
         crate::myk::model::ClueMethod::Search => {
             crate::myk::clues::how(c.method, c.difficulty.unwrap_or(search)).unwrap_or_default()
         }
-        _ => c.how.trim_end_matches('.').to_string(),
+        // `{npc}` is the cast member who tells it, as the cast now names them.
+        _ => crate::myk::story::Fill::with_npc(s, s.npc_name(c.npc).unwrap_or_default())
+            .text(&c.how)
+            .trim_end_matches('.')
+            .to_string(),
     }
 }

@@ -73,7 +73,7 @@ fn generated_clues_are_found_without_passing_what_they_reveal_and_fit_their_room
             assert!(room.used, "seed {seed}: clue in an unused room");
             if c.method == ClueMethod::Conversation {
                 // Someone of the cast stands in the room to be asked.
-                let npc = c.npc.as_deref().and_then(|n| s.cast.iter().find(|x| x.name == n));
+                let npc = c.npc.and_then(|n| s.cast_member(n));
                 assert!(npc.is_some_and(|n| n.place == Some(c.at)), "seed {seed}: nobody to ask in {}", c.at.room);
             } else {
                 assert!(method_fits(room, c.method), "seed {seed}: {:?} in {}", c.method, c.at.room);

@@ -356,7 +356,7 @@ fn the_udonarium_notes_and_the_pdf_print_the_objective_line() {
     use std::io::Read;
     let p = MykParams { objective: Some(ObjectiveKind::Rescue), ..params(vec![2; 4], 1, 9, Layout::Mixed) };
     let s = generate(tables(), &p, 31).expect("generates");
-    let captive = s.objective.npc.clone().expect("a captive");
+    let captive = s.npc_name(s.objective.npc).expect("a captive").to_string();
     let formats = [Format::Udonarium, Format::Pdf];
     let files = render_myk(
         &s,

@@ -126,10 +126,12 @@ fn karma_names_a_member_of_the_court() {
 #[test]
 fn relationship_names_an_npc_of_the_cast() {
     let mut r = weak("Relationship", -2);
-    r.npc = Some("Nobody In Particular".into());
-    assert!(rules(&with_adjustments(vec![r.clone()])).contains(&"weak-point.relationship"));
     let s = default_scenario(42);
-    r.npc = Some(s.cast[0].name.to_string());
+    r.npc = Some(dungeonsmith::myk::model::CastRef::at(s.cast.len()));
+    assert!(rules(&with_adjustments(vec![r.clone()])).contains(&"weak-point.relationship"), "past the cast");
+    r.npc = Some(dungeonsmith::myk::model::CastRef(0));
+    assert!(rules(&with_adjustments(vec![r.clone()])).contains(&"weak-point.relationship"), "member 0 is nobody");
+    r.npc = Some(dungeonsmith::myk::model::CastRef::at(0));
     assert_eq!(rules(&with_adjustments(vec![r])), Vec::<&str>::new());
 }
 
@@ -353,7 +355,7 @@ fn generated_weak_points_carry_their_choices_and_exact_adjustments() {
                     0
                 }
                 Some(WeakNeed::Npc) => {
-                    assert!(s.cast.iter().any(|c| Some(c.name.as_str()) == a.npc.as_deref()), "seed {seed}");
+                    assert!(a.npc.and_then(|n| s.cast_member(n)).is_some(), "seed {seed}");
                     0
                 }
                 Some(WeakNeed::Cores) => {

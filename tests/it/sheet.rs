@@ -207,7 +207,8 @@ fn the_same_scenario_gives_byte_identical_sheets() {
 
 #[test]
 fn sheet_seed_42_snapshots() {
-    let s = crate::myk::default_scenario(42);
+    // As every renderer reads it: the stored title filled.
+    let s = dungeonsmith::myk::frame::filled(&crate::myk::default_scenario(42)).into_owned();
     let gm = myk_sheet(&s, &s.maps[0], tables(), Paper::A4, Audience::Gm);
     let players = myk_sheet(&s, &s.maps[0], tables(), Paper::A4, Audience::Players);
     // Printed at 4 px/mm: an A4 page is 840 x 1188 pixels, with ink on it.

@@ -204,7 +204,7 @@ fn full_no_booklet_of_300_holds_a_grammar_slip() {
 }
 
 /// Renames `d`'s named things to markers: each map, room or area by the workbench's `rename`, and
-/// (NW3) the Ruler, Core, victim, former name, town and each Connection in the JSON, as a GM edits
+/// in the JSON, as a GM edits it, (MYK) each NPC of the cast, (NW3) the Ruler, Core, victim, former name, town and each Connection in the JSON, as a GM edits
 /// it. Returns the markers given, for the caller to look for.
 fn rename_all(d: &mut Document, tag: &str) -> Vec<String> {
     let mut given = Vec::new();
@@ -221,6 +221,12 @@ fn rename_all(d: &mut Document, tag: &str) -> Vec<String> {
                 d.rename(&format!("map{m}"), &name(&format!("Map{m}"))).expect("map renamed");
                 for r in rooms {
                     d.rename(&format!("map{m}/{r}"), &name(&format!("Room{m}{r}"))).expect("room renamed");
+                }
+            }
+            // The cast, as a GM hand-edits the JSON: every text that names an NPC follows.
+            if let Document::Myk(s) = d {
+                for (k, npc) in s.cast.iter_mut().enumerate() {
+                    npc.name = name(&format!("Npc{k}")).as_str().into();
                 }
             }
         }
@@ -244,10 +250,42 @@ fn rename_all(d: &mut Document, tag: &str) -> Vec<String> {
     given
 }
 
+/// The names `rename_all` replaces, as generated (a name may repeat: rooms of two maps).
+fn names(d: &Document) -> Vec<String> {
+    let mut out: Vec<String> = match d {
+        Document::Myk(s) => {
+            let maps = s.maps.iter().map(|m| m.name.to_string());
+            let rooms = s.maps.iter().flat_map(|m| m.used_rooms().map(|r| r.name.to_string()));
+            maps.chain(rooms).chain(s.cast.iter().map(|c| c.name.to_string())).collect()
+        }
+        Document::Nw3(f) => {
+            let mut v = vec![f.ruler.name.clone(), f.core.name.clone()];
+            if let Some(e) = &f.episode {
+                v.extend([e.victim.clone(), e.past.former.clone(), e.town.clone()]);
+                v.extend(e.handouts.iter().map(|h| h.connection.name.clone()));
+            }
+            v.extend(f.areas.iter().map(|a| a.name.clone()));
+            v
+        }
+    };
+    out.retain(|n| !n.is_empty());
+    out
+}
+
+/// Whether `name` stands in `text` as a whole (not inside a longer word or name).
+fn has_word(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    })
+}
+
 /// Renames every named thing twice (to markers, then to new markers) and renders: the first
 /// markers are printed somewhere, and after the second rename none of them is left anywhere in
 /// any format or the workbench (the JSON reloaded through `check`'s reader first).
 fn rename_leaves_no_old_name(mut d: Document, all: bool) {
+    let first = names(&d);
     let old = rename_all(&mut d, "old");
     let text = d.json().expect("json");
     let mut d = Document::parse(&text, "edited.json", tables()).expect("the edited file reads");
@@ -255,6 +293,17 @@ fn rename_leaves_no_old_name(mut d: Document, all: bool) {
     assert!(old.iter().any(|n| printed.contains(n.as_str())), "no renamed thing is printed at all");
     rename_all(&mut d, "new");
     for (what, t) in outputs(&d, all) {
+        // The generated names too, in the file: a text that copied a name (rather than naming
+        // its fact) kept the generated one through the first rename. (Only the file: a booklet
+        // may print a name as an example of the book's name tables.)
+        if let Some(n) = first.iter().find(|n| what.ends_with(".json") && has_word(&t, n)) {
+            let i = t.find(n.as_str()).unwrap_or_default();
+            panic!(
+                "seed {} {what}: the generated name `{n}` is left: {}",
+                d.seed(),
+                &t[t.floor_char_boundary(i.saturating_sub(200))..t.ceil_char_boundary(i + 60)]
+            );
+        }
         if let Some(n) = old.iter().find(|n| t.contains(n.as_str())) {
             let i = t.find(n.as_str()).unwrap_or_default();
             panic!(
@@ -427,4 +476,74 @@ fn the_run_summary_prints_the_fortress_title_filled() {
         assert!(!line.contains('{') && !line.contains('}'), "seed {seed}: `{line}`");
     }
     std::fs::remove_dir_all(&d).ok();
+}
+
+/// `s`'s JSON as format 6 wrote it: every NPC reference a copy of the name, a rescue's target
+/// its captive's name, a conversation clue's "ask NAME", the title filled.
+fn as_format_6(s: &dungeonsmith::myk::model::Scenario) -> serde_json::Value {
+    let mut v = serde_json::to_value(s).expect("serialises");
+    let name = |r: &serde_json::Value| -> serde_json::Value {
+        let k = r.as_u64().expect("a cast place") as usize - 1;
+        s.cast[k].name.as_str().into()
+    };
+    v["format"] = 6.into();
+    v["title"] = dungeonsmith::myk::frame::shown_title(s).into();
+    if let Some(r) = v["objective"].get("npc").cloned() {
+        v["objective"]["npc"] = name(&r);
+        if s.objective.kind == dungeonsmith::myk::model::ObjectiveKind::Rescue {
+            v["objective"]["target"] = name(&r);
+        }
+    }
+    for c in v["clues"].as_array_mut().expect("clues") {
+        if let Some(r) = c.get("npc").cloned() {
+            let n = name(&r);
+            c["how"] = c["how"].as_str().expect("how").replace("{npc}", n.as_str().expect("a name")).into();
+            c["npc"] = n;
+        }
+    }
+    for m in v["maps"].as_array_mut().expect("maps") {
+        for room in m["rooms"].as_array_mut().expect("rooms") {
+            for a in room.pointer_mut("/ruler/adjustments").and_then(|a| a.as_array_mut()).into_iter().flatten() {
+                if let Some(r) = a.get("npc").cloned() {
+                    a["npc"] = name(&r);
+                }
+            }
+        }
+    }
+    v
+}
+
+/// Format 7: an older file that named its NPCs loads with each name turned into its place in
+/// the cast, checks clean and prints the booklet the new file prints, word for word.
+#[test]
+fn a_format_6_file_naming_its_npcs_reads_as_the_cast_places_and_prints_the_same_booklet() {
+    use dungeonsmith::myk::model::ObjectiveKind;
+    let (mut npcs, mut talks, mut bonds) = (0, 0, 0);
+    for i in 0..12u64 {
+        let kind = [ObjectiveKind::Rescue, ObjectiveKind::Deliver, ObjectiveKind::Race][i as usize % 3];
+        let p = dungeonsmith::myk::MykParams { objective: Some(kind), ..crate::myk::options_for(i) };
+        let p = dungeonsmith::myk::MykParams { maps: p.maps.min(3), ..p };
+        let s = dungeonsmith::myk::generate(tables(), &p, i).expect("generates");
+        let old = as_format_6(&s).to_string();
+        assert!(!old.contains("{npc}"), "seed {i}: the older file names its NPCs");
+        let read = Document::parse(&old, "old.json", tables()).expect("the format-6 file reads");
+        let Document::Myk(r) = &read else { panic!("a MYK file") };
+        assert_eq!(r.objective.npc, s.objective.npc, "seed {i}: the objective's NPC");
+        assert_eq!(r.clues, s.clues, "seed {i}: the clues");
+        assert_eq!(r.maps, s.maps, "seed {i}: the maps and their weak points");
+        assert!(dungeonsmith::myk::check(r, tables()).is_empty(), "seed {i}: the upgraded file checks clean");
+        let md = |d: &Document| d.render(tables(), &[Format::Md], templates()).expect("renders").remove(0).bytes;
+        assert!(md(&read) == md(&Document::Myk(Box::new(s.clone()))), "seed {i}: the same booklet");
+        npcs += usize::from(s.objective.npc.is_some());
+        talks += s.clues.iter().filter(|c| c.npc.is_some()).count();
+        bonds += s
+            .maps
+            .iter()
+            .flat_map(|m| &m.rooms)
+            .flat_map(|r| &r.ruler)
+            .flat_map(|r| &r.adjustments)
+            .filter(|a| a.npc.is_some())
+            .count();
+    }
+    assert!(npcs == 12 && talks > 3, "the files name NPCs: {npcs} objectives, {talks} clues, {bonds} weak points");
 }

@@ -359,9 +359,10 @@ pub fn how_for(s: &Scenario, c: &Clue, search: u32) -> Option<String> {
     let room = s.map(c.at.map).map(|m| m.room(c.at.room));
     match c.method {
         ClueMethod::Threat => room.map(threat_how).or_else(|| how(c.method, search)),
+        // `{npc}` is filled when the clue is printed, from the cast as it then stands.
         ClueMethod::Conversation => match &c.npc {
-            Some(n) if c.condition.is_empty() => Some(["ask ", n].concat()),
-            Some(n) => Some(["ask ", n, " (", &c.condition, ")"].concat()),
+            Some(_) if c.condition.is_empty() => Some("ask {npc}".to_owned()),
+            Some(_) => Some(["ask {npc} (", &c.condition, ")"].concat()),
             None => how(c.method, search),
         },
         ClueMethod::Puzzle => c.puzzle.as_ref().map(|_| PUZZLE_HOW.to_string()),

@@ -209,11 +209,11 @@ pub fn fill(s: &Scenario, clue: &Clue, text: &str) -> String {
         _ => None,
     };
     let shown = Shown {
-        target: &s.objective.target,
+        target: s.objective_target(),
         ruler: room.and_then(|r| r.ruler.as_ref()).map_or("the ruler", |r| r.name.as_str()),
         room_name: room.map_or("", |r| r.name.as_str()),
         map: map.map_or("dungeon", |m| m.name.as_str()),
-        rest: crate::myk::story::Fill::with_npc(s, clue.npc.as_deref().unwrap_or_default()),
+        rest: crate::myk::story::Fill::with_npc(s, s.npc_name(clue.npc).unwrap_or_default()),
     };
     crate::text::fill(text, &shown)
 }
@@ -278,7 +278,7 @@ fn every_name(s: &Scenario) -> Vec<&str> {
         out.extend(m.corridors.iter().filter_map(|c| c.trap.as_ref()).map(|t| t.name.as_str()));
     }
     out.extend(s.cast.iter().map(|n| n.name.as_str()));
-    out.push(&s.objective.target);
+    out.push(s.objective_target());
     out.retain(|n| n.len() > 2);
     out.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
     out.dedup();
@@ -341,7 +341,7 @@ pub fn names_outside(s: &Scenario, c: &Clue) -> Vec<String> {
         allowed.push(m.name.to_string());
     }
     push_room(s, c.at, &mut allowed);
-    allowed.extend(c.npc.iter().cloned());
+    allowed.extend(s.npc_name(c.npc).map(str::to_owned));
     let mut out: Vec<String> = Vec::new();
     for t in players_texts(s, c) {
         for n in mentions(&t, &names) {
@@ -439,7 +439,7 @@ pub fn write_clues(s: &mut Scenario, tables: &Tables, new_npc: &mut dyn FnMut(&m
                     || pools.clue_condition.iter().filter(|c| crate::text::slots(&c.text).all(|x| x.name == "gift"));
                 s.clues[k].condition = cd.choose_from(plain).map(|c| fill.pool(&c.text)).unwrap_or_default();
                 fill.gift = kept;
-                s.clues[k].how = ["ask ", &name, " (", &s.clues[k].condition, ")"].concat();
+                s.clues[k].how = ["ask {npc} (", &s.clues[k].condition, ")"].concat();
                 s.clues[k].npc = Some(name);
             }
             ClueMethod::Puzzle => {

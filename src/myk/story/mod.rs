@@ -12,7 +12,7 @@ use std::borrow::Cow;
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{
-    MonsterGroup, Npc, NpcStats, Objective, ObjectiveKind, Place, Reaction, Room, RoomId, Scenario,
+    CastRef, MonsterGroup, Npc, NpcStats, Objective, ObjectiveKind, Place, Reaction, Room, RoomId, Scenario,
 };
 use crate::tables::Tables;
 use crate::tables::story::{StoryPools, StoryText};
@@ -139,7 +139,7 @@ impl<'a> Fill<'a> {
             kingdom: Some(story.map_or(crate::myk::court::YOUR_KINGDOM, |x| x.kingdom.as_str()).into()),
             map: Some(map.map_or("", |m| m.name.as_str()).into()),
             ruler: Some(ruler_name(s).into()),
-            target: Some(o.target.as_str().into()),
+            target: Some(s.objective_target().into()),
             target_room: Some(room.map_or("", |r| r.name.as_str()).into()),
             target_at: Some(o.at.map(|p| format!("map {}, room {}", p.map, p.room)).unwrap_or_default().into()),
             patron: Some(npc_of(PATRON)),
@@ -213,7 +213,7 @@ fn room_with(s: &Scenario, map: usize, want: impl Fn(&Room) -> bool, d: &mut Dic
 
 /// The objective's place and target for `kind`, on the last map (any map for a kind that needs
 /// something the last map lacks). Returns the objective without its text, and the NPC it needs
-/// (placed in its room), if any.
+/// (placed in its room), if any: the caller adds it to the cast and points `npc` at it.
 pub fn place_objective(
     s: &Scenario,
     kind: ObjectiveKind,
@@ -241,10 +241,9 @@ pub fn place_objective(
             n.role = if kind == ObjectiveKind::Rescue { CAPTIVE } else { RECIPIENT }.into();
             n.place = room.and_then(at);
             o.at = n.place;
-            o.npc = Some(n.name.as_str().to_owned());
-            if kind == ObjectiveKind::Rescue {
-                o.target = n.name.as_str().to_owned();
-            } else {
+            // A rescue's target is its captive, named from the cast when printed
+            // ([`Scenario::objective_target`]); `o.npc` is set where the NPC joins the cast.
+            if kind != ObjectiveKind::Rescue {
                 let item = pick_item(tables, false, d);
                 o.target = item.clone();
                 o.item = Some(item);
@@ -265,7 +264,6 @@ pub fn place_objective(
             let elsewhere = target_rooms(s, last).into_iter().filter(|&r| Some(r) != goal).collect::<Vec<_>>();
             n.place = d.choose(&elsewhere).copied().or(goal).and_then(at);
             o.at = goal.and_then(at);
-            o.npc = Some(n.name.as_str().to_owned());
             o.rival_kingdom = Some(["the Kingdom of ", n.name.as_str()].concat());
             o.target = o.rival_kingdom.clone().unwrap_or_default();
             npc = Some(n);
@@ -349,9 +347,10 @@ pub fn objective_text(pools: &StoryPools, kind: ObjectiveKind, d: &mut Dice) -> 
     pick(&pools.objective, &pools.of_kind(kind).objective, d).map(|e| e.text.as_str().to_owned()).unwrap_or_default()
 }
 
-/// A title that fits the kind, filled.
-pub fn title(pools: &StoryPools, kind: ObjectiveKind, f: &Fill, d: &mut Dice) -> String {
-    pick(&pools.title, &pools.of_kind(kind).title, d).map_or_else(|| f.text("{map}"), |t| f.pool(&t.text))
+/// A title that fits the kind, its placeholders kept: it is filled when it is read
+/// ([`crate::myk::frame::filled`]), so a renamed map or ruler never leaves the title stale.
+pub fn title(pools: &StoryPools, kind: ObjectiveKind, d: &mut Dice) -> String {
+    pick(&pools.title, &pools.of_kind(kind).title, d).map_or_else(|| "{map}".to_owned(), |t| t.text.as_str().to_owned())
 }
 
 /// Gives an NPC a personality, a want and a line from the pools.
@@ -458,25 +457,23 @@ pub fn hooks(s: &Scenario) -> (crate::tables::shared::SharedStr, String) {
     (intro.into(), ["Success: ", &e.success, " Failure: ", &e.failure].concat())
 }
 
-/// The name of a cast NPC in room `at` to talk to, placing a new informant there if none stands
-/// there yet (the patron and rival never; they have their own parts).
+/// A cast NPC in room `at` to talk to, placing a new informant there if none stands there yet
+/// (the patron and rival never; they have their own parts).
 pub(crate) fn informant_at(
     s: &mut Scenario,
     at: Place,
     new_npc: &mut dyn FnMut(&mut Dice) -> Npc,
     d: &mut Dice,
-) -> String {
-    let here = s.cast.iter().find(|c| c.place == Some(at) && !c.role.as_str().starts_with(RIVAL));
-    // `as_str` first: a name's `to_string` goes through the formatter.
-    if let Some(n) = here {
-        return n.name.as_str().to_owned();
+) -> CastRef {
+    let here = s.cast.iter().position(|c| c.place == Some(at) && !c.role.as_str().starts_with(RIVAL));
+    if let Some(k) = here {
+        return CastRef::at(k);
     }
     let mut n = unique_npc(s, new_npc, &mut d.child("informant"));
     n.role = INFORMANT.into();
     n.place = Some(at);
-    let name = n.name.as_str().to_owned();
     s.cast.push(n);
-    name
+    CastRef::at(s.cast.len() - 1)
 }
 
 /// The Prologue, one stake per court member, the ruler's part, mini events, movement and the
@@ -655,10 +652,10 @@ pub fn repair(s: &mut Scenario, tables: &Tables, d: &mut Dice) -> bool {
         moved = true;
     }
     let goal = s.objective.at;
-    let (who, kind) = (s.objective.npc.clone(), s.objective.kind);
+    let (who, kind) = (s.objective.npc, s.objective.kind);
     for k in 0..s.cast.len() {
         let n = &s.cast[k];
-        let objective_npc = who.as_deref() == Some(n.name.as_str()) && kind != ObjectiveKind::Race;
+        let objective_npc = who == Some(CastRef::at(k)) && kind != ObjectiveKind::Race;
         let used = |p: Place| s.map(p.map).is_some_and(|m| m.room(p.room).used);
         let place = match n.place {
             _ if objective_npc && n.place != goal => goal,
@@ -674,11 +671,6 @@ pub fn repair(s: &mut Scenario, tables: &Tables, d: &mut Dice) -> bool {
         }
     }
     moved
-}
-
-/// The cast NPC named `name`.
-pub fn npc<'s>(s: &'s Scenario, name: &str) -> Option<&'s Npc> {
-    s.cast.iter().find(|c| c.name == name)
 }
 
 /// The objective's rules: its room is a used room, what it names stands there, a clue reveals it;
@@ -701,17 +693,19 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
         }
     }
     for (i, c) in s.clues.iter().enumerate() {
-        let Some(name) = &c.npc else { continue };
+        let Some(r) = c.npc else { continue };
         // The clue's label is written only for a violation (a clean check wrote it per clue).
         let at = || format!("clue {}", i + 1);
-        match npc(s, name) {
-            None => {
-                v.push(Violation::new(at(), "clue.npc", format!("the clue is told by {name}, who is not in the cast")))
-            }
+        match s.cast_member(r) {
+            None => v.push(Violation::new(
+                at(),
+                "clue.npc",
+                format!("the clue is told by cast member {}, and the cast has {}", r.0, s.cast.len()),
+            )),
             Some(n) if n.place != Some(c.at) => v.push(Violation::new(
                 at(),
                 "clue.npc",
-                format!("the clue is told by {name}, who does not stand in map {} room {}", c.at.map, c.at.room),
+                format!("the clue is told by {}, who does not stand in map {} room {}", n.name, c.at.map, c.at.room),
             )),
             Some(_) => {}
         }
@@ -745,11 +739,13 @@ fn objective_rules(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
             (!here(&o.target)).then(|| format!("{} is not in map {} room {}", o.target, at.map, at.room))
         }
         ObjectiveKind::Rescue | ObjectiveKind::Deliver | ObjectiveKind::Race => {
-            let name = o.npc.as_deref().unwrap_or_default();
-            match npc(s, name) {
-                None => Some(format!("{name}, whom the objective names, is not in the cast")),
+            match o.npc.and_then(|r| s.cast_member(r)) {
+                None => Some(match o.npc {
+                    Some(r) => format!("the objective names cast member {}, and the cast has {}", r.0, s.cast.len()),
+                    None => "the objective names no one of the cast (`npc`)".to_owned(),
+                }),
                 Some(n) if o.kind != ObjectiveKind::Race && n.place != Some(at) => {
-                    Some(format!("{name} does not stand in map {} room {}", at.map, at.room))
+                    Some(format!("{} does not stand in map {} room {}", n.name, at.map, at.room))
                 }
                 Some(_) => None,
             }
