@@ -236,7 +236,8 @@ async function readPieces(page) {
   return page.evaluate(() => [...document.querySelectorAll('game-character')].map((c, i) => {
     const tag = c.querySelector('.name-tag');
     const text = tag ? tag.querySelector('.has-length-limit') : null;
-    const img = c.querySelector('img.image');
+    // The token's square frame: an <img> draws no child, so the points hang from its frame.
+    const img = c.querySelector('.rotate-frame');
     const move = c.querySelector('.component');
     const m = /translate3d\(([-\d.]+)px, ([-\d.]+)px/.exec(move.style.transform) || [0, 0, 0];
     const at = (el, fx, fy) => {
