@@ -14,6 +14,7 @@ pub mod fix;
 pub mod format;
 pub mod input;
 pub mod limits;
+pub mod meter;
 pub mod model;
 pub mod myk;
 pub mod near;
@@ -28,3 +29,8 @@ pub mod text;
 pub mod workbench;
 
 pub use error::{Error, Result};
+
+/// The library's own tests count memory as the binary does (`meter`'s tests need it).
+#[cfg(test)]
+#[global_allocator]
+static TEST_ALLOCATOR: meter::Counting<std::alloc::System> = meter::Counting(std::alloc::System);

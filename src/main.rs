@@ -2,8 +2,10 @@
 
 /// mimalloc: a run makes many small short-lived allocations (tables, views, SVG and text
 /// building), which it serves with fewer instructions than glibc's allocator (docs/speed.md).
+/// `Counting` around it charges a workbench request's allocations to that request's meter, for
+/// its memory budget (`dungeonsmith::meter`); outside a request it counts nothing.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: dungeonsmith::meter::Counting<mimalloc::MiMalloc> = dungeonsmith::meter::Counting(mimalloc::MiMalloc);
 
 fn main() -> std::process::ExitCode {
     // A GM's templates render under a memory bound that ends the process (see the module).

@@ -354,14 +354,15 @@ fn draft<'a>(subject: Subject<'a>, tables: &'a Tables, opts: &RenderOptions<'a>)
         // (and the stylesheet it includes), while this one makes the Markdown; alone, the sheets
         // are drawn here: a thread would only wait.
         let drawing = (need_svg && (need_md || wants(Format::Html))).then(|| {
-            scope.spawn(move || {
+            // Counted into this thread's memory meter (a workbench request's budget).
+            scope.spawn(crate::meter::carried(move || {
                 let sheets = subject.sheets(tables);
                 if wants(Format::Html) {
                     templates.prepare(subject.html_template());
                     templates.prepare("booklet.css");
                 }
                 sheets
-            })
+            }))
         });
         let (md, view) = markdown(subject, tables, opts, wants(Format::Md), wants(Format::Pdf));
         let sheets = match drawing {

@@ -100,13 +100,14 @@ type Job<'a> = Box<dyn FnOnce() -> Result<Vec<Artifact>> + Send + 'a>;
 
 /// Runs `jobs` at once, each on its own thread (the first on this one), and gives their files
 /// back in the jobs' order; the first error in that order wins, as if they had run one by one.
+/// The threads count into this one's memory meter (a workbench request's budget).
 fn run_all(mut jobs: Vec<Job>) -> Result<Vec<Artifact>> {
     if jobs.len() <= 1 {
         return jobs.pop().map_or(Ok(Vec::new()), |job| job());
     }
     let first = jobs.remove(0);
     let results: Vec<Result<Vec<Artifact>>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = jobs.into_iter().map(|job| scope.spawn(job)).collect();
+        let handles: Vec<_> = jobs.into_iter().map(|job| scope.spawn(crate::meter::carried(job))).collect();
         let mut results = vec![first()];
         // A panic on a thread goes on unwinding here, as it would have without the thread.
         results.extend(handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))));

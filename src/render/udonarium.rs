@@ -934,8 +934,10 @@ fn draw_all(jobs: &[(String, u32)], what: &str) -> Result<Vec<Vec<u8>>> {
     let mut out = Vec::with_capacity(jobs.len());
     for batch in jobs.chunks(at_once) {
         let drawn: Result<Vec<Vec<u8>>> = std::thread::scope(|scope| {
-            let handles: Vec<_> =
-                batch.iter().map(|(svg, w)| scope.spawn(move || crate::render::raster::png(svg, *w, what))).collect();
+            let handles: Vec<_> = batch
+                .iter()
+                .map(|(svg, w)| scope.spawn(crate::meter::carried(move || crate::render::raster::png(svg, *w, what))))
+                .collect();
             handles.into_iter().map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p))).collect()
         });
         out.extend(drawn?);

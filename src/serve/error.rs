@@ -22,6 +22,10 @@ pub enum ServeError {
     /// A request not done in time (the server keeps running).
     #[error("{0}")]
     Busy(String),
+    /// A request whose work held more memory than its budget (`guard::REQUEST_MEMORY`): the
+    /// same permalink would again, so 413 rather than 503 (see `guard::checkpoint`).
+    #[error("{0}")]
+    TooLarge(String),
     /// Our fault (a render that failed or panicked): said in one line, the server keeps running.
     #[error("{0}")]
     Internal(String),
@@ -35,6 +39,7 @@ impl IntoResponse for ServeError {
             ServeError::Refused(_) => StatusCode::CONFLICT,
             ServeError::Forbidden(_) => StatusCode::FORBIDDEN,
             ServeError::Busy(_) => StatusCode::SERVICE_UNAVAILABLE,
+            ServeError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
             ServeError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         };
         (

@@ -1,11 +1,13 @@
 //! What keeps the workbench answering and private: the heavy work (building and rendering a
-//! scenario) on a bounded pool of blocking threads, each request within a time limit; the `Host`
+//! scenario) on a bounded pool of blocking threads, each request within a time limit and a memory
+//! budget (both asked at the work's checkpoints, [`checkpoint`]); the `Host`
 //! header checked against the address the server is bound to (a page of another site that has
 //! its name point at 127.0.0.1, DNS rebinding, is refused); and headers that forbid sniffing,
 //! framing and any script or style from elsewhere on every answer.
 
 use std::cell::Cell;
 use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -16,9 +18,22 @@ use axum::response::{IntoResponse, Response};
 use tokio::sync::Semaphore;
 
 use super::error::ServeError;
+use crate::meter::{self, Meter};
 
 /// How long one request may take, waiting for a thread included.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The most memory one request's work may hold at once: bytes asked of the allocator by the
+/// threads working for it, counted by [`crate::meter`] (see it for why the allocator counts, not
+/// the process's resident size, which every request shares). Past it the request is answered 413
+/// at its next checkpoint and its memory freed.
+///
+/// Measured (docs/speed.md, "the workbench's memory per request"): the largest requests the page
+/// can make hold at most 6.4 MiB (20 maps at level 30 with a court of 12, every file in a zip and
+/// 280 renames of 200 characters, the most a permalink's 64 KiB carries; 1,000 rerolls of the same
+/// 6.0 MiB; a 40-area fortress 1.3 MiB). 64 MiB is ten times that, and with one request per core
+/// at once the pool stays under the 1 GiB issue 37 allows any accepted file up to 16 cores.
+pub const REQUEST_MEMORY: usize = 64 << 20;
 
 /// The page's own scripts and styles only (the booklet and the served SVG carry inline styles),
 /// pictures as data URLs, never inside another site's frame.
@@ -35,17 +50,28 @@ pub const QUEUE: usize = 64;
 pub struct Pool {
     permits: Semaphore,
     waiting: AtomicUsize,
+    /// Each request's memory budget: [`REQUEST_MEMORY`], smaller in tests.
+    budget: usize,
+    /// The most memory any one request has held (what a test reads to see the meter counted).
+    peak: Arc<AtomicUsize>,
 }
 
 impl Pool {
     pub fn new() -> Pool {
+        Pool::metered(REQUEST_MEMORY, Arc::default())
+    }
+
+    /// A pool whose requests may each hold `budget` bytes, keeping in `peak` the most any held.
+    pub fn metered(budget: usize, peak: Arc<AtomicUsize>) -> Pool {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Pool { permits: Semaphore::new(cores), waiting: AtomicUsize::new(0) }
+        Pool { permits: Semaphore::new(cores), waiting: AtomicUsize::new(0), budget, peak }
     }
 
     /// Runs `work` on a blocking thread once one of the pool's places is free; a request that is
     /// not done within `REQUEST_TIMEOUT` is answered 503 and its work stops at its next
-    /// [`past_deadline`] check; so is one that finds `QUEUE` requests waiting already.
+    /// [`checkpoint`]; so is one that finds `QUEUE` requests waiting already. A request whose
+    /// work held more than the pool's budget is answered 413 at its next checkpoint, or when its
+    /// work is done (its answer is dropped then).
     pub async fn run<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> Result<T, ServeError> + Send + 'static,
@@ -55,12 +81,15 @@ impl Pool {
             ServeError::Busy(format!("{QUEUE} requests are waiting for the workbench already; try again"))
         })?;
         let deadline = Instant::now() + REQUEST_TIMEOUT;
+        let (meter, peak) = (Meter::new(self.budget), self.peak.clone());
         let job = async {
             let _permit = self.permits.acquire().await.map_err(|_| busy())?;
             drop(waiting);
             tokio::task::spawn_blocking(move || {
                 lower_priority();
-                with_deadline(deadline, work)
+                let answer = within(deadline, meter.clone(), || work().and_then(|v| checkpoint().map(|()| v)));
+                peak.fetch_max(meter.peak(), Ordering::Relaxed);
+                answer
             })
             .await
             .map_err(|_| {
@@ -73,25 +102,46 @@ impl Pool {
 
 thread_local! {
     /// When the request this pool thread works for is answered 503: its work stops at the next
-    /// [`past_deadline`] check rather than running on for nobody (and holding its memory).
+    /// [`checkpoint`] rather than running on for nobody (and holding its memory).
     static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
 }
 
-/// Stops a request's work once its time is up: called at coarse points (between the edits a
-/// permalink replays, before rendering). Outside the pool (the CLI, tests) there is no deadline.
-pub fn past_deadline() -> Result<(), ServeError> {
-    match DEADLINE.get() {
-        Some(deadline) if Instant::now() >= deadline => Err(ServeError::Busy(format!(
+/// Stops a request's work once its time is up (503) or once it has held more memory than its
+/// budget (413): called at coarse points (between the edits a permalink replays, before
+/// rendering, when the answer is made). Outside the pool (the CLI, tests) there is neither.
+///
+/// 413 and not 503: the meter counts this request's own memory, not the server's, so the same
+/// permalink passes the budget again however idle the server is, and 503 says "try again later";
+/// 413 says the request itself is too large, and a permalink (the query) is the whole request.
+pub fn checkpoint() -> Result<(), ServeError> {
+    if DEADLINE.get().is_some_and(|deadline| Instant::now() >= deadline) {
+        return Err(ServeError::Busy(format!(
             "the request took over {} s and was stopped; try a shorter permalink",
             REQUEST_TIMEOUT.as_secs()
+        )));
+    }
+    match meter::over() {
+        Some((_, budget)) => Err(ServeError::TooLarge(format!(
+            "the request needed over {} of memory and was stopped; ask for fewer maps or areas, or fewer edits",
+            mib(budget)
         ))),
-        _ => Ok(()),
+        None => Ok(()),
     }
 }
 
-/// Runs `work` under `deadline` on this thread; the deadline is cleared after it, even when it
-/// panics (the pool's threads are reused: a stale deadline would stop the next request).
-pub fn with_deadline<T>(deadline: Instant, work: impl FnOnce() -> T) -> T {
+/// A budget in MiB (every budget but a test's), or in KiB or bytes when it is not whole MiB.
+fn mib(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b.is_multiple_of(1 << 20) => format!("{} MiB", b >> 20),
+        b if b.is_multiple_of(1 << 10) => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// Runs `work` under `deadline` and counting into `meter` on this thread; both are cleared after
+/// it, even when it panics (the pool's threads are reused: a stale deadline or meter would stop,
+/// or be charged by, the next request).
+pub fn within<T>(deadline: Instant, meter: Arc<Meter>, work: impl FnOnce() -> T) -> T {
     struct Clear;
     impl Drop for Clear {
         fn drop(&mut self) {
@@ -100,7 +150,7 @@ pub fn with_deadline<T>(deadline: Instant, work: impl FnOnce() -> T) -> T {
     }
     DEADLINE.set(Some(deadline));
     let _clear = Clear;
-    work()
+    meter::metered(meter, work)
 }
 
 /// A place in the pool's queue, left on drop.
@@ -236,6 +286,50 @@ pub async fn security_headers(req: Request, next: Next) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn later() -> Instant {
+        Instant::now() + Duration::from_secs(3600)
+    }
+
+    #[test]
+    fn work_past_its_memory_budget_is_refused_at_the_next_checkpoint_with_413_and_one_line() {
+        let answer = within(later(), Meter::new(1 << 20), || {
+            assert!(checkpoint().is_ok(), "within the budget");
+            drop(std::hint::black_box(vec![0u8; 3 << 20]));
+            checkpoint()
+        });
+        let refused = answer.expect_err("past its budget, though the memory is freed already");
+        assert_eq!(
+            refused.to_string(),
+            "the request needed over 1 MiB of memory and was stopped; ask for fewer maps or areas, or fewer edits"
+        );
+        assert_eq!(refused.into_response().status(), axum::http::StatusCode::PAYLOAD_TOO_LARGE);
+    }
+
+    #[test]
+    fn a_pool_thread_keeps_no_deadline_or_meter_after_a_request_even_one_that_panicked() {
+        let spent = Meter::new(1);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            within(Instant::now(), spent.clone(), || {
+                drop(std::hint::black_box(vec![0u8; 4096]));
+                panic!("a render that failed")
+            })
+        }));
+        assert!(caught.is_err());
+        assert!(checkpoint().is_ok(), "neither the past deadline nor the spent meter stayed on the thread");
+        let before = spent.held();
+        drop(std::hint::black_box(vec![0u8; 1 << 20]));
+        assert_eq!(spent.held(), before, "the spent meter is charged nothing more");
+        // The next request on this reused thread starts from zero and ends at zero.
+        let next = Meter::new(1 << 20);
+        let answer = within(later(), next.clone(), || {
+            drop(std::hint::black_box(vec![0u8; 4096]));
+            checkpoint()
+        });
+        assert!(answer.is_ok());
+        assert_eq!(next.held(), 0);
+        assert!(next.peak() >= 4096);
+    }
 
     #[test]
     fn localhost_names_and_the_bound_address_are_allowed_other_names_are_not() {

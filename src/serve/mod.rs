@@ -14,7 +14,7 @@ mod view;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::time::Duration;
 
 use axum::Router;
@@ -26,7 +26,7 @@ use crate::tables::Tables;
 
 pub use conn::{SEND_BUFFER, SEND_TIMEOUT, STALL_UNDER_PRESSURE};
 pub use error::ServeError;
-pub use guard::QUEUE;
+pub use guard::{QUEUE, REQUEST_MEMORY};
 
 /// What every request reads: the tables and templates, loaded once, and the pool heavy work runs on.
 pub struct AppState {
@@ -57,7 +57,20 @@ pub fn router_at(tables: Tables, bound: SocketAddr) -> Result<Router> {
 
 /// [`router_at`], counting in `builds` every request that began heavy work.
 pub fn router_counting(tables: Tables, bound: SocketAddr, builds: Arc<AtomicU64>) -> Result<Router> {
-    let state = Arc::new(AppState { tables, templates: Templates::load(None)?, pool: guard::Pool::new(), builds });
+    routes(AppState { tables, templates: Templates::load(None)?, pool: guard::Pool::new(), builds }, bound)
+}
+
+/// [`router_at`] with a memory budget of `budget` bytes per request in place of
+/// [`REQUEST_MEMORY`], keeping in `peak` the most memory any one request held: how tests see a
+/// request refused past its budget without allocating gigabytes, and what the largest requests
+/// hold (docs/speed.md).
+pub fn router_metered(tables: Tables, bound: SocketAddr, budget: usize, peak: Arc<AtomicUsize>) -> Result<Router> {
+    let pool = guard::Pool::metered(budget, peak);
+    routes(AppState { tables, templates: Templates::load(None)?, pool, builds: Arc::default() }, bound)
+}
+
+fn routes(state: AppState, bound: SocketAddr) -> Result<Router> {
+    let state = Arc::new(state);
     Ok(Router::new()
         .route("/", get(handlers::index))
         .route("/app.js", get(handlers::app_js))

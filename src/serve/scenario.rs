@@ -22,8 +22,8 @@ pub fn build_noted(tables: &Tables, req: &Request) -> Result<(Document, Option<S
     doc.set_paper(req.paper);
     let mut note = None;
     for (i, op) in req.ops.iter().enumerate() {
-        // A request answered 503 stops here rather than replaying on for nobody.
-        super::guard::past_deadline()?;
+        // A request answered 503, or past its memory budget, stops here rather than replaying on.
+        super::guard::checkpoint()?;
         let before = (i + 1 == req.ops.len()).then(|| doc.clone());
         apply(tables, &mut doc, op).map_err(|e| {
             let say = |m: String| format!("edit {} `{op}`: {m}", i + 1);
@@ -33,6 +33,7 @@ pub fn build_noted(tables: &Tables, req: &Request) -> Result<(Document, Option<S
                 ServeError::NotFound(m) => ServeError::NotFound(say(m)),
                 ServeError::Forbidden(m) => ServeError::Forbidden(say(m)),
                 ServeError::Busy(m) => ServeError::Busy(say(m)),
+                ServeError::TooLarge(m) => ServeError::TooLarge(say(m)),
                 ServeError::Internal(m) => ServeError::Internal(say(m)),
             }
         })?;
@@ -103,7 +104,8 @@ mod tests {
         pairs.extend((0..3).map(|_| ("op".to_string(), "reroll:map1/B2".to_string())));
         let req = Request::parse(&pairs, || 0).unwrap();
         let past = std::time::Instant::now();
-        match super::super::guard::with_deadline(past, || build(&tables, &req)) {
+        let meter = crate::meter::Meter::new(usize::MAX);
+        match super::super::guard::within(past, meter, || build(&tables, &req)) {
             Err(ServeError::Busy(m)) => assert!(m.starts_with("the request took over 30 s and was stopped"), "{m}"),
             other => panic!("not stopped: {:?}", other.map(|_| ())),
         }

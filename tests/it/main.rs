@@ -43,6 +43,7 @@ mod robust;
 mod scale;
 mod serve;
 mod serve_guard;
+mod serve_memory;
 mod sheet;
 mod structure;
 mod tables;
@@ -53,6 +54,10 @@ mod usage;
 mod vtt;
 mod vtt_flood;
 mod workbench;
+
+/// The workbench's requests in these tests count their memory as the binary's do (`serve_memory`).
+#[global_allocator]
+static ALLOCATOR: dungeonsmith::meter::Counting<std::alloc::System> = dungeonsmith::meter::Counting(std::alloc::System);
 
 /// Runs the program in-process: (exit code, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {
