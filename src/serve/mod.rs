@@ -65,6 +65,7 @@ pub fn router_counting(tables: Tables, bound: SocketAddr, builds: Arc<AtomicU64>
         .route("/api/scenario", get(handlers::scenario))
         .route("/download/{file}", get(handlers::download))
         .route("/booklet", get(handlers::booklet))
+        .route("/reference", get(handlers::reference))
         .fallback(handlers::not_found)
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard::Bound(bound), guard::check_host))
