@@ -492,13 +492,13 @@ impl Document {
         }
     }
 
-    /// The names of the files [`Document::render`] makes in `formats`, in its order, without
-    /// making any.
-    pub fn file_names(&self, formats: &[Format]) -> Vec<String> {
+    /// The names of the files [`Document::render_with`] makes in `formats` with part two where
+    /// `reference` puts it, in its order, without making any.
+    pub fn file_names(&self, formats: &[Format], reference: Reference) -> Vec<String> {
         use crate::render::formats::{Subject, file_names};
         match self {
-            Document::Myk(s) => file_names(Subject::Myk(s), formats, Reference::default()),
-            Document::Nw3(f) => file_names(Subject::Nw3(f), formats, Reference::default()),
+            Document::Myk(s) => file_names(Subject::Myk(s), formats, reference),
+            Document::Nw3(f) => file_names(Subject::Nw3(f), formats, reference),
         }
     }
 

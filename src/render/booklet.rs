@@ -102,8 +102,10 @@ impl<'a, V: Serialize> Context<'a, V> {
 }
 
 /// What happens in the room at `at`, each in full as the story's sections print it: the clues
-/// found there, the cast NPCs standing there, the mini events that happen there. The room key
-/// prints these in the room's own entry, so the GM reads them where they happen.
+/// found there, the cast NPCs standing there, the mini events that happen there, and the Scenario
+/// Movement's steps that start or end there (a move in both its rooms: it runs along one
+/// corridor, so it passes through no other). The room key prints these in the room's own entry,
+/// so the GM reads them where they happen.
 pub fn room_key(s: &Scenario, tables: &Tables, at: Place) -> Vec<Entry> {
     let mut out = Vec::new();
     for n in s.cast.iter().filter(|n| n.place == Some(at)) {
@@ -119,7 +121,25 @@ pub fn room_key(s: &Scenario, tables: &Tables, at: Place) -> Vec<Entry> {
         e.label = format!("Mini event — {}", e.label);
         out.push(e);
     }
+    out.extend(movement_here(s, at));
     out
+}
+
+/// The Scenario Movement's steps in the room at `at`, in Quarter order, each labelled with who
+/// acts: the movement plan's own places (`from`, `at`), never a route worked out again.
+fn movement_here(s: &Scenario, at: Place) -> Vec<Entry> {
+    let Some(st) = &s.story else { return Vec::new() };
+    let f = crate::myk::story::Fill::of(s);
+    st.movement
+        .iter()
+        .filter(|q| q.at == Some(at) || q.from == Some(at))
+        .map(|q| {
+            let mut e = myk_story::movement_entry(s, &f, q, Some(at));
+            let who = if q.who.is_empty() { String::new() } else { format!("{}, ", crate::text::capitalise(&q.who)) };
+            e.label = format!("Scenario Movement — {who}{}", e.label);
+            e
+        })
+        .collect()
 }
 
 /// How long a scenario takes at the table: the total and the sum it comes from.

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::myk::clues::text as clue_text;
 use crate::myk::frame;
-use crate::myk::model::{Clue, ClueMethod, MiniEvent, Npc, Place, Scenario};
+use crate::myk::model::{Clue, ClueMethod, MiniEvent, Npc, Place, Quarter, Scenario};
 use crate::myk::story::{self, Fill, Story};
 use crate::tables::Tables;
 
@@ -272,7 +272,7 @@ pub fn mini_event_entry(s: &Scenario, e: &MiniEvent) -> Entry {
 }
 
 fn movement(s: &Scenario, st: &Story) -> Section {
-    use crate::myk::movement::{HARM_GAP, HOSTAGE_HP, prevention};
+    use crate::myk::movement::{HARM_GAP, HOSTAGE_HP};
     let f = Fill::of(s);
     let list = &st.movement;
     let who = list.iter().find(|q| !q.who.is_empty()).map_or("the villain", |q| q.who.as_str());
@@ -300,22 +300,7 @@ fn movement(s: &Scenario, st: &Story) -> Section {
     let mut entries: Vec<Entry> = list
         .iter()
         .map(|q| {
-            let mut e = entry(format!("Quarter {} ({}):", q.quarter, q.action), f.text(&q.text));
-            if let (Some(a), Some(b)) = (q.from, q.at) {
-                e.sub.push(format!(
-                    "Moves from {} to room {}, along their corridor",
-                    where_is(s, Some(a)),
-                    room_name(s, b)
-                ));
-            }
-            let prevent = f.text(&q.prevent);
-            let prevent = prevent.trim_end_matches('.');
-            // A scene has nothing to prevent: its line (a later check it sets up) prints as written.
-            if q.action != "scene" && prevention(prevent).is_some() {
-                e.sub.push(format!("To prevent it: {prevent}"));
-            } else if !prevent.is_empty() {
-                e.sub.push(prevent.to_string());
-            }
+            let mut e = movement_entry(s, &f, q, None);
             e.sub.extend(arrival_in(s, q.quarter));
             e
         })
@@ -332,8 +317,33 @@ fn movement(s: &Scenario, st: &Story) -> Section {
     section("Scenario Movement", intro, entries)
 }
 
+/// One Quarter of the Scenario Movement as its section and the room key both print it: what the
+/// actor does, the move's corridor, how to prevent it. In the entry of room `here` a move says
+/// which way it goes from there. (The section adds a race's arrival that Quarter, which happens in
+/// the objective's room, not where the actor stands.)
+pub fn movement_entry(s: &Scenario, f: &Fill, q: &Quarter, here: Option<Place>) -> Entry {
+    use crate::myk::movement::prevention;
+    let mut e = entry(format!("Quarter {} ({}):", q.quarter, q.action), f.text(&q.text));
+    if let (Some(a), Some(b)) = (q.from, q.at) {
+        e.sub.push(match here {
+            Some(h) if h == a => format!("Leaves this room for room {}, along their corridor", room_name(s, b)),
+            Some(h) if h == b => format!("Arrives from room {}, along their corridor", room_name(s, a)),
+            _ => format!("Moves from {} to room {}, along their corridor", where_is(s, Some(a)), room_name(s, b)),
+        });
+    }
+    let prevent = f.text(&q.prevent);
+    let prevent = prevent.trim_end_matches('.');
+    // A scene has nothing to prevent: its line (a later check it sets up) prints as written.
+    if q.action != "scene" && prevention(prevent).is_some() {
+        e.sub.push(format!("To prevent it: {prevent}"));
+    } else if !prevent.is_empty() {
+        e.sub.push(prevent.to_string());
+    }
+    e
+}
+
 /// "B3 (Hall of Bones)".
-fn room_name(s: &Scenario, p: Place) -> String {
+pub fn room_name(s: &Scenario, p: Place) -> String {
     s.map(p.map).map_or_else(|| p.room.to_string(), |m| format!("{} ({})", p.room, m.room(p.room).name))
 }
 

@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use crate::document::Game;
 use crate::options::{Input, Opt};
+use crate::render::booklet::Reference;
 use crate::render::svgkit::xml_escape;
 use crate::tables::Tables;
 
@@ -31,6 +32,22 @@ pub fn game_options(tables: &Tables) -> String {
         html.push_str("</div>\n");
     }
     html
+}
+
+/// Where the page takes the booklet's reference choice.
+pub const REFERENCE_OPTION: &str = "<!-- reference option -->";
+
+/// The form's row choosing where the booklet's part two goes: the command line's words and help
+/// ([`Reference::ALL`]), the default first, so the form, `--reference` and the permalink agree.
+pub fn reference_option() -> String {
+    let options: String = Reference::ALL
+        .iter()
+        .map(|r| format!("<option value=\"{0}\" title=\"{1}\">{0}</option>", r.name(), xml_escape(r.help())))
+        .collect();
+    format!(
+        "<div class=\"row\"><label for=\"reference\">Reference</label><select id=\"reference\" name=\"reference\" \
+         title=\"where the booklet's part two (tables, skills, items, glossary, rules) goes\">{options}</select></div>"
+    )
 }
 
 /// The input or select of one option.
@@ -103,6 +120,24 @@ mod tests {
                 (attr(t, "name").unwrap_or_default(), range)
             })
             .collect()
+    }
+
+    #[test]
+    fn the_forms_reference_choice_offers_the_command_lines_words_its_default_first() {
+        let cli = crate::cli::Cli::command();
+        for game in Game::ALL {
+            let sub = cli.find_subcommand(game.command()).expect("a subcommand per game");
+            let arg = sub.get_arguments().find(|a| a.get_long() == Some("reference")).expect("`--reference`");
+            let words: Vec<String> = arg.get_possible_values().iter().map(|v| v.get_name().to_string()).collect();
+            let row = reference_option();
+            let offered: Vec<&str> =
+                row.split("<option value=\"").skip(1).map(|t| &t[..t.find('"').unwrap_or(0)]).collect();
+            assert_eq!(offered, words, "{game:?}");
+            let default = arg.get_default_values().first().map(|d| d.to_string_lossy().into_owned());
+            assert_eq!(default.as_deref(), offered.first().copied(), "the default first, as the form selects it");
+            let page = super::super::handlers::index_page(&Tables::load(None).unwrap());
+            assert!(page.contains(&row) && !page.contains(REFERENCE_OPTION), "the page holds the row");
+        }
     }
 
     #[test]

@@ -13,7 +13,8 @@ use axum::response::{IntoResponse, Response};
 use crate::dice::fresh_seed;
 use crate::document::Document;
 use crate::model::Format;
-use crate::output::Artifact;
+use crate::output::{Artifact, REFERENCE_SUFFIX};
+use crate::render::booklet::Reference;
 
 use super::AppState;
 use super::error::ServeError;
@@ -29,9 +30,12 @@ pub async fn index(State(state): State<Arc<AppState>>) -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], index_page(&state.tables))
 }
 
-/// The page with each game's options, from their one declaration.
+/// The page with each game's options and the booklet's reference choice, from their one
+/// declaration.
 pub(super) fn index_page(tables: &crate::tables::Tables) -> String {
-    INDEX.replace(super::form::GAME_OPTIONS, &super::form::game_options(tables))
+    INDEX
+        .replace(super::form::GAME_OPTIONS, &super::form::game_options(tables))
+        .replace(super::form::REFERENCE_OPTION, &super::form::reference_option())
 }
 
 pub async fn app_js() -> impl IntoResponse {
@@ -65,10 +69,11 @@ async fn on_pool<T: Send + 'static>(
         .await
 }
 
-/// Every file a download offers, rendered as the CLI renders it.
-fn artifacts(state: &AppState, doc: &Document) -> Result<Vec<Artifact>, ServeError> {
+/// Every file a download offers, rendered as the CLI renders it (the booklet's reference where
+/// the request puts it).
+fn artifacts(state: &AppState, doc: &Document, req: &Request) -> Result<Vec<Artifact>, ServeError> {
     super::guard::checkpoint()?;
-    let files = doc.render(&state.tables, &OFFERED, &state.templates)?;
+    let files = doc.render_with(&state.tables, &OFFERED, &state.templates, req.reference)?;
     // A render past the budget stops before the zip copies every file once more.
     super::guard::checkpoint()?;
     Ok(files)
@@ -104,7 +109,7 @@ pub async fn scenario(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -
         let (doc, note) = build_noted(&st.tables, &req)?;
         super::guard::checkpoint()?;
         // The names only: rendering every file to list them cost most of the request.
-        let files = doc.file_names(&OFFERED);
+        let files = doc.file_names(&OFFERED, req.reference);
         Ok(Json(page(&st.tables, &req, &doc, files, zip_name(&doc), note)))
     })
     .await
@@ -133,7 +138,7 @@ pub async fn download(
 fn download_file(state: &AppState, file: &str, pairs: &[(String, String)]) -> Result<Response, ServeError> {
     let req = Request::parse(pairs, fresh_seed)?;
     let doc = build(&state.tables, &req)?;
-    let files = artifacts(state, &doc)?;
+    let files = artifacts(state, &doc, &req)?;
     let bytes = if file == zip_name(&doc) {
         zip_all(&files)?
     } else {
@@ -150,16 +155,49 @@ fn download_file(state: &AppState, file: &str, pairs: &[(String, String)]) -> Re
         .into_response())
 }
 
-/// The HTML booklet, shown in the browser to print.
+/// The HTML booklet, shown in the browser to print: the booklet file the CLI writes, so with
+/// `reference=separate` part one alone. Part one is what the GM runs the table from, and printing
+/// the reference is a choice of its own (many keep the rulebook at hand), so the page shows part
+/// one and offers part two apart: at [`reference`], and among the downloads.
 pub async fn booklet(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Response, ServeError> {
     on_pool(state, move |st| {
         let req = Request::parse(&pairs, fresh_seed)?;
         let doc = build(&st.tables, &req)?;
-        let html = artifacts(st, &doc)?
-            .into_iter()
-            .find(|a| a.name.ends_with(".html"))
-            .ok_or_else(|| ServeError::Internal("the booklet was not rendered".into()))?;
-        Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html.bytes).into_response())
+        let stem = doc.stem();
+        let html = html_file(artifacts(st, &doc, &req)?, &format!("{stem}.html"))?;
+        // Part one cites part two by its file name, a link that works when the two files lie side
+        // by side; here each is at an address of its own, which carries the permalink.
+        let reference = format!("{stem}{REFERENCE_SUFFIX}.html");
+        let at = format!("/reference?{}", req.query().replace('&', "&amp;"));
+        let html = String::from_utf8_lossy(&html).replace(&format!("href=\"{reference}"), &format!("href=\"{at}"));
+        Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())
     })
     .await
+}
+
+/// Part two of a booklet whose permalink writes it apart (`reference=separate`), shown in the
+/// browser to print; any other choice has no such file, which the answer says.
+pub async fn reference(State(state): State<Arc<AppState>>, Query(pairs): Pairs) -> Result<Response, ServeError> {
+    on_pool(state, move |st| {
+        let req = Request::parse(&pairs, fresh_seed)?;
+        if req.reference != Reference::Separate {
+            return Err(ServeError::NotFound(format!(
+                "the booklet's reference is not a file of its own with `reference={}`; `reference=separate` makes it one",
+                req.reference.name()
+            )));
+        }
+        let doc = build(&st.tables, &req)?;
+        let html = html_file(artifacts(st, &doc, &req)?, &format!("{}{REFERENCE_SUFFIX}.html", doc.stem()))?;
+        Ok(([(header::CONTENT_TYPE, "text/html; charset=utf-8")], html).into_response())
+    })
+    .await
+}
+
+/// The bytes of the rendered file called `name`.
+fn html_file(files: Vec<Artifact>, name: &str) -> Result<Vec<u8>, ServeError> {
+    files
+        .into_iter()
+        .find(|a| a.name == name)
+        .map(|a| a.bytes)
+        .ok_or_else(|| ServeError::Internal(format!("the booklet file `{name}` was not rendered")))
 }

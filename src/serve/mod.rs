@@ -78,6 +78,7 @@ fn routes(state: AppState, bound: SocketAddr) -> Result<Router> {
         .route("/api/scenario", get(handlers::scenario))
         .route("/download/{file}", get(handlers::download))
         .route("/booklet", get(handlers::booklet))
+        .route("/reference", get(handlers::reference))
         .fallback(handlers::not_found)
         .with_state(state)
         .layer(axum::middleware::from_fn_with_state(guard::Bound(bound), guard::check_host))

@@ -5,6 +5,7 @@
 use crate::document::{Game, Params};
 use crate::model::Paper;
 use crate::permalink::Fields;
+use crate::render::booklet::Reference;
 
 use super::error::ServeError;
 
@@ -59,12 +60,15 @@ impl std::fmt::Display for Op {
     }
 }
 
-/// A whole workbench request: game and options, seed, paper, and the edits in order.
+/// A whole workbench request: game and options, seed, paper, where the booklet's reference goes,
+/// and the edits in order.
 #[derive(Clone, Debug)]
 pub struct Request {
     pub params: Params,
     pub seed: u64,
     pub paper: Paper,
+    /// Where the booklet's part two goes (`--reference` on the command line).
+    pub reference: Reference,
     pub ops: Vec<Op>,
 }
 
@@ -83,7 +87,7 @@ pub type Pairs = [(String, String)];
 
 /// The fields every query may hold; besides them, only the fields of the game's options
 /// ([`Game::query_fields`]); any other is refused.
-const COMMON: [&str; 4] = ["game", "seed", "paper", "op"];
+const COMMON: [&str; 5] = ["game", "seed", "paper", "reference", "op"];
 
 fn paper(q: &Fields) -> Result<Paper, ServeError> {
     match q.one("paper").unwrap_or("") {
@@ -93,6 +97,20 @@ fn paper(q: &Fields) -> Result<Paper, ServeError> {
             .find(|p| p.name() == name)
             .ok_or_else(|| ServeError::BadRequest(format!("`paper`: `{name}` is not a paper; use one of: a4, letter"))),
     }
+}
+
+/// Where the booklet's reference goes: the command line's words ([`Reference::ALL`]), its
+/// default when absent or blank.
+fn reference(q: &Fields) -> Result<Reference, ServeError> {
+    let Some(name) = q.given("reference") else { return Ok(Reference::default()) };
+    Reference::ALL.into_iter().find(|r| r.name() == name).ok_or_else(|| {
+        let all: Vec<&str> = Reference::ALL.iter().map(|r| r.name()).collect();
+        let name = crate::error::cut(name);
+        ServeError::BadRequest(format!(
+            "`reference`: `{name}` is not a place for the reference; use one of: {}",
+            all.join(", ")
+        ))
+    })
 }
 
 /// The edits to replay, in order; at most [`MAX_OPS`].
@@ -142,9 +160,10 @@ impl Request {
             None => fresh_seed(),
         };
         let paper = paper(&q)?;
+        let reference = reference(&q)?;
         let params =
             game.params_from_query(&q).map_err(|e| ServeError::BadRequest(e.line_for(crate::error::query_field)))?;
-        Ok(Request { params, seed, paper, ops: ops(&q)? })
+        Ok(Request { params, seed, paper, reference, ops: ops(&q)? })
     }
 
     /// The canonical query string (the permalink), percent-encoded.
@@ -153,6 +172,7 @@ impl Request {
             vec![("game", self.params.game().command().into()), ("seed", self.seed.to_string())];
         pairs.extend(self.params.query_pairs());
         pairs.push(("paper", self.paper.name().into()));
+        pairs.push(("reference", self.reference.name().into()));
         for op in &self.ops {
             pairs.push(("op", op.to_string()));
         }

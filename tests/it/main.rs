@@ -19,6 +19,7 @@ mod myk_court;
 mod myk_goal;
 mod myk_items;
 mod myk_movement;
+mod myk_room_movement;
 mod myk_ruler;
 mod myk_rules;
 mod myk_skills;

@@ -88,7 +88,10 @@ async fn the_served_gm_sheet_is_the_cli_sheet_plus_click_targets_on_every_room()
     let a = get("/api/scenario?game=myk&seed=42&maps=2").await;
     assert_eq!(a.status, StatusCode::OK, "{}", a.text());
     let v = a.json();
-    assert_eq!(v["query"], "game=myk&seed=42&court-size=4&level=2&maps=2&rooms=9&layout=mixed&paper=a4");
+    assert_eq!(
+        v["query"],
+        "game=myk&seed=42&court-size=4&level=2&maps=2&rooms=9&layout=mixed&paper=a4&reference=appendix"
+    );
     let dir = cli_files(&["myk", "--seed", "42", "--maps", "2", "--format", "svg"]);
     let sheets = v["sheets"].as_array().unwrap();
     assert_eq!(sheets.len(), 4, "a GM and a players' sheet per map");
@@ -155,7 +158,7 @@ async fn a_permalink_rebuilds_the_same_scenario_byte_for_byte() {
     let v = a.json();
     assert_eq!(
         v["query"],
-        "game=myk&seed=9&levels=3,2,2,1&maps=1&rooms=9&layout=junction&paper=a4&op=lock:map1/B2&op=rename:map1/A1:The%20Vault"
+        "game=myk&seed=9&levels=3,2,2,1&maps=1&rooms=9&layout=junction&paper=a4&reference=appendix&op=lock:map1/B2&op=rename:map1/A1:The%20Vault"
     );
     // The canonical query answers with the same scenario.
     let again = get(&format!("/api/scenario?{}", v["query"].as_str().unwrap())).await;
@@ -243,6 +246,8 @@ async fn bad_requests_get_a_400_and_one_line_naming_the_culprit() {
         ("/api/scenario?seed=1&layout=spiral", "`layout`: `spiral` is not a layout"),
         ("/api/scenario?seed=1&game=dnd", "`game`: `dnd` is not a game"),
         ("/api/scenario?seed=1&paper=a3", "`paper`: `a3`"),
+        ("/api/scenario?seed=1&reference=footnote", "`reference`: `footnote` is not a place for the reference"),
+        ("/booklet?seed=1&reference=Appendix", "`reference`: `Appendix`"),
         ("/api/scenario?seed=1&game=fortress&cl=99", "`cl` must be 1 to 20, got 99"),
         ("/api/scenario?seed=1&colour=red", "unknown field `colour`"),
         ("/api/scenario?seed=1&op=explode:map1", "edit `explode:map1`"),
@@ -495,4 +500,48 @@ async fn the_workbenchs_own_page_and_plain_clients_are_served() {
         let a = get_with("/api/scenario?seed=1", headers).await;
         assert_eq!(a.status, StatusCode::OK, "{headers:?}: {}", a.text());
     }
+}
+
+/// The permalink carries where the booklet's reference goes, and reopened gives the same query.
+#[tokio::test]
+async fn the_permalink_carries_the_reference_choice_and_round_trips_it() {
+    for (choice, own_file) in [("appendix", false), ("separate", true), ("none", false)] {
+        let v = get(&format!("/api/scenario?seed=21&reference={choice}")).await.json();
+        let q = v["query"].as_str().unwrap().to_string();
+        assert!(q.contains(&format!("&reference={choice}")), "{choice}: {q}");
+        assert_eq!(get(&format!("/api/scenario?{q}")).await.json()["query"], q.as_str(), "{choice}: round trip");
+        let files: Vec<&str> = v["files"].as_array().unwrap().iter().map(|f| f.as_str().unwrap()).collect();
+        let apart = ["myk-21-reference.md", "myk-21-reference.html"];
+        assert_eq!(apart.iter().all(|f| files.contains(f)), own_file, "{choice}: downloads {files:?}");
+        assert_eq!(apart.iter().any(|f| files.contains(f)), own_file, "{choice}: downloads {files:?}");
+    }
+    let blank = get("/api/scenario?seed=21&reference=").await.json();
+    assert!(blank["query"].as_str().unwrap().ends_with("&reference=appendix"), "blank is the default");
+}
+
+/// The booklet the workbench shows follows the choice: part two behind its divider (`appendix`),
+/// none at all (`none`), or part one linking to part two at an address of its own (`separate`),
+/// which is offered as a download too.
+#[tokio::test]
+async fn the_served_booklet_has_part_two_only_as_the_permalink_chooses() {
+    const DIVIDER: &str = "Part two: Reference";
+    let appendix = get("/booklet?seed=21&reference=appendix").await.text();
+    assert!(appendix.contains(DIVIDER) && appendix.contains("<h2>Glossary</h2>"), "appendix: part two in the booklet");
+    let none = get("/booklet?seed=21&reference=none").await;
+    assert_eq!(none.status, StatusCode::OK);
+    assert!(!none.text().contains(DIVIDER) && !none.text().contains("<h2>Glossary</h2>"), "none: no part two");
+    let one = get("/booklet?seed=21&reference=separate").await.text();
+    assert!(!one.contains(DIVIDER), "separate: part one alone");
+    let q = get("/api/scenario?seed=21&reference=separate").await.json()["query"].as_str().unwrap().to_string();
+    let link = format!("href=\"/reference?{}", q.replace('&', "&amp;"));
+    assert!(one.contains(&link), "separate: part one links to part two's page: {link}");
+    assert!(!one.contains("href=\"myk-21-reference.html"), "no link to a file the workbench does not serve");
+    let two = get(&format!("/reference?{q}")).await;
+    assert_eq!(two.status, StatusCode::OK, "{}", two.text());
+    assert!(two.content_type.starts_with("text/html") && two.text().contains("<h2>Glossary</h2>"), "part two's page");
+    let download = get(&format!("/download/myk-21-reference.html?{q}")).await;
+    assert_eq!(download.body, two.body, "the page is the downloaded file");
+    let not_apart = get("/reference?seed=21&reference=appendix").await;
+    assert_eq!(not_apart.status, StatusCode::NOT_FOUND);
+    assert!(not_apart.text().contains("`reference=separate` makes it one"), "{}", not_apart.text());
 }

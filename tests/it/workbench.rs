@@ -131,6 +131,23 @@ async fn objective_picker(c: &Client) {
     wait_query(c, |q| !q.contains("objective=")).await;
 }
 
+/// The reference picker: where the booklet's part two goes, chosen in the form, goes into the
+/// permalink and changes the booklet the page prints; `separate` offers part two on its own.
+async fn reference_picker(c: &Client) {
+    for (choice, part_two, apart) in [("none", false, false), ("separate", false, true), ("appendix", true, false)] {
+        c.find(Locator::Id("reference")).await.unwrap().select_by_value(choice).await.unwrap();
+        click(c, "#generate").await;
+        let q = wait_query(c, |q| q.contains(&format!("&reference={choice}"))).await;
+        let booklet = fetch(c, &format!("/booklet?{q}")).await;
+        assert!(booklet.contains("<h1>"), "{choice}: a booklet: {}", &booklet[..booklet.len().min(200)]);
+        assert_eq!(booklet.contains("Part two: Reference"), part_two, "{choice}: part two in the printed booklet");
+        let print = c.find(Locator::Id("print-reference")).await.unwrap();
+        assert_eq!(print.is_displayed().await.unwrap(), apart, "{choice}: the button printing part two");
+        let offered = c.find_all(Locator::Css("#downloads a[href*='-reference.html']")).await.unwrap();
+        assert_eq!(offered.len(), usize::from(apart), "{choice}: part two among the downloads");
+    }
+}
+
 /// The MYK session, then a fortress area rerolled.
 async fn session(c: Client, base: String, dir: PathBuf) {
     // Generate: type a seed into the form.
@@ -200,6 +217,7 @@ async fn session(c: Client, base: String, dir: PathBuf) {
     assert_eq!(code, 0, "the downloaded scenario passes check: {out}");
 
     objective_picker(&c).await;
+    reference_picker(&c).await;
 
     // A fortress: reroll one area, only that area changes.
     c.goto(&format!("{base}/?game=nw3&seed=7")).await.unwrap();

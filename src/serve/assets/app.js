@@ -238,10 +238,12 @@ function drawDownloads() {
   items.push(link(view.zip, 'download-zip'));
   for (const i of items) if (!i.firstChild.id) i.firstChild.removeAttribute('id');
   $('#downloads').replaceChildren(...items);
+  // Part two has a page of its own only when the permalink writes it apart.
+  $('#print-reference').hidden = new URLSearchParams(view.query).get('reference') !== 'separate';
 }
 
-function printBooklet() {
-  const w = window.open('/booklet?' + view.query, '_blank');
+function printPage(path) {
+  const w = window.open(path + '?' + view.query, '_blank');
   if (w) w.addEventListener('load', () => w.print());
 }
 
@@ -259,7 +261,8 @@ $('#regenerate').addEventListener('click', () => {
   edit('regen:' + seed).then((ok) => { if (ok) $('#regen-seed').value = randomSeed(); });
 });
 $('#undo').addEventListener('click', undo);
-$('#print').addEventListener('click', printBooklet);
+$('#print').addEventListener('click', () => printPage('/booklet'));
+$('#print-reference').addEventListener('click', () => printPage('/reference'));
 $('#message-close').addEventListener('click', hideMessage);
 $('#sheet').addEventListener('click', (e) => {
   const hook = e.target.closest('[data-room], [data-area]');
