@@ -211,7 +211,8 @@ fn event(e: &mut Event, tables: &Tables, rr: &RulerRecord, cl: u32, at: &str) ->
             e.judge = Some(rec.judge.clone());
         }
         EventKind::Ruler => {
-            e.name = rr.name.clone();
+            // Named after the Ruler as it stands (format 7), as the generator names it.
+            e.name = crate::nw3::stock::ruler_event(rr).name;
             e.text = rr.encounter.clone();
         }
     }
