@@ -55,6 +55,12 @@ fn html_room<'a>(html: &'a str, s: &Scenario, at: Place) -> &'a str {
     span(html, map, &format!("<h3>{} — ", at.room), &["<div class=\"room\">", "</section>"])
 }
 
+/// `text` as the HTML templates escape it (minijinja's HTML escaping).
+fn html_escape(text: &str) -> String {
+    let pairs = [("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("\"", "&quot;"), ("'", "&#x27;"), ("/", "&#x2f;")];
+    pairs.iter().fold(text.to_string(), |t, (from, to)| t.replace(from, to))
+}
+
 /// The label the room key gives step `q`: who acts, its Quarter and action.
 fn label(q: &Quarter) -> String {
     let who = if q.who.is_empty() { String::new() } else { format!("{}, ", dungeonsmith::text::capitalise(&q.who)) };
@@ -81,7 +87,7 @@ fn every_movement_step_is_named_in_the_entry_of_each_room_it_starts_or_ends_in()
             for at in rooms {
                 let line = format!("- **{}** {}", markdown_escape(&label(q)), markdown_escape(&f.text(&q.text)));
                 assert!(md_room(&md, &s, at).contains(&line), "{what}: room {} of map {}: `{line}`", at.room, at.map);
-                let html_label = format!("<b>{}</b>", label(q));
+                let html_label = format!("<b>{}</b>", html_escape(&label(q)));
                 assert!(html_room(&html, &s, at).contains(&html_label), "{what}: the HTML room {}", at.room);
                 // A move says, in each of its rooms, which way it goes from there.
                 if let (Some(from), Some(to)) = (q.from, q.at) {
