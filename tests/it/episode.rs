@@ -301,7 +301,8 @@ fn episode_sentences(f: &Fortress) -> BTreeMap<&'static str, Vec<String>> {
     let mut out: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
     out.insert("connections", e.handouts.iter().map(|h| h.connection.who.clone()).collect());
     out.insert("hooks", e.handouts.iter().map(|h| h.hook.clone()).collect());
-    out.insert("opening", e.opening.iter().map(|s| s.text.clone()).collect());
+    // A PC's Opening scene without a drawn event (PC 3 on) has no text of its own to repeat.
+    out.insert("opening", e.opening.iter().map(|s| s.text.clone()).filter(|t| !t.is_empty()).collect());
     out.insert("legwork", e.legwork.iter().map(|l| l.text.clone()).collect());
     out.insert(
         "past",
