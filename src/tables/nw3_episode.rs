@@ -466,14 +466,17 @@ impl EpisodeData {
         }
         for x in &self.scene_says {
             let needs: &[&str] = match x.plants {
-                Plant::Keyword => &["{keyword}", "{npc}"],
-                Plant::Item => &["{item}", "{npc}"],
-                Plant::Victim => &["{victim}", "{npc}"],
-                Plant::Place | Plant::Trouble => &["{place}", "{npc}"],
-                Plant::Logic => &["{npc}"],
+                Plant::Keyword => &["keyword", "npc"],
+                Plant::Item => &["item", "npc"],
+                Plant::Victim => &["victim", "npc"],
+                Plant::Place | Plant::Trouble => &["place", "npc"],
+                Plant::Logic => &["npc"],
             };
-            if let Some(p) = needs.iter().find(|p| !x.text.contains(**p)) {
-                let m = format!("[[scene_says]] `{}` plants {} but never says `{p}`", short(&x.text), x.plants.label());
+            // A slot with a filter (`{victim|poss}`) says it too.
+            let said: Vec<&str> = crate::text::slots(&x.text).into_iter().map(|s| s.name).collect();
+            if let Some(p) = needs.iter().find(|p| !said.contains(*p)) {
+                let m =
+                    format!("[[scene_says]] `{}` plants {} but never says `{{{p}}}`", short(&x.text), x.plants.label());
                 return Err(err(m));
             }
         }
@@ -548,6 +551,17 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("`Lost`") && e.contains("{where}"), "{e}");
+    }
+
+    #[test]
+    fn a_connection_line_that_never_says_its_fact_is_refused() {
+        let e = with_episode(|t| format!("{t}\n[[scene_says]]\nplants = \"victim\"\ntext = \"{{npc}} shrugs.\"\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[[scene_says]]") && e.contains("{victim}"), "{e}");
+        // A slot with a filter says its fact too.
+        let line = "{npc} holds {victim|poss} keys.";
+        assert!(with_episode(|t| format!("{t}\n[[scene_says]]\nplants = \"victim\"\ntext = \"{line}\"\n")).is_ok());
     }
 
     #[test]

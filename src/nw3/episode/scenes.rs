@@ -35,6 +35,10 @@ fn plant_of(pc: u32, first: Plant) -> Plant {
 pub fn plan(e: &EpisodeData, ep: &mut Episode, dice: &mut Dice) {
     let drawn = std::mem::take(&mut ep.opening);
     let first = drawn.first().map_or(Plant::Trouble, |s| s.plants);
+    // A Master Scene (the Ruler at home, no PC present) is nobody's meeting: it opens the Opening
+    // Phase on its own, and the PC's or the party's scene has no drawn event.
+    let (master, drawn): (Vec<Scene>, Vec<Scene>) = drawn.into_iter().partition(is_master);
+    ep.opening.extend(master);
     let n = ep.handouts.len() as u32;
     let mut places = Deal::new(dice, e.scene_place.len(), n as usize);
     let mut says = SaysDeal::new(e);
@@ -57,8 +61,9 @@ pub fn plan(e: &EpisodeData, ep: &mut Episode, dice: &mut Dice) {
             knows: knows(ep, pc),
         });
     }
-    if let Some(sign) = drawn.into_iter().find(|s| s.plants == Plant::Logic) {
-        ep.opening.push(party_scene(e, ep, sign, first, dice));
+    let sign = drawn.into_iter().find(|s| s.plants == Plant::Logic);
+    if let Some(s) = party_scene(e, ep, sign, first, dice) {
+        ep.opening.push(s);
     }
     ep.middle = middle(e, ep, dice);
 }
@@ -109,8 +114,7 @@ fn knows(ep: &Episode, pc: u32) -> String {
     let slot = format!("{{npc:{pc}}}");
     let items: Vec<_> = ep.legwork.iter().filter(|l| l.connection == slot).collect();
     if items.is_empty() {
-        return "{npc} has no lead of {npc|poss} own for the Middle Phase: what {npc} said here is all {npc} has."
-            .into();
+        return "{npc} has no lead for the Middle Phase beyond these words.".into();
     }
     let what: Vec<&str> = items.iter().map(|l| topic_knowledge(l.topic)).collect();
     let titles: Vec<String> = items.iter().map(|l| format!("\u{201c}{}\u{201d}", l.title)).collect();
@@ -150,15 +154,31 @@ fn join_owned(parts: &[String]) -> String {
     join(&parts.iter().map(String::as_str).collect::<Vec<_>>())
 }
 
-/// The scene that brings the party together: the Logic's first sign, seen where the PCs meet,
-/// with why they meet and which fact each brings. A party of one has no one to meet: the sign is
-/// their second scene.
-fn party_scene(e: &EpisodeData, ep: &Episode, sign: Scene, first: Plant, dice: &mut Dice) -> Scene {
+/// Whether a drawn scene is a Master Scene: the Ruler seen at home, with no PC there.
+fn is_master(s: &Scene) -> bool {
+    s.title.starts_with("Master Scene") || s.text.starts_with("A Master Scene")
+}
+
+/// The scene that brings the party together: the Logic's first sign (`sign`, unless it was a
+/// Master Scene), seen where the PCs meet, with why they meet and which fact each brings. A
+/// party of one has no one to meet: the sign is their second scene.
+fn party_scene(e: &EpisodeData, ep: &Episode, sign: Option<Scene>, first: Plant, dice: &mut Dice) -> Option<Scene> {
     let n = ep.handouts.len() as u32;
     if n < 2 {
         return sign;
     }
     let Some(p) = dice.choose(&e.scene_party) else { return sign };
+    // Without a sign of its own, the party's scene plants where the Fortress stands.
+    let sign = sign.unwrap_or_else(|| Scene {
+        title: "Together at the {place}".into(),
+        plants: Plant::Place,
+        text: String::new(),
+        pc: 0,
+        party: false,
+        at: String::new(),
+        says: String::new(),
+        knows: String::new(),
+    });
     // The PCs who planted the same fact are named together, in PC order.
     let mut groups: Vec<(Plant, Vec<u32>)> = Vec::new();
     for pc in 1..=n {
@@ -170,7 +190,7 @@ fn party_scene(e: &EpisodeData, ep: &Episode, sign: Scene, first: Plant, dice: &
     }
     let each: Vec<String> = groups.iter().map(|(plant, pcs)| brought(pcs, *plant)).collect();
     let knows = format!("Every lead ends at the {{place}} in {{town}}: {}.", join_owned(&each));
-    Scene { party: true, at: p.at.clone(), says: p.text.clone(), knows, ..sign }
+    Some(Scene { party: true, at: p.at.clone(), says: p.text.clone(), knows, ..sign })
 }
 
 /// The Middle Phase in play order: the legwork items but the Entrance's, a Master Scene after
