@@ -116,8 +116,8 @@ fn handouts(f: &Fortress, e: &Episode, v: &mut Vec<Violation>) {
 /// Whether an Opening scene of the episode says `what` (or a legwork result, in an episode made
 /// before its Opening scenes were planned).
 fn spoken(e: &Episode, what: &str) -> bool {
-    use crate::nw3::episode::scenes::{planned, words};
-    e.opening.iter().any(|s| words(s).contains(what))
+    use crate::nw3::episode::scenes::{planned, planting_words};
+    e.opening.iter().any(|s| planting_words(s).contains(what))
         || (!planned(e) && e.legwork.iter().any(|l| l.reveals.contains(what)))
 }
 
@@ -148,7 +148,7 @@ fn entrance(f: &Fortress, e: &Episode, v: &mut Vec<Violation>) {
             } else if !e
                 .opening
                 .iter()
-                .map(crate::nw3::episode::scenes::words)
+                .map(crate::nw3::episode::scenes::planting_words)
                 .any(|w| w.contains(&i.name) && w.contains(&i.where_found))
             {
                 let m = format!("no opening scene finds \"{}\" and says where ({})", i.name, i.where_found);

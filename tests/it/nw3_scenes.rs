@@ -237,3 +237,28 @@ fn a_file_made_before_the_scenes_were_planned_still_passes() {
     let m: Vec<String> = rules.iter().flat_map(|r| refused(&f, r)).collect();
     assert!(m.is_empty(), "{m:?}");
 }
+
+#[test]
+fn the_scenes_follow_a_legwork_item_dropped_when_the_fortress_rolls_anew() {
+    let mut f = (0..200)
+        .map(fortress)
+        .find(|f| {
+            f.party.size >= 5
+                && f.episode.as_ref().is_some_and(|e| e.legwork.iter().any(|l| l.topic == Topic::SecretGate))
+        })
+        .expect("a fortress with a secret gate's legwork");
+    let title = episode(&mut f).legwork.iter().find(|l| l.topic == Topic::SecretGate).expect("it").title.clone();
+    // The fortress rolled anew without a secret gate: its legwork item goes, and the scenes follow.
+    for g in &mut f.gates {
+        if g.kind == dungeonsmith::nw3::GateKind::Secret {
+            g.kind = dungeonsmith::nw3::GateKind::Normal;
+            g.opened_by = None;
+        }
+    }
+    dungeonsmith::nw3::episode::reveal_anew(&mut f);
+    let e = episode(&mut f);
+    assert!(!e.middle.iter().any(|m| m.legwork == Some(Topic::SecretGate)));
+    assert!(!e.opening.iter().any(|s| s.knows.contains(&title)), "{title}");
+    assert!(refused(&f, "episode.scenes").is_empty());
+    assert!(refused(&f, "episode.opening-pc").is_empty());
+}

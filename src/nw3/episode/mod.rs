@@ -216,6 +216,7 @@ pub fn reveal_anew(f: &mut Fortress) {
         }
         None => false,
     });
+    scenes::follow_legwork(&mut e);
     f.episode = Some(e);
 }
 

@@ -95,6 +95,29 @@ impl<'e> SaysDeal<'e> {
     }
 }
 
+/// The scenes after the legwork changed under them (an item dropped when the fortress rolled anew
+/// has no secret gate): no Middle Phase scene plays a dropped item, the last legwork scene leads
+/// on to the Dive, and each Connection knows what it now helps with. A file made before the scenes
+/// were planned is left as it is.
+pub fn follow_legwork(ep: &mut Episode) {
+    if !planned(ep) {
+        return;
+    }
+    let topics: Vec<Topic> = ep.legwork.iter().map(|l| l.topic).collect();
+    ep.middle.retain(|m| m.legwork.is_none_or(|t| topics.contains(&t)));
+    if !ep.middle.iter().any(|m| m.onward)
+        && let Some(last) = ep.middle.iter_mut().rev().find(|m| m.legwork.is_some())
+    {
+        last.onward = true;
+    }
+    let known: Vec<(u32, String)> = ep.opening.iter().filter(|s| s.pc != 0).map(|s| (s.pc, knows(ep, s.pc))).collect();
+    for (pc, k) in known {
+        if let Some(s) = ep.opening.iter_mut().find(|s| s.pc == pc) {
+            s.knows = k;
+        }
+    }
+}
+
 /// What a Connection who helps with a legwork item of `topic` knows, as a phrase.
 fn topic_knowledge(topic: Topic) -> &'static str {
     match topic {
@@ -213,9 +236,15 @@ fn middle(e: &EpisodeData, ep: &Episode, dice: &mut Dice) -> Vec<MiddleScene> {
     out
 }
 
-/// Every stored word of scene `s` (the texts a plant is looked for in).
+/// Every stored word of scene `s`.
 pub fn words(s: &Scene) -> String {
     [&s.title, &s.text, &s.at, &s.says, &s.knows].map(String::as_str).join(" ")
+}
+
+/// The words of scene `s` that can plant a fact: not what the Connection knows, nor the party's
+/// list of what each PC brings (it only repeats what the PCs' scenes planted).
+pub fn planting_words(s: &Scene) -> String {
+    [&s.title, &s.text, &s.at, &s.says].map(String::as_str).join(" ")
 }
 
 /// Whether the episode's Opening is planned (one scene per PC): files made before hold none, and
