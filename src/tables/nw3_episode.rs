@@ -473,7 +473,7 @@ impl EpisodeData {
                 Plant::Logic => &["npc"],
             };
             // A slot with a filter (`{victim|poss}`) says it too.
-            let said: Vec<&str> = crate::text::slots(&x.text).into_iter().map(|s| s.name).collect();
+            let said: Vec<&str> = crate::text::slots(&x.text).map(|s| s.name).collect();
             if let Some(p) = needs.iter().find(|p| !said.contains(*p)) {
                 let m =
                     format!("[[scene_says]] `{}` plants {} but never says `{{{p}}}`", short(&x.text), x.plants.label());
