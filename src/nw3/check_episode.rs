@@ -6,9 +6,11 @@
 //! | --- | --- |
 //! | `episode.handouts` | one Handout per PC, PC 1 to PC n in order |
 //! | `episode.connection` | each Handout's Connection is different, and its hook names that NPC |
-//! | `episode.keyword` | a keyword Entrance says the episode's keyword, and an opening scene or a legwork result speaks it |
+//! | `episode.keyword` | a keyword Entrance says the episode's keyword, and an opening scene speaks it (a legwork result too, in files made before the Opening scenes were planned) |
 //! | `episode.item` | an item Entrance names the episode's item, and an opening scene finds it and says where |
 //! | `episode.opening` | at least one opening scene |
+//! | `episode.opening-pc` | every PC has an Opening scene, and it names that PC's Connection (see `episode/scenes.rs`) |
+//! | `episode.scenes` | no scene is for a PC the party lacks or names one, no Middle Phase scene plays a legwork item the episode lacks |
 //! | `episode.legwork` | at least two legwork items, each judged by an Attribute with a difficulty, helped by a Handout's Connection |
 //! | `episode.legwork-difficulty` | each legwork difficulty is the judge rule's at the party's CL (`rules::judge_difficulty`): ordinary, or hard for who the Ruler was and where it is weak, never above ordinary for a topic that shows the way onward |
 //! | `episode.ruler` | the Ruler has a former name |
@@ -45,6 +47,9 @@ pub fn check_episode(f: &Fortress, v: &mut Vec<Violation>) {
     entrance(f, e, v);
     if e.opening.is_empty() {
         v.push(Violation::new("episode", "episode.opening", "the episode has no opening scene"));
+    }
+    for (place, rule, m) in crate::nw3::episode::scenes::problems(f) {
+        v.push(Violation::new(place, rule, m));
     }
     legwork(e, v);
     legwork_difficulties(f.params.cl, e, v);
@@ -108,9 +113,12 @@ fn handouts(f: &Fortress, e: &Episode, v: &mut Vec<Violation>) {
     }
 }
 
-/// Whether a scene or a legwork result of the episode says `what`.
+/// Whether an Opening scene of the episode says `what` (or a legwork result, in an episode made
+/// before its Opening scenes were planned).
 fn spoken(e: &Episode, what: &str) -> bool {
-    e.opening.iter().any(|s| s.text.contains(what)) || e.legwork.iter().any(|l| l.reveals.contains(what))
+    use crate::nw3::episode::scenes::{planned, planting_words};
+    e.opening.iter().any(|s| planting_words(s).contains(what))
+        || (!planned(e) && e.legwork.iter().any(|l| l.reveals.contains(what)))
 }
 
 fn entrance(f: &Fortress, e: &Episode, v: &mut Vec<Violation>) {
@@ -125,7 +133,7 @@ fn entrance(f: &Fortress, e: &Episode, v: &mut Vec<Violation>) {
                 let m = format!("the Entrance condition never says the keyword \"{}\"", k.word);
                 v.push(Violation::new("entrance", "episode.keyword", m));
             } else if !spoken(e, &k.word) {
-                let m = format!("the keyword \"{}\" is spoken in no opening scene or legwork result", k.word);
+                let m = format!("the keyword \"{}\" is spoken in no opening scene", k.word);
                 v.push(Violation::new("entrance", "episode.keyword", m));
             }
         }
@@ -137,7 +145,12 @@ fn entrance(f: &Fortress, e: &Episode, v: &mut Vec<Violation>) {
             if !text.contains(&i.name) {
                 let m = format!("the Entrance condition never names the item \"{}\"", i.name);
                 v.push(Violation::new("entrance", "episode.item", m));
-            } else if !e.opening.iter().any(|s| s.text.contains(&i.name) && s.text.contains(&i.where_found)) {
+            } else if !e
+                .opening
+                .iter()
+                .map(crate::nw3::episode::scenes::planting_words)
+                .any(|w| w.contains(&i.name) && w.contains(&i.where_found))
+            {
                 let m = format!("no opening scene finds \"{}\" and says where ({})", i.name, i.where_found);
                 v.push(Violation::new("entrance", "episode.item", m));
             }

@@ -85,6 +85,9 @@ pub struct Episode {
     /// The victim's place in the area where they are held (files before it have none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captive: Option<Captive>,
+    /// The Middle Phase scenes in play order (files before them have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub middle: Vec<MiddleScene>,
 }
 
 /// Where the victim is held and the text that area prints: who, why, what freeing them takes.
@@ -147,13 +150,52 @@ pub struct Connection {
     pub setting: bool,
 }
 
-/// An Opening Phase scene and what it plants for the Dive.
+/// An Opening Phase scene and what it plants for the Dive: one PC's (`pc`), where they meet
+/// their Connection, what the Connection says and knows (`src/nw3/episode/scenes.rs`), or the
+/// scene that brings the party together (`party`). Files made before the scenes were planned hold
+/// neither (`pc` 0, the new texts empty).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scene {
     pub title: String,
     pub plants: crate::tables::nw3_episode::Plant,
     pub text: String,
+    /// The PC whose Opening this is (1 for PC 1; 0: no one PC's).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub pc: u32,
+    /// The scene that brings the party together.
+    #[serde(default, skip_serializing_if = "crate::model::is_false")]
+    pub party: bool,
+    /// Where in the town it happens.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub at: String,
+    /// What the PC's Connection says (a PC's scene), or why the party meets (the party's).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub says: String,
+    /// What the Connection knows: the legwork its help gives +2 to (a PC's scene), or which facts
+    /// join the party (the party's).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub knows: String,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+/// A Middle Phase scene, in play order: a Master Scene (the GM's, `text`) or the legwork item of
+/// `legwork`'s topic played as a scene; `onward` marks the one that leads on to the Dive.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MiddleScene {
+    pub title: String,
+    /// The Master Scene's text (empty for a legwork scene: the item says it).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
+    /// The legwork item it plays (its topic: one item per topic).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legwork: Option<crate::tables::nw3_episode::Topic>,
+    #[serde(default, skip_serializing_if = "crate::model::is_false")]
+    pub onward: bool,
 }
 
 /// A Middle Phase Information Gathering item.

@@ -171,8 +171,17 @@ fn each_text(f: &mut Fortress, mut visit: impl FnMut(Place, usize, &mut String))
         visit(at("Connection of handout", n), n, &mut h.connection.who);
     }
     for (n, s) in e.opening.iter_mut().enumerate() {
-        visit(at("title of opening scene", n), 0, &mut s.title);
-        visit(at("opening scene", n), 0, &mut s.text);
+        // A PC's Opening scene is filled as that PC's handout (`{pc}`, `{npc}`).
+        let own = s.pc.saturating_sub(1) as usize;
+        visit(at("title of opening scene", n), own, &mut s.title);
+        visit(at("opening scene", n), own, &mut s.text);
+        visit(at("place of opening scene", n), own, &mut s.at);
+        visit(at("Connection's words in opening scene", n), own, &mut s.says);
+        visit(at("Connection's knowledge in opening scene", n), own, &mut s.knows);
+    }
+    for (n, m) in e.middle.iter_mut().enumerate() {
+        visit(at("title of middle scene", n), 0, &mut m.title);
+        visit(at("middle scene", n), 0, &mut m.text);
     }
     for (n, l) in e.legwork.iter_mut().enumerate() {
         visit(at("title of legwork item", n), 0, &mut l.title);

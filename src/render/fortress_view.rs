@@ -64,6 +64,8 @@ pub struct EpisodeView {
     pub entrance_thing: String,
     pub handouts: Vec<HandoutView>,
     pub opening: Vec<SceneView>,
+    /// The Middle Phase scenes in play order (empty in files made before them).
+    pub middle: Vec<MiddleView>,
     pub legwork: Vec<LegworkView>,
     pub climax_setting: String,
     pub ruler_line: String,
@@ -87,6 +89,27 @@ pub struct SceneView {
     pub title: String,
     pub plants: String,
     pub text: String,
+    /// "PC 2" for a PC's Opening scene, else empty.
+    pub pc: String,
+    /// The Connection met (a PC's scene), else empty.
+    pub npc: String,
+    pub party: bool,
+    pub at: String,
+    pub says: String,
+    pub knows: String,
+}
+
+/// A Middle Phase scene: a Master Scene (`text`) or a legwork item played as a scene (`judge`,
+/// what it `gives`), and whether it leads on to the Dive.
+#[derive(Serialize)]
+pub struct MiddleView {
+    /// "Master Scene" or "Legwork".
+    pub kind: String,
+    pub title: String,
+    pub text: String,
+    pub judge: String,
+    pub gives: String,
+    pub onward: bool,
 }
 
 #[derive(Serialize)]
@@ -367,6 +390,45 @@ pub fn fortress_view(
     }
 }
 
+fn scene_view(e: &crate::nw3::model::Episode, s: &crate::nw3::model::Scene) -> SceneView {
+    let handout = e.handouts.iter().find(|h| h.pc == s.pc && s.pc != 0);
+    SceneView {
+        title: s.title.clone(),
+        plants: s.plants.label().into(),
+        text: s.text.clone(),
+        pc: handout.map_or_else(String::new, |h| format!("PC {}", h.pc)),
+        npc: handout.map_or_else(String::new, |h| h.connection.name.clone()),
+        party: s.party,
+        at: s.at.clone(),
+        says: s.says.clone(),
+        knows: s.knows.clone(),
+    }
+}
+
+/// A Middle Phase scene as printed; a legwork scene whose item the episode no longer has is left
+/// out (`check` reports it).
+fn middle_view(e: &crate::nw3::model::Episode, m: &crate::nw3::model::MiddleScene) -> Option<MiddleView> {
+    let Some(topic) = m.legwork else {
+        return Some(MiddleView {
+            kind: "Master Scene".into(),
+            title: m.title.clone(),
+            text: m.text.clone(),
+            judge: String::new(),
+            gives: String::new(),
+            onward: m.onward,
+        });
+    };
+    let l = e.legwork.iter().find(|l| l.topic == topic)?;
+    Some(MiddleView {
+        kind: "Legwork".into(),
+        title: l.title.clone(),
+        text: String::new(),
+        judge: format!("{} {} (+2 with {})", l.attribute, l.difficulty, l.connection),
+        gives: l.reveals.clone(),
+        onward: m.onward,
+    })
+}
+
 /// The episode's parts with their labels spelled out.
 fn episode_view(e: &crate::nw3::model::Episode) -> EpisodeView {
     let entrance_thing = match (&e.keyword, &e.item) {
@@ -394,11 +456,8 @@ fn episode_view(e: &crate::nw3::model::Episode) -> EpisodeView {
                 kind: if h.connection.setting { "a character of the setting" } else { "an NPC of this episode" }.into(),
             })
             .collect(),
-        opening: e
-            .opening
-            .iter()
-            .map(|s| SceneView { title: s.title.clone(), plants: s.plants.label().into(), text: s.text.clone() })
-            .collect(),
+        opening: e.opening.iter().map(|s| scene_view(e, s)).collect(),
+        middle: e.middle.iter().filter_map(|m| middle_view(e, m)).collect(),
         legwork: e
             .legwork
             .iter()

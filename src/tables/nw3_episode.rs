@@ -82,6 +82,8 @@ pub enum Plant {
     Victim,
     Logic,
     Trouble,
+    /// Where the Fortress stands (a Connection's word in a PC's Opening, `src/nw3/episode/scenes.rs`).
+    Place,
 }
 
 impl Plant {
@@ -92,6 +94,7 @@ impl Plant {
             Plant::Victim => "the victim",
             Plant::Logic => "the first sign of the Logic",
             Plant::Trouble => "the trouble",
+            Plant::Place => "where the Fortress stands",
         }
     }
 }
@@ -100,6 +103,32 @@ impl Plant {
 #[serde(deny_unknown_fields)]
 pub struct OpeningRecord {
     pub plants: Plant,
+    pub title: String,
+    pub text: String,
+}
+
+/// What a PC's Connection says in their Opening scene (`[[scene_says]]`): a line that points at
+/// the fact the scene plants.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SaysRecord {
+    pub plants: Plant,
+    pub text: String,
+}
+
+/// Where the party comes together and why (`[[scene_party]]`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartyRecord {
+    /// A place in the town, as a phrase ("the night bus shelter across from the {place}").
+    pub at: String,
+    pub text: String,
+}
+
+/// A Middle Phase Master Scene (`[[master_scene]]`): what the Casket does while the PCs dig.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MasterRecord {
     pub title: String,
     pub text: String,
 }
@@ -248,6 +277,14 @@ pub struct EpisodeData {
     #[serde(default)]
     pub ending: Vec<EndingRecord>,
     #[serde(default)]
+    pub scene_place: Vec<Line>,
+    #[serde(default)]
+    pub scene_says: Vec<SaysRecord>,
+    #[serde(default)]
+    pub scene_party: Vec<PartyRecord>,
+    #[serde(default)]
+    pub master_scene: Vec<MasterRecord>,
+    #[serde(default)]
     pub area_adjective: Vec<Line>,
     #[serde(default)]
     pub area_noun: Vec<Line>,
@@ -272,7 +309,7 @@ impl EpisodeData {
     /// Every text of the file with the section it is in, for the placeholder check.
     fn texts(&self) -> Vec<(&'static str, &str)> {
         let mut v: Vec<(&'static str, &str)> = Vec::new();
-        let lines: [(&'static str, &Vec<Line>); 11] = [
+        let lines: [(&'static str, &Vec<Line>); 12] = [
             ("trailer_open", &self.trailer_open),
             ("trailer_turn", &self.trailer_turn),
             ("trailer_close", &self.trailer_close),
@@ -281,6 +318,7 @@ impl EpisodeData {
             ("family_name", &self.family_name),
             ("victim_reason", &self.victim_reason),
             ("ruler_line", &self.ruler_line),
+            ("scene_place", &self.scene_place),
             ("area_adjective", &self.area_adjective),
             ("area_noun", &self.area_noun),
             ("area_detail", &self.area_detail),
@@ -305,6 +343,13 @@ impl EpisodeData {
         }
         for l in &self.legwork {
             v.extend([("legwork", l.title.as_str()), ("legwork", l.text.as_str())]);
+        }
+        v.extend(self.scene_says.iter().map(|x| ("scene_says", x.text.as_str())));
+        for x in &self.scene_party {
+            v.extend([("scene_party", x.at.as_str()), ("scene_party", x.text.as_str())]);
+        }
+        for x in &self.master_scene {
+            v.extend([("master_scene", x.title.as_str()), ("master_scene", x.text.as_str())]);
         }
         v.extend(self.climax.iter().map(|c| ("climax", c.text.as_str())));
         v.extend(self.ending.iter().map(|e| ("ending", e.text.as_str())));
@@ -368,6 +413,7 @@ impl EpisodeData {
                 Plant::Keyword => &["{keyword}"],
                 Plant::Item => &["{item}", "{where}"],
                 Plant::Victim => &["{victim}"],
+                Plant::Place => &["{place}"],
                 Plant::Logic | Plant::Trouble => &[],
             };
             if let Some(p) = needs.iter().find(|p| !o.text.contains(**p)) {
@@ -395,7 +441,46 @@ impl EpisodeData {
             }
         }
         validate_finale_pools(self).map_err(err)?;
+        self.validate_scene_pools(err)?;
         self.validate_connection_names(err)
+    }
+
+    /// The scene pools the planned Opening and Middle Phase draw from (`src/nw3/episode/scenes.rs`):
+    /// a meeting place for each PC of a party of eight, a Connection's line for each fact a PC's
+    /// scene can plant that says it, a party scene and a Master Scene.
+    fn validate_scene_pools(&self, err: &dyn Fn(String) -> Error) -> Result<()> {
+        let counts = [
+            ("scene_place", self.scene_place.len(), PARTY_MAX),
+            ("scene_party", self.scene_party.len(), 1),
+            ("master_scene", self.master_scene.len(), 1),
+        ];
+        for (section, n, min) in counts {
+            if n < min {
+                return Err(err(format!("the episode pools need at least {min} [[{section}]] (found {n})")));
+            }
+        }
+        for plant in [Plant::Keyword, Plant::Item, Plant::Victim, Plant::Trouble, Plant::Place] {
+            if !self.scene_says.iter().any(|x| x.plants == plant) {
+                return Err(err(format!("the episode pools need a [[scene_says]] that plants {}", plant.label())));
+            }
+        }
+        for x in &self.scene_says {
+            let needs: &[&str] = match x.plants {
+                Plant::Keyword => &["keyword", "npc"],
+                Plant::Item => &["item", "npc"],
+                Plant::Victim => &["victim", "npc"],
+                Plant::Place | Plant::Trouble => &["place", "npc"],
+                Plant::Logic => &["npc"],
+            };
+            // A slot with a filter (`{victim|poss}`) says it too.
+            let said: Vec<&str> = crate::text::slots(&x.text).map(|s| s.name).collect();
+            if let Some(p) = needs.iter().find(|p| !said.contains(*p)) {
+                let m =
+                    format!("[[scene_says]] `{}` plants {} but never says `{{{p}}}`", short(&x.text), x.plants.label());
+                return Err(err(m));
+            }
+        }
+        Ok(())
     }
 
     /// The victim and the Ruler's former self are named from `given_name` and `family_name`; a
@@ -466,6 +551,17 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("`Lost`") && e.contains("{where}"), "{e}");
+    }
+
+    #[test]
+    fn a_connection_line_that_never_says_its_fact_is_refused() {
+        let e = with_episode(|t| format!("{t}\n[[scene_says]]\nplants = \"victim\"\ntext = \"{{npc}} shrugs.\"\n"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("[[scene_says]]") && e.contains("{victim}"), "{e}");
+        // A slot with a filter says its fact too.
+        let line = "{npc} holds {victim|poss} keys.";
+        assert!(with_episode(|t| format!("{t}\n[[scene_says]]\nplants = \"victim\"\ntext = \"{line}\"\n")).is_ok());
     }
 
     #[test]

@@ -91,6 +91,10 @@ pub const NW3: &[SlotSet] = &[
     set("item", NW3_WHERE),
     set("opening", NW3_ALL),
     set("legwork", NW3_ALL),
+    set("scene_place", NW3_ALL),
+    set("scene_says", NW3_ALL),
+    set("scene_party", NW3_ALL),
+    set("master_scene", NW3_ALL),
     // The Ruler's area, where the finale sets the Climax.
     with("climax", NW3_ALL, &["lair"]),
     with("ending", NW3_ALL, &["lair"]),

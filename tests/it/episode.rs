@@ -168,8 +168,12 @@ fn a_hand_edit_that_removes_the_scene_holding_the_keyword_is_caught_in_one_line(
     let word = f.episode.as_ref().unwrap().keyword.as_ref().unwrap().word.clone();
     let (code, out) = check_edited(&f, "keyword", |v| {
         let e = &mut v["episode"];
-        e["opening"].as_array_mut().unwrap().retain(|s| s["plants"] != "keyword");
-        e["legwork"].as_array_mut().unwrap().retain(|l| l["topic"] != "entrance");
+        // PC 1's scene stays (its Connection met), but neither its event nor its Connection says
+        // the keyword any more (the legwork's saying it does not plant it).
+        for s in e["opening"].as_array_mut().unwrap().iter_mut().filter(|s| s["plants"] == "keyword") {
+            s["text"] = "".into();
+            s["says"] = "{npc} shrugs.".into();
+        }
     });
     assert_eq!(code, 1, "{out}");
     let lines = broken(&out);
@@ -181,7 +185,10 @@ fn a_hand_edit_that_removes_the_scene_holding_the_keyword_is_caught_in_one_line(
 fn a_hand_edit_that_removes_the_item_scene_is_caught_in_one_line() {
     let f = (0..200).map(fortress).find(|f| f.entrance_condition.kind == EntranceKind::Item).expect("an item Entrance");
     let (code, out) = check_edited(&f, "item", |v| {
-        v["episode"]["opening"].as_array_mut().unwrap().retain(|s| s["plants"] != "item");
+        for s in v["episode"]["opening"].as_array_mut().unwrap().iter_mut().filter(|s| s["plants"] == "item") {
+            s["text"] = "".into();
+            s["says"] = "{npc} shrugs.".into();
+        }
     });
     assert_eq!(code, 1, "{out}");
     let lines = broken(&out);
@@ -218,6 +225,10 @@ fn a_locked_frame_keeps_its_episode_when_the_rest_is_rolled_anew() {
         now.legwork.iter_mut().for_each(|l| l.reveals.clear());
         kept.legwork.retain(|l| topics(&now).contains(&l.topic));
         kept.legwork.iter_mut().for_each(|l| l.reveals.clear());
+        // The scenes follow the legwork kept: a dropped item's Middle Phase scene goes, and each
+        // Connection knows what it now helps with (tested in nw3_scenes).
+        let now_topics = topics(&now);
+        kept.middle.retain(|m| m.legwork.is_none_or(|t| now_topics.contains(&t)));
         // The finale is the new fortress's (issue 47): where the Climax and the victim are, and
         // the endings its gates allow (tested in nw3_finale).
         for e in [&mut kept, &mut now] {
@@ -226,6 +237,8 @@ fn a_locked_frame_keeps_its_episode_when_the_rest_is_rolled_anew() {
             e.climax.needs.clear();
             e.endings.clear();
             e.captive = None;
+            e.opening.iter_mut().for_each(|s| s.knows.clear());
+            e.middle.iter_mut().for_each(|m| m.onward = false);
         }
         assert_eq!(kept, now, "seed {i}");
         assert!(check(&g, tables()).is_empty(), "seed {i}: {:?}", check(&g, tables()));
@@ -301,7 +314,8 @@ fn episode_sentences(f: &Fortress) -> BTreeMap<&'static str, Vec<String>> {
     let mut out: BTreeMap<&'static str, Vec<String>> = BTreeMap::new();
     out.insert("connections", e.handouts.iter().map(|h| h.connection.who.clone()).collect());
     out.insert("hooks", e.handouts.iter().map(|h| h.hook.clone()).collect());
-    out.insert("opening", e.opening.iter().map(|s| s.text.clone()).collect());
+    // A PC's Opening scene without a drawn event (PC 3 on) has no text of its own to repeat.
+    out.insert("opening", e.opening.iter().map(|s| s.text.clone()).filter(|t| !t.is_empty()).collect());
     out.insert("legwork", e.legwork.iter().map(|l| l.text.clone()).collect());
     out.insert(
         "past",

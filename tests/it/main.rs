@@ -31,6 +31,7 @@ mod nw3_finale;
 mod nw3_judges;
 mod nw3_ruler_story;
 mod nw3_rules;
+mod nw3_scenes;
 mod pdf;
 mod pictures;
 mod png;

@@ -12,6 +12,7 @@
 //! typed slots (`{area:7}`, `{npc:2}`).
 
 pub mod finale;
+pub mod scenes;
 
 use crate::dice::Dice;
 use crate::nw3::model::{
@@ -82,7 +83,23 @@ pub fn roll_episode(d: &Nw3Data, f: &mut Fortress, entrance_pattern: &str, dice:
     let climax = crate::nw3::finale::climax(e, &fin, tactics, dice);
     let endings = crate::nw3::finale::endings(e, &fin, dice);
     let captive = Some(crate::nw3::finale::captive(&fin));
-    Some(Episode { town, victim, past, keyword, item, handouts, opening, legwork, climax, endings, captive })
+    let mut episode = Episode {
+        town,
+        victim,
+        past,
+        keyword,
+        item,
+        handouts,
+        opening,
+        legwork,
+        climax,
+        endings,
+        captive,
+        middle: vec![],
+    };
+    // The scenes around the handouts, planned from all of the above (drawn last).
+    scenes::plan(e, &mut episode, dice);
+    Some(episode)
 }
 
 /// The Ruler's former name and the first victim's, each a given and a family name, different.
@@ -147,7 +164,17 @@ fn opening(e: &EpisodeData, f: &Fortress, dice: &mut Dice) -> Vec<Scene> {
         if plant == Plant::Logic && !f.logic.is_empty() {
             text.push_str(" The sign shows the Logic {logic:1}: {logic_effect:1}");
         }
-        scenes.push(Scene { title: o.title.clone(), plants: plant, text });
+        let (title, plants) = (o.title.clone(), plant);
+        scenes.push(Scene {
+            title,
+            plants,
+            text,
+            pc: 0,
+            party: false,
+            at: String::new(),
+            says: String::new(),
+            knows: String::new(),
+        });
     }
     scenes
 }
@@ -189,6 +216,7 @@ pub fn reveal_anew(f: &mut Fortress) {
         }
         None => false,
     });
+    scenes::follow_legwork(&mut e);
     f.episode = Some(e);
 }
 
