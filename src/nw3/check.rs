@@ -68,6 +68,7 @@ pub fn check(f: &Fortress, tables: &Tables) -> Vec<Violation> {
     crate::nw3::check_episode::check_episode(&crate::nw3::text::filled(f), &mut v);
     crate::nw3::check_episode::check_slots(f, &mut v);
     crate::nw3::ruler_story::check_story(f, tables, &mut v);
+    crate::nw3::check_episode::check_facts(f, tables, &mut v);
     crate::nw3::check_episode::check_finale(f, &mut v);
     if sound {
         let net = Net::new(f);

@@ -18,6 +18,11 @@
 //! | `episode.climax` | the Climax is set in the Ruler's area, and what its scene claims (a Core beside the Ruler) holds |
 //! | `episode.core`, `episode.victim` | the legwork states the Core's and the victim's areas as they are, and the victim's area text is in the area where they are held |
 //! | `event.outcome` | every judged scenario event says what success and failure do and whether it may be tried again |
+//! | `episode.hook` | each Handout's hook names the victim, the Fortress's place, the Ruler or the Core (see `facts.rs`) |
+//! | `episode.victim-count` | no text outside the finale speaks of more than the episode's one victim |
+//! | `episode.former-sex` | the Ruler's former name, former life and persona tell of one sex |
+//! | `episode.logic-sign` | the Logic's first sign in the Opening is not another Logic's |
+//! | `event.setup` | a scenario event's set-up promises what clearing it does (a gate, or its reward) |
 
 use crate::check::Violation;
 use crate::nw3::model::{Episode, EventKind, Fortress, Legwork};
@@ -77,6 +82,14 @@ pub fn check_finale(f: &Fortress, v: &mut Vec<Violation>) {
         return;
     }
     for (place, rule, m) in crate::nw3::finale::problems(f) {
+        v.push(Violation::new(place, rule, m));
+    }
+}
+
+/// The facts many texts tell, each held to its one fact (see [`crate::nw3::facts`]).
+pub fn check_facts(f: &Fortress, tables: &crate::tables::Tables, v: &mut Vec<Violation>) {
+    let filled = crate::nw3::text::filled(f);
+    for (place, rule, m) in crate::nw3::facts::problems(f, &filled, &tables.nw3) {
         v.push(Violation::new(place, rule, m));
     }
 }

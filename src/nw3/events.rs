@@ -45,8 +45,17 @@ pub(crate) fn outcome_texts(r: &EventRecord, cl: u32, opens: &[&Gate]) -> (Strin
     (format!("{} {then}", r.success), fill_judges(&r.failure, cl), fill_judges(&r.retry, cl))
 }
 
-/// Sets a scenario event's difficulty and outcome texts from its own record.
+/// A scenario event's set-up: the record's scene, then the stake of what clearing it does (the
+/// way onward when `opens_gate`, else its reward), so the set-up never promises what the
+/// success does not give. Just the scene for a record that writes no stakes.
+pub(crate) fn setup_text(r: &EventRecord, opens_gate: bool) -> String {
+    let stake = if opens_gate { &r.stake_gate } else { &r.stake_reward };
+    if stake.trim().is_empty() { r.text.clone() } else { format!("{} {stake}", r.text) }
+}
+
+/// Sets a scenario event's set-up, difficulty and outcome texts from its own record.
 pub(crate) fn set_outcome(e: &mut Event, r: &EventRecord, cl: u32, opens: &[&Gate]) {
+    e.text = setup_text(r, !opens.is_empty());
     e.difficulty = Some(judge_difficulty(cl, event_hardness(r, opens)));
     (e.success, e.failure, e.retry) = outcome_texts(r, cl, opens);
 }

@@ -13,6 +13,9 @@ pub mod episode;
 // `nw3::finale`.
 pub use episode::finale;
 pub(crate) mod events;
+// The facts many texts tell (the victim, hooks, the former self's sex, the Logic's sign, an
+// event's stake), each decided once.
+pub mod facts;
 pub mod generate;
 pub mod judges;
 pub mod layout;

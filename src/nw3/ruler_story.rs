@@ -46,7 +46,16 @@ fn themed_line<'a>(dice: &mut Dice, pool: &'a [ThemedLine], theme: &str) -> &'a 
 pub fn draw<'a>(d: &'a Nw3Data, ruler: &str, dice: &mut Dice) -> Story<'a> {
     let e = &d.episode;
     let theme = theme_of(d, ruler);
-    let life = themed_line(dice, &e.former_life, theme);
+    // A former life of the persona's sex (facts.rs), when its theme has one.
+    let sex = d.ruler(ruler).and_then(crate::nw3::facts::persona_sex);
+    let lives: Vec<&ThemedLine> = of_theme(&e.former_life, theme, |l| l.theme.as_str())
+        .into_iter()
+        .filter(|l| crate::nw3::facts::agrees(l.sex, sex))
+        .collect();
+    let life = match dice.choose(&lives) {
+        Some(l) => l.text.as_str(),
+        None => themed_line(dice, &e.former_life, theme),
+    };
     let wish = themed_line(dice, &e.wish, theme);
     let place_reason = themed_line(dice, &e.place_reason, theme);
     let keyword = dice.choose(&of_theme(&e.keyword, theme, |k| k.theme.as_str())).copied();

@@ -159,6 +159,12 @@ pub struct EventRecord {
     /// Ordinary or hard by the judge rule (`nw3::rules::judge_difficulty`); an event that opens a
     /// gate is judged ordinary whatever this says.
     pub hardness: Hardness,
+    /// What the set-up promises, after `text`: when clearing it opens a gate (`stake_gate`), and
+    /// when it gives its `reward` (`stake_reward`); the one that holds is drawn with the outcome.
+    #[serde(default)]
+    pub stake_gate: String,
+    #[serde(default)]
+    pub stake_reward: String,
     /// What clearing it looks like (the gate it opens, if any, is added from the fortress).
     pub success: String,
     /// What clearing it gives when it opens no gate.
@@ -307,6 +313,18 @@ pub struct RulerRecord {
 pub struct LogicRecord {
     pub name: String,
     pub effect: String,
+    /// Opening scenes that show this Logic's effect first, out in the town (slots of
+    /// `logic_sign`): the episode's first sign of the Logic is one of its own.
+    #[serde(default)]
+    pub signs: Vec<SignRecord>,
+}
+
+/// A Logic's first sign: an Opening scene's title and text.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct SignRecord {
+    pub title: String,
+    pub text: String,
 }
 
 /// What the Entrance asks of the party.
@@ -578,6 +596,14 @@ fn check_file<'a>(o: &Origin<'a>, f: &Nw3File, names: &mut SeenNames<'a>) -> Res
     for l in &f.logic {
         names.add(o, "NW3 logic", &l.name)?;
         need_text(o, "NW3 logic", &l.name, "effect", &l.effect)?;
+        // Its first sign is an Opening scene, filled as every episode text.
+        let slots = crate::tables::slots::of(crate::tables::slots::NW3, "logic_sign");
+        for (field, text) in l.signs.iter().flat_map(|x| [("sign title", &x.title), ("sign", &x.text)]) {
+            need_text(o, "NW3 logic", &l.name, field, text)?;
+            if let Some(why) = crate::text::unknown(text, slots) {
+                return Err(o.entry("NW3 logic", &l.name, format!("`{field}` {why}")));
+            }
+        }
     }
     for e in &f.entrance {
         need_text(o, "NW3 entrance condition", &e.text, "text", &e.text)?;

@@ -62,6 +62,28 @@ pub struct ThemeRecord {
 pub struct ThemedLine {
     pub theme: String,
     pub text: String,
+    /// The sex a former life tells of ("a fisherman", "a widow"), when it tells one: the former
+    /// name and the persona must agree with it (`src/nw3/facts.rs`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sex: Option<Sex>,
+}
+
+/// A person's sex, as a name or a text tells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+pub enum Sex {
+    #[serde(rename = "f")]
+    Female,
+    #[serde(rename = "m")]
+    Male,
+}
+
+/// A given name, with the sex it is given to (none for a name given to either).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct NameRecord {
+    pub text: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sex: Option<Sex>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]
@@ -249,7 +271,7 @@ pub struct EpisodeData {
     #[serde(default)]
     pub hook: Vec<Line>,
     #[serde(default)]
-    pub given_name: Vec<Line>,
+    pub given_name: Vec<NameRecord>,
     #[serde(default)]
     pub family_name: Vec<Line>,
     #[serde(default)]
@@ -309,12 +331,11 @@ impl EpisodeData {
     /// Every text of the file with the section it is in, for the placeholder check.
     fn texts(&self) -> Vec<(&'static str, &str)> {
         let mut v: Vec<(&'static str, &str)> = Vec::new();
-        let lines: [(&'static str, &Vec<Line>); 12] = [
+        let lines: [(&'static str, &Vec<Line>); 11] = [
             ("trailer_open", &self.trailer_open),
             ("trailer_turn", &self.trailer_turn),
             ("trailer_close", &self.trailer_close),
             ("hook", &self.hook),
-            ("given_name", &self.given_name),
             ("family_name", &self.family_name),
             ("victim_reason", &self.victim_reason),
             ("ruler_line", &self.ruler_line),
@@ -326,6 +347,7 @@ impl EpisodeData {
         for (section, list) in lines {
             v.extend(list.iter().map(|l| (section, l.text.as_str())));
         }
+        v.extend(self.given_name.iter().map(|n| ("given_name", n.text.as_str())));
         for (section, list) in self.themed() {
             v.extend(list.iter().map(|l| (section, l.text.as_str())));
         }
@@ -441,6 +463,7 @@ impl EpisodeData {
             }
         }
         validate_finale_pools(self).map_err(err)?;
+        crate::nw3::facts::validate_hooks(&self.hook).map_err(err)?;
         self.validate_scene_pools(err)?;
         self.validate_connection_names(err)
     }
@@ -486,12 +509,11 @@ impl EpisodeData {
     /// The victim and the Ruler's former self are named from `given_name` and `family_name`; a
     /// Connection those pools could also name would make two people of one name in a handout.
     fn validate_connection_names(&self, err: &dyn Fn(String) -> Error) -> Result<()> {
-        let in_pool = |pool: &[Line], word: &str| pool.iter().any(|t| t.text == word);
         for c in self.connection.iter().filter(|c| !c.setting) {
             let mut words = c.name.split_whitespace();
             if let (Some(given), Some(family), None) = (words.next(), words.next(), words.next())
-                && in_pool(&self.given_name, given)
-                && in_pool(&self.family_name, family)
+                && self.given_name.iter().any(|t| t.text == given)
+                && self.family_name.iter().any(|t| t.text == family)
             {
                 return Err(err(format!(
                     "[[connection]] `{}` is a name the [[given_name]] and [[family_name]] pools can also give a victim; \

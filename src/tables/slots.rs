@@ -90,6 +90,8 @@ pub const NW3: &[SlotSet] = &[
     set("keyword", NW3_ALL),
     set("item", NW3_WHERE),
     set("opening", NW3_ALL),
+    // A Logic's first sign (`[[nw3.logic]]` `sign`), an Opening scene of its own.
+    set("logic_sign", NW3_ALL),
     set("legwork", NW3_ALL),
     set("scene_place", NW3_ALL),
     set("scene_says", NW3_ALL),

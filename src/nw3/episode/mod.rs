@@ -56,9 +56,11 @@ pub fn roll_episode(d: &Nw3Data, f: &mut Fortress, entrance_pattern: &str, dice:
         return None;
     }
     let town = dice.choose(&d.towns).map_or_else(|| "the city".to_string(), |t| t.text.clone());
-    let (former, victim) = two_names(e, dice);
-    // The Ruler's life, wish, haunt and keyword are one story, its persona's (ruler_story.rs).
+    // The Ruler's life, wish, haunt and keyword are one story, its persona's (ruler_story.rs);
+    // its former name is of the sex the persona and the life tell (facts.rs).
     let story = crate::nw3::ruler_story::draw(d, &f.ruler.name, dice);
+    let sex = crate::nw3::facts::former_sex(d, &f.ruler.name, story.life);
+    let (former, victim) = crate::nw3::facts::two_names(e, sex, dice);
     let past = Past {
         former,
         life: story.life.into(),
@@ -75,7 +77,7 @@ pub fn roll_episode(d: &Nw3Data, f: &mut Fortress, entrance_pattern: &str, dice:
         .map(|pool| line(dice, pool))
         .collect::<Vec<_>>()
         .join(" ");
-    let opening = opening(e, f, dice);
+    let opening = opening(d, f, dice);
     let legwork = legwork(d, f, &handouts, dice);
     // The finale is decided before its texts are drawn, and each follows it.
     let tactics = tactics(f);
@@ -100,14 +102,6 @@ pub fn roll_episode(d: &Nw3Data, f: &mut Fortress, entrance_pattern: &str, dice:
     // The scenes around the handouts, planned from all of the above (drawn last).
     scenes::plan(e, &mut episode, dice);
     Some(episode)
-}
-
-/// The Ruler's former name and the first victim's, each a given and a family name, different.
-fn two_names(e: &EpisodeData, dice: &mut Dice) -> (String, String) {
-    let mut given = Deal::new(dice, e.given_name.len(), 2);
-    let mut family = Deal::new(dice, e.family_name.len(), 2);
-    let mut name = || format!("{} {}", e.given_name[given.take()].text, e.family_name[family.take()].text);
-    (name(), name())
 }
 
 /// The keyword or item the Entrance asks for (the keyword is the Ruler's story's, the item is
@@ -149,8 +143,10 @@ fn handouts(e: &EpisodeData, size: u32, dice: &mut Dice) -> Vec<Handout> {
 
 /// The Opening Phase: a scene planting the Entrance keyword or item (when the Entrance asks
 /// one; the trouble otherwise), one planting the victim, and one showing the first sign of the
-/// Logic, whose name and effect follow the scene.
-fn opening(e: &EpisodeData, f: &Fortress, dice: &mut Dice) -> Vec<Scene> {
+/// Logic: the sign its own record writes (the pool's, drawn all the same so the stream stays,
+/// for a Logic the tables give none), its name and effect following the scene.
+fn opening(d: &Nw3Data, f: &Fortress, dice: &mut Dice) -> Vec<Scene> {
+    let e = &d.episode;
     let first = match f.entrance_condition.kind {
         EntranceKind::Keyword => Plant::Keyword,
         EntranceKind::Item => Plant::Item,
@@ -160,11 +156,16 @@ fn opening(e: &EpisodeData, f: &Fortress, dice: &mut Dice) -> Vec<Scene> {
     for plant in [first, Plant::Victim, Plant::Logic] {
         let fits: Vec<_> = e.opening.iter().filter(|o| o.plants == plant).collect();
         let Some(o) = dice.choose(&fits) else { continue };
-        let mut text = o.text.clone();
+        let (mut title, mut text) = (o.title.clone(), o.text.clone());
+        if plant == Plant::Logic
+            && let Some(sign) = crate::nw3::facts::logic_sign(d, f, dice)
+        {
+            (title, text) = (sign.title.clone(), sign.text.clone());
+        }
         if plant == Plant::Logic && !f.logic.is_empty() {
             text.push_str(" The sign shows the Logic {logic:1}: {logic_effect:1}");
         }
-        let (title, plants) = (o.title.clone(), plant);
+        let plants = plant;
         scenes.push(Scene {
             title,
             plants,
