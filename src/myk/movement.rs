@@ -246,30 +246,34 @@ pub fn write(s: &Scenario, tables: &Tables, ruler: &str, f: &dyn crate::text::Va
     let mut next_harm = plan.first + d.between(0, 1);
     let mut last_entry = None;
     let race = crate::myk::goal::race_quarters(s);
+    let groups = actor_entries(pools, plan.actor, kind);
+    let mut lists = Lists::default();
     for quarter in plan.first..=plan.last {
         let here = Place { map: map.index, room: at };
         let at_goal = s.objective.at == Some(here);
         let dests = destinations(map, at, &plan, &barred, &goal_steps, tables);
         let exits_here = exits(map, at, tables).len();
-        let fits_entry = |e: &Movement, action: &str, step: Option<&Step>| {
-            e.action == action && e.actor == plan.actor && fits(&e.kinds, kind) && holds(&e.needs, step, at_goal)
-        };
+        let fits_entry = |e: &Movement, step: Option<&Step>| holds(&e.needs, step, at_goal);
         // The last Quarter and a race's arrival always get an entry (the arrival is printed there).
         let must = quarter == plan.last || Some(quarter) == race;
         let order = actions(quarter >= next_harm, !dests.is_empty(), must, d);
         let mut made = None;
         for action in order {
+            let group = groups.iter().find(|(a, _)| *a == action).map_or(&[][..], |(_, g)| g.as_slice());
             if action == "move" {
                 if dests.is_empty() {
                     continue;
                 }
                 let to = dests[d.below(dests.len() as u32) as usize];
                 let step = Step { map, from: at, to, goal: &goal_steps, court: &court, exits_here };
-                if let Some(k) = draw(pools, &used, last_entry, kind, d, |e| fits_entry(e, action, Some(&step))) {
+                if let Some(k) =
+                    draw(pools, group, &used, last_entry, kind, d, |e| fits_entry(e, Some(&step)), &mut lists)
+                {
                     made = Some((k, Some(to)));
                     break;
                 }
-            } else if let Some(k) = draw(pools, &used, last_entry, kind, d, |e| fits_entry(e, action, None)) {
+            } else if let Some(k) = draw(pools, group, &used, last_entry, kind, d, |e| fits_entry(e, None), &mut lists)
+            {
                 made = Some((k, None));
                 break;
             }
@@ -319,37 +323,77 @@ fn actions(harm: bool, can_move: bool, last: bool, d: &mut Dice) -> Vec<&'static
 }
 
 /// Whether entry `k` is written for objective kind `kind` (tied to the objective).
+/// The Movement entries `actor` may take in a scenario of objective `kind`, by action, each list
+/// in the pool's order: a Quarter draws among one action's few dozen entries. (Drawing from the
+/// whole pool of hundreds, filtered twice at every try, was a fifth of a scenario's generation.)
+fn actor_entries<'p>(pools: &'p StoryPools, actor: Actor, kind: &str) -> Vec<(&'p str, Vec<usize>)> {
+    let mut groups: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (k, e) in pools.movement.iter().enumerate() {
+        if e.actor != actor || !fits(&e.kinds, kind) {
+            continue;
+        }
+        match groups.iter_mut().find(|(a, _)| *a == e.action.as_str()) {
+            Some((_, g)) => g.push(k),
+            None => groups.push((e.action.as_str(), vec![k])),
+        }
+    }
+    groups
+}
+
 fn tied(pools: &StoryPools, k: usize, kind: &str) -> bool {
     pools.movement[k].kinds.iter().any(|x| x == kind)
 }
 
-/// An entry that `fit` lets through: one written for the objective's kind while the list has
+/// An entry of `group` (one action's entries, [`actor_entries`]) that `fit` lets through: one written for the objective's kind while the list has
 /// none of that action yet (so each action the objective can shape is shaped once, and the rest
 /// keeps the whole pool's variety), else any; an entry not yet used first, never the entry just
 /// used.
+#[allow(clippy::too_many_arguments)] // the draw's inputs, and the lists it reuses
 fn draw(
     pools: &StoryPools,
+    group: &[usize],
     used: &[bool],
     last: Option<usize>,
     kind: &str,
     d: &mut Dice,
     fit: impl Fn(&Movement) -> bool,
+    lists: &mut Lists,
 ) -> Option<usize> {
-    let all: Vec<usize> = (0..pools.movement.len()).filter(|&k| Some(k) != last && fit(&pools.movement[k])).collect();
-    let fresh: Vec<usize> = all.iter().copied().filter(|&k| !used[k]).collect();
-    let list = if fresh.is_empty() { all } else { fresh };
-    let shaped = (0..pools.movement.len()).any(|k| used[k] && tied(pools, k, kind) && fit(&pools.movement[k]));
+    let Lists { all, fresh, own } = lists;
+    all.clear();
+    all.extend(group.iter().copied().filter(|&k| Some(k) != last && fit(&pools.movement[k])));
+    fresh.clear();
+    fresh.extend(all.iter().copied().filter(|&k| !used[k]));
+    let list = if fresh.is_empty() { &*all } else { &*fresh };
+    let shaped = group.iter().any(|&k| used[k] && tied(pools, k, kind) && fit(&pools.movement[k]));
     // A scene changes nothing, so it is not what ties the Movement to the objective.
-    let own: Vec<usize> =
-        list.iter().copied().filter(|&k| tied(pools, k, kind) && pools.movement[k].action != "scene").collect();
-    let list = if !own.is_empty() && !shaped { own } else { list };
-    d.choose(&list).copied()
+    own.clear();
+    own.extend(list.iter().copied().filter(|&k| tied(pools, k, kind) && pools.movement[k].action != "scene"));
+    let list = if !own.is_empty() && !shaped { &*own } else { list };
+    d.choose(list).copied()
+}
+
+/// The lists [`draw`] makes at every try, kept for the next (one allocation each a scenario,
+/// not three a try).
+#[derive(Default)]
+struct Lists {
+    all: Vec<usize>,
+    fresh: Vec<usize>,
+    own: Vec<usize>,
 }
 
 /// The check a prevention line names, as (attribute, difficulty): "a Quest / 9 check".
 pub fn prevention(text: &str) -> Option<(&'static str, u32)> {
     ATTRIBUTES.iter().find_map(|&a| {
-        let at = text.find(&[a, " / "].concat())?;
+        // The first "<attribute> / ", found without building the pattern for each attribute.
+        let mut from = 0;
+        let at = loop {
+            let i = crate::text::find_at(text, a, from)?;
+            if text[i + a.len()..].starts_with(" / ") {
+                break i;
+            }
+            from = i + 1;
+        };
         let rest = &text[at + a.len() + 3..];
         let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
         digits.parse().ok().map(|n| (a, n))

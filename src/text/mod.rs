@@ -88,10 +88,29 @@ pub fn slots(t: &str) -> impl Iterator<Item = Slot<'_>> + '_ {
     })
 }
 
+/// Where `needle` first occurs in `hay` at or after byte `from`: `str::find`'s answer from
+/// there, found by the needle's first byte (memchr) and a compare. `str::find` builds a two-way
+/// searcher at every call, which over short texts and names costs more than the search: the
+/// clue check looks for some forty names in each clue line. A needle's first byte starts a
+/// character, so every match is at a character boundary.
+pub fn find_at(hay: &str, needle: &str, from: usize) -> Option<usize> {
+    let (h, n) = (hay.as_bytes(), needle.as_bytes());
+    let Some(&first) = n.first() else { return (from <= h.len()).then_some(from) };
+    let mut at = from;
+    while let Some(i) = h.get(at..).and_then(|rest| memchr::memchr(first, rest)) {
+        let i = at + i;
+        if h[i..].starts_with(n) {
+            return Some(i);
+        }
+        at = i + 1;
+    }
+    None
+}
+
 /// The slot that opens at byte `open` (a `{`), if one does.
 fn slot_at(t: &str, open: usize) -> Option<Slot<'_>> {
     let rest = &t[open + 1..];
-    let close = rest.find(['}', '{'])?;
+    let close = memchr::memchr2(b'}', b'{', rest.as_bytes())?;
     if rest.as_bytes()[close] != b'}' {
         return None;
     }

@@ -112,3 +112,16 @@ fn a_slot_its_kind_does_not_bind_is_named() {
     let msg = unknown("{member} fears {rular}", &SET).expect("refused");
     assert!(msg.contains("`{rular}`") && msg.contains("`stake`") && msg.contains("ruler, member"), "{msg}");
 }
+
+/// `find_at` is `str::find` from a byte on: same answer for every start, needle and text,
+/// multi-byte characters and misses included.
+#[test]
+fn find_at_answers_as_str_find_from_every_start() {
+    let hay = "room A1 — the Rust Pond, rooms B2-C3; Pond pond Ponds, «Pond»";
+    for needle in ["Pond", "room ", "rooms ", "—", "«", "C3", "", "absent", "Rust Pond, rooms"] {
+        for from in (0..=hay.len()).filter(|&i| hay.is_char_boundary(i)) {
+            let want = hay[from..].find(needle).map(|i| from + i);
+            assert_eq!(super::find_at(hay, needle, from), want, "`{needle}` from {from}");
+        }
+    }
+}

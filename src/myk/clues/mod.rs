@@ -97,11 +97,12 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
     // "clue N", written into one buffer: most clues break no rule, and their names were made anew
     // (a `format!` and an allocation each) for the violations that never came.
     let mut at = String::with_capacity(16);
+    let names = crate::myk::clues::text::every_name(s);
     for (i, c) in s.clues.iter().enumerate() {
         at.clear();
         at.push_str("clue ");
         at.push_str(itoa::Buffer::new().format(i + 1));
-        check_clue(s, g, c, &at, search, v);
+        check_clue(s, g, c, &names, &at, search, v);
     }
     let rulers_with_weak_points = weak_points_told(s, v);
     // The clues lead to the objective (seed 003 l.5159): in a dungeon of several maps one tells
@@ -130,7 +131,7 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
 
 /// One clue: it lies in a used room, is learned in a way the room allows (at the book's search
 /// difficulty), reveals something that exists, and can be found without passing what it reveals.
-fn check_clue(s: &Scenario, g: &Reach, c: &Clue, at: &str, search: u32, v: &mut Vec<Violation>) {
+fn check_clue(s: &Scenario, g: &Reach, c: &Clue, names: &[&str], at: &str, search: u32, v: &mut Vec<Violation>) {
     let Some(room) = s.map(c.at.map).map(|m| m.room(c.at.room)).filter(|r| r.used) else {
         v.push(Violation::new(at, "clue.place", format!("map {} room {} is not a used room", c.at.map, c.at.room)));
         return;
@@ -158,7 +159,7 @@ fn check_clue(s: &Scenario, g: &Reach, c: &Clue, at: &str, search: u32, v: &mut 
         return;
     }
     fact_holds(s, c, at, v);
-    crate::myk::clues::text::check_names(s, c, at, v);
+    crate::myk::clues::text::check_names(s, c, names, at, v);
     if !lies_in_finds(s, g, c.reveals, c.at) {
         v.push(Violation::new(
             at,

@@ -249,23 +249,29 @@ pub fn players_texts(s: &Scenario, c: &Clue) -> Vec<String> {
 /// The names a clue's fact names: those its own line (the clue's text, filled) mentions, by the
 /// one rule of [`mentions`]. A text of the GM's own is its own fact.
 pub fn fact_names(s: &Scenario, c: &Clue) -> Vec<String> {
-    mentions(&fill(s, c, &c.text), &every_name(s))
+    fact_names_among(s, c, &every_name(s))
+}
+
+/// [`fact_names`] with the scenario's names ([`every_name`]) listed once by the caller: a check
+/// of every clue listed them two times a clue, a tenth of a default scenario's generation.
+fn fact_names_among(s: &Scenario, c: &Clue, names: &[&str]) -> Vec<String> {
+    mentions(&fill(s, c, &c.text), names)
 }
 
 /// A room's id and name, whoever and whatever stands in it.
-fn push_room(s: &Scenario, p: Place, out: &mut Vec<String>) {
+fn push_room<'s>(s: &'s Scenario, p: Place, out: &mut Vec<&'s str>) {
     let Some(r) = s.map(p.map).map(|m| m.room(p.room)) else { return };
-    out.extend([r.id.name().to_string(), r.name.to_string()]);
-    out.extend(r.ruler.iter().map(|x| x.name.to_string()));
-    out.extend(r.monsters.iter().map(|g| g.name.to_string()));
-    out.extend(r.traps.iter().map(|t| t.name.to_string()));
-    out.extend(r.bases.iter().map(|b| b.name.to_string()));
-    out.extend(s.cast.iter().filter(|n| n.place == Some(p)).map(|n| n.name.to_string()));
+    out.extend([r.id.name(), r.name.as_str()]);
+    out.extend(r.ruler.iter().map(|x| x.name.as_str()));
+    out.extend(r.monsters.iter().map(|g| g.name.as_str()));
+    out.extend(r.traps.iter().map(|t| t.name.as_str()));
+    out.extend(r.bases.iter().map(|b| b.name.as_str()));
+    out.extend(s.cast.iter().filter(|n| n.place == Some(p)).map(|n| n.name.as_str()));
 }
 
 /// Every name of the scenario a clue's text could mention: maps, rooms, creatures, rulers,
 /// traps, the cast and the target, longest first (so "Rust Pond" is not also "Pond").
-fn every_name(s: &Scenario) -> Vec<&str> {
+pub(crate) fn every_name(s: &Scenario) -> Vec<&str> {
     let mut out: Vec<&str> = Vec::new();
     for m in &s.maps {
         out.push(&m.name);
@@ -295,7 +301,7 @@ pub fn mentions(text: &str, names: &[&str]) -> Vec<String> {
     for &n in names {
         let mut from = 0;
         let mut hit = false;
-        while let Some(i) = t[from..].find(n).map(|i| from + i) {
+        while let Some(i) = crate::text::find_at(&t, n, from) {
             let end = i + n.len();
             let before = t[..i].chars().next_back().is_none_or(|c| !c.is_ascii_alphabetic());
             let tail = t[end..].trim_start_matches("es").trim_start_matches('s');
@@ -313,7 +319,7 @@ pub fn mentions(text: &str, names: &[&str]) -> Vec<String> {
     }
     for word in ["room ", "rooms ", "corridor ", "Room ", "Rooms ", "Corridor "] {
         let mut from = 0;
-        while let Some(i) = t[from..].find(word).map(|i| from + i) {
+        while let Some(i) = crate::text::find_at(&t, word, from) {
             from = i + word.len();
             let rest = &t[from..];
             found.extend(room_id(rest).map(str::to_string));
@@ -335,17 +341,22 @@ fn room_id(text: &str) -> Option<&str> {
 /// What the clue's players' texts name that is outside its fact and the room it is found in
 /// (its map, its name and id, whoever and whatever stands there).
 pub fn names_outside(s: &Scenario, c: &Clue) -> Vec<String> {
-    let names = every_name(s);
-    let mut allowed = fact_names(s, c);
+    names_outside_among(s, c, &every_name(s))
+}
+
+/// [`names_outside`] with the scenario's names ([`every_name`]) listed once by the caller.
+fn names_outside_among(s: &Scenario, c: &Clue, names: &[&str]) -> Vec<String> {
+    let fact = fact_names_among(s, c, names);
+    let mut here: Vec<&str> = Vec::new();
     if let Some(m) = s.map(c.at.map) {
-        allowed.push(m.name.to_string());
+        here.push(&m.name);
     }
-    push_room(s, c.at, &mut allowed);
-    allowed.extend(s.npc_name(c.npc).map(str::to_owned));
+    push_room(s, c.at, &mut here);
+    here.extend(s.npc_name(c.npc));
     let mut out: Vec<String> = Vec::new();
     for t in players_texts(s, c) {
-        for n in mentions(&t, &names) {
-            if !allowed.contains(&n) && !out.contains(&n) {
+        for n in mentions(&t, names) {
+            if !fact.contains(&n) && !here.contains(&n.as_str()) && !out.contains(&n) {
                 out.push(n);
             }
         }
@@ -363,8 +374,9 @@ pub fn says_its_fact(s: &Scenario, c: &Clue) -> bool {
 
 /// `check`'s rule: a clue's players' text names nothing outside its fact and the room it is
 /// found in. One line per clue, naming what it names.
-pub fn check_names(s: &Scenario, c: &Clue, at: &str, v: &mut Vec<Violation>) {
-    let outside = names_outside(s, c);
+/// `names` is the scenario's [`every_name`], listed once for all its clues.
+pub fn check_names(s: &Scenario, c: &Clue, names: &[&str], at: &str, v: &mut Vec<Violation>) {
+    let outside = names_outside_among(s, c, names);
     if outside.is_empty() {
         return;
     }

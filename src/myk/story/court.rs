@@ -223,10 +223,20 @@ pub fn check(s: &Scenario, v: &mut Vec<Violation>) {
             format!("{} stakes for a court of {size}; the book's Prologue gives each member one", st.stakes.len()),
         ));
     }
-    let allowed = allowed_seats(&s.params.classes, size);
+    // The court's own seats first: every generated stake names one of them, and the wider list
+    // (a seat of every class, for a court whose classes are not given) is made only for a stake
+    // that does not (it was a tenth of a default scenario's check).
+    let own = seats(&s.params.classes, size);
+    let mut wider: Option<Vec<String>> = None;
     for (i, k) in st.stakes.iter().enumerate() {
         let at = || format!("stake {}", i + 1);
-        if !allowed.iter().any(|a| a.eq_ignore_ascii_case(k.member.trim())) {
+        let member = k.member.trim();
+        let seated = own.iter().any(|a| a.label.eq_ignore_ascii_case(member))
+            || wider
+                .get_or_insert_with(|| allowed_seats(&s.params.classes, size))
+                .iter()
+                .any(|a| a.eq_ignore_ascii_case(member));
+        if !seated {
             let of = if s.params.classes.is_empty() { "the book's classes" } else { "the court's classes" };
             v.push(Violation::new(at(), "stake.seat", format!("`{}` is not a seat of {of}", k.member)));
         }
