@@ -231,7 +231,7 @@ fn guards_rule(f: &Fortress, fin: &Finale, g: &Guards) -> String {
 pub fn retreat_way(f: &Fortress, leave: Leave) -> String {
     match leave {
         Leave::Offered(hp) => {
-            format!("a retreat, if the party takes the leave {} offers at {hp} HP or less", f.ruler.name)
+            format!("a retreat (if the party takes the leave {} offers at {hp} HP or less)", f.ruler.name)
         }
         Leave::Barred | Leave::Unsaid => "a retreat with the Ruler's leave".into(),
     }
@@ -259,10 +259,14 @@ pub fn area_note(f: &Fortress, area: u32) -> String {
     let fin = crate::nw3::finale::of(f);
     let Some(c) = f.episode.as_ref().map(|e| &e.climax) else { return String::new() };
     let Some(k) = c.core.filter(|_| fin.core_area == Some(area)) else { return String::new() };
+    let ambush = f.area(area).is_some_and(|a| a.enemies.iter().any(|g| g.ambush));
     let guards = match (&c.guards, fin.order) {
-        (Some(g), CoreOrder::After | CoreOrder::During) => {
-            format!(" Its guards are met in the Climax, not here: they join {} at round {}.", f.ruler.name, g.round)
-        }
+        (Some(g), CoreOrder::After | CoreOrder::During) => format!(
+            " Its guards are met in the Climax, not here: they join {} at round {}{}.",
+            f.ruler.name,
+            g.round,
+            if ambush { ", so their ambush does not apply" } else { "" }
+        ),
         (Some(g), CoreOrder::Either) => format!(
             " Its guards fight here only if the party comes before the Climax; otherwise they join {} at round {}.",
             f.ruler.name, g.round
