@@ -251,6 +251,8 @@ fn apply(tables: &Tables, f: &mut Fortress, part: &Nw3Part, n: u32) -> Result<()
         Nw3Part::Frame => reroll_frame(tables, &mut g, &dice),
         Nw3Part::Area { id, what } => reroll_area(tables, &mut g, part, id, what, &mut dice)?,
     }
+    // The Climax calls the Core's guards as they now are.
+    crate::nw3::episode::core::sync(&mut g);
     let after = check(&g, tables);
     if !after.is_empty()
         && let Some(v) = new_violation(&check(f, tables), &after)

@@ -16,6 +16,9 @@
 //! | `episode.ruler` | the Ruler has a former name |
 //! | `episode.endings` | an ending for each way the gates and the Ruler allow and none other (no retreat without the Ruler's leave, no claim the finale breaks), with 5 to 10 XP |
 //! | `episode.climax` | the Climax is set in the Ruler's area, and what its scene claims (a Core beside the Ruler) holds |
+//! | `episode.leave` | no retreat from a Ruler that bars the door; a Ruler that offers leave names its threshold (half its HP) in its tactics (`episode/core.rs`) |
+//! | `episode.guards` | the Climax says when the Core's area's guards fight, and names no guards that are not there |
+//! | `episode.core-break` | the Climax says how the Core breaks, with the rule's numbers for this party |
 //! | `episode.core`, `episode.victim` | the legwork states the Core's and the victim's areas as they are, and the victim's area text is in the area where they are held |
 //! | `event.outcome` | every judged scenario event says what success and failure do and whether it may be tried again |
 //! | `episode.hook` | each Handout's hook names the victim, the Fortress's place, the Ruler or the Core (see `facts.rs`) |
@@ -82,6 +85,11 @@ pub fn check_finale(f: &Fortress, v: &mut Vec<Violation>) {
         return;
     }
     for (place, rule, m) in crate::nw3::finale::problems(f) {
+        v.push(Violation::new(place, rule, m));
+    }
+    // The Core, the Ruler's leave and the Core's guards as one plan (`episode/core.rs`).
+    let fin = crate::nw3::finale::of(f);
+    for (place, rule, m) in crate::nw3::episode::core::problems(f, &fin) {
         v.push(Violation::new(place, rule, m));
     }
 }

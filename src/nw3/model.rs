@@ -229,6 +229,15 @@ pub struct Climax {
     /// What the scene's pool entry claims about the finale (see [`crate::nw3::finale::Claim`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub needs: Vec<crate::nw3::finale::Claim>,
+    /// Whether and when the Ruler grants leave (files before it: unsaid).
+    #[serde(default, skip_serializing_if = "crate::nw3::episode::core::Leave::is_unsaid")]
+    pub leave: crate::nw3::episode::core::Leave,
+    /// How the party breaks the Core (files before it: none said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub core: Option<crate::nw3::episode::core::CoreBreak>,
+    /// When the Core's guards fight (none: nobody guards it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guards: Option<crate::nw3::episode::core::Guards>,
 }
 
 /// An After Phase ending for one way the Dive can end.

@@ -38,6 +38,9 @@ pub struct FortressView {
     pub logic_prana: u32,
     pub areas: Vec<AreaView>,
     pub climax: String,
+    /// Running the Climax: when the Core's guards fight, whether the Ruler lets the party go,
+    /// how the Core breaks (none in files made before they were planned).
+    pub climax_rules: Vec<String>,
     pub svg: String,
     pub players_svg: String,
     pub svg_file: String,
@@ -199,6 +202,8 @@ pub struct AreaView {
     pub notes: String,
     /// The victim held here: who, why, what freeing them takes (empty: none held here).
     pub captive: String,
+    /// In the Core's area: how the Core breaks and when its guards fight (empty elsewhere).
+    pub core_note: String,
 }
 
 /// The PC the enemies' numbers assume, in the booklet: the GM's stated numbers, or the model's.
@@ -382,6 +387,7 @@ pub fn fortress_view(
         logic_prana: LOGIC_REMOVAL_PRANA,
         areas: order.iter().map(|a| area_view(f, a)).collect(),
         climax: crate::nw3::finale::headline(f),
+        climax_rules: crate::nw3::episode::core::lines(f, &crate::nw3::finale::of(f)),
         svg: svg.0,
         players_svg: svg.1,
         svg_file: format!("fortress-{}.svg", f.seed),
@@ -562,6 +568,7 @@ fn area_view(f: &Fortress, a: &Area) -> AreaView {
             .and_then(|e| e.captive.as_ref())
             .filter(|c| c.area == a.id)
             .map_or_else(String::new, |c| c.text.clone()),
+        core_note: crate::nw3::episode::core::area_note(f, a.id),
     }
 }
 

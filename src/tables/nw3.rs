@@ -145,6 +145,34 @@ pub struct CoreRecord {
     /// Core of its Ruler's theme.
     #[serde(default)]
     pub theme: String,
+    /// How the party breaks it in play (absent: struck down like an object).
+    #[serde(default)]
+    pub breaks: BreakWay,
+}
+
+/// How a Fortress Core is broken at the table (`src/nw3/episode/core.rs` gives the numbers):
+/// struck down by damage, as an object that neither dodges nor defends, or worked apart by a
+/// judge of the Attribute named, one try per Major Action.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BreakWay {
+    #[default]
+    Strike,
+    Finesse,
+    Knowledge,
+    Spirit,
+}
+
+impl BreakWay {
+    /// The Attribute of the judge that works it apart (`None`: it is struck down).
+    pub fn attribute(self) -> Option<&'static str> {
+        match self {
+            BreakWay::Strike => None,
+            BreakWay::Finesse => Some("Finesse"),
+            BreakWay::Knowledge => Some("Knowledge"),
+            BreakWay::Spirit => Some("Spirit"),
+        }
+    }
 }
 
 /// A scenario event for an Event area, one record: the set-up, the judge that clears it and every
@@ -305,6 +333,10 @@ pub struct RulerRecord {
     pub description: String,
     /// What happens when the party meets it (the Ruler encounter event).
     pub encounter: String,
+    /// Its persona lets nobody leave (its encounter bars the door): it never grants the party
+    /// leave, so its Dive has no retreat (seed 000 l.863-871; `src/nw3/episode/core.rs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bars_door: bool,
 }
 
 /// A rule of the Lunar Casket in force.

@@ -284,8 +284,9 @@ pub struct EpisodeData {
     pub place_reason: Vec<ThemedLine>,
     #[serde(default)]
     pub victim_reason: Vec<Line>,
+    /// What the Ruler says when met: a line with claims, drawn as the Climax scene is.
     #[serde(default)]
-    pub ruler_line: Vec<Line>,
+    pub ruler_line: Vec<ClimaxRecord>,
     #[serde(default)]
     pub keyword: Vec<KeywordRecord>,
     #[serde(default)]
@@ -338,7 +339,6 @@ impl EpisodeData {
             ("hook", &self.hook),
             ("family_name", &self.family_name),
             ("victim_reason", &self.victim_reason),
-            ("ruler_line", &self.ruler_line),
             ("scene_place", &self.scene_place),
             ("area_adjective", &self.area_adjective),
             ("area_noun", &self.area_noun),
@@ -374,6 +374,7 @@ impl EpisodeData {
             v.extend([("master_scene", x.title.as_str()), ("master_scene", x.text.as_str())]);
         }
         v.extend(self.climax.iter().map(|c| ("climax", c.text.as_str())));
+        v.extend(self.ruler_line.iter().map(|c| ("ruler_line", c.text.as_str())));
         v.extend(self.ending.iter().map(|e| ("ending", e.text.as_str())));
         v
     }
@@ -637,6 +638,8 @@ pub enum Claim {
     CoreFirst,
     /// The Ruler grants the party leave to go (the third way out, l.868).
     RulerLeave,
+    /// The Ruler lets nobody go (its persona bars the door): it grants no leave.
+    BarsDoor,
     /// The party can walk back from the Ruler's area to the Entrance.
     WayBack,
     /// The Ruler leaves its Casket (its tactics must allow it, and a Core must hold the Casket).
@@ -650,6 +653,7 @@ impl Claim {
             Claim::CoreApart => "core_apart",
             Claim::CoreFirst => "core_first",
             Claim::RulerLeave => "ruler_leave",
+            Claim::BarsDoor => "bars_door",
             Claim::WayBack => "way_back",
             Claim::RulerFlees => "ruler_flees",
         }
@@ -676,6 +680,11 @@ pub fn validate_finale_pools(e: &EpisodeData) -> Result<(), String> {
     }
     if !e.climax.iter().any(|c| c.needs.is_empty()) {
         return Err("the episode pools need a [[climax]] that claims nothing (`needs` empty), for every finale".into());
+    }
+    if !e.ruler_line.is_empty() && !e.ruler_line.iter().any(|c| c.needs.is_empty()) {
+        return Err(
+            "the episode pools need a [[ruler_line]] that claims nothing (`needs` empty), for every Ruler".into()
+        );
     }
     for way in Way::ALL {
         if !e.ending.iter().any(|x| x.way == way && x.needs.iter().all(|&c| c == Claim::RulerLeave)) {

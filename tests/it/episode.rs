@@ -235,6 +235,8 @@ fn a_locked_frame_keeps_its_episode_when_the_rest_is_rolled_anew() {
             e.climax.area = 0;
             e.climax.setting.clear();
             e.climax.needs.clear();
+            // The Core's guards are the new Core area's (tested in nw3_core).
+            e.climax.guards = None;
             e.endings.clear();
             e.captive = None;
             e.opening.iter_mut().for_each(|s| s.knows.clear());

@@ -27,6 +27,7 @@ mod myk_story;
 mod notes;
 mod nw3;
 mod nw3_combat;
+mod nw3_core;
 mod nw3_facts;
 mod nw3_finale;
 mod nw3_judges;

@@ -80,7 +80,9 @@ fn finale_faults(f: &Fortress) -> Vec<String> {
     }
     let md = markdown(&filled);
     let climax = md.split("## Climax Phase").nth(1).unwrap_or("").split("**Tactics").next().unwrap_or("");
-    let (head, scene) = climax.trim().split_once("\n\n").unwrap_or(("", ""));
+    let head = climax.trim().split("\n\n").next().unwrap_or("");
+    // The scene itself, after the rules for running the Climax (`episode/core.rs`).
+    let scene = climax.split("\n\n").find(|p| p.contains("When the party arrives")).unwrap_or("");
     if !head.contains(&format!("makes its stand in area {r} ")) {
         bad.push(format!("the Climax does not open in the Ruler's area {r}: {head}"));
     }
@@ -103,7 +105,13 @@ fn finale_faults(f: &Fortress) -> Vec<String> {
         }
     }
     let ways: Vec<Way> = e.endings.iter().map(|x| x.way).collect();
-    let want: Vec<Way> = Way::ALL.into_iter().filter(|&w| w != Way::CoreBroken || first).collect();
+    // No retreat from a Ruler that bars the door (`episode/core.rs`).
+    let barred = e.climax.leave == dungeonsmith::nw3::episode::core::Leave::Barred;
+    let want: Vec<Way> = Way::ALL
+        .into_iter()
+        .filter(|&w| w != Way::CoreBroken || first)
+        .filter(|&w| w != Way::Retreat || !barred)
+        .collect();
     if ways != want {
         bad.push(format!("endings {ways:?}, the gates allow {want:?}"));
     }
@@ -219,7 +227,10 @@ fn a_missing_core_broken_ending_where_the_core_can_be_taken_first_is_refused() {
 
 #[test]
 fn a_retreat_without_the_rulers_leave_is_refused() {
-    let mut f = fortress(11);
+    // A Ruler that offers leave (one that bars the door has no retreat ending).
+    let has_retreat =
+        |f: &Fortress| f.episode.as_ref().is_some_and(|e| e.endings.iter().any(|x| x.way == Way::Retreat));
+    let mut f = (11..200).map(fortress).find(has_retreat).expect("a Ruler that offers leave");
     let x = episode(&mut f).endings.iter_mut().find(|x| x.way == Way::Retreat).expect("a retreat");
     x.needs.clear();
     let m = refused(&f, "episode.endings");

@@ -14,6 +14,7 @@
 use std::collections::BTreeSet;
 
 use crate::dice::Dice;
+use crate::nw3::episode::core::Leave;
 use crate::nw3::model::{Climax, Ending, Episode, Fortress, Gate, GateKind, Opener};
 use crate::tables::nw3_episode::{ClimaxRecord, EpisodeData, Way};
 
@@ -47,6 +48,8 @@ pub struct Finale {
     /// The Ruler may leave its Casket: its tactics do not say it never flees, and a Core holds
     /// the Casket without it (l.877-881).
     pub flees: bool,
+    /// Whether and when the Ruler grants leave (its persona's, `core.rs`).
+    pub leave: Leave,
     /// The ways the Dive can end, in the book's order.
     pub ways: Vec<Way>,
 }
@@ -54,8 +57,9 @@ pub struct Finale {
 /// The words in a Ruler's tactics that say it stays to the end ([`crate::nw3::episode::tactics`]).
 pub const NEVER_FLEES: &str = "never flees";
 
-/// The finale of `f`, reading the Ruler's `tactics` for whether it may flee.
-pub fn plan(f: &Fortress, tactics: &[String]) -> Finale {
+/// The finale of `f`, reading the Ruler's `tactics` for whether it may flee and its `leave` for
+/// whether a retreat can happen.
+pub fn plan(f: &Fortress, tactics: &[String], leave: Leave) -> Finale {
     let ruler_area = f.ruler.area;
     let core_area = f.core_area().map(|a| a.id);
     let entrance: Vec<u32> = f.entrance().map(|a| a.id).into_iter().collect();
@@ -79,15 +83,18 @@ pub fn plan(f: &Fortress, tactics: &[String]) -> Finale {
     if order != CoreOrder::After {
         ways.push(Way::CoreBroken);
     }
-    ways.extend([Way::Retreat, Way::Fall]);
-    Finale { ruler_area, core_area, order, ruler_reached, way_back, flees, ways }
+    if leave != Leave::Barred {
+        ways.push(Way::Retreat);
+    }
+    ways.push(Way::Fall);
+    Finale { ruler_area, core_area, order, ruler_reached, way_back, flees, leave, ways }
 }
 
 /// The finale of `f` as its stored tactics read (a fortress without an episode: as generated).
 pub fn of(f: &Fortress) -> Finale {
     match &f.episode {
-        Some(e) => plan(f, &e.climax.tactics),
-        None => plan(f, &crate::nw3::episode::tactics(f)),
+        Some(e) => plan(f, &e.climax.tactics, e.climax.leave),
+        None => plan(f, &crate::nw3::episode::tactics(f, Leave::Unsaid), Leave::Unsaid),
     }
 }
 
@@ -144,7 +151,8 @@ impl Finale {
             Claim::CoreBeside => self.order == CoreOrder::Beside,
             Claim::CoreApart => self.order != CoreOrder::Beside,
             Claim::CoreFirst => self.order != CoreOrder::After,
-            Claim::RulerLeave => true,
+            Claim::RulerLeave => self.leave != Leave::Barred,
+            Claim::BarsDoor => self.leave == Leave::Barred,
             Claim::WayBack => self.way_back,
             Claim::RulerFlees => self.flees,
         }
@@ -165,7 +173,8 @@ impl Finale {
             Claim::CoreFirst => {
                 format!("it breaks the Core first, but the way to {core} opens only when {ruler} in area {r} falls")
             }
-            Claim::RulerLeave => "it claims the Ruler's leave".into(),
+            Claim::RulerLeave => format!("it claims {ruler}'s leave, but {ruler} bars the door"),
+            Claim::BarsDoor => format!("it has {ruler} bar the door, but {ruler} offers leave"),
             Claim::WayBack => {
                 format!("the party walks back out, but no usable gates lead from area {r} to the Entrance")
             }
@@ -184,9 +193,24 @@ fn claims(needs: &[Claim]) -> String {
 /// line, and its tactics.
 pub fn climax(e: &EpisodeData, fin: &Finale, tactics: Vec<String>, dice: &mut Dice) -> Climax {
     let fits: Vec<&ClimaxRecord> = e.climax.iter().filter(|c| fin.allows(&c.needs)).collect();
-    let (text, needs) = dice.choose(&fits).map_or((String::new(), Vec::new()), |c| (c.text.clone(), c.needs.clone()));
-    let line = dice.choose(&e.ruler_line).map_or(String::new(), |l| l.text.clone());
-    Climax { setting: format!("{{lair_description}} {text}"), line, tactics, area: fin.ruler_area, needs }
+    let (text, mut needs) =
+        dice.choose(&fits).map_or((String::new(), Vec::new()), |c| (c.text.clone(), c.needs.clone()));
+    // The Ruler's line is drawn as the scene is: only where what it says holds (its leave).
+    let lines: Vec<&ClimaxRecord> = e.ruler_line.iter().filter(|c| fin.allows(&c.needs)).collect();
+    let line = dice.choose(&lines).map_or(String::new(), |l| {
+        needs.extend(l.needs.iter().filter(|c| !needs.contains(c)).copied().collect::<Vec<_>>());
+        l.text.clone()
+    });
+    Climax {
+        setting: format!("{{lair_description}} {text}"),
+        line,
+        tactics,
+        area: fin.ruler_area,
+        needs,
+        leave: fin.leave,
+        core: None,
+        guards: None,
+    }
 }
 
 /// An ending for each way the finale allows, from the entries whose claims hold (a retreat only
@@ -230,14 +254,14 @@ pub fn headline(f: &Fortress) -> String {
     let fin = of(f);
     let lair = f.area(fin.ruler_area).map_or(String::new(), |a| format!(" ({})", a.name));
     let stand = said(f, "stand", None).unwrap_or_default();
-    let ways: Vec<&str> = fin
+    let ways: Vec<String> = fin
         .ways
         .iter()
         .map(|w| match w {
-            Way::RulerDefeated => "the Ruler defeated (then the Core broken)",
-            Way::CoreBroken => "the Core broken first",
-            Way::Retreat => "a retreat with the Ruler's leave",
-            Way::Fall => "the party's fall",
+            Way::RulerDefeated => "the Ruler defeated (then the Core broken)".into(),
+            Way::CoreBroken => "the Core broken first".into(),
+            Way::Retreat => crate::nw3::episode::core::retreat_way(f, fin.leave),
+            Way::Fall => "the party's fall".into(),
         })
         .collect();
     format!(
@@ -333,7 +357,7 @@ pub fn said(f: &Fortress, name: &str, arg: Option<&str>) -> Option<String> {
 /// finale allows with no ending. `(place, rule, message)`.
 pub fn problems(f: &Fortress) -> Vec<(String, &'static str, String)> {
     let Some(e) = &f.episode else { return Vec::new() };
-    let fin = plan(f, &e.climax.tactics);
+    let fin = plan(f, &e.climax.tactics, e.climax.leave);
     let mut out = Vec::new();
     let mut say = |place: &str, rule, m: String| out.push((place.to_string(), rule, m));
     let (ruler, r) = (&f.ruler.name, fin.ruler_area);
@@ -347,6 +371,10 @@ pub fn problems(f: &Fortress) -> Vec<(String, &'static str, String)> {
     stated_areas(f, e, &fin, &mut say);
     for x in &e.endings {
         let way = x.way.label();
+        if x.way == Way::Retreat && fin.leave == Leave::Barred {
+            // `core::problems` names it (`episode.leave`).
+            continue;
+        }
         if !fin.ways.contains(&x.way) {
             say("endings", "episode.endings", format!("the ending `{way}` cannot happen: {}", never(f, &fin, x.way)));
         } else if x.way == Way::Retreat && !x.needs.contains(&Claim::RulerLeave) {
@@ -443,7 +471,8 @@ fn area_refs(text: &str) -> Vec<u32> {
 /// way the new gates allow is drawn if the episode has none.
 pub fn follow(d: &EpisodeData, f: &mut Fortress, dice: &mut Dice) {
     let Some(mut e) = f.episode.take() else { return };
-    let fin = plan(f, &e.climax.tactics);
+    e.climax.leave = crate::nw3::episode::core::leave_again(e.climax.leave, f);
+    let fin = plan(f, &e.climax.tactics, e.climax.leave);
     if e.climax.area != 0 {
         e.climax.area = fin.ruler_area;
         if !fin.allows(&e.climax.needs) {
@@ -461,6 +490,7 @@ pub fn follow(d: &EpisodeData, f: &mut Fortress, dice: &mut Dice) {
             })
             .collect();
     }
+    crate::nw3::episode::core::follow(f, &fin, &mut e.climax);
     if let Some(c) = e.captive.as_mut() {
         c.area = fin.ruler_area;
     }

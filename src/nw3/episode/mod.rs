@@ -11,6 +11,7 @@
 //! facts this module writes itself (what a legwork item reveals) name the fortress's parts by
 //! typed slots (`{area:7}`, `{npc:2}`).
 
+pub mod core;
 pub mod finale;
 pub mod scenes;
 
@@ -80,9 +81,11 @@ pub fn roll_episode(d: &Nw3Data, f: &mut Fortress, entrance_pattern: &str, dice:
     let opening = opening(d, f, dice);
     let legwork = legwork(d, f, &handouts, dice);
     // The finale is decided before its texts are drawn, and each follows it.
-    let tactics = tactics(f);
-    let fin = crate::nw3::finale::plan(f, &tactics);
-    let climax = crate::nw3::finale::climax(e, &fin, tactics, dice);
+    let leave = core::leave_of(d, f);
+    let tactics = tactics(f, leave);
+    let fin = crate::nw3::finale::plan(f, &tactics, leave);
+    let mut climax = crate::nw3::finale::climax(e, &fin, tactics, dice);
+    core::plan_climax(d, f, &fin, &mut climax);
     let endings = crate::nw3::finale::endings(e, &fin, dice);
     let captive = Some(crate::nw3::finale::captive(&fin));
     let mut episode = Episode {
@@ -278,8 +281,9 @@ fn weakness(f: &Fortress) -> String {
     format!("{{ruler|poss}} PDEF is {} and its MDEF {}: {edge}; its EVA is {}.", s.pdef, s.mdef, s.eva)
 }
 
-/// How the Ruler fights, round by round, from its skills' timings and its attacks.
-pub fn tactics(f: &Fortress) -> Vec<String> {
+/// How the Ruler fights, round by round, from its skills' timings and its attacks, ending with
+/// whether it ever lets the party go (`leave`, [`core::last_stand`]).
+pub fn tactics(f: &Fortress, leave: core::Leave) -> Vec<String> {
     let r = &f.ruler;
     let named = |t: &[Timing]| -> Vec<&str> {
         r.skills.iter().filter(|k| t.contains(&k.timing)).map(|k| k.name.as_str()).collect()
@@ -313,12 +317,8 @@ pub fn tactics(f: &Fortress) -> Vec<String> {
     if !reaction.is_empty() {
         out.push(format!("Whenever they apply: {}.", reaction.join(", ")));
     }
-    if let Some(hp) = r.stats.map(|s| s.body) {
-        out.push(format!(
-            "At {} HP or less it fights on to the end: it will not hand its Casket to the Wizards, so it {}.",
-            hp / 2,
-            crate::nw3::finale::NEVER_FLEES
-        ));
+    if r.stats.is_some() {
+        out.push(core::last_stand(leave));
     }
     out
 }
