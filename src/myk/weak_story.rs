@@ -103,7 +103,9 @@ fn thing(result: &str) -> String {
     let mut c = head.chars();
     match (c.next(), c.next()) {
         // "Silver", "Cats": a common noun; "A key", "A strong star fragment" read as they are.
-        (Some(f), Some(second)) if second.is_lowercase() && f != 'A' => [f.to_lowercase().to_string().as_str(), &head[f.len_utf8()..]].concat(),
+        (Some(f), Some(second)) if second.is_lowercase() && f != 'A' => {
+            [f.to_lowercase().to_string().as_str(), &head[f.len_utf8()..]].concat()
+        }
         (Some('A'), _) => ["a", &head[1..]].concat(),
         _ => head.to_string(),
     }

@@ -4,13 +4,15 @@
 //! not compounds of "man" (Human, Shaman); a word already plural ("Men", "Children") stays.
 
 /// Words ending in "man" that are not compounds of "man" and so take a plain "s".
-const MANS: [&str; 12] =
-    ["human", "shaman", "talisman", "caiman", "cayman", "hanuman", "german", "ottoman", "roman", "doberman", "brahman", "dolman"];
+const MANS: [&str; 12] = [
+    "human", "shaman", "talisman", "caiman", "cayman", "hanuman", "german", "ottoman", "roman", "doberman", "brahman",
+    "dolman",
+];
 
 /// Words ending in "men" that are singular and so are no plural already.
 const SINGULAR_MEN: [&str; 14] = [
-    "omen", "amen", "specimen", "abdomen", "regimen", "stamen", "acumen", "bremen", "hymen", "semen", "yemen",
-    "lumen", "cognomen", "gravamen",
+    "omen", "amen", "specimen", "abdomen", "regimen", "stamen", "acumen", "bremen", "hymen", "semen", "yemen", "lumen",
+    "cognomen", "gravamen",
 ];
 
 /// Irregular plurals by whole word (either letter case of the first letter).

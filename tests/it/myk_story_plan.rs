@@ -153,7 +153,12 @@ fn items_named(part_one: &str) -> Vec<String> {
             let end = line[i..].find(';').map_or(line.len(), |e| i + e);
             for part in line[i..end].split(" and ") {
                 let names = part.split(" (").next().unwrap_or(part);
-                out.extend(names.split(", ").filter(|n| !n.is_empty() && !n.contains("relationship point")).map(str::to_string));
+                out.extend(
+                    names
+                        .split(", ")
+                        .filter(|n| !n.is_empty() && !n.contains("relationship point"))
+                        .map(str::to_string),
+                );
             }
             from = end;
         }

@@ -53,7 +53,8 @@ pub fn check(s: &Scenario, v: &mut Vec<Violation>) {
         let at = || format!("mini event {}", i + 1);
         let (map, room) = (e.at.map, e.at.room);
         let Some(r) = s.map(map).map(|m| m.room(room)).filter(|r| r.used) else {
-            let msg = format!("`{}` is placed in map {map} room {room}, which is no used room of the scenario", e.title);
+            let msg =
+                format!("`{}` is placed in map {map} room {room}, which is no used room of the scenario", e.title);
             v.push(Violation::new(at(), "mini-event.place", msg));
             continue;
         };

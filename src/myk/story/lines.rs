@@ -36,7 +36,10 @@ pub fn check(s: &Scenario, v: &mut Vec<Violation>) {
                 v.push(Violation::new(
                     format!("cast {}", n.name),
                     "cast.speaks-of-self",
-                    format!("{}'s {what} `{text}` names {} in the third person; use `{{npc}}` or another line", n.name, n.name),
+                    format!(
+                        "{}'s {what} `{text}` names {} in the third person; use `{{npc}}` or another line",
+                        n.name, n.name
+                    ),
                 ));
             }
         }
