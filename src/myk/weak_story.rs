@@ -125,7 +125,7 @@ fn and_list<S: AsRef<str>>(items: &[S]) -> String {
 
 /// The NPC a Relationship of the ruler in the revealed room names, for `{bond}`: its name as
 /// the cast now stands.
-pub fn bond<'s>(s: &'s Scenario, reveals: Reveals) -> Option<&'s str> {
+pub fn bond(s: &Scenario, reveals: Reveals) -> Option<&str> {
     let Reveals::Room(p) = reveals else { return None };
     let ru = s.map(p.map)?.room(p.room).ruler.as_ref()?;
     let npc = ru.adjustments.iter().find_map(|a| (a.kind == AdjustmentKind::WeakPoint).then_some(a.npc).flatten())?;
