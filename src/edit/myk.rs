@@ -301,7 +301,7 @@ pub fn regenerate(tables: &Tables, from: &Scenario, seed: u64) -> Result<Scenari
         s.clues = from.clues.clone();
         // The locked frame's cast replaces the one just generated, which relationships may name.
         let generated = std::mem::replace(&mut s.cast, from.cast.clone());
-        relationships_follow(&mut s, &generated, &mut Dice::new(seed).child("regenerate/relationship"));
+        relationships_follow(&mut s, tables, &generated, &mut Dice::new(seed).child("regenerate/relationship"));
     }
     normalize(&mut s);
     let v = check(&s, tables);
@@ -529,7 +529,7 @@ fn roll(ctx: &Ctx, s: &mut Scenario, part: &MykPart, d: &mut Dice) -> std::resul
             let old = std::mem::take(&mut s.cast);
             s.clues.clear();
             ctx.g.frame(s, d).map_err(|e| e.to_string())?;
-            relationships_follow(s, &old, &mut d.child("relationship"));
+            relationships_follow(s, ctx.tables, &old, &mut d.child("relationship"));
             Ok(())
         }
         MykPart::Map(index) => roll_map(ctx, s, pos(s, index), d),
@@ -635,7 +635,7 @@ fn roll_map(ctx: &Ctx, s: &mut Scenario, i: usize, d: &mut Dice) -> std::result:
     ctx.g.traps(s, i, budget, &mut d.child("traps"));
     let left = base_budget(ctx.lim, s);
     ctx.g.bases_in(&mut s.maps[i], left, None, &mut d.child("bases"));
-    weak_points::name_npcs(s, &mut d.child("relationship"));
+    weak_points::name_npcs(s, ctx.tables, &mut d.child("relationship"));
     Ok(())
 }
 
@@ -658,7 +658,7 @@ fn entrance_layout(s: &Scenario, old: &Map, needs_exit: bool, d: &mut Dice) -> s
 /// After the cast changed (it was `old`, which the weak points' references count in): a
 /// Relationship weak point names the same person in the new cast (found by name); one whose NPC
 /// is gone names one of the new cast, except a locked ruler's, whose NPC joins the cast.
-fn relationships_follow(s: &mut Scenario, old: &[Npc], d: &mut Dice) {
+fn relationships_follow(s: &mut Scenario, tables: &Tables, old: &[Npc], d: &mut Dice) {
     let cast = &mut s.cast;
     for m in &mut s.maps {
         let map_locked = m.locked;
@@ -680,7 +680,7 @@ fn relationships_follow(s: &mut Scenario, old: &[Npc], d: &mut Dice) {
             }
         }
     }
-    weak_points::name_npcs(s, d);
+    weak_points::name_npcs(s, tables, d);
 }
 
 /// What follows a change: the title (when it was the generated one), the objective and derived

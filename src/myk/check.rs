@@ -92,6 +92,8 @@ fn check_graph(s: &Scenario, tables: &Tables, given: Option<(&Reach, &crate::myk
     crate::myk::story::check(s, tables, &mut v);
     crate::myk::court::check(s, &mut v);
     crate::myk::movement::check(s, reach, &mut v);
+    // A Relationship's NPC is someone the court can meet before the ruler (issue 46).
+    crate::myk::weak_story::check(s, reach, &mut v);
     straight_layout(s, &mut v);
     v
 }

@@ -54,7 +54,7 @@ pub fn generate(tables: &Tables, params: &MykParams, seed: u64) -> Result<Scenar
     // The movement graph the clues were placed on serves the final check too: nothing after the
     // frame moves a corridor, trap or entrance.
     let graph = g.frame_on_graph(&mut scenario, &mut root.child("frame"))?;
-    weak_points::name_npcs(&mut scenario, &mut root.child("relationship"));
+    weak_points::name_npcs(&mut scenario, tables, &mut root.child("relationship"));
     scenario.usage = usage(&scenario);
     scenario.warnings = warnings;
 

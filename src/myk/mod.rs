@@ -21,6 +21,7 @@ pub mod story;
 pub use story::court;
 pub mod traps;
 pub mod weak_points;
+pub mod weak_story;
 
 pub use check::check;
 pub use generate::generate;

@@ -6,7 +6,7 @@
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{Adjustment, AdjustmentKind, CoreHolder, Limits, Map, MonsterGroup, Reaction, Room, Ruler};
-use crate::myk::model::{CastRef, RoomId, Scenario};
+use crate::myk::model::{RoomId, Scenario};
 use crate::tables::Tables;
 use crate::tables::myk::{Monster, MykData, WeakNeed, WeakPoint};
 use crate::tables::shared::SharedStr;
@@ -387,18 +387,28 @@ pub fn adjustment(plan: &Plan, mon: &Monster, court_size: u32, tables: &Tables, 
     a
 }
 
-/// Gives each Relationship weak point one NPC of the cast.
-pub fn name_npcs(s: &mut Scenario, d: &mut Dice) {
-    // The cast is read in place (no list of its names): most rulers have no Relationship.
-    let cast = &s.cast;
-    for m in &mut s.maps {
-        for r in &mut m.rooms {
-            for a in r.ruler.iter_mut().flat_map(|ru| ru.adjustments.iter_mut()) {
-                if a.kind == AdjustmentKind::WeakPoint && a.what == "Relationship" && a.npc.is_none() {
-                    // The draw of `Dice::choose` over the cast, kept as the member's place.
-                    let n = u32::try_from(cast.len()).unwrap_or(u32::MAX);
-                    a.npc = (n > 0).then(|| CastRef::at(d.below(n) as usize));
-                }
+/// Gives each Relationship weak point one NPC of the cast whom the court can meet before the
+/// ruler (`weak_story::bond_npc`).
+pub fn name_npcs(s: &mut Scenario, tables: &Tables, d: &mut Dice) {
+    let wants = |a: &Adjustment| a.kind == AdjustmentKind::WeakPoint && a.what == "Relationship" && a.npc.is_none();
+    // Most rulers have no Relationship: the movement graph is built only for one that has.
+    let mut open: Vec<(usize, usize, crate::myk::model::Place)> = Vec::new();
+    for (i, m) in s.maps.iter().enumerate() {
+        for (j, r) in m.rooms.iter().enumerate() {
+            if r.ruler.as_ref().is_some_and(|ru| ru.adjustments.iter().any(wants)) {
+                open.push((i, j, crate::myk::model::Place { map: m.index, room: r.id }));
+            }
+        }
+    }
+    if open.is_empty() {
+        return;
+    }
+    let g = crate::myk::reach::Reach::new(s, tables);
+    for (i, j, at) in open {
+        let npc = crate::myk::weak_story::bond_npc(s, &g, at, d);
+        for a in s.maps[i].rooms[j].ruler.iter_mut().flat_map(|ru| ru.adjustments.iter_mut()) {
+            if wants(a) {
+                a.npc = npc;
             }
         }
     }

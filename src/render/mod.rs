@@ -10,6 +10,7 @@ pub mod fortress_view;
 pub mod handout_cards;
 pub mod myk_goal;
 pub mod myk_items;
+pub mod myk_named;
 pub mod myk_play;
 pub mod myk_story;
 pub mod pdf;

@@ -171,7 +171,8 @@ fn grid(words: &[&RollTable]) -> Option<WordGrid> {
     })
 }
 
-fn item_view(it: &Item) -> ItemView {
+/// One item's entry as the block prints it.
+pub(crate) fn item_view(it: &Item) -> ItemView {
     ItemView {
         rolls: String::new(),
         name: it.name.to_string(),

@@ -305,10 +305,12 @@ pub fn myk_view(s: &Scenario, tables: &Tables, paper: crate::model::Paper, svgs:
     let treasure_tables = super::myk_play::treasure_tables(s, tables);
     let negotiation = super::myk_play::negotiation(tables);
     let encounter_texts: Vec<String> = encounters.rows.iter().map(|r| r.text.clone()).collect();
-    let items = super::myk_items::item_tables(
+    let mut items = super::myk_items::item_tables(
         tables,
         &super::myk_items::printed_results(&treasure_tables, negotiation.as_ref(), &encounter_texts),
     );
+    // Every item part one names has its entry (issue 46).
+    super::myk_named::add_to(&mut items, tables, &super::myk_named::named_items(s, tables));
     let regen = super::regen::myk(s, tables, paper);
     let mut v = MykView {
         cited_tables: Vec::new(),

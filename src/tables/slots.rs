@@ -48,7 +48,8 @@ pub const MYK: &[SlotSet] = &[
     // id `room`, `room_name`) and map, and what the fact says stands there: each kind exactly
     // the names its fact's own line names (`clues::Fact::text`).
     set("clue_fact.ruler", &["room", "map", "ruler"]),
-    set("clue_fact.weak_point", &["room", "map", "ruler", "weak_points"]),
+    // `weak_tell`: what the weak points mean for this ruler, in the players' words (`myk::weak_story`).
+    set("clue_fact.weak_point", &["room", "map", "ruler", "weak_points", "weak_tell"]),
     set("clue_fact.secret_door", &["room", "corridor"]),
     set("clue_fact.teleport", &["room", "trap", "object", "to"]),
     set("clue_fact.trap", &["room", "room_name", "trap"]),

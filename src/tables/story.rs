@@ -190,6 +190,17 @@ pub struct Personality {
     pub name: String,
     pub meaning: String,
     pub lines: Vec<StoryText>,
+    /// Lines that fit only some objective kinds ("No hurry" is no line for a race).
+    #[serde(default)]
+    pub kind_lines: Vec<KindLine>,
+}
+
+/// A personality's line for the objective kinds it names.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KindLine {
+    pub text: StoryText,
+    pub kinds: Vec<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -277,9 +288,11 @@ impl ClueFact {
         if self.methods.contains(&ClueWay::Talk) != self.ask.is_some() {
             return Some("needs an `ask` exactly when its `methods` hold `talk`".into());
         }
-        // A weak point's clue is how the court learns it: the text must name it.
-        if self.fact == FactKind::WeakPoint && !crate::text::slots(&self.text).any(|s| s.name == "weak_points") {
-            return Some("tells a weak point but does not name `{weak_points}`".into());
+        // A weak point's clue is how the court learns it: the text must say it, as a fact of the
+        // ruler (`{weak_tell}`) or, in a GM's own pool, by name (`{weak_points}`).
+        let says = |s: crate::text::Slot| s.name == "weak_tell" || s.name == "weak_points";
+        if self.fact == FactKind::WeakPoint && !crate::text::slots(&self.text).any(says) {
+            return Some("tells a weak point but does not say it (`{weak_tell}`)".into());
         }
         None
     }
@@ -483,6 +496,7 @@ impl StoryPools {
         }
         for (i, p) in self.personality.iter().enumerate() {
             v.extend(p.lines.iter().map(|l| ("personality", i + 1, l.as_str())));
+            v.extend(p.kind_lines.iter().map(|l| ("personality", i + 1, l.text.as_str())));
         }
         for (i, t) in self.clue_talk.iter().enumerate() {
             v.extend([t.ask.as_str(), &t.text].map(|t| ("clue_talk", i + 1, t)));

@@ -291,42 +291,10 @@ pub fn count(n: u64, noun: &str) -> String {
     out
 }
 
-/// The plural of `noun` (see [`count`]).
+/// The plural of `noun` (see [`count`]): the head noun of "X of Y" takes it, and the "-man"
+/// words take "-men" ([`plural::plural`]).
 pub fn plural(noun: &str) -> String {
-    const IRREGULAR: [(&str, &str); 10] = [
-        ("man", "men"),
-        ("woman", "women"),
-        ("child", "children"),
-        ("person", "people"),
-        ("foot", "feet"),
-        ("tooth", "teeth"),
-        ("mouse", "mice"),
-        ("Man", "Men"),
-        ("Woman", "Women"),
-        ("Child", "Children"),
-    ];
-    const SAME: [&str; 6] = ["sheep", "fish", "deer", "Sheep", "Fish", "Deer"];
-    let (head, last) = match noun.rfind(' ') {
-        Some(i) => noun.split_at(i + 1),
-        None => ("", noun),
-    };
-    let lower = last.to_ascii_lowercase();
-    let tail: String = if let Some((s, p)) = IRREGULAR.iter().find(|(s, _)| last.ends_with(s)) {
-        [&last[..last.len() - s.len()], p].concat()
-    } else if SAME.iter().any(|s| last.ends_with(s)) {
-        last.to_string()
-    } else if ["s", "x", "z", "ch", "sh"].iter().any(|e| lower.ends_with(e)) {
-        [last, "es"].concat()
-    } else if lower.len() > 1 && lower.ends_with('y') && !lower[..lower.len() - 1].ends_with(['a', 'e', 'i', 'o', 'u'])
-    {
-        [&last[..last.len() - 1], "ies"].concat()
-    } else if lower.ends_with("lf") {
-        // Wolf, Elf, Werewolf.
-        [&last[..last.len() - 1], "ves"].concat()
-    } else {
-        [last, "s"].concat()
-    };
-    [head, &tail].concat()
+    plural::plural(noun)
 }
 
 /// The slots one kind of pool text binds, by name (a name that takes an argument is listed
@@ -373,3 +341,5 @@ pub fn unknown(text: &str, set: &SlotSet) -> Option<String> {
 
 #[cfg(test)]
 mod tests;
+
+mod plural;

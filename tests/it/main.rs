@@ -24,6 +24,7 @@ mod myk_ruler;
 mod myk_rules;
 mod myk_skills;
 mod myk_story;
+mod myk_story_plan;
 mod notes;
 mod nw3;
 mod nw3_combat;

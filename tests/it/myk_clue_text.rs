@@ -5,7 +5,7 @@
 
 use crate::myk::{params, tables};
 use dungeonsmith::dice::Dice;
-use dungeonsmith::myk::clues::text::{clue_leads, names_outside, says_its_fact};
+use dungeonsmith::myk::clues::text::{clue_leads, names_outside, players_texts, says_its_fact};
 use dungeonsmith::myk::clues::weak_points;
 use dungeonsmith::myk::model::{AdjustmentKind, CorridorId, Layout, ObjectiveKind, Reveals, RoomId, Scenario};
 use dungeonsmith::myk::{MykParams, check, generate};
@@ -39,11 +39,19 @@ fn clue_text_broken(n: u64, s: &Scenario) -> Option<String> {
     if leading * 2 < s.clues.len() {
         return Some(format!("scenario {n}: {leading} of {} clues lead to the objective", s.clues.len()));
     }
-    // Every weak point is told in what the players find, not only in the GM's line.
-    for r in s.maps.iter().flat_map(|m| &m.rooms) {
-        for w in r.ruler.iter().flat_map(|ru| weak_points(ru)) {
-            if !s.clues.iter().any(|c| c.found.contains(w)) {
-                return Some(format!("scenario {n}: no clue's players' text names the weak point {w}"));
+    // Every weak point is told in what the players find, not only in the GM's line: as a fact
+    // of this ruler (issue 46: what it shuns, whom it is bound to), not as the rule's keyword.
+    for m in &s.maps {
+        for r in &m.rooms {
+            let Some(ru) = &r.ruler else { continue };
+            if weak_points(ru).is_empty() {
+                continue;
+            }
+            let reveals = Reveals::Room(dungeonsmith::myk::model::Place { map: m.index, room: r.id });
+            let bond = dungeonsmith::myk::weak_story::bond(s, reveals).unwrap_or_default();
+            let tell = dungeonsmith::myk::weak_story::tell(s, m, r, ru, tables()).replace("{bond}", bond);
+            if !s.clues.iter().any(|c| c.reveals == reveals && players_texts(s, c).join(" ").contains(&tell)) {
+                return Some(format!("scenario {n}: no clue's players' text tells `{tell}` of {}", ru.name));
             }
         }
     }

@@ -114,7 +114,10 @@ pub(crate) fn draw(
     };
     let (i, e) = d.choose_from(|| fits(true)).or_else(|| d.choose_from(|| fits(false)))?;
     used.push(i);
-    let told = Told::of(&fact);
+    let mut told = Told::of(&fact);
+    if let (Says::Ruler { room, ruler }, Some(m)) = (&fact.says, s.map(fact.reveals.map())) {
+        told.weak_tell = Some(crate::myk::weak_story::tell(s, m, m.room(*room), ruler, tables));
+    }
     Some(Drawn {
         ask: e.ask.as_ref().map(|a| crate::text::fill(a, &told)).unwrap_or_default(),
         found: crate::text::fill(&e.text, &told),
@@ -131,6 +134,8 @@ struct Told<'s> {
     base: Option<&'s str>,
     monsters: Option<String>,
     weak_points: Option<String>,
+    /// What the weak points mean for this ruler, in the players' words (`weak_story::tell`).
+    weak_tell: Option<String>,
     corridor: Option<String>,
 }
 
@@ -144,6 +149,7 @@ impl<'s> Told<'s> {
             base: None,
             monsters: None,
             weak_points: None,
+            weak_tell: None,
             corridor: None,
         };
         let corridor = |c: crate::myk::model::CorridorId| [c.0.name(), "-", c.1.name()].concat();
@@ -182,6 +188,7 @@ impl crate::text::Values for Told<'_> {
             "base" => self.base?,
             "monsters" => self.monsters.as_deref()?,
             "weak_points" => self.weak_points.as_deref()?,
+            "weak_tell" => self.weak_tell.as_deref()?,
             "corridor" => self.corridor.as_deref()?,
             _ => return None,
         };
@@ -213,6 +220,7 @@ pub fn fill(s: &Scenario, clue: &Clue, text: &str) -> String {
         ruler: room.and_then(|r| r.ruler.as_ref()).map_or("the ruler", |r| r.name.as_str()),
         room_name: room.map_or("", |r| r.name.as_str()),
         map: map.map_or("dungeon", |m| m.name.as_str()),
+        bond: crate::myk::weak_story::bond(s, clue.reveals).unwrap_or("the one it is bound to"),
         rest: crate::myk::story::Fill::with_npc(s, s.npc_name(clue.npc).unwrap_or_default()),
     };
     crate::text::fill(text, &shown)
@@ -224,6 +232,8 @@ struct Shown<'s> {
     ruler: &'s str,
     room_name: &'s str,
     map: &'s str,
+    /// The NPC a Relationship of the revealed ruler names (`weak_story::bond`).
+    bond: &'s str,
     rest: crate::myk::story::Fill<'s>,
 }
 
@@ -234,6 +244,7 @@ impl crate::text::Values for Shown<'_> {
             "ruler" => self.ruler,
             "room_name" => self.room_name,
             "map" => self.map,
+            "bond" => self.bond,
             _ => return self.rest.value(name, arg),
         };
         Some(v.into())
@@ -255,7 +266,10 @@ pub fn fact_names(s: &Scenario, c: &Clue) -> Vec<String> {
 /// [`fact_names`] with the scenario's names ([`every_name`]) listed once by the caller: a check
 /// of every clue listed them two times a clue, a tenth of a default scenario's generation.
 fn fact_names_among(s: &Scenario, c: &Clue, names: &[&str]) -> Vec<String> {
-    mentions(&fill(s, c, &c.text), names)
+    let mut found = mentions(&fill(s, c, &c.text), names);
+    // A ruler's Relationship is a fact of the ruler: the NPC it is bound to is part of it.
+    found.extend(crate::myk::weak_story::bond(s, c.reveals).map(str::to_owned));
+    found
 }
 
 /// A room's id and name, whoever and whatever stands in it.

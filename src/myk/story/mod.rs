@@ -6,6 +6,8 @@
 //! the scenario. The generator, the frame reroll and `check` all go through this module.
 
 pub mod court;
+pub mod events;
+pub mod lines;
 
 use std::borrow::Cow;
 
@@ -353,13 +355,18 @@ pub fn title(pools: &StoryPools, kind: ObjectiveKind, d: &mut Dice) -> String {
     pick(&pools.title, &pools.of_kind(kind).title, d).map_or_else(|| "{map}".to_owned(), |t| t.text.as_str().to_owned())
 }
 
-/// Gives an NPC a personality, a want and a line from the pools.
-pub fn dress_npc(pools: &StoryPools, n: &mut Npc, f: &Fill, d: &mut Dice) {
+/// Gives an NPC a personality, a want and a line from the pools: only a line and a want that fit
+/// the speaker and the objective's kind ([`lines::lines_for`]); `values` is the scenario's fill,
+/// to see whether a slot would name the speaker.
+pub fn dress_npc(pools: &StoryPools, n: &mut Npc, kind: &str, values: &Fill, d: &mut Dice) {
+    let f = Fill::keep();
     if let Some(p) = d.choose(&pools.personality) {
         n.personality = p.name.clone();
-        n.line = d.choose(&p.lines).map(|l| f.pool(l)).unwrap_or_default();
+        let open = lines::lines_for(p, &n.name, kind, values);
+        n.line = d.choose(&open).map(|l| f.pool(l)).unwrap_or_default();
     }
-    n.wants = d.choose(&pools.want).map(|w| f.pool(&w.text)).unwrap_or_default();
+    let wants = || pools.want.iter().filter(|w| !lines::names_self(w.text.as_str(), &n.name, values));
+    n.wants = d.choose_from(wants).map(|w| f.pool(&w.text)).unwrap_or_default();
 }
 
 /// Important-NPC numbers for a fighter: the court's average level at most, with the stat line of
@@ -429,13 +436,15 @@ pub fn dress_cast(s: &mut Scenario, tables: &Tables, d: &mut Dice) {
 /// placed by [`write_clues`]) are dressed by the same rule, on the same `npc/<k>` streams, as the
 /// NPCs the generator makes, so every named NPC has its stat line however it joined the cast.
 pub fn dress_cast_from(s: &mut Scenario, tables: &Tables, first: usize, d: &mut Dice) {
-    let f = Fill::keep();
     let average = s.court.average_level;
-    for (k, n) in s.cast.iter_mut().enumerate().skip(first) {
+    let kind = s.objective.kind.name();
+    for k in first..s.cast.len() {
         // The NPC's own stream: its words first, then its numbers, so the words stay as they were.
         let mut nd = d.child_n("npc/", k as u32 + 1, "");
-        dress_npc(&tables.story, n, &f, &mut nd);
+        let mut n = s.cast[k].clone();
+        dress_npc(&tables.story, &mut n, kind, &Fill::of(s), &mut nd);
         n.fights = fighter(tables, average, &mut nd);
+        s.cast[k] = n;
     }
 }
 
@@ -582,14 +591,15 @@ fn push_capitalised(out: &mut String, t: &str) {
     }
 }
 
-/// At least one mini event per map, in a used room; a shop lists named items at their Cost.
+/// One mini event per map that has a room it can happen in ([`events::fits`]); a shop lists named items at their Cost.
 fn mini_events(s: &Scenario, tables: &Tables, f: &Fill, d: &mut Dice) -> Vec<MiniEvent> {
     let pools = &tables.story.mini_event;
     let order = d.deal(pools.len(), s.maps.len());
     let mut out = Vec::with_capacity(s.maps.len());
     for (i, m) in s.maps.iter().enumerate() {
         let Some(e) = order.get(i % order.len().max(1)).map(|&k| &pools[k]) else { break };
-        let Some(room) = d.choose_from(|| m.used_rooms().map(|r| r.id)) else { continue };
+        // Only where an event can happen: no ruler, no hostile group (`events::fits`).
+        let Some(room) = d.choose_from(|| events::rooms(m)) else { continue };
         let wares = if e.kind == "shop" { wares(tables, d) } else { Vec::new() };
         out.push(MiniEvent {
             at: Place { map: m.index, room },
@@ -670,6 +680,9 @@ pub fn repair(s: &mut Scenario, tables: &Tables, d: &mut Dice) -> bool {
             moved = true;
         }
     }
+    // A mini event the change left among hostile monsters or in a ruler's room moves to a room
+    // of its map where it can happen; that is no loss of the frame's story, so it is not counted.
+    events::repair(s, &mut d.child("mini-events"));
     moved
 }
 
@@ -681,6 +694,8 @@ pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
         objective_rules(s, tables, v);
     }
     crate::myk::goal::check(s, v);
+    events::check(s, v);
+    lines::check(s, v);
     for n in &s.cast {
         if let Some(p) = n.place
             && !s.map(p.map).is_some_and(|m| m.room(p.room).used)
