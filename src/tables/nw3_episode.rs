@@ -332,7 +332,7 @@ impl EpisodeData {
     /// Every text of the file with the section it is in, for the placeholder check.
     fn texts(&self) -> Vec<(&'static str, &str)> {
         let mut v: Vec<(&'static str, &str)> = Vec::new();
-        let lines: [(&'static str, &Vec<Line>); 11] = [
+        let lines: [(&'static str, &Vec<Line>); 10] = [
             ("trailer_open", &self.trailer_open),
             ("trailer_turn", &self.trailer_turn),
             ("trailer_close", &self.trailer_close),
