@@ -19,6 +19,7 @@ pub mod ruler;
 pub mod story;
 // The court's seats, stakes and Prologue people: a part of the story, named as `myk::court`.
 pub use story::court;
+pub mod named;
 pub mod traps;
 pub mod weak_points;
 pub mod weak_story;

@@ -14,8 +14,8 @@
 use crate::check::Violation;
 use crate::dice::Dice;
 use crate::myk::model::{Adjustment, AdjustmentKind, CastRef, Map, Place, Reveals, Room, Ruler, Scenario};
+use crate::myk::named::Named;
 use crate::myk::reach::Reach;
-use crate::render::threats::Named;
 use crate::tables::Tables;
 use crate::tables::myk::WeakNeed;
 

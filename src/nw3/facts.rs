@@ -20,30 +20,14 @@
 use crate::dice::Dice;
 use crate::nw3::model::{EventKind, Fortress};
 use crate::tables::nw3::{Nw3Data, RulerRecord, SignRecord};
-use crate::tables::nw3_episode::{EpisodeData, Line, Plant, Sex};
+use crate::tables::nw3_episode::{EpisodeData, Plant, Sex};
 
-/// The slots a hook may name to tie the PC to this episode: a person, a place or a stake.
-pub const HOOK_TIES: [&str; 4] = ["victim", "place", "ruler", "core"];
+pub use crate::tables::nw3_episode::{HOOK_TIES, validate_hooks};
 
 /// Words that tell of more than the one victim (or of a first of several): no text outside the
 /// finale may use them, since the plan has one victim.
 pub const MANY_VICTIMS: [&str; 6] =
     ["victims", "first victim", "vanishings", "the missing of", "three people", "others who were taken"];
-
-/// Every `[[hook]]` names one of [`HOOK_TIES`]: a hook that names only the PC's Connection and
-/// the town gives the PC no reason to act.
-pub fn validate_hooks(hooks: &[Line]) -> Result<(), String> {
-    for h in hooks {
-        if !crate::text::slots(&h.text).any(|s| HOOK_TIES.contains(&s.name)) {
-            return Err(format!(
-                "[[hook]] `{}` names no person, place or stake of the episode (one of {})",
-                crate::tables::nw3_episode::short(&h.text),
-                HOOK_TIES.map(|t| format!("{{{t}}}")).join(", ")
-            ));
-        }
-    }
-    Ok(())
-}
 
 /// The sex a Ruler's persona tells of by the pronouns of its own description and encounter
 /// ("He screens ...", "A woman in mourning black ..."); `None` for an "it" or for both.

@@ -230,14 +230,14 @@ pub struct Climax {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub needs: Vec<crate::nw3::finale::Claim>,
     /// Whether and when the Ruler grants leave (files before it: unsaid).
-    #[serde(default, skip_serializing_if = "crate::nw3::episode::core::Leave::is_unsaid")]
-    pub leave: crate::nw3::episode::core::Leave,
+    #[serde(default, skip_serializing_if = "Leave::is_unsaid")]
+    pub leave: Leave,
     /// How the party breaks the Core (files before it: none said).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub core: Option<crate::nw3::episode::core::CoreBreak>,
+    pub core: Option<CoreBreak>,
     /// When the Core's guards fight (none: nobody guards it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub guards: Option<crate::nw3::episode::core::Guards>,
+    pub guards: Option<Guards>,
 }
 
 /// An After Phase ending for one way the Dive can end.
@@ -641,4 +641,50 @@ impl Fortress {
         s.push('\n');
         s
     }
+}
+
+// The Climax's plan of the Core, the Ruler's leave and the Core's guards: its data here, its
+// rules in `nw3::episode::core`.
+
+/// How the party breaks this fortress's Core, with the numbers for its party.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CoreBreak {
+    pub way: crate::tables::nw3::BreakWay,
+    /// The judge's difficulty (0 for a Core that is struck down).
+    #[serde(default)]
+    pub difficulty: u32,
+    /// The HP of damage (struck down) or the successes (worked apart) it takes.
+    pub takes: u32,
+}
+
+/// Whether and when the Ruler grants the party leave to go (the third way out, l.868).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Leave {
+    /// Files made before the leave was planned: a retreat with leave is allowed, as it was.
+    #[default]
+    Unsaid,
+    /// Its persona lets nobody go: no retreat.
+    Barred,
+    /// It offers leave once its HP is this or less.
+    Offered(u32),
+}
+
+impl Leave {
+    pub fn is_unsaid(&self) -> bool {
+        *self == Leave::Unsaid
+    }
+}
+
+/// Who guards the Core and when they fight: the enemy groups of the Core's area, named from the
+/// area when read (a fact stated once: rerolling them leaves the beat as it is).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Guards {
+    /// The Core's area.
+    pub area: u32,
+    /// The Climax round they fight from: 1 with the Core in the Ruler's room, else
+    /// [`crate::nw3::episode::core::GUARDS_ROUND`].
+    pub round: u32,
 }

@@ -464,7 +464,7 @@ impl EpisodeData {
             }
         }
         validate_finale_pools(self).map_err(err)?;
-        crate::nw3::facts::validate_hooks(&self.hook).map_err(err)?;
+        validate_hooks(&self.hook).map_err(err)?;
         self.validate_scene_pools(err)?;
         self.validate_connection_names(err)
     }
@@ -534,6 +534,24 @@ pub(crate) fn short(text: &str) -> String {
         s.push('…');
     }
     s
+}
+
+/// The slots a hook may name to tie the PC to this episode: a person, a place or a stake.
+pub const HOOK_TIES: [&str; 4] = ["victim", "place", "ruler", "core"];
+
+/// Every `[[hook]]` names one of [`HOOK_TIES`]: a hook that names only the PC's Connection and
+/// the town gives the PC no reason to act.
+pub fn validate_hooks(hooks: &[Line]) -> Result<(), String> {
+    for h in hooks {
+        if !crate::text::slots(&h.text).any(|s| HOOK_TIES.contains(&s.name)) {
+            return Err(format!(
+                "[[hook]] `{}` names no person, place or stake of the episode (one of {})",
+                short(&h.text),
+                HOOK_TIES.map(|t| format!("{{{t}}}")).join(", ")
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -18,11 +18,10 @@
 //! Generation stores the three on the Climax, the booklet prints them where the GM runs it
 //! ([`lines`], [`area_note`]) and `check` holds them to the fortress ([`problems`]).
 
-use serde::{Deserialize, Serialize};
-
 use crate::nw3::combat::PartyModel;
 use crate::nw3::finale::{CoreOrder, Finale, NEVER_FLEES};
 use crate::nw3::model::{Climax, Fortress};
+pub use crate::nw3::model::{CoreBreak, Guards, Leave};
 use crate::nw3::params::FortressParams;
 use crate::nw3::rules::{Hardness, judge_difficulty};
 use crate::tables::nw3::{BreakWay, Nw3Data};
@@ -36,42 +35,11 @@ pub const CORE_SUCCESSES: u32 = 2;
 /// The Climax round at whose start the guards of a Core apart from the Ruler join its fight.
 pub const GUARDS_ROUND: u32 = 2;
 
-/// How the party breaks this fortress's Core, with the numbers for its party.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CoreBreak {
-    pub way: BreakWay,
-    /// The judge's difficulty (0 for a Core that is struck down).
-    #[serde(default)]
-    pub difficulty: u32,
-    /// The HP of damage (struck down) or the successes (worked apart) it takes.
-    pub takes: u32,
-}
-
 /// The Core's numbers for the party of `p`, broken `way`.
 pub fn core_break(way: BreakWay, p: &FortressParams) -> CoreBreak {
     match way.attribute() {
         None => CoreBreak { way, difficulty: 0, takes: CORE_BLOWS * (7 + PartyModel::of(p).pc.attack) },
         Some(_) => CoreBreak { way, difficulty: judge_difficulty(p.cl, Hardness::Ordinary), takes: CORE_SUCCESSES },
-    }
-}
-
-/// Whether and when the Ruler grants the party leave to go (the third way out, l.868).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Leave {
-    /// Files made before the leave was planned: a retreat with leave is allowed, as it was.
-    #[default]
-    Unsaid,
-    /// Its persona lets nobody go: no retreat.
-    Barred,
-    /// It offers leave once its HP is this or less.
-    Offered(u32),
-}
-
-impl Leave {
-    pub fn is_unsaid(&self) -> bool {
-        *self == Leave::Unsaid
     }
 }
 
@@ -113,18 +81,6 @@ pub fn last_stand(leave: Leave) -> String {
 
 /// The words [`last_stand`] offers leave with, as `check` finds them in stored tactics.
 const OFFERS: &str = "HP or less it offers the party its leave";
-
-/// Who guards the Core and when they fight: the enemy groups of the Core's area, named from the
-/// area when read (a fact stated once: rerolling them leaves the beat as it is).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Guards {
-    /// The Core's area.
-    pub area: u32,
-    /// The Climax round they fight from: 1 with the Core in the Ruler's room, else
-    /// [`GUARDS_ROUND`].
-    pub round: u32,
-}
 
 /// The guards of the Core's area as the finale has them (`None`: nobody guards it).
 pub fn guards(f: &Fortress, fin: &Finale) -> Option<Guards> {
@@ -302,7 +258,8 @@ pub fn problems(f: &Fortress, fin: &Finale) -> Vec<(String, &'static str, String
                 out.push(("climax".into(), "episode.leave", m));
             }
         }
-        Leave::Offered(hp) => {
+        // A Ruler without a stat block has no HP to halve: `enemy.body` says so, once.
+        Leave::Offered(hp) if f.ruler.stats.is_some() => {
             let want = threshold(f.ruler.stats.map_or(0, |s| s.body));
             if hp != want || !c.tactics.iter().any(|t| t.contains(&format!("At {hp} {OFFERS}"))) {
                 let m = format!(
@@ -311,7 +268,7 @@ pub fn problems(f: &Fortress, fin: &Finale) -> Vec<(String, &'static str, String
                 out.push(("climax".into(), "episode.leave", m));
             }
         }
-        Leave::Unsaid => {}
+        Leave::Offered(_) | Leave::Unsaid => {}
     }
     let want = guards(f, fin);
     if c.guards != want {
