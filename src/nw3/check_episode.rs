@@ -98,7 +98,13 @@ pub fn check_finale(f: &Fortress, v: &mut Vec<Violation>) {
 pub fn check_facts(f: &Fortress, tables: &crate::tables::Tables, v: &mut Vec<Violation>) {
     let filled = crate::nw3::text::filled(f);
     for (place, rule, m) in crate::nw3::facts::problems(f, &filled, &tables.nw3) {
-        v.push(Violation::new(place, rule, m));
+        // A GM who writes the Casket's Logics by hand (a warning of its own, `logic.own`) keeps
+        // the drawn sign scene until they rewrite it: told, as advice, not refused.
+        if rule == "episode.logic-sign" {
+            v.push(Violation::advice(place, rule, m));
+        } else {
+            v.push(Violation::new(place, rule, m));
+        }
     }
 }
 

@@ -163,7 +163,7 @@ fn episode_logic_sign_the_first_sign_is_the_logics_own_in_full() {
 }
 
 #[test]
-fn episode_logic_sign_refuses_the_sign_of_a_logic_not_in_force() {
+fn episode_logic_sign_tells_the_gm_of_the_sign_of_a_logic_not_in_force() {
     let d = &tables().nw3;
     let mut f = fortress(3);
     let other = d.logics.iter().find(|l| !f.logic.iter().any(|x| x.name == l.name)).expect("a Logic not in force");

@@ -49,7 +49,8 @@ fn logics_the_gm_writes_or_three_or_none_are_warnings_and_an_own_logic_needs_its
     let own = Logic { name: "Logic of Mirrors".into(), effect: "Every mirror shows the way back.".into() };
     let mut f = f0.clone();
     f.logic = vec![own.clone()];
-    assert_eq!(found(&f), vec![("logic.own", Severity::Warning)]);
+    // The Opening's scene still shows the sign of the Logic drawn before: told, as advice.
+    assert_eq!(found(&f), vec![("logic.own", Severity::Warning), ("episode.logic-sign", Severity::Warning)]);
     let mut f = f0.clone();
     f.logic.clear();
     assert_eq!(found(&f), vec![("logic.count", Severity::Warning)]);
@@ -62,7 +63,7 @@ fn logics_the_gm_writes_or_three_or_none_are_warnings_and_an_own_logic_needs_its
     assert!(found(&f).iter().all(|(_, s)| *s == Severity::Warning), "{:?}", found(&f));
     let mut f = f0.clone();
     f.logic = vec![Logic { name: "Logic of Nothing".into(), effect: String::new() }];
-    assert_eq!(found(&f), vec![("logic.unknown", Severity::Error)]);
+    assert_eq!(found(&f), vec![("logic.unknown", Severity::Error), ("episode.logic-sign", Severity::Warning)]);
 }
 
 #[test]
