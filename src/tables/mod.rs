@@ -227,6 +227,7 @@ impl Tables {
             if let Some(p) = parsed.story {
                 if validate {
                     p.check_slots(&path)?;
+                    p.check_kinds(&path)?;
                 }
                 story.extend(p);
             }

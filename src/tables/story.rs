@@ -543,6 +543,33 @@ impl StoryPools {
         Ok(())
     }
 
+    /// Refuses an entry whose `kinds` names no objective kind (a typo would silently keep the
+    /// entry out of every scenario): one line naming the file, the entry and the word.
+    pub fn check_kinds(&self, file: &str) -> Result<(), crate::error::Error> {
+        let mut lists: Vec<(&str, usize, &[String])> = Vec::new();
+        lists.extend(self.title.iter().enumerate().map(|(i, e)| ("title", i + 1, e.kinds.as_slice())));
+        lists.extend(self.prologue.iter().enumerate().map(|(i, e)| ("prologue", i + 1, e.kinds.as_slice())));
+        for (i, p) in self.personality.iter().enumerate() {
+            lists.extend(p.kind_lines.iter().map(|l| ("personality", i + 1, l.kinds.as_slice())));
+        }
+        lists.extend(self.clue_fact.iter().enumerate().map(|(i, e)| (e.fact.section(), i + 1, e.kinds.as_slice())));
+        lists.extend(self.movement.iter().enumerate().map(|(i, e)| ("movement", i + 1, e.kinds.as_slice())));
+        let all = crate::tables::objective::ObjectiveKind::ALL.map(|k| k.name());
+        for (section, n, kinds) in lists {
+            // The name exactly as `fits` compares it ("win_over", not "win-over").
+            if let Some(k) = kinds.iter().find(|k| !all.contains(&k.as_str())) {
+                return Err(crate::error::Error::TableFile {
+                    file: file.to_string(),
+                    message: format!(
+                        "[[{section}]] entry {n}: `kinds` lists `{k}`, which is not an objective kind ({})",
+                        all.join(", ")
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// Why the pools cannot make a scenario (a pool the generator draws from is empty, or an
     /// objective kind has no objective text), or `None`.
     pub fn problem(&self) -> Option<String> {

@@ -242,3 +242,34 @@ fn story_pools_missing_an_objective_kind_stop_generation_naming_pool_and_kind() 
     let t = dungeonsmith::tables::Tables::embedded().expect("embedded tables load");
     assert_eq!(generate(&t), "", "the built-in pools make a scenario");
 }
+
+/// A story entry whose `kinds` names no objective kind ("win-over", a typo) would never be
+/// drawn: a GM's tables folder holding one is refused at load in one line naming the file, the
+/// entry and the word, for every section that lists kinds.
+#[test]
+fn a_story_entry_limited_to_an_unknown_objective_kind_is_refused_at_load_in_one_line() {
+    let entries = [
+        ("title", "[[title]]\ntext = \"Odd\"\nkinds = [\"win-over\"]\n"),
+        (
+            "prologue",
+            "[[prologue]]\nform = \"appeal\"\nwho = \"{patron} ({patron_who}), {patron_job}, asks.\"\nproblem = \"x\"\noffer = \"x\"\njob = \"cook\"\nkinds = [\"rescue\", \"resuce\"]\n",
+        ),
+        (
+            "personality",
+            "[[personality]]\nname = \"Odd\"\nmeaning = \"x\"\nlines = [\"Hm.\"]\n[[personality.kind_lines]]\ntext = \"Run!\"\nkinds = [\"racing\"]\n",
+        ),
+        ("movement", "[[movement]]\naction = \"scene\"\ntext = \"x\"\nprevent = \"x\"\nkinds = [\"Defeat\"]\n"),
+    ];
+    for (section, entry) in entries {
+        let files: Vec<(String, String)> = dungeonsmith::tables::EMBEDDED_TABLES
+            .iter()
+            .map(|(p, t)| (p.to_string(), if *p == "myk/story.toml" { format!("{t}\n{entry}") } else { t.to_string() }))
+            .collect();
+        let e = dungeonsmith::tables::Tables::from_files("gm".into(), &files).expect_err(section).to_string();
+        assert_eq!(e.lines().count(), 1, "{section}: {e}");
+        assert!(
+            e.contains("story.toml") && e.contains(&format!("[[{section}]]")) && e.contains("is not an objective kind"),
+            "{section}: {e}"
+        );
+    }
+}
