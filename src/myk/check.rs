@@ -88,7 +88,7 @@ fn check_graph(s: &Scenario, tables: &Tables, given: Option<(&Reach, &crate::myk
     };
     movement(s, reach, &mut v);
     encounters(s, tables, &mut v);
-    crate::myk::clues::check_in(s, reach, &mut v);
+    crate::myk::clues::check_in(s, reach, tables, &mut v);
     crate::myk::story::check(s, tables, &mut v);
     crate::myk::court::check(s, &mut v);
     crate::myk::movement::check(s, reach, &mut v);

@@ -27,10 +27,10 @@ fn scenario(n: u64) -> Scenario {
 fn clue_text_broken(n: u64, s: &Scenario) -> Option<String> {
     for (i, c) in s.clues.iter().enumerate() {
         let at = format!("scenario {n} clue {}", i + 1);
-        if !says_its_fact(s, c) {
+        if !says_its_fact(s, c, tables()) {
             return Some(format!("{at}: `{}` does not name what `{}` names", c.found, c.text));
         }
-        let outside = names_outside(s, c);
+        let outside = names_outside(s, c, tables());
         if !outside.is_empty() {
             return Some(format!("{at}: `{}` / `{}` names {outside:?}", c.found, c.ask));
         }

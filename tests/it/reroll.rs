@@ -46,6 +46,17 @@ pub fn outside(s: &Scenario, part: &MykPart) -> Value {
     for k in ["usage", "objective", "clues", "cast", "rerolls"] {
         o.remove(k);
     }
+    // A mini event of the rerolled map stays only where a room still fits it (no ruler, no
+    // hostile group): `story::events::repair` moves it to another room of its map, or drops it.
+    let rolled_map = match *part {
+        MykPart::Frame => None,
+        MykPart::Map(i) => Some(i),
+        MykPart::Room { map, .. } => Some(map),
+    };
+    if let (Some(i), Some(events)) = (rolled_map, v.pointer_mut("/story/mini_events").and_then(Value::as_array_mut)) {
+        events.retain(|e| e["at"]["map"] != serde_json::json!(i));
+    }
+    let o = v.as_object_mut().expect("an object");
     match *part {
         MykPart::Frame => {
             for k in ["title", "introduction", "resolution", "story"] {

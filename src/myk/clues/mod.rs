@@ -88,11 +88,11 @@ fn lies_in_finds(s: &Scenario, g: &Reach, reveals: Reveals, at: Place) -> bool {
 
 /// Every clue rule, in clue order, then the scenario-wide ones.
 pub fn check(s: &Scenario, tables: &Tables, v: &mut Vec<Violation>) {
-    check_in(s, &Reach::new(s, tables), v)
+    check_in(s, &Reach::new(s, tables), tables, v)
 }
 
 /// [`check`] on a movement graph already built for the scenario.
-pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
+pub fn check_in(s: &Scenario, g: &Reach, tables: &Tables, v: &mut Vec<Violation>) {
     let search = crate::myk::limits::limits(&crate::myk::limits::totals(&s.court.levels)).search_difficulty;
     // "clue N", written into one buffer: most clues break no rule, and their names were made anew
     // (a `format!` and an allocation each) for the violations that never came.
@@ -102,7 +102,7 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
         at.clear();
         at.push_str("clue ");
         at.push_str(itoa::Buffer::new().format(i + 1));
-        check_clue(s, g, c, &names, &at, search, v);
+        check_clue(s, g, c, &names, tables, &at, search, v);
     }
     let rulers_with_weak_points = weak_points_told(s, v);
     // The clues lead to the objective (seed 003 l.5159): in a dungeon of several maps one tells
@@ -131,7 +131,17 @@ pub fn check_in(s: &Scenario, g: &Reach, v: &mut Vec<Violation>) {
 
 /// One clue: it lies in a used room, is learned in a way the room allows (at the book's search
 /// difficulty), reveals something that exists, and can be found without passing what it reveals.
-fn check_clue(s: &Scenario, g: &Reach, c: &Clue, names: &[&str], at: &str, search: u32, v: &mut Vec<Violation>) {
+#[allow(clippy::too_many_arguments)] // the clue, what it is checked against, and where it is told
+fn check_clue(
+    s: &Scenario,
+    g: &Reach,
+    c: &Clue,
+    names: &[&str],
+    tables: &Tables,
+    at: &str,
+    search: u32,
+    v: &mut Vec<Violation>,
+) {
     let Some(room) = s.map(c.at.map).map(|m| m.room(c.at.room)).filter(|r| r.used) else {
         v.push(Violation::new(at, "clue.place", format!("map {} room {} is not a used room", c.at.map, c.at.room)));
         return;
@@ -159,7 +169,7 @@ fn check_clue(s: &Scenario, g: &Reach, c: &Clue, names: &[&str], at: &str, searc
         return;
     }
     fact_holds(s, c, at, v);
-    crate::myk::clues::text::check_names(s, c, names, at, v);
+    crate::myk::clues::text::check_names(s, c, names, tables, at, v);
     if !lies_in_finds(s, g, c.reveals, c.at) {
         v.push(Violation::new(
             at,

@@ -259,16 +259,24 @@ pub fn players_texts(s: &Scenario, c: &Clue) -> Vec<String> {
 
 /// The names a clue's fact names: those its own line (the clue's text, filled) mentions, by the
 /// one rule of [`mentions`]. A text of the GM's own is its own fact.
-pub fn fact_names(s: &Scenario, c: &Clue) -> Vec<String> {
-    fact_names_among(s, c, &every_name(s))
+pub fn fact_names(s: &Scenario, c: &Clue, tables: &Tables) -> Vec<String> {
+    fact_names_among(s, c, &every_name(s), tables)
 }
 
 /// [`fact_names`] with the scenario's names ([`every_name`]) listed once by the caller: a check
 /// of every clue listed them two times a clue, a tenth of a default scenario's generation.
-fn fact_names_among(s: &Scenario, c: &Clue, names: &[&str]) -> Vec<String> {
+fn fact_names_among(s: &Scenario, c: &Clue, names: &[&str], tables: &Tables) -> Vec<String> {
     let mut found = mentions(&fill(s, c, &c.text), names);
     // A ruler's Relationship is a fact of the ruler: the NPC it is bound to is part of it.
     found.extend(crate::myk::weak_story::bond(s, c.reveals).map(str::to_owned));
+    // So is what its weak points are told through (`{weak_tell}`): the Common Item it shuns may
+    // share its name with a trap or a monster elsewhere ("Full Course").
+    if let Reveals::Room(p) = c.reveals
+        && let Some(m) = s.map(p.map)
+        && let Some(ruler) = m.room(p.room).ruler.as_ref()
+    {
+        found.extend(mentions(&crate::myk::weak_story::tell(s, m, m.room(p.room), ruler, tables), names));
+    }
     found
 }
 
@@ -354,13 +362,13 @@ fn room_id(text: &str) -> Option<&str> {
 
 /// What the clue's players' texts name that is outside its fact and the room it is found in
 /// (its map, its name and id, whoever and whatever stands there).
-pub fn names_outside(s: &Scenario, c: &Clue) -> Vec<String> {
-    names_outside_among(s, c, &every_name(s))
+pub fn names_outside(s: &Scenario, c: &Clue, tables: &Tables) -> Vec<String> {
+    names_outside_among(s, c, &every_name(s), tables)
 }
 
 /// [`names_outside`] with the scenario's names ([`every_name`]) listed once by the caller.
-fn names_outside_among(s: &Scenario, c: &Clue, names: &[&str]) -> Vec<String> {
-    let fact = fact_names_among(s, c, names);
+fn names_outside_among(s: &Scenario, c: &Clue, names: &[&str], tables: &Tables) -> Vec<String> {
+    let fact = fact_names_among(s, c, names, tables);
     let mut here: Vec<&str> = Vec::new();
     if let Some(m) = s.map(c.at.map) {
         here.push(&m.name);
@@ -380,17 +388,17 @@ fn names_outside_among(s: &Scenario, c: &Clue, names: &[&str]) -> Vec<String> {
 
 /// Whether what the players find or are told of the clue (its Found line or Answer) names at
 /// least one thing its fact names.
-pub fn says_its_fact(s: &Scenario, c: &Clue) -> bool {
+pub fn says_its_fact(s: &Scenario, c: &Clue, tables: &Tables) -> bool {
     let names = every_name(s);
-    let own = fact_names(s, c);
+    let own = fact_names_among(s, c, &names, tables);
     !c.found.is_empty() && mentions(&fill(s, c, &c.found), &names).iter().any(|n| own.contains(n))
 }
 
 /// `check`'s rule: a clue's players' text names nothing outside its fact and the room it is
 /// found in. One line per clue, naming what it names.
 /// `names` is the scenario's [`every_name`], listed once for all its clues.
-pub fn check_names(s: &Scenario, c: &Clue, names: &[&str], at: &str, v: &mut Vec<Violation>) {
-    let outside = names_outside_among(s, c, names);
+pub fn check_names(s: &Scenario, c: &Clue, names: &[&str], tables: &Tables, at: &str, v: &mut Vec<Violation>) {
+    let outside = names_outside_among(s, c, names, tables);
     if outside.is_empty() {
         return;
     }
