@@ -344,10 +344,10 @@ fn tied(pools: &StoryPools, k: usize, kind: &str) -> bool {
     pools.movement[k].kinds.iter().any(|x| x == kind)
 }
 
-/// An entry of `group` (one action's entries, [`actor_entries`]) that `fit` lets through: one written for the objective's kind while the list has
-/// none of that action yet (so each action the objective can shape is shaped once, and the rest
-/// keeps the whole pool's variety), else any; an entry not yet used first, never the entry just
-/// used.
+/// An entry of `group` (one action's entries, [`actor_entries`]) that `fit` lets through: one
+/// written for the objective's kind while the list has none of that action yet (so each action
+/// the objective can shape is shaped once, and the rest keeps the whole pool's variety), else
+/// any; an entry not yet used first, never the entry just used.
 #[allow(clippy::too_many_arguments)] // the draw's inputs, and the lists it reuses
 fn draw(
     pools: &StoryPools,
